@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+#include "cli/commandline.h"
+
+#include <charconv>
+
+namespace flint::app {
+
+CommandLine::CommandLine(std::string command, std::string synopsis, std::string description,
+                         std::vector<OptionSpec> options)
+    : m_command(std::move(command))
+    , m_synopsis(std::move(synopsis))
+    , m_description(std::move(description))
+    , m_options(std::move(options))
+{
+    m_options.push_back({"help", 'h', {}, "show this help and exit"});
+}
+
+const OptionSpec* CommandLine::find(const std::string& name) const
+{
+    for (const OptionSpec& o : m_options)
+        if (o.name == name)
+            return &o;
+    return nullptr;
+}
+
+const OptionSpec* CommandLine::findShort(char name) const
+{
+    for (const OptionSpec& o : m_options)
+        if (o.shortName == name)
+            return &o;
+    return nullptr;
+}
+
+void CommandLine::parse(const std::vector<std::string>& arguments)
+{
+    bool onlyPositionals = false;
+    for (std::size_t i = 0; i < arguments.size(); ++i) {
+        const std::string& arg = arguments[i];
+        if (onlyPositionals || arg.size() < 2 || arg[0] != '-') {
+            m_positionals.push_back(arg);
+            continue;
+        }
+        if (arg == "--") {
+            onlyPositionals = true;
+            continue;
+        }
+        const OptionSpec* spec = nullptr;
+        std::string inlineValue;
+        bool hasInlineValue = false;
+        if (arg.starts_with("--")) {
+            std::string name = arg.substr(2);
+            if (const auto eq = name.find('='); eq != std::string::npos) {
+                inlineValue = name.substr(eq + 1);
+                hasInlineValue = true;
+                name.resize(eq);
+            }
+            spec = find(name);
+        } else if (arg.size() == 2) {
+            spec = findShort(arg[1]);
+        }
+        if (!spec)
+            throw UsageError("unknown option " + arg);
+        if (spec->name == "help") {
+            m_help = true;
+            continue;
+        }
+        if (spec->valueName.empty()) {
+            if (hasInlineValue)
+                throw UsageError("option --" + spec->name + " takes no value");
+            m_values[spec->name] = "1";
+            continue;
+        }
+        if (!hasInlineValue) {
+            if (i + 1 >= arguments.size())
+                throw UsageError("option --" + spec->name + " needs a value (" + spec->valueName + ")");
+            inlineValue = arguments[++i];
+        }
+        m_values[spec->name] = inlineValue;
+    }
+}
+
+std::string CommandLine::value(const std::string& name, const std::string& fallback) const
+{
+    const auto it = m_values.find(name);
+    return it == m_values.end() ? fallback : it->second;
+}
+
+std::uint64_t CommandLine::number(const std::string& name, std::uint64_t fallback) const
+{
+    const auto it = m_values.find(name);
+    if (it == m_values.end())
+        return fallback;
+    std::uint64_t result = 0;
+    const std::string& text = it->second;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), result);
+    if (ec != std::errc() || end != text.data() + text.size())
+        throw UsageError("option --" + name + " expects a non-negative integer, got '" + text + "'");
+    return result;
+}
+
+std::string CommandLine::helpText() const
+{
+    std::string text = "Usage: flint " + m_command + " " + m_synopsis + "\n\n" + m_description + "\n\nOptions:\n";
+    for (const OptionSpec& o : m_options) {
+        std::string left = o.shortName ? std::string("-") + o.shortName + ", " : "    ";
+        left += "--" + o.name;
+        if (!o.valueName.empty())
+            left += " " + o.valueName;
+        text += "  " + left + std::string(left.size() < 26 ? 26 - left.size() : 1, ' ') + o.help + "\n";
+    }
+    return text;
+}
+
+} // namespace flint::app

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace flint::app {
+
+/// A usage error: wrong or missing arguments. The command prints it with a hint and exits 1.
+class UsageError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// One option of a subcommand.
+struct OptionSpec {
+    std::string name;      ///< long name without dashes ("json")
+    char shortName = 0;    ///< 'o' for -o, or 0
+    std::string valueName; ///< empty for a flag, else what the value is ("FILE")
+    std::string help;
+};
+
+/// A minimal GNU-style parser: `--name value`, `--name=value`, `-o value`, flags, positionals, `--`.
+class CommandLine {
+public:
+    CommandLine(std::string command, std::string synopsis, std::string description, std::vector<OptionSpec> options);
+
+    /// Parses the arguments after the subcommand name. Throws UsageError.
+    void parse(const std::vector<std::string>& arguments);
+
+    bool helpRequested() const { return m_help; }
+    bool has(const std::string& name) const { return m_values.count(name) != 0; }
+    std::string value(const std::string& name, const std::string& fallback = {}) const;
+    /// An option's value as a non-negative integer. Throws UsageError.
+    std::uint64_t number(const std::string& name, std::uint64_t fallback) const;
+    const std::vector<std::string>& positionals() const { return m_positionals; }
+
+    std::string helpText() const;
+    const std::string& command() const { return m_command; }
+
+private:
+    const OptionSpec* find(const std::string& name) const;
+    const OptionSpec* findShort(char name) const;
+
+    std::string m_command;
+    std::string m_synopsis;
+    std::string m_description;
+    std::vector<OptionSpec> m_options;
+    std::map<std::string, std::string> m_values;
+    std::vector<std::string> m_positionals;
+    bool m_help = false;
+};
+
+} // namespace flint::app

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+#include "cli/commandline.h"
+#include "cli/commands.h"
+
+#include "core/chakra.h"
+#include "core/fileio.h"
+#include "core/workloadexport.h"
+
+#include <cstdio>
+
+namespace flint::app {
+namespace {
+
+void writeText(const std::string& path, const std::string& text)
+{
+    if (path == "-") {
+        std::fwrite(text.data(), 1, text.size(), stdout);
+        return;
+    }
+    core::OutputTransaction output;
+    output.write(path, text);
+    output.commit();
+}
+
+} // namespace
+
+int runConvert(const std::vector<std::string>& arguments)
+{
+    CommandLine cli("convert", "IN --to chakra|json|dot -o OUT [--rank N]",
+                    "Convert a workload. IN is a Chakra trace (a .et file, a prefix or a directory of rank files).\n"
+                    "  chakra  OUT is a prefix: writes OUT.RANK.et for every rank and OUT.comm_groups.json when\n"
+                    "          collectives name groups; a one-rank workload may name OUT.et directly.\n"
+                    "  json    the whole workload (programs, ops, rank bindings, groups) as JSON; OUT may be '-'.\n"
+                    "  dot     Graphviz DOT of one rank's graph (--rank, default 0); OUT may be '-'.\n"
+                    "Outputs appear whole or not at all: an error leaves no partial file behind.",
+                    {{"to", 0, "FORMAT", "chakra, json or dot"},
+                     {"output", 'o', "OUT", "output file or prefix"},
+                     {"rank", 0, "N", "rank to draw for --to dot (default 0)"},
+                     {"comm-groups", 0, "FILE", "comm-group JSON of the input (default: beside the trace)"}});
+    cli.parse(arguments);
+    if (cli.helpRequested()) {
+        std::fputs(cli.helpText().c_str(), stdout);
+        return ExitSuccess;
+    }
+    if (cli.positionals().size() != 1)
+        throw UsageError(cli.positionals().empty() ? "missing IN" : "expected one IN");
+    const std::string format = cli.value("to");
+    if (format != "chakra" && format != "json" && format != "dot")
+        throw UsageError(format.empty() ? "missing --to FORMAT" : "unknown format '" + format + "' for --to");
+    const std::string out = cli.value("output");
+    if (out.empty())
+        throw UsageError("missing -o OUT");
+    const std::uint64_t rank = cli.number("rank", 0);
+
+    const core::Workload workload = core::readChakraWorkload(cli.positionals().front(), cli.value("comm-groups"));
+    if (format == "json") {
+        writeText(out, core::workloadToJson(workload));
+    } else if (format == "dot") {
+        if (rank >= workload.rankCount())
+            throw UsageError("--rank " + std::to_string(rank) + " is out of range: the workload has " +
+                             std::to_string(workload.rankCount()) + " ranks");
+        writeText(out, core::rankToDot(workload, rank));
+    } else if (out.ends_with(".et") && workload.rankCount() == 1) {
+        core::OutputTransaction output;
+        output.write(out, core::serializeChakraRank(workload, 0));
+        output.commit();
+    } else {
+        if (out == "-")
+            throw UsageError("--to chakra writes files; '-' is not a prefix");
+        const auto written = core::writeChakraWorkload(workload, out);
+        std::fprintf(stderr, "wrote %zu files (%s ... %s)\n", written.size(), written.front().c_str(),
+                     written.back().c_str());
+    }
+    return ExitSuccess;
+}
+
+} // namespace flint::app

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/progress.h"
+#include "core/workload.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace flint::core {
+
+/// Chakra execution traces (MLCommons schema 0.0.4, as ASTRA-sim reads them): one file per rank,
+/// `PREFIX.RANK.et`, a stream of varint-length-prefixed protobuf messages, GlobalMetadata first and
+/// then Nodes; optionally gzip-compressed; plus a comm-group JSON mapping group ids to global ranks.
+/// See docs/chakra-format.md for how our model maps onto the schema.
+
+/// The files that make up one trace on disk.
+struct ChakraTraceFiles {
+    std::string prefix;                 ///< PREFIX of PREFIX.RANK.et; the file itself for a single file
+    std::vector<std::string> rankFiles; ///< index = rank
+    std::string commGroupsFile;         ///< empty when there is none
+};
+
+/// Suffix of the comm-group JSON we write beside the rank files: PREFIX + this.
+inline constexpr std::string_view kCommGroupsSuffix = ".comm_groups.json";
+
+/// Resolves `path` to rank files: a single `.et` file (one rank), a directory holding the files of
+/// one prefix, or a prefix. Ranks must run 0..N-1 without gaps. Throws InputError.
+ChakraTraceFiles locateChakraTrace(const std::string& path);
+
+/// Parses one rank's trace held in memory (gzip is inflated first); `file` names it in errors.
+/// Throws InputError with the byte offset of the offending message.
+Program parseChakraTrace(std::string_view bytes, const std::string& file);
+
+/// Reads a comm-group JSON ({"1": [0, 1], ...}). Throws InputError.
+std::vector<CommGroup> readCommGroups(const std::string& path);
+
+/// Reads a whole trace (see locateChakraTrace) into a Workload. Byte-identical rank files share one
+/// Program. `commGroupsPath` overrides the comm-group JSON found beside the trace.
+Workload readChakraWorkload(const std::string& path, const std::string& commGroupsPath = {},
+                            const JobControl& control = {});
+
+/// Serializes what `rank` runs: its program with pg_name bound to its groups, collective-permutes
+/// expanded to matched send/recv nodes.
+std::string serializeChakraRank(const Workload& workload, std::size_t rank);
+
+/// Writes PREFIX.RANK.et for every rank, and PREFIX.comm_groups.json when any collective names a
+/// group. All files appear together or none does. Returns the paths written. Throws OutputError.
+std::vector<std::string> writeChakraWorkload(const Workload& workload, const std::string& prefix,
+                                             const JobControl& control = {});
+
+/// The comm-group JSON text for the groups that `workload`'s ranks are bound to.
+std::string commGroupsJson(const Workload& workload);
+
+} // namespace flint::core

@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: MIT
+#include "core/chakra.h"
+
+#include "core/detail/chakraattributes.h"
+#include "core/detail/chakrawire.h"
+#include "core/error.h"
+#include "core/fileio.h"
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <map>
+#include <thread>
+#include <unordered_map>
+
+#include <nlohmann/json.hpp>
+
+#include "chakra_et.pb.h"
+
+namespace flint::core {
+namespace {
+
+namespace fs = std::filesystem;
+
+
+/// Walks the length-delimited message stream of one file, with byte offsets for errors.
+class FrameReader {
+public:
+    FrameReader(std::string_view bytes, const std::string& file)
+        : m_bytes(bytes)
+        , m_file(file)
+    {
+    }
+
+    bool atEnd() const { return m_pos >= m_bytes.size(); }
+    std::uint64_t offset() const { return m_pos; }
+
+    /// The next message body; throws on a bad or truncated length prefix or a body past the end.
+    std::string_view next()
+    {
+        const std::uint64_t start = m_pos;
+        std::uint64_t length = 0;
+        int shift = 0;
+        while (true) {
+            if (m_pos >= m_bytes.size())
+                throw InputError(m_file, start, std::nullopt, "truncated varint length prefix at end of file");
+            const auto byte = static_cast<unsigned char>(m_bytes[m_pos++]);
+            if (shift == 63 && byte > 1)
+                throw InputError(m_file, start, std::nullopt, "bad varint length prefix: more than 64 bits");
+            length |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
+            if ((byte & 0x80) == 0)
+                break;
+            shift += 7;
+            if (shift > 63)
+                throw InputError(m_file, start, std::nullopt, "bad varint length prefix: longer than 10 bytes");
+        }
+        const std::uint64_t left = m_bytes.size() - m_pos;
+        if (length > left)
+            throw InputError(m_file, start, std::nullopt,
+                             "message length " + std::to_string(length) + " runs past the end of the file (" +
+                                 std::to_string(left) + " bytes left)");
+        std::string_view body = m_bytes.substr(m_pos, length);
+        m_pos += length;
+        return body;
+    }
+
+private:
+    std::string_view m_bytes;
+    const std::string& m_file;
+    std::uint64_t m_pos = 0;
+};
+
+bool hasUnknownFields(const google::protobuf::Message& message)
+{
+    return !message.GetReflection()->GetUnknownFields(message).empty();
+}
+
+void readMetadata(std::string_view body, Program& program, const std::string& file)
+{
+    ChakraProtoMsg::GlobalMetadata metadata;
+    const bool parsed = metadata.ParseFromArray(body.data(), static_cast<int>(body.size()));
+    if (!parsed || hasUnknownFields(metadata)) {
+        ChakraProtoMsg::Node node;
+        if (node.ParseFromArray(body.data(), static_cast<int>(body.size())) && !hasUnknownFields(node))
+            throw InputError(file, 0, std::nullopt,
+                             "the first message is a Node (\"" + node.name() +
+                                 "\"), expected GlobalMetadata before any Node");
+        throw InputError(file, 0, std::nullopt,
+                         "the first message is not a valid GlobalMetadata (" + std::to_string(body.size()) +
+                             " bytes)");
+    }
+    program.schemaVersion = std::move(*metadata.mutable_version());
+    program.metadataAttributes.resize(static_cast<std::size_t>(metadata.attr_size()));
+    for (int i = 0; i < metadata.attr_size(); ++i)
+        detail::fromProto(*metadata.mutable_attr(i), program.metadataAttributes[static_cast<std::size_t>(i)]);
+}
+
+struct RankFileName {
+    std::string prefix;
+    std::size_t rank = 0;
+};
+
+/// Splits "PREFIX.RANK.et" or "PREFIX.RANK.et.gz".
+std::optional<RankFileName> splitRankFileName(const std::string& fileName)
+{
+    std::string_view name(fileName);
+    if (name.ends_with(".gz"))
+        name.remove_suffix(3);
+    if (!name.ends_with(".et"))
+        return std::nullopt;
+    name.remove_suffix(3);
+    const auto dot = name.rfind('.');
+    if (dot == std::string_view::npos || dot == 0 || dot + 1 == name.size())
+        return std::nullopt;
+    const std::string_view digits = name.substr(dot + 1);
+    RankFileName result;
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), result.rank);
+    if (ec != std::errc() || end != digits.data() + digits.size())
+        return std::nullopt;
+    result.prefix = std::string(name.substr(0, dot));
+    return result;
+}
+
+std::string describeRanks(const std::map<std::size_t, std::string>& files)
+{
+    std::string text;
+    auto it = files.begin();
+    while (it != files.end()) {
+        const std::size_t first = it->first;
+        std::size_t last = first;
+        for (++it; it != files.end() && it->first == last + 1; ++it)
+            last = it->first;
+        if (!text.empty())
+            text += ", ";
+        text += first == last ? std::to_string(first) : std::to_string(first) + "-" + std::to_string(last);
+    }
+    return text;
+}
+
+} // namespace
+
+ChakraTraceFiles locateChakraTrace(const std::string& path)
+{
+    std::error_code ec;
+    ChakraTraceFiles files;
+    if (fs::is_regular_file(path, ec)) {
+        files.prefix = path;
+        files.rankFiles = {path};
+        return files;
+    }
+
+    // A directory (one prefix inside it) or a prefix (PATH.0.et, PATH.1.et, ... beside it).
+    const bool isDirectory = fs::is_directory(path, ec);
+    const fs::path folder = isDirectory ? fs::path(path) : fs::path(path).parent_path();
+    const std::string wantedPrefix = isDirectory ? std::string() : fs::path(path).filename().string();
+    const fs::path scan = folder.empty() ? fs::path(".") : folder;
+    if (!fs::is_directory(scan, ec))
+        throw InputError(path, "no such file, directory or trace prefix");
+
+    std::map<std::string, std::map<std::size_t, std::string>> byPrefix;
+    for (const auto& entry : fs::directory_iterator(scan, ec)) {
+        if (!entry.is_regular_file(ec))
+            continue;
+        const auto split = splitRankFileName(entry.path().filename().string());
+        if (!split || (!isDirectory && split->prefix != wantedPrefix))
+            continue;
+        auto& ranks = byPrefix[split->prefix];
+        if (!ranks.emplace(split->rank, entry.path().string()).second)
+            throw InputError(entry.path().string(), "rank " + std::to_string(split->rank) +
+                                                         " has both a plain and a gzip file");
+    }
+    if (ec)
+        throw InputError(path, "cannot list " + scan.string() + ": " + ec.message());
+    if (byPrefix.empty())
+        throw InputError(path, isDirectory ? "the directory holds no Chakra rank files (PREFIX.RANK.et)"
+                                           : "no such file, directory or trace prefix (no " + path + ".0.et)");
+    if (byPrefix.size() > 1) {
+        std::string names;
+        for (const auto& [prefix, ranks] : byPrefix)
+            names += (names.empty() ? "" : ", ") + prefix;
+        throw InputError(path, "the directory holds the traces of several prefixes (" + names +
+                                   "); name one prefix, e.g. " + (folder / byPrefix.begin()->first).string());
+    }
+    const auto& [prefix, ranks] = *byPrefix.begin();
+    files.prefix = (folder / prefix).string();
+    const std::size_t count = ranks.rbegin()->first + 1;
+    if (ranks.size() != count) {
+        std::size_t missing = 0;
+        while (ranks.count(missing))
+            ++missing;
+        throw InputError(path, "missing rank file " + files.prefix + "." + std::to_string(missing) +
+                                   ".et (found ranks " + describeRanks(ranks) + ")");
+    }
+    for (const auto& [rank, file] : ranks)
+        files.rankFiles.push_back(file);
+    const std::string groups = files.prefix + std::string(kCommGroupsSuffix);
+    if (fs::is_regular_file(groups, ec))
+        files.commGroupsFile = groups;
+    return files;
+}
+
+Program parseChakraTrace(std::string_view bytes, const std::string& file)
+{
+    std::string inflated;
+    if (isGzip(bytes)) {
+        inflated = gunzip(bytes, file);
+        bytes = inflated;
+    }
+    Program program;
+    program.name = fs::path(file).filename().string();
+    FrameReader frames(bytes, file);
+    if (frames.atEnd())
+        throw InputError(file, 0, std::nullopt, "empty file: expected a GlobalMetadata message");
+    readMetadata(frames.next(), program, file);
+
+    // First pass: frame boundaries (cheap), so that the op vector is sized exactly and the nodes can
+    // be decoded in parallel into their final places.
+    struct Frame {
+        std::uint64_t offset;
+        std::string_view body;
+    };
+    std::vector<Frame> nodeFrames;
+    while (!frames.atEnd()) {
+        const std::uint64_t offset = frames.offset();
+        nodeFrames.push_back({offset, frames.next()});
+    }
+    const std::size_t count = nodeFrames.size();
+    program.ops.resize(count);
+
+    // Each worker decodes a contiguous range; pg_names are bound to slots afterwards, in op order, so
+    // that slot numbering does not depend on scheduling. The first error by file offset wins.
+    std::vector<std::pair<std::uint32_t, std::string>> pgNames;
+    const std::size_t workers = count < 20'000 ? 1 : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
+    struct Chunk {
+        std::vector<std::pair<std::uint32_t, std::string>> pgNames;
+        std::optional<InputError> error;
+    };
+    std::vector<Chunk> chunks(workers);
+    const auto decodeRange = [&](std::size_t worker) {
+        Chunk& chunk = chunks[worker];
+        const std::size_t begin = count * worker / workers;
+        const std::size_t end = count * (worker + 1) / workers;
+        std::string pgName;
+        bool hasPgName = false;
+        for (std::size_t i = begin; i < end; ++i) {
+            try {
+                detail::decodeNode(nodeFrames[i].body, program.ops[i], pgName, hasPgName);
+            } catch (const detail::WireError& e) {
+                chunk.error.emplace(file, nodeFrames[i].offset, std::nullopt,
+                                    std::string("malformed Node message (") + std::to_string(nodeFrames[i].body.size()) +
+                                        " bytes): " + e.what());
+                return;
+            }
+            if (hasPgName)
+                chunk.pgNames.emplace_back(static_cast<std::uint32_t>(i), pgName);
+        }
+    };
+    if (workers == 1) {
+        decodeRange(0);
+    } else {
+        std::vector<std::jthread> threads;
+        for (std::size_t w = 1; w < workers; ++w)
+            threads.emplace_back(decodeRange, w);
+        decodeRange(0);
+    }
+    for (Chunk& chunk : chunks) {
+        if (chunk.error)
+            throw *chunk.error;
+        for (auto& [index, name] : chunk.pgNames)
+            program.ops[index].commSlot = program.commSlotFor(name);
+    }
+    return program;
+}
+
+std::vector<CommGroup> readCommGroups(const std::string& path)
+{
+    const std::string text = readFileBytes(path);
+    nlohmann::json json;
+    try {
+        json = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+        throw InputError(path, e.byte, std::nullopt, std::string("invalid JSON: ") + e.what());
+    }
+    if (!json.is_object())
+        throw InputError(path, "expected a JSON object mapping group ids to lists of ranks");
+    std::vector<CommGroup> groups;
+    for (const auto& [key, value] : json.items()) {
+        if (!value.is_array())
+            throw InputError(path, "group \"" + key + "\": expected a list of ranks");
+        CommGroup group{key, {}};
+        for (const auto& rank : value) {
+            if (!rank.is_number_integer() || rank.get<std::int64_t>() < 0 || rank.get<std::int64_t>() > INT32_MAX)
+                throw InputError(path, "group \"" + key + "\": " + rank.dump() + " is not a rank number");
+            group.ranks.push_back(rank.get<std::int32_t>());
+        }
+        groups.push_back(std::move(group));
+    }
+    return groups;
+}
+
+Workload readChakraWorkload(const std::string& path, const std::string& commGroupsPath, const JobControl& control)
+{
+    const ChakraTraceFiles files = locateChakraTrace(path);
+    Workload workload;
+    const std::size_t rankCount = files.rankFiles.size();
+    workload.ranks.resize(rankCount);
+
+    // Byte-identical rank files share one Program. The bytes of each distinct file stay mapped (page
+    // cache, not a copy) until all ranks are read, to compare later files against.
+    std::unordered_map<std::size_t, std::vector<std::uint32_t>> byHash;
+    std::vector<std::unique_ptr<FileContents>> keptFiles;
+    std::vector<std::unique_ptr<std::string>> keptInflated;
+    std::vector<std::string_view> distinctBytes;
+    for (std::size_t rank = 0; rank < rankCount; ++rank) {
+        control.check();
+        const std::string& file = files.rankFiles[rank];
+        auto contents = std::make_unique<FileContents>(file);
+        std::string inflated;
+        if (isGzip(contents->bytes()))
+            inflated = gunzip(contents->bytes(), file);
+        std::string_view bytes = inflated.empty() ? contents->bytes() : std::string_view(inflated);
+        const std::size_t hash = rankCount > 1 ? std::hash<std::string_view>{}(bytes) : 0;
+        std::optional<std::uint32_t> shared;
+        for (std::uint32_t candidate : byHash[hash])
+            if (distinctBytes[candidate] == bytes)
+                shared = candidate;
+        if (!shared) {
+            auto program = std::make_shared<Program>(parseChakraTrace(bytes, file));
+            shared = static_cast<std::uint32_t>(workload.programs.size());
+            workload.programs.push_back(std::move(program));
+            byHash[hash].push_back(*shared);
+            if (!inflated.empty()) {
+                keptInflated.push_back(std::make_unique<std::string>(std::move(inflated)));
+                bytes = *keptInflated.back();
+            }
+            distinctBytes.push_back(bytes);
+            keptFiles.push_back(std::move(contents));
+        }
+        workload.ranks[rank].program = *shared;
+        control.report(0.9 * static_cast<double>(rank + 1) / static_cast<double>(rankCount));
+    }
+    keptFiles.clear();
+
+    const std::string groupsFile = commGroupsPath.empty() ? files.commGroupsFile : commGroupsPath;
+    if (!groupsFile.empty()) {
+        workload.groups = readCommGroups(groupsFile);
+        for (const CommGroup& group : workload.groups)
+            for (std::int32_t r : group.ranks)
+                if (static_cast<std::size_t>(r) >= rankCount)
+                    throw InputError(groupsFile, "group \"" + group.name + "\" names rank " + std::to_string(r) +
+                                                     " but the trace has " + std::to_string(rankCount) + " ranks");
+    }
+
+    // Bind every rank's pg_names to groups: the JSON's group of that name; else "" and "0" mean all
+    // ranks (ASTRA-sim's convention); else the group is the set of ranks whose trace uses that name.
+    std::map<std::string, std::vector<std::int32_t>> inferred;
+    for (std::size_t rank = 0; rank < rankCount; ++rank)
+        for (const std::string& slot : workload.programOf(rank).commSlots)
+            inferred[slot].push_back(static_cast<std::int32_t>(rank));
+    for (std::size_t rank = 0; rank < rankCount; ++rank) {
+        for (const std::string& slot : workload.programOf(rank).commSlots) {
+            std::int64_t group = workload.findGroup(slot);
+            if (group < 0) {
+                CommGroup created{slot, inferred[slot]};
+                if (slot.empty() || slot == "0") {
+                    created.ranks.resize(rankCount);
+                    for (std::size_t r = 0; r < rankCount; ++r)
+                        created.ranks[r] = static_cast<std::int32_t>(r);
+                }
+                workload.groups.push_back(std::move(created));
+                group = static_cast<std::int64_t>(workload.groups.size() - 1);
+            }
+            workload.ranks[rank].slotGroups.push_back(static_cast<std::uint32_t>(group));
+        }
+    }
+    control.report(1.0);
+    return workload;
+}
+
+} // namespace flint::core

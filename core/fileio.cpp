@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: MIT
+#include "core/fileio.h"
+
+#include "core/error.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+namespace flint::core {
+
+std::string readFileBytes(const std::string& path)
+{
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw InputError(path, "is a directory, expected a file");
+    std::FILE* file = std::fopen(path.c_str(), "rb");
+    if (!file)
+        throw InputError(path, std::string("cannot open: ") + std::strerror(errno));
+    // Read in one go when the size is known (regular files); fall back to chunks for pipes.
+    std::string bytes;
+    const auto size = std::filesystem::file_size(path, ec);
+    if (!ec && size > 0) {
+        bytes.resize(size);
+        bytes.resize(std::fread(bytes.data(), 1, size, file));
+    }
+    char buffer[1 << 16];
+    std::size_t got = 0;
+    while ((got = std::fread(buffer, 1, sizeof buffer, file)) > 0)
+        bytes.append(buffer, got);
+    const bool failed = std::ferror(file) != 0;
+    std::fclose(file);
+    if (failed)
+        throw InputError(path, "read error");
+    return bytes;
+}
+
+FileContents::FileContents(const std::string& path)
+{
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path, ec);
+    if (!ec && size > 0 && std::filesystem::is_regular_file(path, ec)) {
+        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            throw InputError(path, std::string("cannot open: ") + std::strerror(errno));
+        void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+        ::close(fd);
+        if (map != MAP_FAILED) {
+            ::madvise(map, size, MADV_SEQUENTIAL | MADV_WILLNEED);
+            m_map = map;
+            m_mapSize = size;
+            m_view = std::string_view(static_cast<const char*>(map), size);
+            return;
+        }
+    }
+    m_copy = readFileBytes(path);
+    m_view = m_copy;
+}
+
+FileContents::~FileContents()
+{
+    if (m_map)
+        ::munmap(m_map, m_mapSize);
+}
+
+bool isGzip(std::string_view bytes)
+{
+    return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f &&
+           static_cast<unsigned char>(bytes[1]) == 0x8b;
+}
+
+std::string gunzip(std::string_view bytes, const std::string& file)
+{
+    z_stream stream{};
+    // 16 + MAX_WBITS: expect a gzip header and trailer.
+    if (inflateInit2(&stream, 16 + MAX_WBITS) != Z_OK)
+        throw InputError(file, "cannot initialise zlib");
+    std::string out;
+    out.reserve(bytes.size() * 4);
+    stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+    stream.avail_in = static_cast<uInt>(bytes.size());
+    char buffer[1 << 16];
+    int status = Z_OK;
+    while (true) {
+        stream.next_out = reinterpret_cast<Bytef*>(buffer);
+        stream.avail_out = sizeof buffer;
+        status = inflate(&stream, Z_NO_FLUSH);
+        out.append(buffer, sizeof buffer - stream.avail_out);
+        if (status == Z_STREAM_END) {
+            // Concatenated gzip members are one stream to gzip(1); accept them too.
+            if (stream.avail_in == 0)
+                break;
+            inflateReset(&stream);
+            continue;
+        }
+        if (status != Z_OK) {
+            const auto offset = static_cast<std::uint64_t>(bytes.size() - stream.avail_in);
+            std::string reason = stream.msg ? stream.msg : "corrupt data";
+            inflateEnd(&stream);
+            if (status == Z_BUF_ERROR)
+                reason = "gzip stream is truncated";
+            throw InputError(file, offset, std::nullopt, "gzip: " + reason);
+        }
+    }
+    inflateEnd(&stream);
+    return out;
+}
+
+OutputTransaction::~OutputTransaction()
+{
+    if (m_committed)
+        return;
+    for (const Pending& p : m_pending)
+        std::remove(p.temporary.c_str());
+}
+
+void OutputTransaction::write(const std::string& path, std::string_view bytes)
+{
+    namespace fs = std::filesystem;
+    const fs::path destination(path);
+    fs::path folder = destination.parent_path();
+    if (folder.empty())
+        folder = ".";
+    std::string pattern = (folder / ("." + destination.filename().string() + ".XXXXXX")).string();
+    const int fd = ::mkstemp(pattern.data());
+    if (fd < 0)
+        throw OutputError("cannot create " + path + ": " + std::strerror(errno));
+    m_pending.push_back({pattern, path});
+    const char* data = bytes.data();
+    std::size_t left = bytes.size();
+    while (left > 0) {
+        const ssize_t wrote = ::write(fd, data, left);
+        if (wrote < 0) {
+            if (errno == EINTR)
+                continue;
+            const int error = errno;
+            ::close(fd);
+            throw OutputError("cannot write " + path + ": " + std::strerror(error));
+        }
+        data += wrote;
+        left -= static_cast<std::size_t>(wrote);
+    }
+    // mkstemp creates 0600; output files should have the usual permissions.
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    ::fchmod(fd, 0666 & ~mask);
+    if (::close(fd) != 0)
+        throw OutputError("cannot write " + path + ": " + std::strerror(errno));
+}
+
+void OutputTransaction::commit()
+{
+    for (std::size_t i = 0; i < m_pending.size(); ++i) {
+        if (std::rename(m_pending[i].temporary.c_str(), m_pending[i].destination.c_str()) != 0) {
+            const int error = errno;
+            for (std::size_t j = i; j < m_pending.size(); ++j)
+                std::remove(m_pending[j].temporary.c_str());
+            m_committed = true;
+            throw OutputError("cannot move " + m_pending[i].destination + " into place: " + std::strerror(error));
+        }
+    }
+    m_committed = true;
+}
+
+} // namespace flint::core

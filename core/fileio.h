@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace flint::core {
+
+/// Reads a whole file. Throws InputError naming the file when it cannot be opened or read.
+std::string readFileBytes(const std::string& path);
+
+/// A read-only view of a whole file: memory-mapped when possible (no copy), read otherwise.
+/// Throws InputError naming the file. Not copyable; the view lives as long as the object.
+class FileContents {
+public:
+    explicit FileContents(const std::string& path);
+    FileContents(const FileContents&) = delete;
+    FileContents& operator=(const FileContents&) = delete;
+    ~FileContents();
+
+    std::string_view bytes() const { return m_view; }
+
+private:
+    void* m_map = nullptr;
+    std::size_t m_mapSize = 0;
+    std::string m_copy;
+    std::string_view m_view;
+};
+
+/// True when `bytes` start with the gzip magic (1f 8b).
+bool isGzip(std::string_view bytes);
+
+/// Inflates a gzip stream (all members). Throws InputError naming `file` and the compressed byte
+/// offset where the stream is corrupt or truncated.
+std::string gunzip(std::string_view bytes, const std::string& file);
+
+/// A set of output files that appear together or not at all.
+///
+/// Each write() goes to a temporary file in the destination's folder; commit() renames them all into
+/// place. If commit() is never reached (an error, an exception, cancellation) the destructor removes
+/// the temporary files and the destinations are untouched. Not thread-safe.
+class OutputTransaction {
+public:
+    OutputTransaction() = default;
+    OutputTransaction(const OutputTransaction&) = delete;
+    OutputTransaction& operator=(const OutputTransaction&) = delete;
+    ~OutputTransaction();
+
+    /// Writes `bytes` to a temporary file that becomes `path` on commit(). Throws OutputError.
+    void write(const std::string& path, std::string_view bytes);
+    /// Moves every written file into place. Throws OutputError (then nothing was moved, or, if a
+    /// rename failed half-way, the files already moved stay and the rest are removed).
+    void commit();
+
+private:
+    struct Pending {
+        std::string temporary;
+        std::string destination;
+    };
+    std::vector<Pending> m_pending;
+    bool m_committed = false;
+};
+
+} // namespace flint::core

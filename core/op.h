@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/attribute.h"
+#include "core/types.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace flint::core {
+
+/// Chakra IOInfo: Python-literal-like text for an op's input or output values, shapes and types.
+struct IoInfo {
+    std::string values;
+    std::string shapes;
+    std::string types;
+
+    friend bool operator==(const IoInfo&, const IoInfo&) = default;
+};
+
+/// Facts that few ops carry, kept out of line so that an Op stays small (a million-op program is
+/// common). Compared and copied by value.
+struct OpExtras {
+    std::optional<IoInfo> inputs;
+    std::optional<IoInfo> outputs;
+    /// Attributes with no field of their own, in file order.
+    std::vector<Attribute> attributes;
+    /// Which topology dimensions the collective uses (Chakra involved_dim); empty means all.
+    std::vector<bool> involvedDims;
+    /// Collective-permute: (source, target) pairs of global ranks, the same on every rank.
+    std::vector<std::pair<std::int32_t, std::int32_t>> sourceTargetPairs;
+
+    friend bool operator==(const OpExtras&, const OpExtras&) = default;
+};
+
+/// An owning pointer to OpExtras with value semantics: copies deep, compares by value, and a null
+/// pointer equals an empty OpExtras.
+class OpExtrasPtr {
+public:
+    OpExtrasPtr() = default;
+    OpExtrasPtr(const OpExtrasPtr& other)
+        : m_extras(other.m_extras ? std::make_unique<OpExtras>(*other.m_extras) : nullptr)
+    {
+    }
+    OpExtrasPtr(OpExtrasPtr&&) noexcept = default;
+    OpExtrasPtr& operator=(const OpExtrasPtr& other)
+    {
+        if (this != &other)
+            m_extras = other.m_extras ? std::make_unique<OpExtras>(*other.m_extras) : nullptr;
+        return *this;
+    }
+    OpExtrasPtr& operator=(OpExtrasPtr&&) noexcept = default;
+
+    const OpExtras& get() const { return m_extras ? *m_extras : empty(); }
+    OpExtras& mutate()
+    {
+        if (!m_extras)
+            m_extras = std::make_unique<OpExtras>();
+        return *m_extras;
+    }
+
+    friend bool operator==(const OpExtrasPtr& a, const OpExtrasPtr& b) { return a.get() == b.get(); }
+
+private:
+    static const OpExtras& empty()
+    {
+        static const OpExtras none;
+        return none;
+    }
+    std::unique_ptr<OpExtras> m_extras;
+};
+
+/// Bits of Op::chakraAttributes: which of the attributes ASTRA-sim reads a Chakra node carried, so
+/// that a trace read and written again keeps exactly its attributes. Ops made by a frontend leave the
+/// mask 0 and the writer emits the standard set for the op's kind.
+enum class ChakraAttr : std::uint16_t {
+    IsCpuOp = 1 << 0,
+    NumOps = 1 << 1,
+    TensorSize = 1 << 2,
+    CommType = 1 << 3,
+    CommSize = 1 << 4,
+    CommSrc = 1 << 5,
+    CommDst = 1 << 6,
+    CommTag = 1 << 7,
+    CommPriority = 1 << 8,
+    PgName = 1 << 9,
+    InvolvedDim = 1 << 10,
+    FromChakra = 1 << 15, ///< set on every op read from a Chakra trace, even one without known attributes
+};
+
+/// One operation of a device program.
+///
+/// Costs are per execution on one device: `flops` in floating-point operations, `bytesRead` and
+/// `bytesWritten` in bytes of device memory traffic, `commBytes` in bytes this rank contributes to a
+/// collective or moves by send/recv (Chakra's comm_size). Dependencies name other ops of the same
+/// Program by `id`; a dependency on an id that the program does not hold is kept (real traces have
+/// such dangling edges) and ignored by analyses.
+struct Op {
+    std::uint64_t id = 0;
+    std::string name;
+    /// '/'-separated scope path (op-name path, loop iteration, fusion), outermost first; may be empty.
+    std::string scope;
+    OpKind kind = OpKind::Compute;
+    /// Meaningful when kind == OpKind::Collective.
+    CollectiveKind collective = CollectiveKind::AllReduce;
+    bool isCpuOp = false;
+
+    std::uint64_t flops = 0;
+    std::uint64_t bytesRead = 0;
+    std::uint64_t bytesWritten = 0;
+    std::uint64_t commBytes = 0;
+
+    /// Collective: index into Program::commSlots, bound per rank to a group by the Workload;
+    /// -1 means all ranks of the workload.
+    std::int32_t commSlot = -1;
+    /// Send/recv peers as global ranks, and the message tag.
+    std::int32_t commSrc = -1;
+    std::int32_t commDst = -1;
+    std::int32_t commTag = 0;
+    std::int32_t commPriority = 0;
+
+    /// Recorded timing of a traced op, in microseconds (0 when not recorded).
+    std::uint64_t startTimeMicros = 0;
+    std::uint64_t durationMicros = 0;
+
+    std::vector<std::uint64_t> dataDeps;
+    std::vector<std::uint64_t> ctrlDeps;
+
+    /// Result element type and shape when the frontend knows them.
+    DType dtype = DType::Unknown;
+    std::vector<std::int64_t> shape;
+
+    /// Bitmask of ChakraAttr: which known attributes the source trace carried.
+    std::uint16_t chakraAttributes = 0;
+    /// IOInfo, other attributes, involved dimensions, permute pairs: see OpExtras.
+    OpExtrasPtr extras;
+
+    /// Bytes of device memory traffic (read + write), Chakra's tensor_size.
+    std::uint64_t memoryBytes() const { return bytesRead + bytesWritten; }
+    bool hasChakraAttribute(ChakraAttr attr) const { return (chakraAttributes & static_cast<std::uint16_t>(attr)) != 0; }
+    bool isCommunication() const { return kind == OpKind::Send || kind == OpKind::Recv || kind == OpKind::Collective; }
+
+    friend bool operator==(const Op&, const Op&) = default;
+};
+
+} // namespace flint::core

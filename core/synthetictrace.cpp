@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+#include "core/synthetictrace.h"
+
+#include <array>
+#include <string_view>
+
+namespace flint::core {
+
+Program makeSyntheticProgram(std::uint64_t opCount)
+{
+    struct Step {
+        std::string_view name;
+        OpKind kind;
+        std::uint64_t flops;
+        std::uint64_t bytes;
+    };
+    // One layer of a 4096-wide transformer on 2,048 tokens, tensor-parallel by 8 (sizes are
+    // illustrative, not a calibrated model).
+    constexpr std::array<Step, 10> kLayer{{
+        {"attn/layernorm", OpKind::Compute, 41'943'040, 33'554'432},
+        {"attn/qkv_matmul", OpKind::Compute, 25'769'803'776, 29'360'128},
+        {"attn/softmax", OpKind::Compute, 167'772'160, 67'108'864},
+        {"attn/context_matmul", OpKind::Compute, 8'589'934'592, 33'554'432},
+        {"attn/out_matmul", OpKind::Compute, 8'589'934'592, 20'971'520},
+        {"attn/all_reduce", OpKind::Collective, 0, 16'777'216},
+        {"mlp/up_matmul", OpKind::Compute, 34'359'738'368, 41'943'040},
+        {"mlp/gelu", OpKind::Compute, 83'886'080, 33'554'432},
+        {"mlp/down_matmul", OpKind::Compute, 34'359'738'368, 41'943'040},
+        {"mlp/all_reduce", OpKind::Collective, 0, 16'777'216},
+    }};
+    Program program;
+    program.name = "synthetic_" + std::to_string(opCount);
+    const std::int32_t tp = program.commSlotFor("tp");
+    program.ops.resize(opCount);
+    for (std::uint64_t i = 0; i < opCount; ++i) {
+        const Step& step = kLayer[i % kLayer.size()];
+        const std::uint64_t layer = i / kLayer.size();
+        Op& op = program.ops[i];
+        op.id = i;
+        op.name = "layer_" + std::to_string(layer) + "/" + std::string(step.name);
+        op.scope = "train_step/layer_" + std::to_string(layer);
+        op.kind = step.kind;
+        op.dtype = DType::BF16;
+        if (step.kind == OpKind::Collective) {
+            op.collective = CollectiveKind::AllReduce;
+            op.commBytes = step.bytes;
+            op.commSlot = tp;
+        } else {
+            op.flops = step.flops;
+            op.bytesRead = step.bytes / 4 * 3;
+            op.bytesWritten = step.bytes / 4;
+        }
+        if (i > 0)
+            op.dataDeps.push_back(i - 1);
+        if (i % kLayer.size() == 0 && i >= kLayer.size())
+            op.dataDeps.push_back(i - kLayer.size()); // residual from the previous layer's input
+        if (i % kLayer.size() == 6 && i >= 6)
+            op.ctrlDeps.push_back(i - 6);
+    }
+    return program;
+}
+
+} // namespace flint::core

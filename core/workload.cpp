@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+#include "core/workload.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace flint::core {
+
+const CommGroup* Workload::groupOf(std::size_t rank, const Op& op) const
+{
+    if (op.commSlot < 0)
+        return nullptr;
+    return &groups.at(ranks.at(rank).slotGroups.at(static_cast<std::size_t>(op.commSlot)));
+}
+
+std::vector<std::int32_t> Workload::membersOf(std::size_t rank, const Op& op) const
+{
+    if (const CommGroup* group = groupOf(rank, op))
+        return group->ranks;
+    std::vector<std::int32_t> all(ranks.size());
+    std::iota(all.begin(), all.end(), 0);
+    return all;
+}
+
+std::uint32_t Workload::groupFor(const std::vector<std::int32_t>& members)
+{
+    std::uint64_t nextId = 1;
+    for (std::uint32_t g = 0; g < groups.size(); ++g) {
+        if (groups[g].ranks == members)
+            return g;
+        const std::string& name = groups[g].name;
+        if (!name.empty() && std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
+            name.size() < 19)
+            nextId = std::max<std::uint64_t>(nextId, std::stoull(name) + 1);
+    }
+    groups.push_back(CommGroup{std::to_string(nextId), members});
+    return static_cast<std::uint32_t>(groups.size() - 1);
+}
+
+std::int64_t Workload::findGroup(const std::string& name) const
+{
+    for (std::size_t g = 0; g < groups.size(); ++g)
+        if (groups[g].name == name)
+            return static_cast<std::int64_t>(g);
+    return -1;
+}
+
+std::string Workload::validate() const
+{
+    const auto n = static_cast<std::int32_t>(ranks.size());
+    for (std::size_t g = 0; g < groups.size(); ++g)
+        for (std::int32_t r : groups[g].ranks)
+            if (r < 0 || r >= n)
+                return "group " + groups[g].name + " names rank " + std::to_string(r) + " of " + std::to_string(n);
+    for (std::size_t r = 0; r < ranks.size(); ++r) {
+        const RankBinding& binding = ranks[r];
+        if (binding.program >= programs.size() || !programs[binding.program])
+            return "rank " + std::to_string(r) + " is bound to missing program " + std::to_string(binding.program);
+        const Program& program = *programs[binding.program];
+        if (binding.slotGroups.size() != program.commSlots.size())
+            return "rank " + std::to_string(r) + " binds " + std::to_string(binding.slotGroups.size()) +
+                   " comm slots but its program has " + std::to_string(program.commSlots.size());
+        for (std::uint32_t g : binding.slotGroups) {
+            if (g >= groups.size())
+                return "rank " + std::to_string(r) + " is bound to missing group " + std::to_string(g);
+            const auto& members = groups[g].ranks;
+            if (std::find(members.begin(), members.end(), static_cast<std::int32_t>(r)) == members.end())
+                return "rank " + std::to_string(r) + " is bound to group " + groups[g].name +
+                       " but is not one of its members";
+        }
+    }
+    return {};
+}
+
+} // namespace flint::core

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/program.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace flint::core {
+
+/// A communicator: the global ranks that take part in a collective, in group-rank order.
+struct CommGroup {
+    /// The group's key in a Chakra comm-group JSON (a decimal number for groups we create).
+    std::string name;
+    std::vector<std::int32_t> ranks;
+
+    friend bool operator==(const CommGroup&, const CommGroup&) = default;
+};
+
+/// What one rank runs: an index into Workload::programs, and for each of that program's comm slots
+/// the index of its group in Workload::groups.
+struct RankBinding {
+    std::uint32_t program = 0;
+    std::vector<std::uint32_t> slotGroups;
+
+    friend bool operator==(const RankBinding&, const RankBinding&) = default;
+};
+
+/// N ranks, each bound to a Program and to its communicator groups.
+///
+/// Ranks that run the same program share one immutable Program: an SPMD workload of 4,096 ranks holds
+/// one program and 4,096 small bindings. Readable from many threads once built.
+struct Workload {
+    std::vector<std::shared_ptr<const Program>> programs;
+    std::vector<RankBinding> ranks;
+    std::vector<CommGroup> groups;
+
+    std::size_t rankCount() const { return ranks.size(); }
+    const Program& programOf(std::size_t rank) const { return *programs.at(ranks.at(rank).program); }
+    /// The group of `op` on `rank`, or nullptr when the op spans all ranks (commSlot -1).
+    const CommGroup* groupOf(std::size_t rank, const Op& op) const;
+    /// Global ranks of the group of `op` on `rank` (every rank when it spans all).
+    std::vector<std::int32_t> membersOf(std::size_t rank, const Op& op) const;
+
+    /// Index of the group with exactly these ranks, adding it (named by the next free decimal id,
+    /// starting at 1) when new.
+    std::uint32_t groupFor(const std::vector<std::int32_t>& members);
+    /// Index of the group called `name`, or -1.
+    std::int64_t findGroup(const std::string& name) const;
+
+    /// A workload of `rankCount` ranks that all run `program`, with every slot bound by `slotGroups`
+    /// (called once per rank with the rank and the slot; returns that slot's member ranks).
+    template <typename SlotMembers>
+    static Workload spmd(std::shared_ptr<const Program> program, std::size_t rankCount, SlotMembers slotMembers)
+    {
+        Workload w;
+        const std::size_t slots = program->commSlots.size();
+        w.programs.push_back(std::move(program));
+        w.ranks.resize(rankCount);
+        for (std::size_t r = 0; r < rankCount; ++r) {
+            w.ranks[r].slotGroups.reserve(slots);
+            for (std::size_t s = 0; s < slots; ++s)
+                w.ranks[r].slotGroups.push_back(w.groupFor(slotMembers(r, s)));
+        }
+        return w;
+    }
+
+    /// Checks the invariants (program indices, one binding per slot, groups' ranks in range, each rank
+    /// a member of the groups it is bound to); returns a description of the first violation, or "".
+    std::string validate() const;
+};
+
+} // namespace flint::core

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: MIT
+// End-to-end tests of the flint command: exit codes, JSON output, conversions.
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+const QString kFlint = QStringLiteral(FLINT_CLI);
+const QString kSharedData = QStringLiteral(FLINT_SHARED_DATA);
+const QString kBundled = QStringLiteral(FLINT_SOURCE_DIR "/resources/examples/astrasim_all_reduce_8npus_1MB");
+
+struct Run {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run flint(const QStringList& arguments)
+{
+    QProcess process;
+    process.start(kFlint, arguments);
+    if (!process.waitForFinished(120'000))
+        return {};
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2, process.readAllStandardOutput(),
+            process.readAllStandardError()};
+}
+
+QJsonObject json(const Run& run)
+{
+    QJsonParseError error;
+    const auto doc = QJsonDocument::fromJson(run.out, &error);
+    return error.error == QJsonParseError::NoError ? doc.object() : QJsonObject();
+}
+
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void helpOnEveryCommand_data();
+    void helpOnEveryCommand();
+    void usageErrors_data();
+    void usageErrors();
+    void badInputExitsTwo();
+    void inspectBundledExample();
+    void inspectSharedSamples();
+    void convertToChakraAndBack();
+    void convertToJsonAndDot();
+    void unwritableOutputLeavesNothing();
+};
+
+void TestCli::helpOnEveryCommand_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::newRow("top") << QStringList{QStringLiteral("--help")};
+    for (const char* command : {"inspect", "convert", "bench"})
+        QTest::newRow(command) << QStringList{QString::fromLatin1(command), QStringLiteral("--help")};
+}
+
+void TestCli::helpOnEveryCommand()
+{
+    QFETCH(QStringList, arguments);
+    const Run run = flint(arguments);
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY(run.out.contains("Usage: flint"));
+}
+
+void TestCli::usageErrors_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::newRow("no_command") << QStringList{};
+    QTest::newRow("unknown_command") << QStringList{QStringLiteral("frobnicate")};
+    QTest::newRow("inspect_no_path") << QStringList{QStringLiteral("inspect")};
+    QTest::newRow("inspect_unknown_option") << QStringList{QStringLiteral("inspect"), kBundled, QStringLiteral("--jsn")};
+    QTest::newRow("convert_no_format") << QStringList{QStringLiteral("convert"), kBundled, QStringLiteral("-o"),
+                                                      QStringLiteral("/tmp/x")};
+    QTest::newRow("convert_bad_format") << QStringList{QStringLiteral("convert"), kBundled, QStringLiteral("--to"),
+                                                       QStringLiteral("xml"), QStringLiteral("-o"), QStringLiteral("x")};
+    QTest::newRow("convert_no_output") << QStringList{QStringLiteral("convert"), kBundled, QStringLiteral("--to=dot")};
+    QTest::newRow("option_missing_value") << QStringList{QStringLiteral("convert"), kBundled, QStringLiteral("--to")};
+    QTest::newRow("bench_bad_number") << QStringList{QStringLiteral("bench"), QStringLiteral("chakra"),
+                                                     QStringLiteral("--nodes"), QStringLiteral("many")};
+}
+
+void TestCli::usageErrors()
+{
+    QFETCH(QStringList, arguments);
+    const Run run = flint(arguments);
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY(!run.err.isEmpty());
+}
+
+void TestCli::badInputExitsTwo()
+{
+    QTemporaryDir dir;
+    const Run missing = flint({QStringLiteral("inspect"), dir.filePath(QStringLiteral("nothing_here"))});
+    QCOMPARE(missing.exitCode, 2);
+    QVERIFY2(missing.err.contains("no such file"), missing.err.constData());
+
+    const QString corrupt = dir.filePath(QStringLiteral("corrupt.0.et"));
+    QFile file(corrupt);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QByteArray("\x07\x0a\x05" "0.0.4" "\xff\xff", 10));
+    file.close();
+    const Run bad = flint({QStringLiteral("inspect"), corrupt, QStringLiteral("--json")});
+    QCOMPARE(bad.exitCode, 2);
+    QVERIFY2(bad.err.contains("corrupt.0.et: byte offset 8:"), bad.err.constData());
+    QVERIFY(bad.out.isEmpty());
+}
+
+void TestCli::inspectBundledExample()
+{
+    const Run run = flint({QStringLiteral("inspect"), kBundled + QStringLiteral("/all_reduce"), QStringLiteral("--json")});
+    QCOMPARE(run.exitCode, 0);
+    const QJsonObject summary = json(run);
+    QCOMPARE(summary.value(QStringLiteral("ranks")).toInt(), 8);
+    QCOMPARE(summary[QStringLiteral("nodes")][QStringLiteral("COMM_COLL_NODE")].toInt(), 8);
+    QCOMPARE(summary[QStringLiteral("collectives")][QStringLiteral("ALL_REDUCE")][QStringLiteral("count")].toInt(), 8);
+    QCOMPARE(summary[QStringLiteral("collectives")][QStringLiteral("ALL_REDUCE")][QStringLiteral("bytes")].toDouble(),
+             8.0 * 1048576);
+    const Run text = flint({QStringLiteral("inspect"), kBundled});
+    QCOMPARE(text.exitCode, 0);
+    QVERIFY(text.out.contains("ranks:                    8"));
+}
+
+void TestCli::inspectSharedSamples()
+{
+    const QString pytorch = kSharedData + QStringLiteral("/chakra/pytorch_chakra.0.et");
+    if (!QFile::exists(pytorch))
+        QSKIP("../shared/data is not present");
+    const Run run = flint({QStringLiteral("inspect"), pytorch, QStringLiteral("--json")});
+    QCOMPARE(run.exitCode, 0);
+    const QJsonObject summary = json(run);
+    QCOMPARE(summary[QStringLiteral("ranks")].toInt(), 1);
+    QCOMPARE(summary[QStringLiteral("nodes")][QStringLiteral("COMP_NODE")].toInt(), 3643);
+    QCOMPARE(summary[QStringLiteral("nodes")][QStringLiteral("COMM_COLL_NODE")].toInt(), 21);
+    QCOMPARE(summary[QStringLiteral("collectives")][QStringLiteral("ALL_REDUCE")][QStringLiteral("count")].toInt(), 19);
+    QCOMPARE(summary[QStringLiteral("collectives")][QStringLiteral("BROADCAST")][QStringLiteral("count")].toInt(), 2);
+    QCOMPARE(summary[QStringLiteral("schema_version")].toString(), QStringLiteral("1.0.1"));
+}
+
+void TestCli::convertToChakraAndBack()
+{
+    QTemporaryDir dir;
+    const QString prefix = dir.filePath(QStringLiteral("copy"));
+    const Run convert = flint({QStringLiteral("convert"), kBundled, QStringLiteral("--to"), QStringLiteral("chakra"),
+                               QStringLiteral("-o"), prefix});
+    QCOMPARE(convert.exitCode, 0);
+    for (int rank = 0; rank < 8; ++rank)
+        QVERIFY(QFile::exists(prefix + QStringLiteral(".%1.et").arg(rank)));
+    const Run original = flint({QStringLiteral("inspect"), kBundled, QStringLiteral("--json")});
+    const Run copy = flint({QStringLiteral("inspect"), prefix, QStringLiteral("--json")});
+    QCOMPARE(copy.exitCode, 0);
+    QCOMPARE(json(copy), json(original));
+    // Byte-identical: these traces carry only attributes we write back verbatim.
+    for (int rank = 0; rank < 8; ++rank) {
+        QFile a(kBundled + QStringLiteral("/all_reduce.%1.et").arg(rank));
+        QFile b(prefix + QStringLiteral(".%1.et").arg(rank));
+        QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+        QCOMPARE(b.readAll(), a.readAll());
+    }
+}
+
+void TestCli::convertToJsonAndDot()
+{
+    QTemporaryDir dir;
+    const QString jsonFile = dir.filePath(QStringLiteral("w.json"));
+    QCOMPARE(flint({QStringLiteral("convert"), kBundled, QStringLiteral("--to"), QStringLiteral("json"),
+                    QStringLiteral("-o"), jsonFile})
+                 .exitCode,
+             0);
+    QFile file(jsonFile);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject workload = QJsonDocument::fromJson(file.readAll()).object();
+    QCOMPARE(workload[QStringLiteral("ranks")].toArray().size(), 8);
+    QVERIFY(!workload[QStringLiteral("programs")].toArray().isEmpty());
+
+    const Run dot = flint({QStringLiteral("convert"), kBundled, QStringLiteral("--to"), QStringLiteral("dot"),
+                           QStringLiteral("--rank"), QStringLiteral("3"), QStringLiteral("-o"), QStringLiteral("-")});
+    QCOMPARE(dot.exitCode, 0);
+    QVERIFY(dot.out.startsWith("digraph"));
+    QVERIFY(dot.out.contains("all-reduce 1048576 B"));
+    const Run badRank = flint({QStringLiteral("convert"), kBundled, QStringLiteral("--to"), QStringLiteral("dot"),
+                               QStringLiteral("--rank"), QStringLiteral("8"), QStringLiteral("-o"), QStringLiteral("-")});
+    QCOMPARE(badRank.exitCode, 1);
+}
+
+void TestCli::unwritableOutputLeavesNothing()
+{
+    QTemporaryDir dir;
+    const QString prefix = dir.filePath(QStringLiteral("missing-folder/out"));
+    const Run run = flint({QStringLiteral("convert"), kBundled, QStringLiteral("--to"), QStringLiteral("chakra"),
+                           QStringLiteral("-o"), prefix});
+    QCOMPARE(run.exitCode, 3);
+    QVERIFY(run.err.contains("cannot create"));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList());
+}
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"
