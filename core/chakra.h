@@ -22,8 +22,9 @@ struct ChakraTraceFiles {
     std::string commGroupsFile;         ///< empty when there is none
 };
 
-/// Suffix of the comm-group JSON we write beside the rank files: PREFIX + this.
-inline constexpr std::string_view kCommGroupsSuffix = ".comm_groups.json";
+/// Suffix of the comm-group JSON beside the rank files: PREFIX + this (PREFIX.json, as Chakra
+/// generators such as symbolic_tensor_graph name it).
+inline constexpr std::string_view kCommGroupsSuffix = ".json";
 
 /// Resolves `path` to rank files: a single `.et` file (one rank), a directory holding the files of
 /// one prefix, or a prefix. Ranks must run 0..N-1 without gaps. Throws InputError.
@@ -45,7 +46,7 @@ Workload readChakraWorkload(const std::string& path, const std::string& commGrou
 /// expanded to matched send/recv nodes.
 std::string serializeChakraRank(const Workload& workload, std::size_t rank);
 
-/// Writes PREFIX.RANK.et for every rank, and PREFIX.comm_groups.json when any collective names a
+/// Writes PREFIX.RANK.et for every rank, and PREFIX.json when any collective names a
 /// group. All files appear together or none does. Returns the paths written. Throws OutputError.
 std::vector<std::string> writeChakraWorkload(const Workload& workload, const std::string& prefix,
                                              const JobControl& control = {});

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
+#include "chakra_et.pb.h"
 #include "core/chakra.h"
-
 #include "core/detail/chakraattributes.h"
 #include "core/detail/chakrawire.h"
 #include "core/error.h"
@@ -15,13 +15,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "chakra_et.pb.h"
-
 namespace flint::core {
 namespace {
 
 namespace fs = std::filesystem;
-
 
 /// Walks the length-delimited message stream of one file, with byte offsets for errors.
 class FrameReader {
@@ -29,8 +26,7 @@ public:
     FrameReader(std::string_view bytes, const std::string& file)
         : m_bytes(bytes)
         , m_file(file)
-    {
-    }
+    {}
 
     bool atEnd() const { return m_pos >= m_bytes.size(); }
     std::uint64_t offset() const { return m_pos; }
@@ -86,8 +82,7 @@ void readMetadata(std::string_view body, Program& program, const std::string& fi
                              "the first message is a Node (\"" + node.name() +
                                  "\"), expected GlobalMetadata before any Node");
         throw InputError(file, 0, std::nullopt,
-                         "the first message is not a valid GlobalMetadata (" + std::to_string(body.size()) +
-                             " bytes)");
+                         "the first message is not a valid GlobalMetadata (" + std::to_string(body.size()) + " bytes)");
     }
     program.schemaVersion = std::move(*metadata.mutable_version());
     program.metadataAttributes.resize(static_cast<std::size_t>(metadata.attr_size()));
@@ -166,8 +161,8 @@ ChakraTraceFiles locateChakraTrace(const std::string& path)
             continue;
         auto& ranks = byPrefix[split->prefix];
         if (!ranks.emplace(split->rank, entry.path().string()).second)
-            throw InputError(entry.path().string(), "rank " + std::to_string(split->rank) +
-                                                         " has both a plain and a gzip file");
+            throw InputError(entry.path().string(),
+                             "rank " + std::to_string(split->rank) + " has both a plain and a gzip file");
     }
     if (ec)
         throw InputError(path, "cannot list " + scan.string() + ": " + ec.message());
@@ -247,8 +242,8 @@ Program parseChakraTrace(std::string_view bytes, const std::string& file)
                 detail::decodeNode(nodeFrames[i].body, program.ops[i], pgName, hasPgName);
             } catch (const detail::WireError& e) {
                 chunk.error.emplace(file, nodeFrames[i].offset, std::nullopt,
-                                    std::string("malformed Node message (") + std::to_string(nodeFrames[i].body.size()) +
-                                        " bytes): " + e.what());
+                                    std::string("malformed Node message (") +
+                                        std::to_string(nodeFrames[i].body.size()) + " bytes): " + e.what());
                 return;
             }
             if (hasPgName)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
+#include "chakra_et.pb.h"
 #include "core/chakra.h"
-
 #include "core/detail/chakraattributes.h"
 #include "core/error.h"
 #include "core/fileio.h"
@@ -9,8 +9,6 @@
 #include <set>
 
 #include <nlohmann/json.hpp>
-
-#include "chakra_et.pb.h"
 
 namespace flint::core {
 namespace {
@@ -50,9 +48,11 @@ std::uint16_t bit(ChakraAttr attr)
 std::uint16_t standardAttributes(const Op& op)
 {
     switch (op.kind) {
-    case OpKind::Compute: return bit(ChakraAttr::IsCpuOp) | bit(ChakraAttr::NumOps) | bit(ChakraAttr::TensorSize);
+    case OpKind::Compute:
+        return bit(ChakraAttr::IsCpuOp) | bit(ChakraAttr::NumOps) | bit(ChakraAttr::TensorSize);
     case OpKind::MemLoad:
-    case OpKind::MemStore: return bit(ChakraAttr::IsCpuOp) | bit(ChakraAttr::TensorSize);
+    case OpKind::MemStore:
+        return bit(ChakraAttr::IsCpuOp) | bit(ChakraAttr::TensorSize);
     case OpKind::Collective:
         return bit(ChakraAttr::IsCpuOp) | bit(ChakraAttr::CommType) | bit(ChakraAttr::CommSize) |
                (op.commSlot >= 0 ? bit(ChakraAttr::PgName) : 0) |
@@ -62,7 +62,8 @@ std::uint16_t standardAttributes(const Op& op)
         return bit(ChakraAttr::IsCpuOp) | bit(ChakraAttr::CommSrc) | bit(ChakraAttr::CommDst) |
                bit(ChakraAttr::CommTag) | bit(ChakraAttr::CommSize);
     case OpKind::Invalid:
-    case OpKind::Metadata: return 0;
+    case OpKind::Metadata:
+        return 0;
     }
     return 0;
 }
@@ -93,8 +94,8 @@ void writeNode(const Op& op, const std::string* pgName, Node& node)
     if (extras.outputs)
         fillIo(*extras.outputs, node.mutable_outputs());
 
-    const std::uint16_t known = op.hasChakraAttribute(ChakraAttr::FromChakra) ? op.chakraAttributes
-                                                                                : standardAttributes(op);
+    const std::uint16_t known =
+        op.hasChakraAttribute(ChakraAttr::FromChakra) ? op.chakraAttributes : standardAttributes(op);
     const auto has = [known](ChakraAttr attr) { return (known & bit(attr)) != 0; };
     // Value kinds are the ones ASTRA-sim's feeder reads (docs/chakra-format.md).
     if (has(ChakraAttr::IsCpuOp))

@@ -20,8 +20,7 @@ std::string describe(const std::string& file, std::optional<std::uint64_t> byteO
 
 InputError::InputError(std::string file, std::string reason)
     : InputError(std::move(file), std::nullopt, std::nullopt, std::move(reason))
-{
-}
+{}
 
 InputError::InputError(std::string file, std::optional<std::uint64_t> byteOffset, std::optional<int> line,
                        std::string reason)
@@ -30,7 +29,6 @@ InputError::InputError(std::string file, std::optional<std::uint64_t> byteOffset
     , m_byteOffset(byteOffset)
     , m_line(line)
     , m_reason(std::move(reason))
-{
-}
+{}
 
 } // namespace flint::core

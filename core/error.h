@@ -14,8 +14,7 @@ namespace flint::core {
 class InputError : public std::runtime_error {
 public:
     InputError(std::string file, std::string reason);
-    InputError(std::string file, std::optional<std::uint64_t> byteOffset, std::optional<int> line,
-               std::string reason);
+    InputError(std::string file, std::optional<std::uint64_t> byteOffset, std::optional<int> line, std::string reason);
 
     const std::string& file() const { return m_file; }
     /// Byte offset into the (decompressed) file, when the format is binary.
@@ -40,7 +39,9 @@ public:
 /// Thrown by long-running functions when their CancellationToken is set.
 class Cancelled : public std::runtime_error {
 public:
-    Cancelled() : std::runtime_error("cancelled") {}
+    Cancelled()
+        : std::runtime_error("cancelled")
+    {}
 };
 
 } // namespace flint::core

@@ -44,8 +44,7 @@ public:
     OpExtrasPtr() = default;
     OpExtrasPtr(const OpExtrasPtr& other)
         : m_extras(other.m_extras ? std::make_unique<OpExtras>(*other.m_extras) : nullptr)
-    {
-    }
+    {}
     OpExtrasPtr(OpExtrasPtr&&) noexcept = default;
     OpExtrasPtr& operator=(const OpExtrasPtr& other)
     {
@@ -141,7 +140,10 @@ struct Op {
 
     /// Bytes of device memory traffic (read + write), Chakra's tensor_size.
     std::uint64_t memoryBytes() const { return bytesRead + bytesWritten; }
-    bool hasChakraAttribute(ChakraAttr attr) const { return (chakraAttributes & static_cast<std::uint16_t>(attr)) != 0; }
+    bool hasChakraAttribute(ChakraAttr attr) const
+    {
+        return (chakraAttributes & static_cast<std::uint16_t>(attr)) != 0;
+    }
     bool isCommunication() const { return kind == OpKind::Send || kind == OpKind::Recv || kind == OpKind::Collective; }
 
     friend bool operator==(const Op&, const Op&) = default;

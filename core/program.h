@@ -39,7 +39,7 @@ struct Program {
     /// dependency on itself (both occur in real PyTorch traces) are ignored; ops on or behind a
     /// remaining cycle are left out of the chain and counted instead.
     struct DependencyChain {
-        std::uint64_t length = 0;     ///< ops on the longest chain; 0 for an empty program
+        std::uint64_t length = 0;      ///< ops on the longest chain; 0 for an empty program
         std::uint64_t opsOnCycles = 0; ///< ops that never become ready because of a cycle
     };
     DependencyChain longestDependencyChain() const;

@@ -19,23 +19,37 @@ constexpr std::array kOpKindNames{
 };
 
 constexpr std::array kOpKindChakra{
-    std::string_view("INVALID_NODE"),  std::string_view("METADATA_NODE"),  std::string_view("MEM_LOAD_NODE"),
-    std::string_view("MEM_STORE_NODE"), std::string_view("COMP_NODE"),     std::string_view("COMM_SEND_NODE"),
+    std::string_view("INVALID_NODE"),   std::string_view("METADATA_NODE"),  std::string_view("MEM_LOAD_NODE"),
+    std::string_view("MEM_STORE_NODE"), std::string_view("COMP_NODE"),      std::string_view("COMM_SEND_NODE"),
     std::string_view("COMM_RECV_NODE"), std::string_view("COMM_COLL_NODE"),
 };
 
 constexpr std::array kCollectiveNames{
-    std::string_view("all-reduce"),     std::string_view("reduce"),         std::string_view("all-gather"),
-    std::string_view("gather"),         std::string_view("scatter"),        std::string_view("broadcast"),
-    std::string_view("all-to-all"),     std::string_view("reduce-scatter"), std::string_view("reduce-scatter-block"),
-    std::string_view("barrier"),        std::string_view("collective-permute"),
+    std::string_view("all-reduce"),
+    std::string_view("reduce"),
+    std::string_view("all-gather"),
+    std::string_view("gather"),
+    std::string_view("scatter"),
+    std::string_view("broadcast"),
+    std::string_view("all-to-all"),
+    std::string_view("reduce-scatter"),
+    std::string_view("reduce-scatter-block"),
+    std::string_view("barrier"),
+    std::string_view("collective-permute"),
 };
 
 constexpr std::array kCollectiveChakra{
-    std::string_view("ALL_REDUCE"),     std::string_view("REDUCE"),         std::string_view("ALL_GATHER"),
-    std::string_view("GATHER"),         std::string_view("SCATTER"),        std::string_view("BROADCAST"),
-    std::string_view("ALL_TO_ALL"),     std::string_view("REDUCE_SCATTER"), std::string_view("REDUCE_SCATTER_BLOCK"),
-    std::string_view("BARRIER"),        std::string_view("COLLECTIVE_PERMUTE"),
+    std::string_view("ALL_REDUCE"),
+    std::string_view("REDUCE"),
+    std::string_view("ALL_GATHER"),
+    std::string_view("GATHER"),
+    std::string_view("SCATTER"),
+    std::string_view("BROADCAST"),
+    std::string_view("ALL_TO_ALL"),
+    std::string_view("REDUCE_SCATTER"),
+    std::string_view("REDUCE_SCATTER_BLOCK"),
+    std::string_view("BARRIER"),
+    std::string_view("COLLECTIVE_PERMUTE"),
 };
 
 struct DTypeInfo {

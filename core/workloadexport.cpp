@@ -106,14 +106,19 @@ std::string dotEscape(const std::string& text)
 const char* fillColour(const Op& op)
 {
     switch (op.kind) {
-    case OpKind::Compute: return op.isCpuOp ? "#d9d9d9" : "#9ecae1";
+    case OpKind::Compute:
+        return op.isCpuOp ? "#d9d9d9" : "#9ecae1";
     case OpKind::MemLoad:
-    case OpKind::MemStore: return "#c7e9c0";
+    case OpKind::MemStore:
+        return "#c7e9c0";
     case OpKind::Send:
-    case OpKind::Recv: return "#fdd0a2";
-    case OpKind::Collective: return "#fc9272";
+    case OpKind::Recv:
+        return "#fdd0a2";
+    case OpKind::Collective:
+        return "#fc9272";
     case OpKind::Invalid:
-    case OpKind::Metadata: return "#ffffff";
+    case OpKind::Metadata:
+        return "#ffffff";
     }
     return "#ffffff";
 }
@@ -185,8 +190,7 @@ std::string rankToDot(const Workload& workload, std::size_t rank)
                 label += "\\n" + std::string(displayName(op.kind)) + " " + std::to_string(op.commSrc) + "->" +
                          std::to_string(op.commDst) + " " + std::to_string(op.commBytes) + " B";
             }
-            out << indent << "n" << i << " [label=\"" << label << "\", fillcolor=\""
-                << fillColour(op) << "\"];\n";
+            out << indent << "n" << i << " [label=\"" << label << "\", fillcolor=\"" << fillColour(op) << "\"];\n";
         }
         if (!scope.empty())
             out << "  }\n";

@@ -54,6 +54,7 @@ private Q_SLOTS:
     void convertToChakraAndBack();
     void convertToJsonAndDot();
     void unwritableOutputLeavesNothing();
+    void inspectMlir();
 };
 
 void TestCli::helpOnEveryCommand_data()
@@ -78,11 +79,13 @@ void TestCli::usageErrors_data()
     QTest::newRow("no_command") << QStringList{};
     QTest::newRow("unknown_command") << QStringList{QStringLiteral("frobnicate")};
     QTest::newRow("inspect_no_path") << QStringList{QStringLiteral("inspect")};
-    QTest::newRow("inspect_unknown_option") << QStringList{QStringLiteral("inspect"), kBundled, QStringLiteral("--jsn")};
+    QTest::newRow("inspect_unknown_option")
+        << QStringList{QStringLiteral("inspect"), kBundled, QStringLiteral("--jsn")};
     QTest::newRow("convert_no_format") << QStringList{QStringLiteral("convert"), kBundled, QStringLiteral("-o"),
                                                       QStringLiteral("/tmp/x")};
-    QTest::newRow("convert_bad_format") << QStringList{QStringLiteral("convert"), kBundled, QStringLiteral("--to"),
-                                                       QStringLiteral("xml"), QStringLiteral("-o"), QStringLiteral("x")};
+    QTest::newRow("convert_bad_format") << QStringList{QStringLiteral("convert"), kBundled,
+                                                       QStringLiteral("--to"),    QStringLiteral("xml"),
+                                                       QStringLiteral("-o"),      QStringLiteral("x")};
     QTest::newRow("convert_no_output") << QStringList{QStringLiteral("convert"), kBundled, QStringLiteral("--to=dot")};
     QTest::newRow("option_missing_value") << QStringList{QStringLiteral("convert"), kBundled, QStringLiteral("--to")};
     QTest::newRow("bench_bad_number") << QStringList{QStringLiteral("bench"), QStringLiteral("chakra"),
@@ -107,7 +110,10 @@ void TestCli::badInputExitsTwo()
     const QString corrupt = dir.filePath(QStringLiteral("corrupt.0.et"));
     QFile file(corrupt);
     QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write(QByteArray("\x07\x0a\x05" "0.0.4" "\xff\xff", 10));
+    file.write(QByteArray("\x07\x0a\x05"
+                          "0.0.4"
+                          "\xff\xff",
+                          10));
     file.close();
     const Run bad = flint({QStringLiteral("inspect"), corrupt, QStringLiteral("--json")});
     QCOMPARE(bad.exitCode, 2);
@@ -117,7 +123,8 @@ void TestCli::badInputExitsTwo()
 
 void TestCli::inspectBundledExample()
 {
-    const Run run = flint({QStringLiteral("inspect"), kBundled + QStringLiteral("/all_reduce"), QStringLiteral("--json")});
+    const Run run =
+        flint({QStringLiteral("inspect"), kBundled + QStringLiteral("/all_reduce"), QStringLiteral("--json")});
     QCOMPARE(run.exitCode, 0);
     const QJsonObject summary = json(run);
     QCOMPARE(summary.value(QStringLiteral("ranks")).toInt(), 8);
@@ -187,8 +194,9 @@ void TestCli::convertToJsonAndDot()
     QCOMPARE(dot.exitCode, 0);
     QVERIFY(dot.out.startsWith("digraph"));
     QVERIFY(dot.out.contains("all-reduce 1048576 B"));
-    const Run badRank = flint({QStringLiteral("convert"), kBundled, QStringLiteral("--to"), QStringLiteral("dot"),
-                               QStringLiteral("--rank"), QStringLiteral("8"), QStringLiteral("-o"), QStringLiteral("-")});
+    const Run badRank =
+        flint({QStringLiteral("convert"), kBundled, QStringLiteral("--to"), QStringLiteral("dot"),
+               QStringLiteral("--rank"), QStringLiteral("8"), QStringLiteral("-o"), QStringLiteral("-")});
     QCOMPARE(badRank.exitCode, 1);
 }
 
@@ -201,6 +209,25 @@ void TestCli::unwritableOutputLeavesNothing()
     QCOMPARE(run.exitCode, 3);
     QVERIFY(run.err.contains("cannot create"));
     QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList());
+}
+
+void TestCli::inspectMlir()
+{
+#ifndef FLINT_HAVE_MLIR
+    QSKIP("built without the MLIR frontend");
+#else
+    const QString data = QStringLiteral(FLINT_SOURCE_DIR "/tests/data/mlir/");
+    const Run run =
+        flint({QStringLiteral("inspect"), data + QStringLiteral("mlp_mesh.mlir"), QStringLiteral("--json")});
+    QCOMPARE(run.exitCode, 0);
+    const QJsonObject summary = json(run);
+    QCOMPARE(summary[QStringLiteral("operations")][QStringLiteral("mesh.all_reduce")].toInt(), 1);
+    QCOMPARE(summary[QStringLiteral("operations")][QStringLiteral("linalg.matmul")].toInt(), 2);
+    QCOMPARE(summary[QStringLiteral("total_operations")].toInt(), 34);
+    const Run broken = flint({QStringLiteral("inspect"), data + QStringLiteral("broken.mlir")});
+    QCOMPARE(broken.exitCode, 2);
+    QVERIFY2(broken.err.contains("broken.mlir:6: column 25: use of undeclared SSA value"), broken.err.constData());
+#endif
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -162,9 +162,8 @@ void TestProgram::membersOfWorldCollective()
     Op op;
     op.kind = OpKind::Collective;
     program->ops.push_back(op);
-    const Workload workload = Workload::spmd(program, 3, [](std::size_t, std::size_t) {
-        return std::vector<std::int32_t>{};
-    });
+    const Workload workload =
+        Workload::spmd(program, 3, [](std::size_t, std::size_t) { return std::vector<std::int32_t>{}; });
     QVERIFY(workload.groupOf(1, op) == nullptr);
     QCOMPARE(workload.membersOf(1, op), (std::vector<std::int32_t>{0, 1, 2}));
 }

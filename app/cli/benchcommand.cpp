@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "cli/commandline.h"
 #include "cli/commands.h"
-
 #include "core/chakra.h"
 #include "core/synthetictrace.h"
 
@@ -91,9 +90,8 @@ int runBench(const std::vector<std::string>& arguments)
     auto start = Clock::now();
     auto program = std::make_shared<core::Program>(core::makeSyntheticProgram(nodes));
     const double generateSeconds = secondsSince(start);
-    core::Workload workload = core::Workload::spmd(program, 1, [](std::size_t, std::size_t) {
-        return std::vector<std::int32_t>{0};
-    });
+    core::Workload workload =
+        core::Workload::spmd(program, 1, [](std::size_t, std::size_t) { return std::vector<std::int32_t>{0}; });
     const double modelMiB = peakMemoryMiB() - baseline;
 
     double serializeSeconds = 1e300, writeSeconds = 1e300, readSeconds = 1e300, parseSeconds = 1e300;
@@ -142,11 +140,11 @@ int runBench(const std::vector<std::string>& arguments)
     std::printf("  generate model       %8.3f s   %7.2f M nodes/s   model %7.1f MiB (%.0f B/node)\n", generateSeconds,
                 rate(generateSeconds), modelMiB, modelMiB * 1048576.0 / static_cast<double>(nodes));
     std::printf("  serialize            %8.3f s   %7.2f M nodes/s\n", serializeSeconds, rate(serializeSeconds));
-    std::printf("  write (file)         %8.3f s   %7.2f M nodes/s   peak +%.1f MiB\n", writeSeconds,
-                rate(writeSeconds), writePeak);
+    std::printf("  write (file)         %8.3f s   %7.2f M nodes/s   peak +%.1f MiB\n", writeSeconds, rate(writeSeconds),
+                writePeak);
     std::printf("  parse (memory)       %8.3f s   %7.2f M nodes/s\n", parseSeconds, rate(parseSeconds));
-    std::printf("  read (file + parse)  %8.3f s   %7.2f M nodes/s   peak +%.1f MiB\n", readSeconds,
-                rate(readSeconds), readPeak);
+    std::printf("  read (file + parse)  %8.3f s   %7.2f M nodes/s   peak +%.1f MiB\n", readSeconds, rate(readSeconds),
+                readPeak);
     std::printf("  process peak RSS     %.1f MiB\n", peakMemoryMiB());
     return ExitSuccess;
 }

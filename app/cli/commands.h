@@ -9,9 +9,9 @@ namespace flint::app {
 /// Exit statuses of the flint command (documented in docs/cli.md).
 enum ExitStatus : int {
     ExitSuccess = 0,
-    ExitUsage = 1,     ///< wrong or missing arguments
-    ExitBadInput = 2,  ///< an input file that cannot be read or parsed
-    ExitOutput = 3,    ///< an output that cannot be written (nothing was left behind)
+    ExitUsage = 1,    ///< wrong or missing arguments
+    ExitBadInput = 2, ///< an input file that cannot be read or parsed
+    ExitOutput = 3,   ///< an output that cannot be written (nothing was left behind)
 };
 
 int runInspect(const std::vector<std::string>& arguments);

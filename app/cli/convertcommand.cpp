@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "cli/commandline.h"
 #include "cli/commands.h"
-
 #include "core/chakra.h"
 #include "core/fileio.h"
 #include "core/workloadexport.h"
@@ -28,7 +27,7 @@ int runConvert(const std::vector<std::string>& arguments)
 {
     CommandLine cli("convert", "IN --to chakra|json|dot -o OUT [--rank N]",
                     "Convert a workload. IN is a Chakra trace (a .et file, a prefix or a directory of rank files).\n"
-                    "  chakra  OUT is a prefix: writes OUT.RANK.et for every rank and OUT.comm_groups.json when\n"
+                    "  chakra  OUT is a prefix: writes OUT.RANK.et for every rank and OUT.json when\n"
                     "          collectives name groups; a one-rank workload may name OUT.et directly.\n"
                     "  json    the whole workload (programs, ops, rank bindings, groups) as JSON; OUT may be '-'.\n"
                     "  dot     Graphviz DOT of one rank's graph (--rank, default 0); OUT may be '-'.\n"

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "cli/commandline.h"
 #include "cli/commands.h"
-
 #include "core/chakra.h"
 #include "core/workloadsummary.h"
 
@@ -10,6 +9,8 @@
 #endif
 
 #include <cstdio>
+
+#include <nlohmann/json.hpp>
 
 namespace flint::app {
 namespace {
@@ -26,18 +27,22 @@ int inspectMlir(const std::string& path, bool json)
     try {
         summary = mlir::summarizeMlirFile(path);
     } catch (const mlir::MlirParseError& e) {
-        throw core::InputError(e.file().empty() ? path : e.file(), std::nullopt,
-                               e.line() > 0 ? std::optional<int>(e.line()) : std::nullopt, e.message());
+        const mlir::MlirError& error = e.error();
+        std::string reason = error.message;
+        if (error.column > 0)
+            reason = "column " + std::to_string(error.column) + ": " + reason;
+        throw core::InputError(error.file.empty() ? path : error.file, std::nullopt,
+                               error.line > 0 ? std::optional<int>(error.line) : std::nullopt, reason);
     }
     if (json) {
-        std::string text = "{\n  \"file\": \"" + path + "\",\n  \"operations\": {";
-        bool first = true;
-        for (const auto& op : summary.operations) {
-            text += std::string(first ? "" : ",") + "\n    \"" + op.name + "\": " + std::to_string(op.count);
-            first = false;
-        }
-        text += "\n  },\n  \"total_operations\": " + std::to_string(summary.totalOperations) + "\n}\n";
-        std::fputs(text.c_str(), stdout);
+        nlohmann::ordered_json out;
+        out["file"] = path;
+        auto& operations = out["operations"] = nlohmann::ordered_json::object();
+        for (const auto& op : summary.operations)
+            operations[op.name] = op.count;
+        out["total_operations"] = summary.totalOperations;
+        out["dialects"] = summary.dialects;
+        std::fputs((out.dump(2) + "\n").c_str(), stdout);
     } else {
         std::printf("%s: %llu operations\n", path.c_str(), static_cast<unsigned long long>(summary.totalOperations));
         for (const auto& op : summary.operations)
@@ -60,7 +65,7 @@ int runInspect(const std::vector<std::string>& arguments)
                     "collectives per kind with count and bytes (summed over ranks), communicator groups and the\n"
                     "longest dependency chain. For a .mlir file, lists its operations by name.",
                     {{"json", 0, {}, "print the summary as JSON"},
-                     {"comm-groups", 0, "FILE", "comm-group JSON (default: PREFIX.comm_groups.json if present)"}});
+                     {"comm-groups", 0, "FILE", "comm-group JSON (default: PREFIX.json if present)"}});
     cli.parse(arguments);
     if (cli.helpRequested()) {
         std::fputs(cli.helpText().c_str(), stdout);

@@ -2,7 +2,6 @@
 // flint: the command-line front end of Flint Explorer.
 #include "cli/commandline.h"
 #include "cli/commands.h"
-
 #include "core/error.h"
 
 #include <cstdio>

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/attribute.h"
-
 #include "chakra_et.pb.h"
+#include "core/attribute.h"
 
 namespace flint::core::detail {
 

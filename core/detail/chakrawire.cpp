@@ -11,8 +11,8 @@ enum class WireType : std::uint8_t { Varint = 0, Fixed64 = 1, Length = 2, StartG
 
 /// Field numbers of the schema (core/proto/chakra_et.proto).
 namespace NodeField {
-constexpr std::uint32_t Id = 1, Name = 2, Type = 3, CtrlDeps = 4, DataDeps = 5, StartTime = 6, Duration = 7,
-                        Inputs = 8, Outputs = 9, Attr = 10;
+constexpr std::uint32_t Id = 1, Name = 2, Type = 3, CtrlDeps = 4, DataDeps = 5, StartTime = 6, Duration = 7, Inputs = 8,
+                        Outputs = 9, Attr = 10;
 }
 namespace AttrField {
 constexpr std::uint32_t Name = 1, DocString = 2, FirstValue = 3, LastValue = 32;
@@ -23,8 +23,7 @@ public:
     explicit Cursor(std::string_view bytes)
         : m_p(reinterpret_cast<const std::uint8_t*>(bytes.data()))
         , m_end(m_p + bytes.size())
-    {
-    }
+    {}
 
     bool atEnd() const { return m_p >= m_end; }
 
@@ -82,12 +81,21 @@ public:
     void skip(WireType type)
     {
         switch (type) {
-        case WireType::Varint: varint(); return;
-        case WireType::Fixed64: fixed<std::uint64_t>(); return;
-        case WireType::Length: bytes(); return;
-        case WireType::Fixed32: fixed<std::uint32_t>(); return;
+        case WireType::Varint:
+            varint();
+            return;
+        case WireType::Fixed64:
+            fixed<std::uint64_t>();
+            return;
+        case WireType::Length:
+            bytes();
+            return;
+        case WireType::Fixed32:
+            fixed<std::uint32_t>();
+            return;
         case WireType::StartGroup:
-        case WireType::EndGroup: break;
+        case WireType::EndGroup:
+            break;
         }
         throw WireError("unsupported wire type " + std::to_string(static_cast<int>(type)));
     }
@@ -138,8 +146,8 @@ struct RawAttribute {
     std::string_view name;
     std::string_view docString;
     AttributeKind kind = AttributeKind::None;
-    std::uint64_t scalar = 0;  ///< varint or fixed bits of a scalar value
-    std::string_view payload;  ///< string or bytes value, or the encoded list message
+    std::uint64_t scalar = 0; ///< varint or fixed bits of a scalar value
+    std::string_view payload; ///< string or bytes value, or the encoded list message
 };
 
 /// Wire type each value field must have; lists and strings are length-delimited.
@@ -148,18 +156,22 @@ WireType expectedWireType(AttributeKind kind)
     switch (kind) {
     case AttributeKind::Double:
     case AttributeKind::Fixed64:
-    case AttributeKind::Sfixed64: return WireType::Fixed64;
+    case AttributeKind::Sfixed64:
+        return WireType::Fixed64;
     case AttributeKind::Float:
     case AttributeKind::Fixed32:
-    case AttributeKind::Sfixed32: return WireType::Fixed32;
+    case AttributeKind::Sfixed32:
+        return WireType::Fixed32;
     case AttributeKind::Int32:
     case AttributeKind::Int64:
     case AttributeKind::Uint32:
     case AttributeKind::Uint64:
     case AttributeKind::Sint32:
     case AttributeKind::Sint64:
-    case AttributeKind::Bool: return WireType::Varint;
-    default: return WireType::Length;
+    case AttributeKind::Bool:
+        return WireType::Varint;
+    default:
+        return WireType::Length;
     }
 }
 
@@ -180,10 +192,18 @@ RawAttribute decodeRawAttribute(std::string_view message)
             raw.scalar = 0;
             raw.payload = {};
             switch (type) {
-            case WireType::Varint: raw.scalar = in.varint(); break;
-            case WireType::Fixed64: raw.scalar = in.fixed<std::uint64_t>(); break;
-            case WireType::Fixed32: raw.scalar = in.fixed<std::uint32_t>(); break;
-            default: raw.payload = in.bytes(); break;
+            case WireType::Varint:
+                raw.scalar = in.varint();
+                break;
+            case WireType::Fixed64:
+                raw.scalar = in.fixed<std::uint64_t>();
+                break;
+            case WireType::Fixed32:
+                raw.scalar = in.fixed<std::uint32_t>();
+                break;
+            default:
+                raw.payload = in.bytes();
+                break;
             }
         } else {
             in.skip(type);
@@ -222,22 +242,51 @@ Attribute toAttribute(const RawAttribute& raw)
     a.kind = raw.kind;
     const std::uint64_t s = raw.scalar;
     switch (raw.kind) {
-    case AttributeKind::None: break;
-    case AttributeKind::Double: a.reals = {std::bit_cast<double>(s)}; break;
-    case AttributeKind::Float: a.reals = {std::bit_cast<float>(static_cast<std::uint32_t>(s))}; break;
-    case AttributeKind::Int32: a.ints = {static_cast<std::int32_t>(s)}; break;
-    case AttributeKind::Int64: a.ints = {static_cast<std::int64_t>(s)}; break;
-    case AttributeKind::Uint32: a.uints = {static_cast<std::uint32_t>(s)}; break;
-    case AttributeKind::Uint64: a.uints = {s}; break;
-    case AttributeKind::Sint32: a.ints = {static_cast<std::int32_t>(zigzag(static_cast<std::uint32_t>(s)))}; break;
-    case AttributeKind::Sint64: a.ints = {zigzag(s)}; break;
-    case AttributeKind::Fixed32: a.uints = {static_cast<std::uint32_t>(s)}; break;
-    case AttributeKind::Fixed64: a.uints = {s}; break;
-    case AttributeKind::Sfixed32: a.ints = {static_cast<std::int32_t>(static_cast<std::uint32_t>(s))}; break;
-    case AttributeKind::Sfixed64: a.ints = {static_cast<std::int64_t>(s)}; break;
-    case AttributeKind::Bool: a.ints = {s != 0 ? 1 : 0}; break;
+    case AttributeKind::None:
+        break;
+    case AttributeKind::Double:
+        a.reals = {std::bit_cast<double>(s)};
+        break;
+    case AttributeKind::Float:
+        a.reals = {std::bit_cast<float>(static_cast<std::uint32_t>(s))};
+        break;
+    case AttributeKind::Int32:
+        a.ints = {static_cast<std::int32_t>(s)};
+        break;
+    case AttributeKind::Int64:
+        a.ints = {static_cast<std::int64_t>(s)};
+        break;
+    case AttributeKind::Uint32:
+        a.uints = {static_cast<std::uint32_t>(s)};
+        break;
+    case AttributeKind::Uint64:
+        a.uints = {s};
+        break;
+    case AttributeKind::Sint32:
+        a.ints = {static_cast<std::int32_t>(zigzag(static_cast<std::uint32_t>(s)))};
+        break;
+    case AttributeKind::Sint64:
+        a.ints = {zigzag(s)};
+        break;
+    case AttributeKind::Fixed32:
+        a.uints = {static_cast<std::uint32_t>(s)};
+        break;
+    case AttributeKind::Fixed64:
+        a.uints = {s};
+        break;
+    case AttributeKind::Sfixed32:
+        a.ints = {static_cast<std::int32_t>(static_cast<std::uint32_t>(s))};
+        break;
+    case AttributeKind::Sfixed64:
+        a.ints = {static_cast<std::int64_t>(s)};
+        break;
+    case AttributeKind::Bool:
+        a.ints = {s != 0 ? 1 : 0};
+        break;
     case AttributeKind::String:
-    case AttributeKind::Bytes: a.strings = {std::string(raw.payload)}; break;
+    case AttributeKind::Bytes:
+        a.strings = {std::string(raw.payload)};
+        break;
     case AttributeKind::DoubleList:
         decodeList(raw.payload, WireType::Fixed64,
                    [&](Cursor& c) { a.reals.push_back(std::bit_cast<double>(c.fixed<std::uint64_t>())); });
@@ -317,8 +366,8 @@ void readAttribute(const RawAttribute& raw, Op& op, std::string& pgName, bool& h
     } else if (name == "comm_type" && kind == AttributeKind::Int64) {
         const auto value = static_cast<std::int64_t>(s);
         if (value < 0 || value > static_cast<std::int64_t>(CollectiveKind::Barrier))
-            throw WireError("node " + std::to_string(op.id) + " (\"" + op.name + "\"): unknown CollectiveCommType value " +
-                            std::to_string(value));
+            throw WireError("node " + std::to_string(op.id) + " (\"" + op.name +
+                            "\"): unknown CollectiveCommType value " + std::to_string(value));
         op.collective = static_cast<CollectiveKind>(value);
         setBit(op, ChakraAttr::CommType);
     } else if (name == "comm_size" && kind == AttributeKind::Int64) {
@@ -403,14 +452,19 @@ void decodeNode(std::string_view message, Op& op, std::string& pgName, bool& has
                 // An enum is an int32 on the wire; a negative value comes sign-extended to 64 bits.
                 const auto value = static_cast<std::int32_t>(in.varint());
                 if (value < 0 || value > static_cast<std::int32_t>(OpKind::Collective))
-                    throw WireError("node " + std::to_string(op.id) + (op.name.empty() ? "" : " (\"" + op.name + "\")") +
-                                    ": unknown NodeType value " + std::to_string(value));
+                    throw WireError("node " + std::to_string(op.id) +
+                                    (op.name.empty() ? "" : " (\"" + op.name + "\")") + ": unknown NodeType value " +
+                                    std::to_string(value));
                 op.kind = static_cast<OpKind>(value);
                 continue;
             }
             break;
-        case NodeField::CtrlDeps: appendUint64s(in, type, op.ctrlDeps); continue;
-        case NodeField::DataDeps: appendUint64s(in, type, op.dataDeps); continue;
+        case NodeField::CtrlDeps:
+            appendUint64s(in, type, op.ctrlDeps);
+            continue;
+        case NodeField::DataDeps:
+            appendUint64s(in, type, op.dataDeps);
+            continue;
         case NodeField::StartTime:
             if (type == WireType::Varint) {
                 op.startTimeMicros = in.varint();
@@ -444,7 +498,8 @@ void decodeNode(std::string_view message, Op& op, std::string& pgName, bool& has
                 continue;
             }
             break;
-        default: break;
+        default:
+            break;
         }
         in.skip(type);
     }

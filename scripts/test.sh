@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Installs the Debian packages, builds every target (dev preset: optimised with debug info) and
+# runs all tests through CTest. GUI tests run on Qt's offscreen platform, so no display is needed.
+# Tests that use the shared real-world samples (../shared/data) skip with a message without them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/install-deps.sh
+cmake --preset dev
+cmake --build --preset dev
+QT_QPA_PLATFORM=offscreen ctest --preset dev

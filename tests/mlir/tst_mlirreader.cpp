@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: MIT
+#include "core/mlir/mlirreader.h"
+
+#include <cstdint>
+#include <future>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QString>
+#include <QTest>
+
+using flint::mlir::MlirParseError;
+using flint::mlir::MlirReadOptions;
+using flint::mlir::MlirSummary;
+using flint::mlir::OperationCount;
+
+namespace {
+
+std::string fixture(const char* name)
+{
+    return std::string(FLINT_MLIR_TEST_DATA) + '/' + name;
+}
+
+QString sharedStableHloDir()
+{
+    return QStringLiteral(FLINT_SHARED_DATA "/stablehlo");
+}
+
+std::uint64_t countOf(const MlirSummary& summary, const std::string& name)
+{
+    for (const OperationCount& entry : summary.operations) {
+        if (entry.name == name) {
+            return entry.count;
+        }
+    }
+    return 0;
+}
+
+// Runs `call` and returns the MlirParseError it throws, or nothing when it returns normally.
+template <typename Call>
+std::optional<MlirParseError> expectParseError(Call&& call)
+{
+    try {
+        (void)call();
+    } catch (const MlirParseError& error) {
+        return error;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+class TestMlirReader : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void countsUpstreamFixtureExactly();
+    void sourceAndFileGiveTheSameSummary();
+    void implicitModuleIsCounted();
+    void reportsLineAndColumnOfSyntaxError();
+    void reportsVerifierError();
+    void missingFileThrows();
+    void unregisteredGenericOpsRejectedByDefault();
+    void unregisteredGenericOpsAcceptedWhenAllowed();
+    void concurrentCallsAreIndependent();
+    void sharedStableHloNeedsItsDialect_data();
+    void sharedStableHloNeedsItsDialect();
+};
+
+void TestMlirReader::countsUpstreamFixtureExactly()
+{
+    // Counts from `mlir-opt --mlir-print-op-generic mlp_mesh.mlir`: the named linalg ops carry
+    // implicit bodies (matmul: arith.mulf, arith.addf, linalg.yield; fill: linalg.yield).
+    const std::vector<OperationCount> expected{
+        {"arith.addf", 2},    {"arith.constant", 3}, {"arith.maximumf", 1},  {"arith.mulf", 3},  {"builtin.module", 1},
+        {"func.call", 1},     {"func.func", 2},      {"func.return", 2},     {"linalg.fill", 2}, {"linalg.generic", 1},
+        {"linalg.matmul", 2}, {"linalg.yield", 5},   {"mesh.all_reduce", 1}, {"mesh.mesh", 1},   {"mesh.shard", 3},
+        {"tensor.empty", 3},  {"tensor.splat", 1},
+    };
+    const MlirSummary summary = flint::mlir::summarizeMlirFile(fixture("mlp_mesh.mlir"));
+
+    QCOMPARE(summary.operations.size(), expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        QCOMPARE(summary.operations[i].name, expected[i].name);
+        QCOMPARE(summary.operations[i].count, expected[i].count);
+    }
+    QCOMPARE(summary.totalOperations, std::uint64_t(34));
+    const std::vector<std::string> dialects{"arith", "builtin", "func", "linalg", "mesh", "tensor"};
+    QCOMPARE(summary.dialects, dialects);
+}
+
+void TestMlirReader::sourceAndFileGiveTheSameSummary()
+{
+    QFile file(QString::fromStdString(fixture("mlp_mesh.mlir")));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray text = file.readAll();
+
+    const MlirSummary fromSource =
+        flint::mlir::summarizeMlirSource(std::string_view(text.constData(), std::size_t(text.size())), "mem.mlir");
+    QVERIFY(fromSource == flint::mlir::summarizeMlirFile(fixture("mlp_mesh.mlir")));
+}
+
+void TestMlirReader::implicitModuleIsCounted()
+{
+    // Top-level ops without a module are wrapped in an implicit builtin.module, as mlir-opt does.
+    const MlirSummary summary = flint::mlir::summarizeMlirSource(
+        "func.func @f(%a: i32) -> i32 {\n  %b = arith.muli %a, %a : i32\n  return %b : i32\n}\n", "implicit.mlir");
+    QCOMPARE(summary.totalOperations, std::uint64_t(4));
+    QCOMPARE(countOf(summary, "builtin.module"), std::uint64_t(1));
+    QCOMPARE(countOf(summary, "arith.muli"), std::uint64_t(1));
+
+    const MlirSummary empty = flint::mlir::summarizeMlirSource("", "empty.mlir");
+    QCOMPARE(empty.totalOperations, std::uint64_t(1));
+    QCOMPARE(empty.dialects, std::vector<std::string>{"builtin"});
+}
+
+void TestMlirReader::reportsLineAndColumnOfSyntaxError()
+{
+    const std::string path = fixture("broken.mlir");
+    const auto caught = expectParseError([&] { return flint::mlir::summarizeMlirFile(path); });
+    QVERIFY2(caught.has_value(), "broken.mlir parsed without error");
+
+    const auto& error = caught->error();
+    QCOMPARE(error.file, path);
+    QCOMPARE(error.line, 6);
+    QCOMPARE(error.column, 25);
+    QVERIFY2(error.message.find("undeclared SSA value") != std::string::npos, error.message.c_str());
+    QCOMPARE(std::string(caught->what()), path + ":6:25: " + error.message);
+    // The rendered diagnostics carry the source line, as mlir-opt prints it.
+    QVERIFY2(caught->diagnostics().find("%sum = arith.addf %a, %missing") != std::string::npos,
+             caught->diagnostics().c_str());
+}
+
+void TestMlirReader::reportsVerifierError()
+{
+    // Syntactically valid, rejected by func.return's verifier: parsing verifies the module.
+    const auto caught = expectParseError([] {
+        return flint::mlir::summarizeMlirSource("func.func @f(%a: f32) -> i32 {\n  return %a : f32\n}\n",
+                                                "verify.mlir");
+    });
+    QVERIFY(caught.has_value());
+    QCOMPARE(caught->error().file, std::string("verify.mlir"));
+    QCOMPARE(caught->error().line, 2);
+    QCOMPARE(caught->error().column, 3);
+    QVERIFY2(caught->error().message.find("doesn't match function result type") != std::string::npos,
+             caught->error().message.c_str());
+}
+
+void TestMlirReader::missingFileThrows()
+{
+    const std::string path = fixture("does_not_exist.mlir");
+    const auto caught = expectParseError([&] { return flint::mlir::summarizeMlirFile(path); });
+    QVERIFY(caught.has_value());
+    QCOMPARE(caught->error().file, path);
+    QCOMPARE(caught->error().line, 0);
+    QVERIFY2(caught->error().message.find("cannot read file") != std::string::npos, caught->error().message.c_str());
+    QVERIFY(std::string(caught->what()).find(path) != std::string::npos);
+}
+
+void TestMlirReader::unregisteredGenericOpsRejectedByDefault()
+{
+    const auto caught =
+        expectParseError([] { return flint::mlir::summarizeMlirFile(fixture("generic_stablehlo.mlir")); });
+    QVERIFY(caught.has_value());
+    // MLIR points past the quoted name; the reader moves the column back to the operation.
+    QCOMPARE(caught->error().line, 7);
+    QCOMPARE(caught->error().column, 3);
+    QVERIFY2(caught->error().message.find("'sdy.mesh'") != std::string::npos, caught->error().message.c_str());
+    QVERIFY2(caught->error().message.find("dialect 'sdy'") != std::string::npos, caught->error().message.c_str());
+}
+
+void TestMlirReader::unregisteredGenericOpsAcceptedWhenAllowed()
+{
+    MlirReadOptions options;
+    options.allowUnregistered = true;
+    const MlirSummary summary = flint::mlir::summarizeMlirFile(fixture("generic_stablehlo.mlir"), options);
+
+    const std::vector<OperationCount> expected{
+        {"builtin.module", 1},        {"func.func", 1},
+        {"func.return", 1},           {"sdy.mesh", 1},
+        {"stablehlo.add", 1},         {"stablehlo.all_reduce", 1},
+        {"stablehlo.dot_general", 1}, {"stablehlo.return", 1},
+        {"stablehlo.tanh", 1},
+    };
+    QCOMPARE(summary.operations.size(), expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        QCOMPARE(summary.operations[i].name, expected[i].name);
+        QCOMPARE(summary.operations[i].count, expected[i].count);
+    }
+    const std::vector<std::string> dialects{"builtin", "func", "sdy", "stablehlo"};
+    QCOMPARE(summary.dialects, dialects);
+}
+
+void TestMlirReader::concurrentCallsAreIndependent()
+{
+    const MlirSummary reference = flint::mlir::summarizeMlirFile(fixture("mlp_mesh.mlir"));
+    std::vector<std::future<MlirSummary>> runs;
+    for (int i = 0; i < 4; ++i) {
+        runs.push_back(
+            std::async(std::launch::async, [] { return flint::mlir::summarizeMlirFile(fixture("mlp_mesh.mlir")); }));
+    }
+    // One failing call must not disturb the others.
+    const auto caught = expectParseError([] { return flint::mlir::summarizeMlirFile(fixture("broken.mlir")); });
+    QVERIFY(caught.has_value());
+    for (auto& run : runs) {
+        QVERIFY(run.get() == reference);
+    }
+}
+
+void TestMlirReader::sharedStableHloNeedsItsDialect_data()
+{
+    QTest::addColumn<QString>("fileName");
+    QTest::addColumn<QString>("dialect");
+    QTest::addColumn<int>("line");
+    QTest::addColumn<int>("column");
+
+    // Pretty-form StableHLO and Shardy written by JAX; see ../shared/data/PROVENANCE.md.
+    QTest::newRow("shardy_fsdp_tp") << QStringLiteral("e2e_fsdp_tp_shardy.mlir") << QStringLiteral("sdy") << 2 << 3;
+    QTest::newRow("jax_example") << QStringLiteral("jax_example.mlir") << QStringLiteral("stablehlo") << 4 << 10;
+    QTest::newRow("resnet50_train_4dev") << QStringLiteral("resnet_50_train_step_4_devices_1024_batch.mlir")
+                                         << QStringLiteral("stablehlo") << 3 << 10;
+    QTest::newRow("split_replica_groups")
+        << QStringLiteral("test_split_replica_groups.mlir") << QStringLiteral("stablehlo") << 4 << 10;
+}
+
+void TestMlirReader::sharedStableHloNeedsItsDialect()
+{
+    QFETCH(QString, fileName);
+    QFETCH(QString, dialect);
+    QFETCH(int, line);
+    QFETCH(int, column);
+
+    if (!QDir(sharedStableHloDir()).exists()) {
+        QSKIP("shared samples not found at " FLINT_SHARED_DATA "/stablehlo (a clone without ../shared/data)");
+    }
+    const QString path = sharedStableHloDir() + QLatin1Char('/') + fileName;
+    if (!QFileInfo::exists(path)) {
+        QSKIP(qPrintable(QStringLiteral("sample %1 not present").arg(path)));
+    }
+
+    // Pretty form needs the dialect's own parser, so it fails with and without allowUnregistered.
+    for (const bool allowUnregistered : {false, true}) {
+        MlirReadOptions options;
+        options.allowUnregistered = allowUnregistered;
+        const auto caught =
+            expectParseError([&] { return flint::mlir::summarizeMlirFile(path.toStdString(), options); });
+        QVERIFY2(caught.has_value(), "pretty-form sample parsed without its dialect");
+        const auto& error = caught->error();
+        QCOMPARE(error.file, path.toStdString());
+        QCOMPARE(error.line, line);
+        QCOMPARE(error.column, column);
+        const std::string expectedText = "Dialect `" + dialect.toStdString() + "' not found";
+        QVERIFY2(error.message.find(expectedText) != std::string::npos, error.message.c_str());
+        QVERIFY2(error.message.back() != ' ', error.message.c_str());
+    }
+}
+
+QTEST_GUILESS_MAIN(TestMlirReader)
+#include "tst_mlirreader.moc"
