@@ -154,8 +154,8 @@ std::string toText(const WorkloadSummary& s)
     out << "\n";
     for (const CommGroup& g : s.groups)
         out << "  " << g.name << ": [" << describeRanks(g.ranks) << "]\n";
-    out << "longest dependency chain: " << withSeparators(s.longestChain) << " nodes (rank " << s.longestChainRank
-        << ")\n";
+    out << "longest dependency chain: " << withSeparators(s.longestChain) << (s.longestChain == 1 ? " node" : " nodes")
+        << " (rank " << s.longestChainRank << ")\n";
     if (s.opsOnCycles)
         out << "warning: " << withSeparators(s.opsOnCycles)
             << " nodes sit on or behind a dependency cycle and are not in any chain\n";
