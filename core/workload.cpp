@@ -37,6 +37,28 @@ std::uint32_t Workload::groupFor(const std::vector<std::int32_t>& members)
     return static_cast<std::uint32_t>(groups.size() - 1);
 }
 
+std::uint32_t Workload::GroupIndex::groupFor(Workload& w, std::vector<std::int32_t> members)
+{
+    const auto it = m_byMembers.find(members);
+    if (it != m_byMembers.end())
+        return it->second;
+    const auto group = static_cast<std::uint32_t>(w.groups.size());
+    w.groups.push_back(CommGroup{std::to_string(group + 1), members});
+    m_byMembers.emplace(std::move(members), group);
+    return group;
+}
+
+std::size_t Workload::GroupIndex::Hash::operator()(const std::vector<std::int32_t>& v) const noexcept
+{
+    // FNV-1a over the rank numbers.
+    std::size_t h = 1469598103934665603ull;
+    for (std::int32_t r : v) {
+        h ^= static_cast<std::uint32_t>(r);
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
 std::int64_t Workload::findGroup(const std::string& name) const
 {
     for (std::size_t g = 0; g < groups.size(); ++g)

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace flint::core {
@@ -50,8 +51,9 @@ struct Workload {
     /// Index of the group called `name`, or -1.
     std::int64_t findGroup(const std::string& name) const;
 
-    /// A workload of `rankCount` ranks that all run `program`, with every slot bound by `slotGroups`
-    /// (called once per rank with the rank and the slot; returns that slot's member ranks).
+    /// A workload of `rankCount` ranks that all run `program`, with every slot bound by `slotMembers`
+    /// (called once per rank and slot; returns that slot's member ranks). Equal member lists share one
+    /// group, found by hash, so building stays linear in ranks x slots.
     template <typename SlotMembers>
     static Workload spmd(std::shared_ptr<const Program> program, std::size_t rankCount, SlotMembers slotMembers)
     {
@@ -59,13 +61,27 @@ struct Workload {
         const std::size_t slots = program->commSlots.size();
         w.programs.push_back(std::move(program));
         w.ranks.resize(rankCount);
+        GroupIndex index;
         for (std::size_t r = 0; r < rankCount; ++r) {
             w.ranks[r].slotGroups.reserve(slots);
             for (std::size_t s = 0; s < slots; ++s)
-                w.ranks[r].slotGroups.push_back(w.groupFor(slotMembers(r, s)));
+                w.ranks[r].slotGroups.push_back(index.groupFor(w, slotMembers(r, s)));
         }
         return w;
     }
+
+    /// Finds or adds groups by member list in O(1); for building a workload's groups in bulk.
+    class GroupIndex {
+    public:
+        /// Like Workload::groupFor. Only valid while every group of `w` was added through this index.
+        std::uint32_t groupFor(Workload& w, std::vector<std::int32_t> members);
+
+    private:
+        struct Hash {
+            std::size_t operator()(const std::vector<std::int32_t>& v) const noexcept;
+        };
+        std::unordered_map<std::vector<std::int32_t>, std::uint32_t, Hash> m_byMembers;
+    };
 
     /// Checks the invariants (program indices, one binding per slot, groups' ranks in range, each rank
     /// a member of the groups it is bound to); returns a description of the first violation, or "".

@@ -196,6 +196,7 @@ private Q_SLOTS:
     void collectivePermuteBecomesSendRecv();
     void badInput_data();
     void badInput();
+    void mutatedInputNeverCrashes();
     void missingRankFile();
     void directoryWithSeveralPrefixes();
     void badCommGroups();
@@ -481,6 +482,51 @@ void TestChakra::badInput()
         QVERIFY2(std::string(e.what()).find(reason.toStdString()) != std::string::npos, e.what());
         QVERIFY2(std::string(e.what()).starts_with(path(file)), e.what());
     }
+}
+
+void TestChakra::mutatedInputNeverCrashes()
+{
+    // Random corruption of a valid trace gives a program or an InputError, never a crash or a hang.
+    Program program = makeSyntheticProgram(40);
+    program.ops[3].extras.mutate().attributes = attributeOfEveryKind();
+    program.ops[4].extras.mutate().inputs = IoInfo{"[1]", "[[2]]", "['f32']"};
+    const std::string valid = serializeChakraRank(singleRank(program), 0);
+    std::uint64_t state = 0x9e3779b97f4a7c15ull; // fixed seed: the test is deterministic
+    const auto next = [&state] {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        return state;
+    };
+    int rejected = 0;
+    for (int trial = 0; trial < 3000; ++trial) {
+        std::string bytes = valid;
+        const int edits = 1 + static_cast<int>(next() % 4);
+        for (int e = 0; e < edits; ++e) {
+            const std::size_t at = next() % bytes.size();
+            switch (next() % 3) {
+            case 0:
+                bytes[at] = static_cast<char>(next());
+                break;
+            case 1:
+                bytes.resize(at);
+                break;
+            default:
+                bytes.insert(at, 1, static_cast<char>(next()));
+                break;
+            }
+            if (bytes.empty())
+                break;
+        }
+        try {
+            const Program parsed = parseChakraTrace(bytes, "mutated");
+            QVERIFY(parsed.ops.size() <= bytes.size());
+        } catch (const InputError& e) {
+            ++rejected;
+            QCOMPARE(e.file(), std::string("mutated"));
+        }
+    }
+    QVERIFY(rejected > 1000);
 }
 
 void TestChakra::missingRankFile()

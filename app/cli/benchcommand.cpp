@@ -1,152 +1,41 @@
 // SPDX-License-Identifier: MIT
+// `flint bench NAME ...`: runs one of the registered benchmarks (see Benchmarks in commands.h).
 #include "cli/commandline.h"
 #include "cli/commands.h"
-#include "core/chakra.h"
-#include "core/synthetictrace.h"
 
-#include <chrono>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <string>
-
-#include <unistd.h>
 
 namespace flint::app {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point start)
+std::string benchmarkList()
 {
-    return std::chrono::duration<double>(Clock::now() - start).count();
+    std::string text;
+    for (const CommandInfo& bench : Benchmarks::all()) {
+        std::string name(bench.name);
+        text +=
+            "  " + name + std::string(name.size() < 12 ? 12 - name.size() : 1, ' ') + std::string(bench.summary) + "\n";
+    }
+    return text;
 }
-
-/// Peak resident set size of this process in MiB since the last resetPeakMemory() (VmHWM).
-double peakMemoryMiB()
-{
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line))
-        if (line.starts_with("VmHWM:"))
-            return std::stod(line.substr(6)) / 1024.0;
-    return 0.0;
-}
-
-double currentMemoryMiB()
-{
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line))
-        if (line.starts_with("VmRSS:"))
-            return std::stod(line.substr(6)) / 1024.0;
-    return 0.0;
-}
-
-/// Linux resets the peak RSS when "5" is written to clear_refs (kernel 4.0 and later).
-void resetPeakMemory()
-{
-    std::ofstream clear("/proc/self/clear_refs");
-    clear << "5";
-}
-
-} // namespace
 
 int runBench(const std::vector<std::string>& arguments)
 {
-    CommandLine cli("bench", "chakra [--nodes N] [--dir DIR] [--repeat R]",
-                    "Benchmark Chakra trace I/O on a synthetic transformer-like trace of one rank: generate it,\n"
-                    "write it (serialize + file), read it back (file + parse + model). Prints nodes per second for\n"
-                    "each phase (best of --repeat runs) and the peak resident memory of each phase.",
-                    {{"nodes", 0, "N", "nodes in the trace (default 1000000)"},
-                     {"dir", 0, "DIR", "folder for the trace file (default: a fresh folder in /tmp)"},
-                     {"repeat", 0, "R", "runs of each phase; the best is reported (default 3)"}});
-    cli.parse(arguments);
-    if (cli.helpRequested()) {
-        std::fputs(cli.helpText().c_str(), stdout);
-        return ExitSuccess;
+    if (arguments.empty() || arguments.front() == "--help" || arguments.front() == "-h") {
+        const std::string text = "Usage: flint bench NAME [OPTIONS]\n\nBenchmarks (run from a release build; "
+                                 "'flint bench NAME --help' for options):\n" +
+                                 benchmarkList();
+        std::fputs(text.c_str(), arguments.empty() ? stderr : stdout);
+        return arguments.empty() ? ExitUsage : ExitSuccess;
     }
-    if (cli.positionals().size() != 1 || cli.positionals().front() != "chakra")
-        throw UsageError("expected the benchmark name 'chakra'");
-    const std::uint64_t nodes = cli.number("nodes", 1'000'000);
-    const std::uint64_t repeat = std::max<std::uint64_t>(1, cli.number("repeat", 3));
-    if (nodes == 0)
-        throw UsageError("--nodes must be at least 1");
-
-    namespace fs = std::filesystem;
-    std::string dir = cli.value("dir");
-    bool ownDir = false;
-    if (dir.empty()) {
-        std::string pattern = (fs::temp_directory_path() / "flint-bench-XXXXXX").string();
-        if (!::mkdtemp(pattern.data()))
-            throw core::OutputError("cannot create a folder in " + fs::temp_directory_path().string());
-        dir = pattern;
-        ownDir = true;
-    }
-    const std::string prefix = (fs::path(dir) / "synthetic").string();
-
-    const double baseline = currentMemoryMiB();
-    resetPeakMemory();
-    auto start = Clock::now();
-    auto program = std::make_shared<core::Program>(core::makeSyntheticProgram(nodes));
-    const double generateSeconds = secondsSince(start);
-    core::Workload workload =
-        core::Workload::spmd(program, 1, [](std::size_t, std::size_t) { return std::vector<std::int32_t>{0}; });
-    const double modelMiB = peakMemoryMiB() - baseline;
-
-    double serializeSeconds = 1e300, writeSeconds = 1e300, readSeconds = 1e300, parseSeconds = 1e300;
-    std::size_t fileBytes = 0;
-    double writePeak = 0, readPeak = 0;
-    for (std::uint64_t run = 0; run < repeat; ++run) {
-        start = Clock::now();
-        const std::string bytes = core::serializeChakraRank(workload, 0);
-        serializeSeconds = std::min(serializeSeconds, secondsSince(start));
-        fileBytes = bytes.size();
-
-        resetPeakMemory();
-        const double before = currentMemoryMiB();
-        start = Clock::now();
-        core::writeChakraWorkload(workload, prefix);
-        writeSeconds = std::min(writeSeconds, secondsSince(start));
-        writePeak = std::max(writePeak, peakMemoryMiB() - before);
-
-        start = Clock::now();
-        const core::Program parsed = core::parseChakraTrace(bytes, "synthetic");
-        parseSeconds = std::min(parseSeconds, secondsSince(start));
-        if (parsed.ops.size() != nodes)
-            throw core::OutputError("benchmark read back " + std::to_string(parsed.ops.size()) + " nodes of " +
-                                    std::to_string(nodes));
-    }
-    // Read from disk with the generated program released, so that the peak is the reader's own.
-    workload = {};
-    program.reset();
-    for (std::uint64_t run = 0; run < repeat; ++run) {
-        resetPeakMemory();
-        const double before = currentMemoryMiB();
-        start = Clock::now();
-        const core::Workload read = core::readChakraWorkload(prefix + ".0.et");
-        readSeconds = std::min(readSeconds, secondsSince(start));
-        readPeak = std::max(readPeak, peakMemoryMiB() - before);
-        if (read.programOf(0).ops.size() != nodes)
-            throw core::OutputError("benchmark read back the wrong number of nodes");
-    }
-    if (ownDir)
-        fs::remove_all(dir);
-
-    const auto rate = [nodes](double seconds) { return static_cast<double>(nodes) / seconds / 1e6; };
-    std::printf("chakra trace benchmark: %llu nodes, %.1f MiB on disk, best of %llu runs\n",
-                static_cast<unsigned long long>(nodes), static_cast<double>(fileBytes) / 1048576.0,
-                static_cast<unsigned long long>(repeat));
-    std::printf("  generate model       %8.3f s   %7.2f M nodes/s   model %7.1f MiB (%.0f B/node)\n", generateSeconds,
-                rate(generateSeconds), modelMiB, modelMiB * 1048576.0 / static_cast<double>(nodes));
-    std::printf("  serialize            %8.3f s   %7.2f M nodes/s\n", serializeSeconds, rate(serializeSeconds));
-    std::printf("  write (file)         %8.3f s   %7.2f M nodes/s   peak +%.1f MiB\n", writeSeconds, rate(writeSeconds),
-                writePeak);
-    std::printf("  parse (memory)       %8.3f s   %7.2f M nodes/s\n", parseSeconds, rate(parseSeconds));
-    std::printf("  read (file + parse)  %8.3f s   %7.2f M nodes/s   peak +%.1f MiB\n", readSeconds, rate(readSeconds),
-                readPeak);
-    std::printf("  process peak RSS     %.1f MiB\n", peakMemoryMiB());
-    return ExitSuccess;
+    const CommandInfo* bench = Benchmarks::find(arguments.front());
+    if (!bench)
+        throw UsageError("unknown benchmark '" + arguments.front() + "'; the benchmarks are:\n" + benchmarkList());
+    return bench->run({arguments.begin() + 1, arguments.end()});
 }
 
+const bool registered =
+    Commands::add({"bench", "measure speed and memory: 'flint bench --help' lists the benchmarks", runBench, 90});
+
+} // namespace
 } // namespace flint::app

@@ -21,8 +21,6 @@ void writeText(const std::string& path, const std::string& text)
     output.commit();
 }
 
-} // namespace
-
 int runConvert(const std::vector<std::string>& arguments)
 {
     CommandLine cli("convert", "IN --to chakra|json|dot -o OUT [--rank N]",
@@ -73,4 +71,8 @@ int runConvert(const std::vector<std::string>& arguments)
     return ExitSuccess;
 }
 
+const bool registered =
+    Commands::add({"convert", "convert a workload to Chakra rank files, JSON or Graphviz DOT", runConvert, 20});
+
+} // namespace
 } // namespace flint::app

@@ -55,8 +55,6 @@ int inspectMlir(const std::string& path, bool json)
 #endif
 }
 
-} // namespace
-
 int runInspect(const std::vector<std::string>& arguments)
 {
     CommandLine cli("inspect", "PATH [--json] [--comm-groups FILE]",
@@ -84,4 +82,9 @@ int runInspect(const std::vector<std::string>& arguments)
     return ExitSuccess;
 }
 
+const bool registered = Commands::add(
+    {"inspect", "summarize a workload (Chakra trace: .et file, prefix or directory) or list an MLIR file's ops",
+     runInspect, 10});
+
+} // namespace
 } // namespace flint::app

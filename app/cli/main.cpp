@@ -13,19 +13,19 @@
 
 namespace {
 
-constexpr const char* kUsage = R"(Usage: flint COMMAND [OPTIONS] ...
-
-Explore distributed ML workloads without a cluster.
-
-Commands:
-  inspect PATH     summarize a Chakra trace (a .et file, a prefix or a directory of rank files)
-                   or list the operations of an MLIR file
-  convert IN       convert a trace to Chakra rank files, JSON or Graphviz DOT
-  bench chakra     measure Chakra trace read and write speed on a synthetic trace
-
-Run 'flint COMMAND --help' for a command's options.
-Exit status: 0 success, 1 usage error, 2 bad input, 3 output could not be written.
-)";
+std::string usage()
+{
+    std::string text = "Usage: flint COMMAND [OPTIONS] ...\n\nExplore distributed ML workloads without a cluster.\n\n"
+                       "Commands:\n";
+    for (const auto& command : flint::app::Commands::all()) {
+        std::string name(command.name);
+        text += "  " + name + std::string(name.size() < 12 ? 12 - name.size() : 1, ' ') + std::string(command.summary) +
+                "\n";
+    }
+    text += "\nRun 'flint COMMAND --help' for a command's options.\n"
+            "Exit status: 0 success, 1 usage error, 2 bad input, 3 output could not be written.\n";
+    return text;
+}
 
 } // namespace
 
@@ -36,13 +36,13 @@ int main(int argc, char** argv)
     google::protobuf::SetLogHandler(nullptr);
 
     if (argc < 2) {
-        std::fputs(kUsage, stderr);
+        std::fputs(usage().c_str(), stderr);
         return ExitUsage;
     }
     const std::string command = argv[1];
     const std::vector<std::string> arguments(argv + 2, argv + argc);
     if (command == "--help" || command == "-h" || command == "help") {
-        std::fputs(kUsage, stdout);
+        std::fputs(usage().c_str(), stdout);
         return ExitSuccess;
     }
     if (command == "--version") {
@@ -50,13 +50,9 @@ int main(int argc, char** argv)
         return ExitSuccess;
     }
     try {
-        if (command == "inspect")
-            return runInspect(arguments);
-        if (command == "convert")
-            return runConvert(arguments);
-        if (command == "bench")
-            return runBench(arguments);
-        std::fprintf(stderr, "flint: unknown command '%s'\n\n%s", command.c_str(), kUsage);
+        if (const CommandInfo* info = Commands::find(command))
+            return info->run(arguments);
+        std::fprintf(stderr, "flint: unknown command '%s'\n\n%s", command.c_str(), usage().c_str());
         return ExitUsage;
     } catch (const UsageError& e) {
         std::fprintf(stderr, "flint %s: %s\nTry 'flint %s --help'.\n", command.c_str(), e.what(), command.c_str());
