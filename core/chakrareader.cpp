@@ -270,9 +270,9 @@ Program parseChakraTrace(std::string_view bytes, const std::string& file)
 std::vector<CommGroup> readCommGroups(const std::string& path)
 {
     const std::string text = readFileBytes(path);
-    nlohmann::json json;
+    nlohmann::ordered_json json; // keeps the file's group order
     try {
-        json = nlohmann::json::parse(text);
+        json = nlohmann::ordered_json::parse(text);
     } catch (const nlohmann::json::parse_error& e) {
         throw InputError(path, e.byte, std::nullopt, std::string("invalid JSON: ") + e.what());
     }

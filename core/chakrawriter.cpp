@@ -54,13 +54,17 @@ std::uint16_t standardAttributes(const Op& op)
     case OpKind::MemStore:
         return bit(ChakraAttr::IsCpuOp) | bit(ChakraAttr::TensorSize);
     case OpKind::Collective:
+        // A reduction's arithmetic and memory traffic ride along (ASTRA-sim ignores them on
+        // communication nodes), so that our own round trip keeps them.
         return bit(ChakraAttr::IsCpuOp) | bit(ChakraAttr::CommType) | bit(ChakraAttr::CommSize) |
                (op.commSlot >= 0 ? bit(ChakraAttr::PgName) : 0) |
-               (op.extras.get().involvedDims.empty() ? 0 : bit(ChakraAttr::InvolvedDim));
+               (op.extras.get().involvedDims.empty() ? 0 : bit(ChakraAttr::InvolvedDim)) |
+               (op.flops ? bit(ChakraAttr::NumOps) : 0) | (op.memoryBytes() ? bit(ChakraAttr::TensorSize) : 0);
     case OpKind::Send:
     case OpKind::Recv:
         return bit(ChakraAttr::IsCpuOp) | bit(ChakraAttr::CommSrc) | bit(ChakraAttr::CommDst) |
-               bit(ChakraAttr::CommTag) | bit(ChakraAttr::CommSize);
+               bit(ChakraAttr::CommTag) | bit(ChakraAttr::CommSize) | (op.flops ? bit(ChakraAttr::NumOps) : 0) |
+               (op.memoryBytes() ? bit(ChakraAttr::TensorSize) : 0);
     case OpKind::Invalid:
     case OpKind::Metadata:
         return 0;
@@ -105,7 +109,7 @@ void writeNode(const Op& op, const std::string* pgName, Node& node)
     if (has(ChakraAttr::TensorSize))
         addAttr(node, "tensor_size")->set_uint64_val(op.memoryBytes());
     if (has(ChakraAttr::CommType))
-        addAttr(node, "comm_type")->set_int64_val(static_cast<std::int64_t>(op.collective));
+        addAttr(node, "comm_type")->set_int64_val(chakraCommType(op.collective));
     if (has(ChakraAttr::CommPriority))
         addAttr(node, "comm_priority")->set_int32_val(op.commPriority);
     if (has(ChakraAttr::CommSize))
@@ -160,8 +164,11 @@ void writePermute(const Op& op, std::int32_t rank, std::uint64_t& nextId, Node& 
         p2p.commSlot = -1;
         p2p.extras.mutate().sourceTargetPairs.clear();
         p2p.chakraAttributes = 0;
-        if (!first)
+        if (!first) {
+            // The op's own arithmetic and memory traffic are counted once, on its first node.
             p2p.id = nextId++;
+            p2p.flops = p2p.bytesRead = p2p.bytesWritten = 0;
+        }
         first = false;
         writeNode(p2p, nullptr, node);
         appendDelimited(node, out);
@@ -171,10 +178,11 @@ void writePermute(const Op& op, std::int32_t rank, std::uint64_t& nextId, Node& 
     for (std::int32_t target : targets)
         emit(OpKind::Send, rank, target);
     if (first) {
-        // This rank takes no part: keep a zero-cost node so that dependencies stay intact.
+        // This rank neither sends nor receives: a compute node keeps the dependencies intact and
+        // the op's local work (XLA still writes the output buffer).
         Op idle = op;
         idle.kind = OpKind::Compute;
-        idle.flops = idle.bytesRead = idle.bytesWritten = idle.commBytes = 0;
+        idle.commBytes = 0;
         idle.extras.mutate().sourceTargetPairs.clear();
         idle.commSlot = -1;
         idle.chakraAttributes = 0;
@@ -236,10 +244,14 @@ std::string commGroupsJson(const Workload& workload)
             return x.size() < y.size();
         return x < y;
     });
-    nlohmann::ordered_json json = nlohmann::ordered_json::object();
-    for (std::uint32_t g : order)
-        json[workload.groups[g].name] = workload.groups[g].ranks;
-    return json.dump(2) + "\n";
+    // One group per line: readable, and small for thousands of ranks.
+    std::string text = "{";
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        const CommGroup& group = workload.groups[order[i]];
+        text += i ? ",\n  " : "\n  ";
+        text += nlohmann::json(group.name).dump() + ": " + nlohmann::json(group.ranks).dump();
+    }
+    return text + "\n}\n";
 }
 
 std::vector<std::string> writeChakraWorkload(const Workload& workload, const std::string& prefix,

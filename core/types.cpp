@@ -36,6 +36,7 @@ constexpr std::array kCollectiveNames{
     std::string_view("reduce-scatter-block"),
     std::string_view("barrier"),
     std::string_view("collective-permute"),
+    std::string_view("collective-broadcast"),
 };
 
 constexpr std::array kCollectiveChakra{
@@ -50,6 +51,7 @@ constexpr std::array kCollectiveChakra{
     std::string_view("REDUCE_SCATTER_BLOCK"),
     std::string_view("BARRIER"),
     std::string_view("COLLECTIVE_PERMUTE"),
+    std::string_view("COLLECTIVE_BROADCAST"),
 };
 
 struct DTypeInfo {
@@ -128,6 +130,18 @@ std::optional<CollectiveKind> collectiveKindFromChakraName(std::string_view name
         if (kCollectiveChakra[i] == name)
             return static_cast<CollectiveKind>(i);
     return std::nullopt;
+}
+
+int chakraCommType(CollectiveKind kind)
+{
+    switch (kind) {
+    case CollectiveKind::CollectivePermute:
+        return -1;
+    case CollectiveKind::CollectiveBroadcast:
+        return static_cast<int>(CollectiveKind::Broadcast);
+    default:
+        return static_cast<int>(kind);
+    }
 }
 
 std::string_view displayName(DType type)

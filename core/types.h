@@ -31,7 +31,8 @@ enum class CollectiveKind : std::uint8_t {
     ReduceScatter,
     ReduceScatterBlock,
     Barrier,
-    CollectivePermute, ///< no Chakra equivalent: written as matched send/recv nodes
+    CollectivePermute,   ///< no Chakra equivalent: written as matched send/recv nodes
+    CollectiveBroadcast, ///< XLA collective-broadcast: written as Chakra BROADCAST
 };
 
 /// Element types of tensors, as ML compilers name them.
@@ -72,9 +73,13 @@ std::string_view chakraName(OpKind kind);
 std::optional<OpKind> opKindFromChakraName(std::string_view name);
 
 std::string_view displayName(CollectiveKind kind);
-/// Chakra spelling ("ALL_REDUCE", ...); CollectivePermute has none of its own and says "COLLECTIVE_PERMUTE".
+/// Chakra spelling ("ALL_REDUCE", ...); the XLA kinds Chakra lacks say "COLLECTIVE_PERMUTE" and
+/// "COLLECTIVE_BROADCAST".
 std::string_view chakraName(CollectiveKind kind);
 std::optional<CollectiveKind> collectiveKindFromChakraName(std::string_view name);
+/// The Chakra CollectiveCommType value a collective is written as (CollectiveBroadcast as BROADCAST).
+/// CollectivePermute has none (it is written as send/recv nodes) and gives -1.
+int chakraCommType(CollectiveKind kind);
 
 /// XLA spelling ("bf16", "f8e4m3fn", ...).
 std::string_view displayName(DType type);

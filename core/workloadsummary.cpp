@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "core/workloadsummary.h"
 
+#include <algorithm>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
@@ -98,10 +100,36 @@ WorkloadSummary summarize(const Workload& workload, const JobControl& control)
     return summary;
 }
 
+WorkloadSummary summarizePerRank(const Workload& workload, const JobControl& control)
+{
+    if (workload.programs.size() != 1)
+        throw std::invalid_argument("a per-rank summary needs every rank to run one program");
+    WorkloadSummary s = summarize(workload, control);
+    const std::uint64_t n = std::max<std::uint64_t>(1, s.ranks);
+    s.scope = SummaryScope::PerRank;
+    s.ops /= n;
+    for (auto& [kind, count] : s.opsByKind)
+        count /= n;
+    for (auto& [kind, totals] : s.collectives) {
+        totals.count /= n;
+        totals.bytes /= n;
+    }
+    for (CollectiveTotals* t : {&s.sends, &s.recvs}) {
+        t->count /= n;
+        t->bytes /= n;
+    }
+    s.flops /= n;
+    s.memoryBytes /= n;
+    s.cpuOps /= n;
+    s.opsOnCycles /= n;
+    return s;
+}
+
 std::string toJson(const WorkloadSummary& s)
 {
     nlohmann::ordered_json json;
     json["ranks"] = s.ranks;
+    json["scope"] = s.scope == SummaryScope::PerRank ? "per_rank" : "all_ranks";
     json["distinct_programs"] = s.distinctPrograms;
     json["schema_version"] = s.schemaVersion;
     json["total_nodes"] = s.ops;
@@ -115,6 +143,8 @@ std::string toJson(const WorkloadSummary& s)
     json["recv"] = {{"count", s.recvs.count}, {"bytes", s.recvs.bytes}};
     json["cpu_nodes"] = s.cpuOps;
     json["flops"] = s.flops;
+    if (s.scope == SummaryScope::PerRank)
+        json["flops_per_rank"] = s.flops;
     json["memory_bytes"] = s.memoryBytes;
     auto& groups = json["groups"] = nlohmann::ordered_json::object();
     for (const CommGroup& g : s.groups)
@@ -130,7 +160,8 @@ std::string toText(const WorkloadSummary& s)
     out << "ranks:                    " << s.ranks << " (" << s.distinctPrograms << " distinct program"
         << (s.distinctPrograms == 1 ? "" : "s") << ")\n";
     out << "schema version:           " << (s.schemaVersion.empty() ? "(none)" : s.schemaVersion) << "\n";
-    out << "nodes:                    " << withSeparators(s.ops) << " in all ranks\n";
+    const char* scope = s.scope == SummaryScope::PerRank ? " per rank" : " in all ranks";
+    out << "nodes:                    " << withSeparators(s.ops) << scope << "\n";
     for (const auto& [kind, count] : s.opsByKind)
         out << "  " << chakraName(kind) << std::string(24 - chakraName(kind).size(), ' ') << withSeparators(count)
             << "\n";
@@ -147,13 +178,16 @@ std::string toText(const WorkloadSummary& s)
         out << "point-to-point:           " << withSeparators(s.sends.count) << " sends ("
             << withSeparators(s.sends.bytes) << " bytes), " << withSeparators(s.recvs.count) << " recvs\n";
     out << "compute:                  " << withSeparators(s.flops) << " FLOPs, " << withSeparators(s.memoryBytes)
-        << " bytes of memory traffic\n";
+        << " bytes of memory traffic" << scope << "\n";
     out << "groups:";
     if (s.groups.empty())
         out << "                   none (collectives span all ranks)";
     out << "\n";
-    for (const CommGroup& g : s.groups)
-        out << "  " << g.name << ": [" << describeRanks(g.ranks) << "]\n";
+    constexpr std::size_t kGroupsShown = 16;
+    for (std::size_t i = 0; i < s.groups.size() && i < kGroupsShown; ++i)
+        out << "  " << s.groups[i].name << ": [" << describeRanks(s.groups[i].ranks) << "]\n";
+    if (s.groups.size() > kGroupsShown)
+        out << "  ... and " << s.groups.size() - kGroupsShown << " more (--json lists them all)\n";
     out << "longest dependency chain: " << withSeparators(s.longestChain) << (s.longestChain == 1 ? " node" : " nodes")
         << " (rank " << s.longestChainRank << ")\n";
     if (s.opsOnCycles)

@@ -16,8 +16,13 @@ struct CollectiveTotals {
     std::uint64_t bytes = 0;
 };
 
-/// What `flint inspect` reports about a workload. Totals are summed over every rank.
+/// Whether a summary's counts are summed over every rank or are those of one rank.
+enum class SummaryScope { AllRanks, PerRank };
+
+/// What `flint inspect` reports about a workload. Counts, bytes, FLOPs and memory traffic are summed
+/// over every rank (SummaryScope::AllRanks), or are one rank's (PerRank, for SPMD workloads).
 struct WorkloadSummary {
+    SummaryScope scope = SummaryScope::AllRanks;
     std::size_t ranks = 0;
     std::size_t distinctPrograms = 0;
     std::uint64_t ops = 0;
@@ -40,6 +45,10 @@ struct WorkloadSummary {
 
 /// Summarizes `workload`; each distinct program is analysed once.
 WorkloadSummary summarize(const Workload& workload, const JobControl& control = {});
+
+/// The summary of an SPMD workload (every rank runs one program) for one rank: counts, bytes and
+/// FLOPs of one execution on one rank. Throws std::invalid_argument when ranks run different programs.
+WorkloadSummary summarizePerRank(const Workload& workload, const JobControl& control = {});
 
 /// The summary as JSON: {"ranks": N, "nodes": {"COMP_NODE": n, ...}, "collectives": {"ALL_REDUCE":
 /// {"count": n, "bytes": b}, ...}, ...}.

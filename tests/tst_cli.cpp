@@ -55,6 +55,9 @@ private Q_SLOTS:
     void convertToJsonAndDot();
     void unwritableOutputLeavesNothing();
     void inspectMlir();
+    void inspectHloModule();
+    void importHloModule();
+    void badHloExitsTwo();
 };
 
 void TestCli::helpOnEveryCommand_data()
@@ -228,6 +231,66 @@ void TestCli::inspectMlir()
     QCOMPARE(broken.exitCode, 2);
     QVERIFY2(broken.err.contains("broken.mlir:6: column 25: use of undeclared SSA value"), broken.err.constData());
 #endif
+}
+
+void TestCli::inspectHloModule()
+{
+    const QString module = QStringLiteral(FLINT_SOURCE_DIR "/tests/data/hlo/async.hlo");
+    const Run run = flint({QStringLiteral("inspect"), module, QStringLiteral("--json")});
+    QCOMPARE(run.exitCode, 0);
+    const QJsonObject summary = json(run);
+    QCOMPARE(summary[QStringLiteral("ranks")].toInt(), 8);
+    QCOMPARE(summary[QStringLiteral("scope")].toString(), QStringLiteral("per_rank"));
+    QCOMPARE(summary[QStringLiteral("num_partitions")].toInt(), 8);
+    const QJsonObject collectives = summary[QStringLiteral("collectives")].toObject();
+    QCOMPARE(collectives[QStringLiteral("ALL_REDUCE")][QStringLiteral("count")].toInt(), 1);
+    QCOMPARE(collectives[QStringLiteral("ALL_REDUCE")][QStringLiteral("bytes")].toInt(), 2048);
+    QCOMPARE(collectives[QStringLiteral("COLLECTIVE_PERMUTE")][QStringLiteral("count")].toInt(), 1);
+    QVERIFY(summary[QStringLiteral("flops_per_rank")].toDouble() > 8192);
+    QCOMPARE(summary[QStringLiteral("warnings")].toArray().size(), 1); // the conditional's branch
+    // Warnings go to standard error in text mode and stay out of the JSON's stream.
+    QVERIFY(run.err.isEmpty());
+    const Run text = flint({QStringLiteral("inspect"), module});
+    QVERIFY(text.err.contains("warning: line 35: cond: conditional lowered with branch 1 of 2"));
+}
+
+void TestCli::importHloModule()
+{
+    QTemporaryDir dir;
+    const QString prefix = dir.filePath(QStringLiteral("out/async"));
+    const Run run = flint({QStringLiteral("import"), QStringLiteral(FLINT_SOURCE_DIR "/tests/data/hlo/async.hlo"),
+                           QStringLiteral("-o"), prefix});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY(run.out.contains("8 ranks (1 replicas x 8 partitions)"));
+    for (int rank = 0; rank < 8; ++rank)
+        QVERIFY(QFile::exists(prefix + QStringLiteral(".%1.et").arg(rank)));
+    QFile groups(prefix + QStringLiteral(".json"));
+    QVERIFY(groups.open(QIODevice::ReadOnly));
+    const QJsonObject table = QJsonDocument::fromJson(groups.readAll()).object();
+    QVERIFY(table.contains(QStringLiteral("1")));
+    // The traces read back: 8 ranks, one all-reduce each.
+    const Run back = flint({QStringLiteral("inspect"), prefix, QStringLiteral("--json")});
+    QCOMPARE(back.exitCode, 0);
+    const QJsonObject summary = json(back);
+    QCOMPARE(summary[QStringLiteral("ranks")].toInt(), 8);
+    QCOMPARE(summary[QStringLiteral("collectives")][QStringLiteral("ALL_REDUCE")][QStringLiteral("count")].toInt(), 8);
+    // A Chakra trace is not a module.
+    QCOMPARE(flint({QStringLiteral("import"), kBundled, QStringLiteral("-o"), prefix}).exitCode, 2);
+}
+
+void TestCli::badHloExitsTwo()
+{
+    const Run run =
+        flint({QStringLiteral("inspect"), QStringLiteral(FLINT_SOURCE_DIR "/tests/data/hlo/bad_groups.hlo")});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains("bad_groups.hlo:11: column 8: r: names device 7"), run.err.constData());
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("x/y"));
+    QCOMPARE(flint({QStringLiteral("import"), QStringLiteral(FLINT_SOURCE_DIR "/tests/data/hlo/bad_groups.hlo"),
+                    QStringLiteral("-o"), out})
+                 .exitCode,
+             2);
+    QVERIFY(!QDir(dir.filePath(QStringLiteral("x"))).exists());
 }
 
 QTEST_GUILESS_MAIN(TestCli)

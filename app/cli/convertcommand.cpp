@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cli/commandline.h"
 #include "cli/commands.h"
+#include "cli/workloadinput.h"
 #include "core/chakra.h"
 #include "core/fileio.h"
 #include "core/workloadexport.h"
@@ -23,17 +24,20 @@ void writeText(const std::string& path, const std::string& text)
 
 int runConvert(const std::vector<std::string>& arguments)
 {
-    CommandLine cli("convert", "IN --to chakra|json|dot -o OUT [--rank N]",
-                    "Convert a workload. IN is a Chakra trace (a .et file, a prefix or a directory of rank files).\n"
+    std::vector<OptionSpec> options{{"to", 0, "FORMAT", "chakra, json or dot"},
+                                    {"output", 'o', "OUT", "output file or prefix"},
+                                    {"rank", 0, "N", "rank to draw for --to dot (default 0)"}};
+    for (OptionSpec& o : workloadInputOptions())
+        options.push_back(std::move(o));
+    CommandLine cli("convert", "IN --to chakra|json|dot -o OUT [--rank N] [OPTIONS]",
+                    "Convert a workload. IN is anything 'flint inspect' reads: a Chakra trace (a .et file, a prefix\n"
+                    "or a directory of rank files) or an XLA HLO module.\n"
                     "  chakra  OUT is a prefix: writes OUT.RANK.et for every rank and OUT.json when\n"
                     "          collectives name groups; a one-rank workload may name OUT.et directly.\n"
                     "  json    the whole workload (programs, ops, rank bindings, groups) as JSON; OUT may be '-'.\n"
                     "  dot     Graphviz DOT of one rank's graph (--rank, default 0); OUT may be '-'.\n"
                     "Outputs appear whole or not at all: an error leaves no partial file behind.",
-                    {{"to", 0, "FORMAT", "chakra, json or dot"},
-                     {"output", 'o', "OUT", "output file or prefix"},
-                     {"rank", 0, "N", "rank to draw for --to dot (default 0)"},
-                     {"comm-groups", 0, "FILE", "comm-group JSON of the input (default: beside the trace)"}});
+                    std::move(options));
     cli.parse(arguments);
     if (cli.helpRequested()) {
         std::fputs(cli.helpText().c_str(), stdout);
@@ -49,7 +53,7 @@ int runConvert(const std::vector<std::string>& arguments)
         throw UsageError("missing -o OUT");
     const std::uint64_t rank = cli.number("rank", 0);
 
-    const core::Workload workload = core::readChakraWorkload(cli.positionals().front(), cli.value("comm-groups"));
+    const core::Workload workload = loadWorkloadFromCli(cli.positionals().front(), cli).workload;
     if (format == "json") {
         writeText(out, core::workloadToJson(workload));
     } else if (format == "dot") {

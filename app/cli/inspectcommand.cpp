@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cli/commandline.h"
 #include "cli/commands.h"
-#include "core/chakra.h"
+#include "cli/workloadinput.h"
 #include "core/workloadsummary.h"
 
 #ifdef FLINT_HAVE_MLIR
@@ -57,13 +57,17 @@ int inspectMlir(const std::string& path, bool json)
 
 int runInspect(const std::vector<std::string>& arguments)
 {
-    CommandLine cli("inspect", "PATH [--json] [--comm-groups FILE]",
-                    "Summarize a Chakra execution trace: PATH is one .et file, a prefix (PATH.0.et, PATH.1.et, ...)\n"
-                    "or a directory holding one prefix's rank files. Prints the number of ranks, nodes per type,\n"
-                    "collectives per kind with count and bytes (summed over ranks), communicator groups and the\n"
-                    "longest dependency chain. For a .mlir file, lists its operations by name.",
-                    {{"json", 0, {}, "print the summary as JSON"},
-                     {"comm-groups", 0, "FILE", "comm-group JSON (default: PREFIX.json if present)"}});
+    std::vector<OptionSpec> options{{"json", 0, {}, "print the summary as JSON"}};
+    for (OptionSpec& o : workloadInputOptions())
+        options.push_back(std::move(o));
+    CommandLine cli("inspect", "PATH [--json] [OPTIONS]",
+                    "Summarize a workload. PATH is a Chakra trace (one .et file, a prefix PATH.0.et, PATH.1.et, ...\n"
+                    "or a directory holding one prefix's rank files) or an XLA HLO module (text). Prints the number\n"
+                    "of ranks, nodes per type, collectives per kind with count and bytes, FLOPs, communicator\n"
+                    "groups and the longest dependency chain. For a trace, counts are summed over its ranks; for\n"
+                    "an HLO module they are one rank's, for one execution of the entry computation.\n"
+                    "For a .mlir file, lists its operations by name.",
+                    std::move(options));
     cli.parse(arguments);
     if (cli.helpRequested()) {
         std::fputs(cli.helpText().c_str(), stdout);
@@ -75,9 +79,23 @@ int runInspect(const std::vector<std::string>& arguments)
     if (isMlirFile(path))
         return inspectMlir(path, cli.has("json"));
 
-    const core::Workload workload = core::readChakraWorkload(path, cli.value("comm-groups"));
-    const core::WorkloadSummary summary = core::summarize(workload);
-    const std::string text = cli.has("json") ? core::toJson(summary) : core::toText(summary);
+    const bool json = cli.has("json");
+    const core::LoadedWorkload loaded = loadWorkloadFromCli(path, cli, json);
+    const bool perRank = loaded.kind == core::InputKind::HloModule;
+    const core::WorkloadSummary summary =
+        perRank ? core::summarizePerRank(loaded.workload) : core::summarize(loaded.workload);
+    std::string text;
+    if (json) {
+        nlohmann::ordered_json out = nlohmann::ordered_json::parse(core::toJson(summary));
+        if (perRank) {
+            out["replica_count"] = loaded.replicaCount;
+            out["num_partitions"] = loaded.numPartitions;
+        }
+        out["warnings"] = loaded.warnings;
+        text = out.dump(2) + "\n";
+    } else {
+        text = core::toText(summary);
+    }
     std::fputs(text.c_str(), stdout);
     return ExitSuccess;
 }

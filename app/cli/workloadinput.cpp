@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+#include "cli/workloadinput.h"
+
+#include <cstdio>
+
+namespace flint::app {
+
+std::vector<OptionSpec> workloadInputOptions()
+{
+    return {
+        {"comm-groups", 0, "FILE", "Chakra: comm-group JSON (default: PREFIX.json beside the trace)"},
+        {"replicas", 0, "N", "HLO: replica count (default: the module's, else inferred)"},
+        {"partitions", 0, "N", "HLO: partition count (default: the module's, else inferred)"},
+        {"while-trip-count", 0, "N", "HLO: iterations of while loops whose count is unknown"},
+    };
+}
+
+core::LoadedWorkload loadWorkloadFromCli(const std::string& path, const CommandLine& cli, bool quiet)
+{
+    core::LoadOptions options;
+    options.commGroupsPath = cli.value("comm-groups");
+    const auto positive = [&cli](const char* name) -> std::optional<std::int64_t> {
+        if (!cli.has(name))
+            return std::nullopt;
+        const std::uint64_t n = cli.number(name, 0);
+        if (n == 0 || n > (1u << 30))
+            throw UsageError(std::string("--") + name + " must be between 1 and 2^30");
+        return static_cast<std::int64_t>(n);
+    };
+    options.hlo.replicaCount = positive("replicas");
+    options.hlo.numPartitions = positive("partitions");
+    if (cli.has("while-trip-count"))
+        options.hlo.whileTripCount = static_cast<std::int64_t>(cli.number("while-trip-count", 0));
+    core::LoadedWorkload loaded = core::loadWorkload(path, options);
+    if (!quiet)
+        for (const std::string& warning : loaded.warnings)
+            std::fprintf(stderr, "warning: %s\n", warning.c_str());
+    return loaded;
+}
+
+} // namespace flint::app

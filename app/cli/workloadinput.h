@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "cli/commandline.h"
+#include "core/workloadloader.h"
+
+#include <vector>
+
+namespace flint::app {
+
+/// The options every command that reads a workload accepts (--comm-groups, --replicas,
+/// --partitions, --while-trip-count), to append to a command's own.
+std::vector<OptionSpec> workloadInputOptions();
+
+/// Loads the workload at `path` with the options given on `cli`. Warnings go to standard error
+/// (prefixed "warning: ") unless `quiet`. Throws UsageError, core::InputError.
+core::LoadedWorkload loadWorkloadFromCli(const std::string& path, const CommandLine& cli, bool quiet = false);
+
+} // namespace flint::app

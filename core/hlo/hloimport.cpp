@@ -1,0 +1,703 @@
+// SPDX-License-Identifier: MIT
+#include "core/hlo/hloimport.h"
+
+#include "core/error.h"
+#include "core/hlo/devicegroups.h"
+#include "core/hlo/hlocost.h"
+#include "core/hlo/hloparser.h"
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <unordered_map>
+#include <unordered_set>
+
+#include <nlohmann/json.hpp>
+
+namespace flint::core::hlo {
+namespace {
+
+/// Op ids a value depends on, sorted and unique.
+using Deps = std::vector<std::uint64_t>;
+
+void mergeInto(Deps& into, const Deps& from)
+{
+    if (from.empty())
+        return;
+    if (into.empty()) {
+        into = from;
+        return;
+    }
+    Deps merged;
+    merged.reserve(into.size() + from.size());
+    std::set_union(into.begin(), into.end(), from.begin(), from.end(), std::back_inserter(merged));
+    into.swap(merged);
+}
+
+/// The ops an HLO value comes from, tracked per top-level tuple element so that a loop's state
+/// elements keep their own dependencies.
+struct Value {
+    std::vector<Deps> parts;
+
+    Deps all() const
+    {
+        Deps deps;
+        for (const Deps& part : parts)
+            mergeInto(deps, part);
+        return deps;
+    }
+    static Value of(Deps deps) { return Value{{std::move(deps)}}; }
+};
+
+std::string_view baseOpcode(std::string_view opcode)
+{
+    for (std::string_view suffix : {"-start", "-done", "-update"})
+        if (opcode.ends_with(suffix)) {
+            opcode.remove_suffix(suffix.size());
+            break;
+        }
+    return opcode;
+}
+
+std::optional<CollectiveKind> collectiveKind(std::string_view op)
+{
+    if (op == "all-reduce")
+        return CollectiveKind::AllReduce;
+    if (op == "all-gather")
+        return CollectiveKind::AllGather;
+    if (op == "reduce-scatter")
+        return CollectiveKind::ReduceScatter;
+    if (op == "all-to-all" || op == "ragged-all-to-all")
+        return CollectiveKind::AllToAll;
+    if (op == "collective-permute")
+        return CollectiveKind::CollectivePermute;
+    if (op == "collective-broadcast")
+        return CollectiveKind::CollectiveBroadcast;
+    return std::nullopt;
+}
+
+/// Instructions that do no work of their own: they pass their operands' dependencies through.
+bool isFree(std::string_view opcode)
+{
+    static const std::unordered_set<std::string_view> free{"parameter",
+                                                           "constant",
+                                                           "get-tuple-element",
+                                                           "tuple",
+                                                           "bitcast",
+                                                           "after-all",
+                                                           "partition-id",
+                                                           "replica-id",
+                                                           "add-dependency",
+                                                           "opt-barrier",
+                                                           "optimization-barrier",
+                                                           "domain",
+                                                           "get-dimension-size",
+                                                           "set-dimension-size",
+                                                           "copy-done",
+                                                           "send-done",
+                                                           "recv-done",
+                                                           "async-update",
+                                                           "async-done",
+                                                           "all-reduce-done",
+                                                           "all-gather-done",
+                                                           "collective-permute-done",
+                                                           "reduce-scatter-done",
+                                                           "all-to-all-done",
+                                                           "collective-broadcast-done"};
+    return free.count(opcode) != 0;
+}
+
+std::optional<std::int64_t> scalarLiteral(const Instruction& instruction)
+{
+    if (instruction.opcode != "constant")
+        return std::nullopt;
+    std::string_view text = instruction.literal;
+    while (!text.empty() && text.front() == ' ')
+        text.remove_prefix(1);
+    std::int64_t value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end == text.data())
+        return std::nullopt;
+    return value;
+}
+
+/// The scope path of an instruction from its metadata op_name, without the op's own last element.
+std::string metadataScope(const Instruction& instruction)
+{
+    const std::string& opName = instruction.metadata.opName;
+    // Cut at the last '/' outside brackets ("transpose[ permutation=(1, 0) ]" holds none at depth 0).
+    int depth = 0;
+    std::size_t cut = std::string::npos;
+    for (std::size_t i = 0; i < opName.size(); ++i) {
+        const char c = opName[i];
+        if (c == '[' || c == '(')
+            ++depth;
+        else if ((c == ']' || c == ')') && depth > 0)
+            --depth;
+        else if (c == '/' && depth == 0)
+            cut = i;
+    }
+    return cut == std::string::npos ? std::string() : opName.substr(0, cut);
+}
+
+class Lowering {
+public:
+    Lowering(const Module& module, const HloImportOptions& options, const JobControl& control)
+        : m_module(module)
+        , m_options(options)
+        , m_control(control)
+        , m_costs(module)
+    {}
+
+    HloImport run()
+    {
+        HloImport result;
+        result.moduleName = m_module.name;
+        resolveDeviceSpace();
+        result.replicaCount = m_space.replicas;
+        result.numPartitions = m_space.partitions;
+
+        m_program = std::make_shared<Program>();
+        m_program->name = m_module.name;
+        const Computation& entry = m_module.entryComputation();
+        std::vector<Value> arguments(entry.parameters.size());
+        lowerComputation(m_module.entry, arguments, "");
+
+        const auto devices = static_cast<std::size_t>(m_space.devices());
+        result.workload = Workload::spmd(m_program, devices, [this](std::size_t rank, std::size_t slot) {
+            const SlotGroups& groups = m_slots[slot];
+            const std::int32_t g = groups.groupOfDevice[rank];
+            if (g < 0)
+                return std::vector<std::int32_t>{static_cast<std::int32_t>(rank)};
+            return groups.groups[static_cast<std::size_t>(g)];
+        });
+        for (const std::string& w : m_costs.warnings())
+            warn(w);
+        result.warnings = std::move(m_warnings);
+        return result;
+    }
+
+private:
+    struct SlotGroups {
+        std::vector<std::vector<std::int32_t>> groups;
+        std::vector<std::int32_t> groupOfDevice; ///< -1: the device is in no group
+    };
+
+    [[noreturn]] void fail(const Instruction& instruction, const std::string& reason) const
+    {
+        throw InputError(m_module.file, std::nullopt, instruction.line,
+                         "column " + std::to_string(instruction.column) + ": " + instruction.name + ": " + reason);
+    }
+
+    void warn(std::string text)
+    {
+        if (m_warningSet.insert(text).second)
+            m_warnings.push_back(std::move(text));
+    }
+
+    std::string where(const Instruction& instruction) const
+    {
+        return "line " + std::to_string(instruction.line) + ": " + instruction.name;
+    }
+
+    /// replica_count and num_partitions: options, header, or inferred from the ids collectives use.
+    void resolveDeviceSpace()
+    {
+        std::int64_t maxReplica = -1;
+        std::int64_t maxPartition = -1;
+        std::int64_t maxFlat = -1;
+        const Instruction* widest = nullptr; // the collective naming the highest global device id
+        for (const Computation& computation : m_module.computations)
+            for (const Instruction& instruction : computation.instructions) {
+                const std::string_view base = baseOpcode(instruction.opcode);
+                if (!collectiveKind(base) || instruction.opcode.ends_with("-done"))
+                    continue;
+                GroupMode mode;
+                try {
+                    mode = groupMode(instruction);
+                } catch (const std::invalid_argument& e) {
+                    fail(instruction, e.what());
+                }
+                std::int64_t& bound = mode == GroupMode::FlattenedIds     ? maxFlat
+                                      : mode == GroupMode::CrossPartition ? maxPartition
+                                                                          : maxReplica;
+                if (instruction.replicaGroups)
+                    for (const auto& group : *instruction.replicaGroups)
+                        for (std::int64_t id : group) {
+                            if (mode == GroupMode::FlattenedIds && id > maxFlat)
+                                widest = &instruction;
+                            bound = std::max(bound, id);
+                        }
+                for (const auto& [source, target] : instruction.sourceTargetPairs)
+                    bound = std::max({bound, source, target});
+            }
+        m_space.replicas = m_options.replicaCount.value_or(m_module.replicaCount);
+        m_space.partitions = m_options.numPartitions.value_or(m_module.numPartitions);
+        const bool replicasGiven = m_options.replicaCount || m_module.hasReplicaCount;
+        const bool partitionsGiven = m_options.numPartitions || m_module.hasNumPartitions;
+        if (!replicasGiven && maxReplica + 1 > m_space.replicas) {
+            m_space.replicas = maxReplica + 1;
+            warn("the module declares no replica_count; " + std::to_string(m_space.replicas) +
+                 " replicas inferred from its replica groups");
+        }
+        if (!partitionsGiven && maxPartition + 1 > m_space.partitions) {
+            m_space.partitions = maxPartition + 1;
+            warn("the module declares no num_partitions; " + std::to_string(m_space.partitions) +
+                 " partitions inferred from its replica groups");
+        }
+        if (maxFlat + 1 > m_space.devices()) {
+            if (partitionsGiven && replicasGiven)
+                fail(*widest, "names device " + std::to_string(maxFlat) + " but the module has " +
+                                  std::to_string(m_space.devices()) + " devices (" + std::to_string(m_space.replicas) +
+                                  " replicas x " + std::to_string(m_space.partitions) + " partitions)");
+            if (!partitionsGiven) {
+                m_space.partitions = (maxFlat + m_space.replicas) / m_space.replicas;
+                warn("the module declares no num_partitions; " + std::to_string(m_space.partitions) +
+                     " partitions inferred from the global device ids of its collectives");
+            } else {
+                m_space.replicas = (maxFlat + m_space.partitions) / m_space.partitions;
+                warn("the module declares no replica_count; " + std::to_string(m_space.replicas) +
+                     " replicas inferred from the global device ids of its collectives");
+            }
+        }
+        if (m_space.replicas < 1 || m_space.partitions < 1)
+            throw InputError(m_module.file, "replica_count and num_partitions must be positive");
+    }
+
+    /// The comm slot for a collective instruction; slots are shared by equal group lists.
+    std::int32_t slotFor(const Instruction& instruction, GroupMode mode)
+    {
+        // Instructions that share a replica-group list and a mode share a slot: look that up first.
+        const std::pair<const ReplicaGroupList*, GroupMode> shared{instruction.replicaGroups.get(), mode};
+        if (const auto it = m_slotByList.find(shared); it != m_slotByList.end())
+            return it->second;
+        std::vector<std::vector<std::int64_t>> groups;
+        try {
+            groups = participatingGroups(
+                mode, instruction.replicaGroups ? *instruction.replicaGroups : ReplicaGroupList{}, m_space);
+        } catch (const std::invalid_argument& e) {
+            fail(instruction, std::string(displayName(mode)) + " replica groups: " + e.what());
+        }
+        std::string key;
+        for (const auto& group : groups) {
+            key += '{';
+            for (std::int64_t id : group)
+                key += std::to_string(id) + ',';
+            key += '}';
+        }
+        const auto it = m_slotByKey.find(key);
+        if (it != m_slotByKey.end()) {
+            m_slotByList.emplace(shared, it->second);
+            return it->second;
+        }
+        SlotGroups slot;
+        slot.groupOfDevice.assign(static_cast<std::size_t>(m_space.devices()), -1);
+        bool partial = false;
+        for (const auto& group : groups) {
+            std::vector<std::int32_t> members(group.begin(), group.end());
+            for (std::int32_t d : members)
+                slot.groupOfDevice[static_cast<std::size_t>(d)] = static_cast<std::int32_t>(slot.groups.size());
+            slot.groups.push_back(std::move(members));
+        }
+        for (std::int32_t g : slot.groupOfDevice)
+            partial = partial || g < 0;
+        if (partial)
+            warn(where(instruction) + ": its replica groups leave some devices out; each runs it alone");
+        const auto index = m_program->commSlotFor(std::string(displayName(mode)) + ":" + key);
+        m_slots.push_back(std::move(slot));
+        m_slotByKey.emplace(std::move(key), index);
+        m_slotByList.emplace(shared, index);
+        return index;
+    }
+
+    std::optional<std::int64_t> tripCount(const Computation& computation, const Instruction& loop)
+    {
+        // 1. known_trip_count in backend_config: {"known_trip_count":{"n":"4"}}
+        if (!loop.backendConfig.empty()) {
+            const auto json = nlohmann::json::parse(loop.backendConfig, nullptr, false);
+            if (!json.is_discarded() && json.contains("known_trip_count")) {
+                const auto& n = json["known_trip_count"]["n"];
+                if (n.is_string())
+                    return std::stoll(n.get<std::string>());
+                if (n.is_number_integer())
+                    return n.get<std::int64_t>();
+            }
+        }
+        // 2. The canonical counted loop: condition compare(gte(param, k), constant C) direction=LT,
+        //    init tuple element k a constant K, body root element k = add(gte(param, k), constant S).
+        if (!loop.condition || !loop.body || loop.operands.size() != 1)
+            return std::nullopt;
+        const Computation& condition = m_module.computations[*loop.condition];
+        const Instruction& compare = condition.instructions[condition.root];
+        const std::string* direction = compare.attribute("direction");
+        if (compare.opcode != "compare" || !direction || compare.operands.size() != 2)
+            return std::nullopt;
+        const Instruction& lhs = condition.instructions[compare.operands[0]];
+        const Instruction& rhs = condition.instructions[compare.operands[1]];
+        const bool counterLeft = lhs.opcode == "get-tuple-element";
+        const Instruction& counter = counterLeft ? lhs : rhs;
+        const auto limit = scalarLiteral(counterLeft ? rhs : lhs);
+        if (counter.opcode != "get-tuple-element" || !counter.tupleIndex || !limit)
+            return std::nullopt;
+        const auto element = static_cast<std::size_t>(*counter.tupleIndex);
+        const Instruction* init = &computation.instructions[loop.operands[0]];
+        if (init->opcode != "tuple" || element >= init->operands.size())
+            return std::nullopt;
+        init = &computation.instructions[init->operands[element]];
+        while (init->opcode == "copy" && !init->operands.empty())
+            init = &computation.instructions[init->operands[0]];
+        const auto start = scalarLiteral(*init);
+        const Computation& body = m_module.computations[*loop.body];
+        const Instruction& next = body.instructions[body.root];
+        if (!start || next.opcode != "tuple" || element >= next.operands.size())
+            return std::nullopt;
+        const Instruction& step = body.instructions[next.operands[element]];
+        if (step.opcode != "add" || step.operands.size() != 2)
+            return std::nullopt;
+        std::optional<std::int64_t> stride;
+        for (int side = 0; side < 2; ++side) {
+            const Instruction& a = body.instructions[step.operands[static_cast<std::size_t>(side)]];
+            const Instruction& b = body.instructions[step.operands[static_cast<std::size_t>(1 - side)]];
+            if (a.opcode == "get-tuple-element" && a.tupleIndex == counter.tupleIndex)
+                stride = scalarLiteral(b);
+        }
+        if (!stride || *stride == 0)
+            return std::nullopt;
+        // With the counter on the right the comparison reads the other way.
+        std::string dir = *direction;
+        if (!counterLeft)
+            dir = dir == "LT" ? "GT" : dir == "GT" ? "LT" : dir == "LE" ? "GE" : dir == "GE" ? "LE" : dir;
+        const std::int64_t s = *stride;
+        const std::int64_t span = *limit - *start;
+        std::int64_t count = 0;
+        if (dir == "LT" && s > 0)
+            count = span > 0 ? (span + s - 1) / s : 0;
+        else if (dir == "LE" && s > 0)
+            count = span >= 0 ? span / s + 1 : 0;
+        else if (dir == "GT" && s < 0)
+            count = span < 0 ? (-span - s - 1) / -s : 0;
+        else if (dir == "GE" && s < 0)
+            count = span <= 0 ? -span / -s + 1 : 0;
+        else if (dir == "NE" && span % s == 0 && span / s >= 0)
+            count = span / s;
+        else
+            return std::nullopt;
+        return count;
+    }
+
+    Op& newOp(const Instruction& instruction, const std::string& prefix, Deps data, Deps control)
+    {
+        if (m_program->ops.size() >= m_options.maxOps)
+            fail(instruction, "unrolling gives more than " + std::to_string(m_options.maxOps) +
+                                  " ops; give a smaller while trip count");
+        Op& op = m_program->ops.emplace_back();
+        op.id = m_program->ops.size() - 1;
+        op.name = instruction.name;
+        std::string scope = metadataScope(instruction);
+        op.scope = prefix.empty()  ? std::move(scope)
+                   : scope.empty() ? prefix.substr(0, prefix.size() - 1)
+                                   : prefix + scope;
+        op.dataDeps = std::move(data);
+        op.ctrlDeps = std::move(control);
+        if (instruction.shape.isArray()) {
+            op.dtype = instruction.shape.elementType;
+            op.shape = instruction.shape.dims;
+        }
+        return op;
+    }
+
+    void costInto(Op& op, std::uint32_t computation, std::uint32_t instruction)
+    {
+        const InstructionCost cost = m_costs.cost(computation, instruction);
+        op.flops = cost.flops;
+        op.bytesRead = cost.bytesRead;
+        op.bytesWritten = cost.bytesWritten;
+    }
+
+    /// Lowers computation `index` with parameter values `arguments`; returns its root's value.
+    Value lowerComputation(std::uint32_t index, const std::vector<Value>& arguments, const std::string& prefix)
+    {
+        m_control.check();
+        if (++m_depth > 200)
+            throw InputError(m_module.file, "computations nest more than 200 deep (a recursive call?)");
+        const Computation& computation = m_module.computations[index];
+        std::vector<Value> values(computation.instructions.size());
+        for (std::uint32_t i = 0; i < computation.instructions.size(); ++i) {
+            const Instruction& instruction = computation.instructions[i];
+            for (std::uint32_t operand : instruction.operands)
+                if (operand >= i)
+                    fail(instruction, "uses " + computation.instructions[operand].name +
+                                          " before it is defined (instructions must be in def-before-use order)");
+            values[i] = lowerInstruction(index, i, values, arguments, prefix);
+        }
+        --m_depth;
+        return values[computation.root];
+    }
+
+    Deps operandDeps(const Instruction& instruction, const std::vector<Value>& values, std::size_t first = 0) const
+    {
+        Deps deps;
+        for (std::size_t k = first; k < instruction.operands.size(); ++k)
+            for (const Deps& part : values[instruction.operands[k]].parts)
+                mergeInto(deps, part);
+        return deps;
+    }
+
+    Deps controlDeps(const Instruction& instruction, const std::vector<Value>& values) const
+    {
+        Deps deps;
+        for (std::uint32_t p : instruction.controlPredecessors)
+            for (const Deps& part : values[p].parts)
+                mergeInto(deps, part);
+        return deps;
+    }
+
+    Value lowerInstruction(std::uint32_t computationIndex, std::uint32_t index, const std::vector<Value>& values,
+                           const std::vector<Value>& arguments, const std::string& prefix)
+    {
+        const Computation& computation = m_module.computations[computationIndex];
+        const Instruction& instruction = computation.instructions[index];
+        const std::string& opcode = instruction.opcode;
+        const std::string_view base = baseOpcode(opcode);
+
+        if (opcode == "parameter") {
+            const auto number = static_cast<std::size_t>(*instruction.parameterNumber);
+            return number < arguments.size() ? arguments[number] : Value{};
+        }
+        if (opcode == "tuple") {
+            Value tuple;
+            for (std::uint32_t operand : instruction.operands)
+                tuple.parts.push_back(values[operand].all());
+            return tuple;
+        }
+        if (opcode == "get-tuple-element") {
+            const Value& tuple = values[instruction.operands.at(0)];
+            const auto element = static_cast<std::size_t>(instruction.tupleIndex.value_or(0));
+            if (tuple.parts.size() > 1 && element < tuple.parts.size())
+                return Value::of(tuple.parts[element]);
+            return Value::of(tuple.all());
+        }
+        if (isFree(opcode)) {
+            Deps deps = operandDeps(instruction, values);
+            mergeInto(deps, controlDeps(instruction, values));
+            return Value::of(std::move(deps));
+        }
+        if (opcode == "while")
+            return lowerWhile(computation, instruction, values, prefix);
+        if (opcode == "call" && instruction.toApply)
+            return inlineCall(*instruction.toApply, instruction, values, prefix, 0);
+        if (opcode == "async-start" && !instruction.calls.empty())
+            return Value::of(inlineCall(instruction.calls.front(), instruction, values, prefix, 0).all());
+        if (opcode == "conditional")
+            return lowerConditional(instruction, values, prefix);
+
+        if (const auto kind = collectiveKind(base))
+            return lowerCollective(computationIndex, index, *kind, values, prefix);
+        if (opcode == "send" || opcode == "recv")
+            return lowerPointToPoint(computationIndex, index, values, prefix);
+
+        Op& op = newOp(instruction, prefix, operandDeps(instruction, values), controlDeps(instruction, values));
+        op.kind = OpKind::Compute;
+        costInto(op, computationIndex, index);
+        return Value::of({op.id});
+    }
+
+    Value inlineCall(std::uint32_t callee, const Instruction& instruction, const std::vector<Value>& values,
+                     const std::string& prefix, std::size_t firstArgument)
+    {
+        std::vector<Value> arguments;
+        for (std::size_t k = firstArgument; k < instruction.operands.size(); ++k)
+            arguments.push_back(values[instruction.operands[k]]);
+        // Control predecessors of the call order its first ops: add them to every argument.
+        const Deps control = controlDeps(instruction, values);
+        if (!control.empty()) {
+            if (arguments.empty())
+                arguments.push_back(Value{});
+            for (Value& argument : arguments) {
+                if (argument.parts.empty())
+                    argument.parts.emplace_back();
+                for (Deps& part : argument.parts)
+                    mergeInto(part, control);
+            }
+        }
+        return lowerComputation(callee, arguments, prefix);
+    }
+
+    Value lowerWhile(const Computation& computation, const Instruction& loop, const std::vector<Value>& values,
+                     const std::string& prefix)
+    {
+        if (!loop.body || !loop.condition)
+            fail(loop, "a while needs condition= and body=");
+        std::optional<std::int64_t> trips = tripCount(computation, loop);
+        if (!trips) {
+            if (m_options.whileTripCount) {
+                trips = m_options.whileTripCount;
+                warn(where(loop) + ": trip count unknown; " + std::to_string(*trips) + " iterations as given");
+            } else {
+                trips = 1;
+                warn(where(loop) + ": trip count unknown (no known_trip_count, no counted-loop pattern); ran once. "
+                                   "Give --while-trip-count N");
+            }
+        }
+        if (*trips < 0)
+            fail(loop, "negative trip count " + std::to_string(*trips));
+        Value state = values[loop.operands.at(0)];
+        mergeInto(state.parts.empty() ? state.parts.emplace_back() : state.parts.front(), controlDeps(loop, values));
+        for (std::int64_t k = 0; k < *trips; ++k) {
+            m_control.check();
+            const std::string iteration = prefix + loop.name + "/iteration_" + std::to_string(k) + "/";
+            state = lowerComputation(*loop.body, {state}, iteration);
+        }
+        return state;
+    }
+
+    Value lowerConditional(const Instruction& instruction, const std::vector<Value>& values, const std::string& prefix)
+    {
+        if (instruction.branchComputations.empty())
+            fail(instruction, "a conditional needs branch_computations= (or true_computation=/false_computation=)");
+        // The most expensive branch by FLOPs of its instructions: an upper bound for the step.
+        std::size_t chosen = 0;
+        std::uint64_t most = 0;
+        for (std::size_t b = 0; b < instruction.branchComputations.size(); ++b) {
+            const std::uint64_t flops = m_costs.computationCost(instruction.branchComputations[b]).flops;
+            if (flops > most) {
+                most = flops;
+                chosen = b;
+            }
+        }
+        if (instruction.branchComputations.size() > 1)
+            warn(where(instruction) + ": conditional lowered with branch " + std::to_string(chosen) + " of " +
+                 std::to_string(instruction.branchComputations.size()) + " (the most FLOPs)");
+        std::vector<Value> arguments;
+        if (chosen + 1 < instruction.operands.size())
+            arguments.push_back(values[instruction.operands[chosen + 1]]);
+        // The branch waits for the predicate.
+        Deps predicate = values[instruction.operands.at(0)].all();
+        mergeInto(predicate, controlDeps(instruction, values));
+        if (arguments.empty())
+            arguments.push_back(Value::of(predicate));
+        else
+            for (Deps& part : arguments.front().parts)
+                mergeInto(part, predicate);
+        return lowerComputation(instruction.branchComputations[chosen], arguments, prefix);
+    }
+
+    Value lowerCollective(std::uint32_t computationIndex, std::uint32_t index, CollectiveKind kind,
+                          const std::vector<Value>& values, const std::string& prefix)
+    {
+        const Computation& computation = m_module.computations[computationIndex];
+        const Instruction& instruction = computation.instructions[index];
+        GroupMode mode;
+        try {
+            mode = groupMode(instruction);
+        } catch (const std::invalid_argument& e) {
+            fail(instruction, e.what());
+        }
+        // Chakra's comm_size: the bytes this rank contributes, i.e. its input buffer(s).
+        std::uint64_t bytes = 0;
+        const std::size_t inputs = kind == CollectiveKind::CollectivePermute
+                                       ? std::min<std::size_t>(1, instruction.operands.size())
+                                       : instruction.operands.size();
+        for (std::size_t k = 0; k < inputs; ++k)
+            bytes += computation.instructions[instruction.operands[k]].shape.byteSize();
+
+        std::int32_t slot = -1;
+        std::vector<std::pair<std::int32_t, std::int32_t>> pairs;
+        if (kind == CollectiveKind::CollectivePermute) {
+            try {
+                for (const auto& [s, t] :
+                     globalSourceTargetPairs(instruction.sourceTargetPairs, mode != GroupMode::CrossReplica, m_space))
+                    pairs.emplace_back(static_cast<std::int32_t>(s), static_cast<std::int32_t>(t));
+            } catch (const std::invalid_argument& e) {
+                fail(instruction, std::string("source_target_pairs: ") + e.what());
+            }
+        } else {
+            slot = slotFor(instruction, mode);
+        }
+        Op& op = newOp(instruction, prefix, operandDeps(instruction, values), controlDeps(instruction, values));
+        op.kind = OpKind::Collective;
+        op.collective = kind;
+        op.commBytes = bytes;
+        op.commSlot = slot;
+        if (instruction.channelId)
+            op.commTag = static_cast<std::int32_t>(*instruction.channelId);
+        if (!pairs.empty())
+            op.extras.mutate().sourceTargetPairs = std::move(pairs);
+        costInto(op, computationIndex, index);
+        return Value::of({op.id});
+    }
+
+    /// HLO send/recv pair up by channel; the pairs come from frontend attribute
+    /// _xla_send_recv_source_target_pairs. The send is lowered as a collective-permute over those
+    /// pairs; the recv waits for it.
+    Value lowerPointToPoint(std::uint32_t computationIndex, std::uint32_t index, const std::vector<Value>& values,
+                            const std::string& prefix)
+    {
+        const Computation& computation = m_module.computations[computationIndex];
+        const Instruction& instruction = computation.instructions[index];
+        if (instruction.opcode == "recv") {
+            Deps deps = operandDeps(instruction, values);
+            mergeInto(deps, controlDeps(instruction, values));
+            if (instruction.channelId)
+                if (const auto it = m_sendByChannel.find(*instruction.channelId); it != m_sendByChannel.end())
+                    mergeInto(deps, Deps{it->second});
+            return Value::of(std::move(deps));
+        }
+        std::vector<std::pair<std::int32_t, std::int32_t>> pairs;
+        const std::string* attributes = instruction.attribute("frontend_attributes");
+        const auto at = attributes ? attributes->find("_xla_send_recv_source_target_pairs") : std::string::npos;
+        if (at != std::string::npos) {
+            const auto open = attributes->find('{', at);
+            const auto close = attributes->find("}}", open);
+            if (open != std::string::npos && close != std::string::npos) {
+                const auto groups = parseReplicaGroups(std::string_view(*attributes).substr(open, close + 2 - open));
+                for (const auto& pair : groups)
+                    if (pair.size() == 2)
+                        pairs.emplace_back(static_cast<std::int32_t>(pair[0]), static_cast<std::int32_t>(pair[1]));
+            }
+        }
+        if (pairs.empty())
+            warn(where(instruction) + ": send without _xla_send_recv_source_target_pairs; its peers are unknown");
+        Op& op = newOp(instruction, prefix, operandDeps(instruction, values), controlDeps(instruction, values));
+        op.kind = OpKind::Collective;
+        op.collective = CollectiveKind::CollectivePermute;
+        op.commBytes =
+            instruction.operands.empty() ? 0 : computation.instructions[instruction.operands[0]].shape.byteSize();
+        if (instruction.channelId) {
+            op.commTag = static_cast<std::int32_t>(*instruction.channelId);
+            m_sendByChannel[*instruction.channelId] = op.id;
+        }
+        op.extras.mutate().sourceTargetPairs = std::move(pairs);
+        return Value::of({op.id});
+    }
+
+    const Module& m_module;
+    const HloImportOptions& m_options;
+    const JobControl& m_control;
+    CostModel m_costs;
+    DeviceSpace m_space;
+    std::shared_ptr<Program> m_program;
+    std::vector<SlotGroups> m_slots;
+    std::unordered_map<std::string, std::int32_t> m_slotByKey;
+    std::map<std::pair<const ReplicaGroupList*, GroupMode>, std::int32_t> m_slotByList;
+    std::unordered_map<std::int64_t, std::uint64_t> m_sendByChannel;
+    std::vector<std::string> m_warnings;
+    std::set<std::string> m_warningSet;
+    int m_depth = 0;
+};
+
+} // namespace
+
+HloImport lowerHlo(const Module& module, const HloImportOptions& options, const JobControl& control)
+{
+    return Lowering(module, options, control).run();
+}
+
+HloImport importHloFile(const std::string& path, const HloImportOptions& options, const JobControl& control)
+{
+    return lowerHlo(readHloFile(path), options, control);
+}
+
+} // namespace flint::core::hlo

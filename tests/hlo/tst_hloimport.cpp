@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: MIT
+#include "core/chakra.h"
+#include "core/error.h"
+#include "core/hlo/hloimport.h"
+#include "core/workloadsummary.h"
+
+#include <algorithm>
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace flint::core;
+using namespace flint::core::hlo;
+
+namespace {
+
+using Members = std::vector<std::int32_t>;
+
+HloImport fixture(const std::string& name, const HloImportOptions& options = {})
+{
+    return importHloFile(FLINT_SOURCE_DIR "/tests/data/hlo/" + name, options);
+}
+
+const Op* opNamed(const Program& program, const std::string& name, std::size_t nth = 0)
+{
+    for (const Op& op : program.ops)
+        if (op.name == name && nth-- == 0)
+            return &op;
+    return nullptr;
+}
+
+std::size_t countNamed(const Program& program, const std::string& name)
+{
+    return static_cast<std::size_t>(
+        std::count_if(program.ops.begin(), program.ops.end(), [&](const Op& op) { return op.name == name; }));
+}
+
+bool dependsOn(const Program& program, const Op& op, std::uint64_t id)
+{
+    // Transitively, through data and control edges.
+    const auto index = program.indexById();
+    std::vector<std::uint64_t> stack{op.id};
+    std::vector<bool> seen(program.ops.size(), false);
+    while (!stack.empty()) {
+        const Op& current = program.ops[index.at(stack.back())];
+        stack.pop_back();
+        for (const auto* deps : {&current.dataDeps, &current.ctrlDeps})
+            for (std::uint64_t dep : *deps) {
+                if (dep == id)
+                    return true;
+                if (!seen[index.at(dep)]) {
+                    seen[index.at(dep)] = true;
+                    stack.push_back(dep);
+                }
+            }
+    }
+    return false;
+}
+
+bool hasWarning(const HloImport& imported, const std::string& text)
+{
+    return std::any_of(imported.warnings.begin(), imported.warnings.end(),
+                       [&](const std::string& w) { return w.find(text) != std::string::npos; });
+}
+
+} // namespace
+
+class TestHloImport : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void sharedSamples_data();
+    void sharedSamples();
+    void sharedSampleGroups();
+    void dotFlopsByHand();
+    void whileLoops();
+    void whileTripCountOption();
+    void asyncPairsAndOverlap();
+    void permuteAndModes();
+    void conditionalAndCall();
+    void importedTracesReadBack();
+    void badGroupsNameTheLine();
+};
+
+void TestHloImport::sharedSamples_data()
+{
+    // Expectations derived by hand from the module text: collectives per rank for one execution of
+    // the entry computation (collectives in while bodies times the trip count), bytes = the input
+    // buffers each rank contributes.
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("ranks");
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<qulonglong>("count");
+    QTest::addColumn<qulonglong>("bytes");
+    QTest::addColumn<int>("groups");
+    // 7 all-reduces over {{0,4},..}, {{0,1},..}, {{0,2},..}: 4+524,292+65,536+2,048+1,024+524,288+10,616,832 B.
+    QTest::newRow("model_par_after") << QStringLiteral("model_par_3d.after_optimizations_8_gpus.txt") << 8
+                                     << QStringLiteral("ALL_REDUCE") << 7ull << 11'734'024ull << 12;
+    QTest::newRow("model_par_before") << QStringLiteral("model_par_3d.before_optimizations_8_gpus.txt") << 8
+                                      << QStringLiteral("ALL_REDUCE") << 12ull << 11'735'052ull << 12;
+    // 4 permutes in the entry + 4 in a body run 8,192 times, each f32[4,1024] = 16,384 B.
+    QTest::newRow("wave_equation") << QStringLiteral("hlo_after_optimizations_wave_equation_8_gpus.txt") << 8
+                                   << QStringLiteral("COLLECTIVE_PERMUTE") << 32'772ull << 536'936'448ull << 0;
+    QTest::newRow("llama2_reduce_scatter") << QStringLiteral("llama2_dp1_tp4_pp2.hlo.txt") << 8
+                                           << QStringLiteral("REDUCE_SCATTER") << 14ull << 519'516ull << 11;
+    QTest::newRow("llama2_all_reduce") << QStringLiteral("llama2_dp1_tp4_pp2.hlo.txt") << 8
+                                       << QStringLiteral("ALL_REDUCE") << 6ull << 334ull << 11;
+    QTest::newRow("fsdp_all_gather") << QStringLiteral("sharding_fsdp.hlo.txt") << 2 << QStringLiteral("ALL_GATHER")
+                                     << 1ull << 120ull << 1;
+    QTest::newRow("fsdp_all_reduce") << QStringLiteral("sharding_fsdp.hlo.txt") << 2 << QStringLiteral("ALL_REDUCE")
+                                     << 1ull << 20ull << 1;
+    QTest::newRow("megatron_all_gather") << QStringLiteral("sharding_megatron-lm.hlo.txt") << 2
+                                         << QStringLiteral("ALL_GATHER") << 2ull << 132ull << 1;
+    // Entry: 2 all-gathers (65,667,072 B); two scan bodies of 80 layers with 7 each (26,738,688 B).
+    QTest::newRow("llama70b_all_gather") << QStringLiteral("hlo_llama31_70b_bf16_16x8.hlo") << 128
+                                         << QStringLiteral("ALL_GATHER") << 1'122ull << 4'343'857'152ull << 67;
+    // Entry: 43 (4,268,376,216 B); backward body 16 per layer (1,738,047,488 B) x 80.
+    QTest::newRow("llama70b_all_reduce") << QStringLiteral("hlo_llama31_70b_bf16_16x8.hlo") << 128
+                                         << QStringLiteral("ALL_REDUCE") << 1'323ull << 143'312'175'256ull << 67;
+    QTest::newRow("llama8b_all_gather") << QStringLiteral("hlo_llama31_8b_bf16_1x8.hlo") << 8
+                                        << QStringLiteral("ALL_GATHER") << 450ull << 3'752'329'216ull << 1;
+    QTest::newRow("llama8b_all_reduce") << QStringLiteral("hlo_llama31_8b_bf16_1x8.hlo") << 8
+                                        << QStringLiteral("ALL_REDUCE") << 1'197ull << 16'060'526'120ull << 1;
+}
+
+void TestHloImport::sharedSamples()
+{
+    QFETCH(QString, file);
+    QFETCH(int, ranks);
+    QFETCH(QString, kind);
+    QFETCH(qulonglong, count);
+    QFETCH(qulonglong, bytes);
+    QFETCH(int, groups);
+    const std::string path = FLINT_SHARED_DATA "/hlo/" + file.toStdString();
+    if (!QFile::exists(QString::fromStdString(path)))
+        QSKIP("../shared/data is not present");
+    const HloImport imported = importHloFile(path);
+    QCOMPARE(int(imported.workload.rankCount()), ranks);
+    QCOMPARE(imported.workload.programs.size(), std::size_t(1));
+    QCOMPARE(imported.workload.validate(), std::string());
+    const WorkloadSummary summary = summarizePerRank(imported.workload);
+    const auto collective = collectiveKindFromChakraName(kind.toStdString()).value();
+    QVERIFY(summary.collectives.count(collective));
+    QCOMPARE(summary.collectives.at(collective).count, std::uint64_t(count));
+    QCOMPARE(summary.collectives.at(collective).bytes, std::uint64_t(bytes));
+    QCOMPARE(int(summary.groups.size()), groups);
+}
+
+void TestHloImport::sharedSampleGroups()
+{
+    const std::string dir = FLINT_SHARED_DATA "/hlo/";
+    if (!QFile::exists(QString::fromStdString(dir + "sharding_fsdp.hlo.txt")))
+        QSKIP("../shared/data is not present");
+    // Cross-replica groups {{0,4},{1,5},{2,6},{3,7}} on 8 replicas.
+    const HloImport modelPar = importHloFile(dir + "model_par_3d.after_optimizations_8_gpus.txt");
+    const Program& program = modelPar.workload.programOf(0);
+    const Op* allReduce = opNamed(program, "all-reduce.2");
+    QVERIFY(allReduce);
+    QCOMPARE(modelPar.workload.membersOf(5, *allReduce), (Members{1, 5}));
+    QCOMPARE(modelPar.workload.membersOf(2, *opNamed(program, "all-reduce.46")), (Members{0, 2}));
+    QCOMPARE(modelPar.replicaCount, 8);
+    QVERIFY(hasWarning(modelPar, "8 replicas inferred"));
+    // Iota groups [2,64]<=[128] with global ids: ranks 0-63 and 64-127.
+    const HloImport llama = importHloFile(dir + "hlo_llama31_70b_bf16_16x8.hlo");
+    QCOMPARE(llama.numPartitions, 128);
+    const Op* allGather = opNamed(llama.workload.programOf(0), "all-gather");
+    QVERIFY(allGather);
+    const Members second = llama.workload.membersOf(100, *allGather);
+    QCOMPARE(second.size(), std::size_t(64));
+    QCOMPARE(second.front(), 64);
+    QCOMPARE(second.back(), 127);
+    // The 80-layer scans are unrolled with one scope per iteration.
+    QCOMPARE(countNamed(llama.workload.programOf(0), "all-gather"), std::size_t(80));
+    QCOMPARE(opNamed(llama.workload.programOf(0), "all-gather", 79)->scope, std::string("while/iteration_79"));
+    // Permute pairs are global device ids (cross-replica: replica ids within the one partition).
+    const HloImport wave = importHloFile(dir + "hlo_after_optimizations_wave_equation_8_gpus.txt");
+    const Op* permute = opNamed(wave.workload.programOf(0), "collective-permute.9");
+    QVERIFY(permute);
+    QCOMPARE(permute->extras.get().sourceTargetPairs.size(), std::size_t(7));
+    QCOMPARE(permute->extras.get().sourceTargetPairs.front(), (std::pair<std::int32_t, std::int32_t>{0, 1}));
+    QVERIFY(permute->scope.starts_with("while.40/iteration_0"));
+}
+
+void TestHloImport::dotFlopsByHand()
+{
+    const std::string path = FLINT_SHARED_DATA "/hlo/model_par_3d.before_optimizations_8_gpus.txt";
+    if (!QFile::exists(QString::fromStdString(path)))
+        QSKIP("../shared/data is not present");
+    const HloImport imported = importHloFile(path);
+    const Program& program = imported.workload.programOf(0);
+    // dot.23: f32[5120,256] x f32[5120,512] contracting dim 0 -> [256,512]: 2 * 256 * 512 * 5120.
+    QCOMPARE(opNamed(program, "dot.23")->flops, std::uint64_t(1'342'177'280));
+    // dot.41: [512,256] x [512,64], contracting 0 -> [256,64]: 2 * 256 * 64 * 512.
+    QCOMPARE(opNamed(program, "dot.41")->flops, std::uint64_t(16'777'216));
+    // dot.213: batch 64, no contraction -> [64,256,512]: 2 * 64 * 256 * 512.
+    QCOMPARE(opNamed(program, "dot.213")->flops, std::uint64_t(16'777'216));
+    QCOMPARE(opNamed(program, "dot.23")->bytesRead, std::uint64_t((5120 * 256 + 5120 * 512) * 4));
+    QCOMPARE(opNamed(program, "dot.23")->scope, std::string("xmap(named_loss)"));
+}
+
+void TestHloImport::whileLoops()
+{
+    const HloImport imported = fixture("loops.hlo");
+    const Program& program = imported.workload.programOf(0);
+    // known_trip_count 3: three dots and three all-reduces, one scope per iteration.
+    QCOMPARE(countNamed(program, "d"), std::size_t(3));
+    QCOMPARE(countNamed(program, "r"), std::size_t(3));
+    QCOMPARE(opNamed(program, "d", 2)->scope, std::string("w1/iteration_2/jit(f)/layer"));
+    QCOMPARE(opNamed(program, "r", 1)->scope, std::string("w1/iteration_1"));
+    // Iteration k's dot waits for iteration k-1's all-reduce.
+    QCOMPARE(opNamed(program, "d", 1)->dataDeps, std::vector<std::uint64_t>{opNamed(program, "r", 0)->id});
+    // w3: counter from 1, stride 2, while < 9: iterations at 1, 3, 5, 7.
+    // w2 (init from another loop) and w4 (data-dependent) run once, with a warning.
+    QCOMPARE(countNamed(program, "e"), std::size_t(1 + 4 + 1));
+    QVERIFY(hasWarning(imported, "line 56: w2: trip count unknown"));
+    QVERIFY(hasWarning(imported, "line 59: w4: trip count unknown"));
+    QCOMPARE(imported.warnings.size(), std::size_t(2));
+    QCOMPARE(summarizePerRank(imported.workload).collectives.at(CollectiveKind::AllReduce).count, std::uint64_t(3));
+}
+
+void TestHloImport::whileTripCountOption()
+{
+    HloImportOptions options;
+    options.whileTripCount = 5;
+    const HloImport imported = fixture("loops.hlo", options);
+    QCOMPARE(countNamed(imported.workload.programOf(0), "e"), std::size_t(5 + 4 + 5));
+    QVERIFY(hasWarning(imported, "5 iterations as given"));
+}
+
+void TestHloImport::asyncPairsAndOverlap()
+{
+    const HloImport imported = fixture("async.hlo");
+    const Program& program = imported.workload.programOf(0);
+    const WorkloadSummary summary = summarizePerRank(imported.workload);
+    // An async start/done pair is one collective.
+    QCOMPARE(summary.collectives.at(CollectiveKind::AllReduce).count, std::uint64_t(1));
+    QCOMPARE(summary.collectives.at(CollectiveKind::AllReduce).bytes, std::uint64_t(2048));
+    QCOMPARE(summary.collectives.at(CollectiveKind::AllGather).bytes, std::uint64_t(2048)); // its own shard
+    QVERIFY(!opNamed(program, "done") && !opNamed(program, "ag-done"));
+    const Op& start = *opNamed(program, "start");
+    // The dot between start and done does not wait for the collective; the consumer of done does.
+    QVERIFY(!dependsOn(program, *opNamed(program, "overlap"), start.id));
+    QVERIFY(dependsOn(program, *opNamed(program, "after"), start.id));
+    // Control predecessors become control edges.
+    QCOMPARE(opNamed(program, "late")->ctrlDeps, std::vector<std::uint64_t>{opNamed(program, "ag-start")->id});
+    // [2,4]<=[4,2]T(1,0): groups {0,2,4,6} and {1,3,5,7}.
+    QCOMPARE(imported.workload.membersOf(3, start), (Members{1, 3, 5, 7}));
+}
+
+void TestHloImport::permuteAndModes()
+{
+    const HloImport imported = fixture("async.hlo");
+    const Program& program = imported.workload.programOf(0);
+    // channel_id: pairs name partitions within the single replica.
+    const auto& pairs = opNamed(program, "cp")->extras.get().sourceTargetPairs;
+    QCOMPARE(pairs, (std::vector<std::pair<std::int32_t, std::int32_t>>{{0, 1}, {1, 2}, {2, 3}, {3, 0}}));
+    // all-to-all with channel_id: cross-partition groups.
+    QCOMPARE(imported.workload.membersOf(6, *opNamed(program, "a2a")), (Members{4, 5, 6, 7}));
+    QCOMPARE(opNamed(program, "a2a")->commTag, 6);
+}
+
+void TestHloImport::conditionalAndCall()
+{
+    const HloImport imported = fixture("async.hlo");
+    const Program& program = imported.workload.programOf(0);
+    // The branch with the most FLOPs (the dot) is taken; the call is inlined.
+    QVERIFY(opNamed(program, "d"));
+    QVERIFY(!opNamed(program, "n"));
+    QVERIFY(hasWarning(imported, "branch 1 of 2"));
+    QCOMPARE(opNamed(program, "d")->flops, std::uint64_t(2 * 16 * 16 * 16));
+    QVERIFY(dependsOn(program, *opNamed(program, "m"), opNamed(program, "d")->id));
+}
+
+void TestHloImport::importedTracesReadBack()
+{
+    const HloImport imported = fixture("async.hlo");
+    QTemporaryDir dir;
+    const std::string prefix = dir.filePath(QStringLiteral("async")).toStdString();
+    writeChakraWorkload(imported.workload, prefix);
+    const Workload read = readChakraWorkload(prefix);
+    QCOMPARE(read.rankCount(), std::size_t(8));
+    const WorkloadSummary original = summarize(imported.workload);
+    const WorkloadSummary back = summarize(read);
+    QCOMPARE(back.flops, original.flops);
+    QCOMPARE(back.memoryBytes, original.memoryBytes);
+    QCOMPARE(back.collectives.at(CollectiveKind::AllReduce).count, std::uint64_t(8));
+    QCOMPARE(back.collectives.at(CollectiveKind::AllToAll).bytes,
+             original.collectives.at(CollectiveKind::AllToAll).bytes);
+    // The permute 0->1->2->3->0 becomes a send and a recv on ranks 0-3, a placeholder on 4-7.
+    QCOMPARE(back.sends.count, std::uint64_t(4));
+    QCOMPARE(back.recvs.count, std::uint64_t(4));
+    // Groups keep their members: rank 5's all-reduce still spans {1,3,5,7}.
+    for (const Op& op : read.programOf(5).ops)
+        if (op.kind == OpKind::Collective && op.collective == CollectiveKind::AllReduce)
+            QCOMPARE(read.membersOf(5, op), (Members{1, 3, 5, 7}));
+}
+
+void TestHloImport::badGroupsNameTheLine()
+{
+    try {
+        fixture("bad_groups.hlo");
+        QFAIL("a group naming a missing device was accepted");
+    } catch (const InputError& e) {
+        QCOMPARE(e.line().value_or(0), 11);
+        QVERIFY2(std::string(e.what()).find("names device 7 but the module has 4 devices") != std::string::npos,
+                 e.what());
+    }
+}
+
+QTEST_GUILESS_MAIN(TestHloImport)
+#include "tst_hloimport.moc"
