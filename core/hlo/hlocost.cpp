@@ -1363,6 +1363,10 @@ private:
             scores = elements(scoreShape);
             queries = extent(scoreDims[scoreDims.size() - 2]);
             keys = extent(scoreDims.back());
+        } else if (!backward && bmm1 && !bmm1->lhsContracting.empty() && !bmm1->rhsContracting.empty()) {
+            queries = productExcept(q, bmm1->lhsBatch, bmm1->lhsContracting);
+            keys = productExcept(k, bmm1->rhsBatch, bmm1->rhsContracting);
+            scores = mulSat({productOf(q, bmm1->lhsBatch), queries, keys});
         } else if (q.dims.size() == 4 && k.dims.size() == 4) {
             queries = extent(q.dims[1]);
             keys = extent(k.dims[1]);
@@ -1374,10 +1378,9 @@ private:
             return cost;
         }
         if (mask.find("CAUSAL") != std::string::npos && queries > 0 && keys > 0) {
-            const std::uint64_t kept =
-                causalScoreCount(static_cast<std::int64_t>(queries), static_cast<std::int64_t>(keys), 0);
-            scores = static_cast<std::uint64_t>(static_cast<double>(scores) * static_cast<double>(kept) /
-                                                (static_cast<double>(queries) * static_cast<double>(keys)));
+            const std::uint64_t rows = scores / mulSat(queries, keys); // batch * heads
+            scores =
+                mulSat(rows, causalScoreCount(static_cast<std::int64_t>(queries), static_cast<std::int64_t>(keys), 0));
         }
         return attentionCost(scores, qkWidth, vWidth, backward, cost);
     }

@@ -410,8 +410,10 @@ private:
 
     void costInto(Op& op, std::uint32_t computation, std::uint32_t instruction)
     {
+        // Transcendentals (exp, tanh, rsqrt, ...) keep XLA's separate count in the cost model; a
+        // device spends time on them too, so the op counts each as one operation.
         const InstructionCost cost = m_costs.cost(computation, instruction);
-        op.flops = cost.flops;
+        op.flops = cost.flops + cost.transcendentals;
         op.bytesRead = cost.bytesRead;
         op.bytesWritten = cost.bytesWritten;
     }

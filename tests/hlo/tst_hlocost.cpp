@@ -183,6 +183,8 @@ private Q_SLOTS:
     void fusionUpdatesInPlace_data();
     void fusionUpdatesInPlace();
     void nestedFusionAndTupleRoot();
+    void transformerEngineMasks_data();
+    void transformerEngineMasks();
     void parsedText_data();
     void parsedText();
     void unknownTargetsAndOpcodesWarnOnce();
@@ -709,6 +711,50 @@ void TestHloCost::nestedFusionAndTupleRoot()
     b.at(e, f).calls = {outer};
     const Module module = b.take();
     COMPARE_COST(CostModel(module).cost(module.entry, f), (InstructionCost{1024, 0, 64 + 4096 + 0 + 4, 64 + 4096}));
+}
+
+void TestHloCost::transformerEngineMasks_data()
+{
+    QTest::addColumn<int>("queries");
+    QTest::addColumn<int>("keys");
+    QTest::addColumn<int>("maskType");
+    QTest::addColumn<quint64>("scores");
+
+    // Sq = 4, Skv = 6. Top-left causal: row i sees min(i + 1, 6) keys = 1+2+3+4. Bottom-right:
+    // row i sees i + 3 keys = 3+4+5+6. Padding masks cost like no mask.
+    QTest::newRow("no_mask") << 4 << 6 << 0 << quint64(24);
+    QTest::newRow("padding") << 4 << 6 << 1 << quint64(24);
+    QTest::newRow("causal_top_left") << 4 << 6 << 2 << quint64(10);
+    QTest::newRow("padding_causal_top_left") << 4 << 6 << 3 << quint64(10);
+    QTest::newRow("causal_bottom_right") << 4 << 6 << 4 << quint64(18);
+    // Sq = 6, Skv = 4. Top-left: 1+2+3+4+4+4. Bottom-right: row i sees i - 1 keys, clamped: 0+0+1+2+3+4.
+    QTest::newRow("more_queries_top_left") << 6 << 4 << 2 << quint64(18);
+    QTest::newRow("more_queries_bottom_right") << 6 << 4 << 5 << quint64(10);
+}
+
+void TestHloCost::transformerEngineMasks()
+{
+    QFETCH(int, queries);
+    QFETCH(int, keys);
+    QFETCH(int, maskType);
+    QFETCH(quint64, scores);
+    const QString text = QStringLiteral(R"(HloModule m
+ENTRY %main {
+  %q = bf16[1,%1,1,8]{3,2,1,0} parameter(0)
+  %k = bf16[1,%2,1,8]{3,2,1,0} parameter(1)
+  %v = bf16[1,%2,1,8]{3,2,1,0} parameter(2)
+  ROOT %attention = (bf16[1,%1,1,8]{3,2,1,0}, u8[16]{0}) custom-call(%q, %k, %v), custom_call_target="te_fused_attn_forward_ffi", api_version=API_VERSION_TYPED_FFI, backend_config={attn_heads = 1 : i64, input_batch = 1 : i64, kv_max_seqlen = %2 : i64, mask_type = %3 : i64, q_max_seqlen = %1 : i64, qk_head_dim = 8 : i64, v_head_dim = 8 : i64}
+}
+)")
+                             .arg(queries)
+                             .arg(keys)
+                             .arg(maskType);
+    const Module module = parseHlo(text.toStdString(), "test.hlo");
+    const InstructionCost cost = costOf(module, "attention");
+    // QK^T and PV: 2 * scores * (8 + 8).
+    QCOMPARE(cost.flops, 32 * scores);
+    QCOMPARE(cost.transcendentals, scores);
+    QCOMPARE(cost.bytesWritten, quint64(queries) * 8 * 2);
 }
 
 void TestHloCost::parsedText_data()
