@@ -24,11 +24,8 @@ int runChakraBenchmark(const std::vector<std::string>& arguments)
                     {{"nodes", 0, "N", "nodes in the trace (default 1000000)"},
                      {"dir", 0, "DIR", "folder for the trace file (default: a fresh folder in /tmp)"},
                      {"repeat", 0, "R", "runs of each phase; the best is reported (default 3)"}});
-    cli.parse(arguments);
-    if (cli.helpRequested()) {
-        std::fputs(cli.helpText().c_str(), stdout);
+    if (!cli.parseOrShowHelp(arguments))
         return ExitSuccess;
-    }
     if (!cli.positionals().empty())
         throw UsageError("unexpected argument '" + cli.positionals().front() + "'");
     const std::uint64_t nodes = cli.number("nodes", 1'000'000);

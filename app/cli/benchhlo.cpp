@@ -23,11 +23,8 @@ int runHloBenchmark(const std::vector<std::string>& arguments)
                     {{"instructions", 0, "N", "instructions in the module (default 100000)"},
                      {"ranks", 0, "R", "devices to expand to: 8 x a power of two (default 1024)"},
                      {"repeat", 0, "K", "runs of each phase; the best is reported (default 3)"}});
-    cli.parse(arguments);
-    if (cli.helpRequested()) {
-        std::fputs(cli.helpText().c_str(), stdout);
+    if (!cli.parseOrShowHelp(arguments))
         return ExitSuccess;
-    }
     if (!cli.positionals().empty())
         throw UsageError("unexpected argument '" + cli.positionals().front() + "'");
     const std::uint64_t instructions = cli.number("instructions", 100'000);

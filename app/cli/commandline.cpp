@@ -2,6 +2,7 @@
 #include "cli/commandline.h"
 
 #include <charconv>
+#include <cstdio>
 
 namespace flint::app {
 
@@ -77,6 +78,22 @@ void CommandLine::parse(const std::vector<std::string>& arguments)
         }
         m_values[spec->name] = inlineValue;
     }
+}
+
+bool CommandLine::parseOrShowHelp(const std::vector<std::string>& arguments)
+{
+    parse(arguments);
+    if (!m_help)
+        return true;
+    std::fputs(helpText().c_str(), stdout);
+    return false;
+}
+
+const std::string& CommandLine::onePositional(const std::string& what) const
+{
+    if (m_positionals.size() != 1)
+        throw UsageError(m_positionals.empty() ? "missing " + what : "expected one " + what);
+    return m_positionals.front();
 }
 
 std::string CommandLine::value(const std::string& name, const std::string& fallback) const

@@ -29,6 +29,11 @@ public:
 
     /// Parses the arguments after the subcommand name. Throws UsageError.
     void parse(const std::vector<std::string>& arguments);
+    /// parse(), then prints the help to standard output when --help was given. Returns false when
+    /// it did (the command is done), true when the command should run.
+    bool parseOrShowHelp(const std::vector<std::string>& arguments);
+    /// The single positional argument; throws UsageError naming `what` when there is none or more.
+    const std::string& onePositional(const std::string& what) const;
 
     bool helpRequested() const { return m_help; }
     bool has(const std::string& name) const { return m_values.count(name) != 0; }

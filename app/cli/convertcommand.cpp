@@ -27,8 +27,6 @@ int runConvert(const std::vector<std::string>& arguments)
     std::vector<OptionSpec> options{{"to", 0, "FORMAT", "chakra, json or dot"},
                                     {"output", 'o', "OUT", "output file or prefix"},
                                     {"rank", 0, "N", "rank to draw for --to dot (default 0)"}};
-    for (OptionSpec& o : workloadInputOptions())
-        options.push_back(std::move(o));
     CommandLine cli("convert", "IN --to chakra|json|dot -o OUT [--rank N] [OPTIONS]",
                     "Convert a workload. IN is anything 'flint inspect' reads: a Chakra trace (a .et file, a prefix\n"
                     "or a directory of rank files) or an XLA HLO module.\n"
@@ -37,14 +35,10 @@ int runConvert(const std::vector<std::string>& arguments)
                     "  json    the whole workload (programs, ops, rank bindings, groups) as JSON; OUT may be '-'.\n"
                     "  dot     Graphviz DOT of one rank's graph (--rank, default 0); OUT may be '-'.\n"
                     "Outputs appear whole or not at all: an error leaves no partial file behind.",
-                    std::move(options));
-    cli.parse(arguments);
-    if (cli.helpRequested()) {
-        std::fputs(cli.helpText().c_str(), stdout);
+                    withWorkloadInputOptions(std::move(options)));
+    if (!cli.parseOrShowHelp(arguments))
         return ExitSuccess;
-    }
-    if (cli.positionals().size() != 1)
-        throw UsageError(cli.positionals().empty() ? "missing IN" : "expected one IN");
+    const std::string& input = cli.onePositional("IN");
     const std::string format = cli.value("to");
     if (format != "chakra" && format != "json" && format != "dot")
         throw UsageError(format.empty() ? "missing --to FORMAT" : "unknown format '" + format + "' for --to");
@@ -53,7 +47,7 @@ int runConvert(const std::vector<std::string>& arguments)
         throw UsageError("missing -o OUT");
     const std::uint64_t rank = cli.number("rank", 0);
 
-    const core::Workload workload = loadWorkloadFromCli(cli.positionals().front(), cli).workload;
+    const core::Workload workload = loadWorkloadFromCli(input, cli).workload;
     if (format == "json") {
         writeText(out, core::workloadToJson(workload));
     } else if (format == "dot") {

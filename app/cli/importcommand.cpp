@@ -15,25 +15,18 @@ namespace {
 int runImport(const std::vector<std::string>& arguments)
 {
     std::vector<OptionSpec> options{{"output", 'o', "OUTDIR/PREFIX", "where to write PREFIX.RANK.et and PREFIX.json"}};
-    for (OptionSpec& o : workloadInputOptions())
-        options.push_back(std::move(o));
     CommandLine cli("import", "MODULE -o OUTDIR/PREFIX [OPTIONS]",
                     "Lower an XLA HLO module to per-rank workloads and write them as Chakra execution traces in the\n"
                     "form ASTRA-sim reads: OUTDIR/PREFIX.RANK.et for every device and OUTDIR/PREFIX.json with the\n"
                     "communicator groups the nodes' pg_name attributes name. OUTDIR is created when missing. All\n"
                     "files appear together or none does.",
-                    std::move(options));
-    cli.parse(arguments);
-    if (cli.helpRequested()) {
-        std::fputs(cli.helpText().c_str(), stdout);
+                    withWorkloadInputOptions(std::move(options)));
+    if (!cli.parseOrShowHelp(arguments))
         return ExitSuccess;
-    }
-    if (cli.positionals().size() != 1)
-        throw UsageError(cli.positionals().empty() ? "missing MODULE" : "expected one MODULE");
     const std::string output = cli.value("output");
     if (output.empty())
         throw UsageError("missing -o OUTDIR/PREFIX");
-    const std::string& input = cli.positionals().front();
+    const std::string& input = cli.onePositional("MODULE");
     if (core::detectInputKind(input) != core::InputKind::HloModule)
         throw core::InputError(input, "expected an XLA HLO module (text starting with 'HloModule'); "
                                       "for Chakra traces use 'flint convert --to chakra'");

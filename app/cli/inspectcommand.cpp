@@ -58,8 +58,6 @@ int inspectMlir(const std::string& path, bool json)
 int runInspect(const std::vector<std::string>& arguments)
 {
     std::vector<OptionSpec> options{{"json", 0, {}, "print the summary as JSON"}};
-    for (OptionSpec& o : workloadInputOptions())
-        options.push_back(std::move(o));
     CommandLine cli("inspect", "PATH [--json] [OPTIONS]",
                     "Summarize a workload. PATH is a Chakra trace (one .et file, a prefix PATH.0.et, PATH.1.et, ...\n"
                     "or a directory holding one prefix's rank files) or an XLA HLO module (text). Prints the number\n"
@@ -67,15 +65,10 @@ int runInspect(const std::vector<std::string>& arguments)
                     "groups and the longest dependency chain. For a trace, counts are summed over its ranks; for\n"
                     "an HLO module they are one rank's, for one execution of the entry computation.\n"
                     "For a .mlir file, lists its operations by name.",
-                    std::move(options));
-    cli.parse(arguments);
-    if (cli.helpRequested()) {
-        std::fputs(cli.helpText().c_str(), stdout);
+                    withWorkloadInputOptions(std::move(options)));
+    if (!cli.parseOrShowHelp(arguments))
         return ExitSuccess;
-    }
-    if (cli.positionals().size() != 1)
-        throw UsageError(cli.positionals().empty() ? "missing PATH" : "expected one PATH");
-    const std::string& path = cli.positionals().front();
+    const std::string& path = cli.onePositional("PATH");
     if (isMlirFile(path))
         return inspectMlir(path, cli.has("json"));
 

@@ -5,14 +5,13 @@
 
 namespace flint::app {
 
-std::vector<OptionSpec> workloadInputOptions()
+std::vector<OptionSpec> withWorkloadInputOptions(std::vector<OptionSpec> own)
 {
-    return {
-        {"comm-groups", 0, "FILE", "Chakra: comm-group JSON (default: PREFIX.json beside the trace)"},
-        {"replicas", 0, "N", "HLO: replica count (default: the module's, else inferred)"},
-        {"partitions", 0, "N", "HLO: partition count (default: the module's, else inferred)"},
-        {"while-trip-count", 0, "N", "HLO: iterations of while loops whose count is unknown"},
-    };
+    own.push_back({"comm-groups", 0, "FILE", "Chakra: comm-group JSON (default: PREFIX.json beside the trace)"});
+    own.push_back({"replicas", 0, "N", "HLO: replica count (default: the module's, else inferred)"});
+    own.push_back({"partitions", 0, "N", "HLO: partition count (default: the module's, else inferred)"});
+    own.push_back({"while-trip-count", 0, "N", "HLO: iterations of while loops whose count is unknown"});
+    return own;
 }
 
 core::LoadedWorkload loadWorkloadFromCli(const std::string& path, const CommandLine& cli, bool quiet)

@@ -8,9 +8,9 @@
 
 namespace flint::app {
 
-/// The options every command that reads a workload accepts (--comm-groups, --replicas,
-/// --partitions, --while-trip-count), to append to a command's own.
-std::vector<OptionSpec> workloadInputOptions();
+/// A command's own options followed by those every command that reads a workload accepts
+/// (--comm-groups, --replicas, --partitions, --while-trip-count).
+std::vector<OptionSpec> withWorkloadInputOptions(std::vector<OptionSpec> own);
 
 /// Loads the workload at `path` with the options given on `cli`. Warnings go to standard error
 /// (prefixed "warning: ") unless `quiet`. Throws UsageError, core::InputError.

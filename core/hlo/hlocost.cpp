@@ -498,6 +498,9 @@ const std::unordered_map<std::string_view, OpClass>& opClasses()
                                     "all-reduce-done",
                                     "all-gather-done",
                                     "collective-permute-done",
+                                    "reduce-scatter-done",
+                                    "all-to-all-done",
+                                    "collective-broadcast-done",
                                     "copy-done",
                                     "send-done",
                                     "recv-done",
@@ -1453,6 +1456,13 @@ CostModel::CostModel(const Module& module)
     m_costs = analyzer.takeCosts();
     m_computationCosts = analyzer.takeTotals();
     m_warnings = analyzer.takeWarnings();
+}
+
+bool isFreeOpcode(std::string_view opcode)
+{
+    const auto& classes = opClasses();
+    const auto it = classes.find(opcode);
+    return it != classes.end() && it->second == OpClass::Free;
 }
 
 InstructionCost CostModel::cost(std::uint32_t computation, std::uint32_t instruction) const

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace flint::core::hlo {
@@ -23,6 +24,11 @@ struct InstructionCost {
     InstructionCost& operator+=(const InstructionCost& other);
     friend bool operator==(const InstructionCost&, const InstructionCost&) = default;
 };
+
+/// True for opcodes that do no work of their own (parameter, constant, tuple, get-tuple-element,
+/// bitcast, after-all, partition-id, replica-id, the -done halves of async pairs, ...): they cost
+/// nothing and the lowering passes their operands' dependencies through.
+bool isFreeOpcode(std::string_view opcode);
 
 /// Costs every instruction of a Module as a standalone kernel (the granularity the lowering emits).
 ///

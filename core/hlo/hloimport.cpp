@@ -78,37 +78,6 @@ std::optional<CollectiveKind> collectiveKind(std::string_view op)
     return std::nullopt;
 }
 
-/// Instructions that do no work of their own: they pass their operands' dependencies through.
-bool isFree(std::string_view opcode)
-{
-    static const std::unordered_set<std::string_view> free{"parameter",
-                                                           "constant",
-                                                           "get-tuple-element",
-                                                           "tuple",
-                                                           "bitcast",
-                                                           "after-all",
-                                                           "partition-id",
-                                                           "replica-id",
-                                                           "add-dependency",
-                                                           "opt-barrier",
-                                                           "optimization-barrier",
-                                                           "domain",
-                                                           "get-dimension-size",
-                                                           "set-dimension-size",
-                                                           "copy-done",
-                                                           "send-done",
-                                                           "recv-done",
-                                                           "async-update",
-                                                           "async-done",
-                                                           "all-reduce-done",
-                                                           "all-gather-done",
-                                                           "collective-permute-done",
-                                                           "reduce-scatter-done",
-                                                           "all-to-all-done",
-                                                           "collective-broadcast-done"};
-    return free.count(opcode) != 0;
-}
-
 std::optional<std::int64_t> scalarLiteral(const Instruction& instruction)
 {
     if (instruction.opcode != "constant")
@@ -481,7 +450,7 @@ private:
                 return Value::of(tuple.parts[element]);
             return Value::of(tuple.all());
         }
-        if (isFree(opcode)) {
+        if (isFreeOpcode(opcode)) {
             Deps deps = operandDeps(instruction, values);
             mergeInto(deps, controlDeps(instruction, values));
             return Value::of(std::move(deps));
