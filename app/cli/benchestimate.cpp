@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+// `flint bench estimate`: simulator speed and memory on large SPMD workloads.
+#include "cli/benchsupport.h"
+#include "cli/commandline.h"
+#include "cli/commands.h"
+#include "core/estimator/estimate.h"
+#include "core/synthetictrace.h"
+
+#include <cstdio>
+#include <string>
+
+namespace flint::app {
+namespace {
+
+/// The synthetic transformer step (tensor-parallel all-reduces in groups of `tp`) followed by a
+/// data-parallel gradient all-reduce over the ranks with the same tensor-parallel index.
+core::Workload makeWorkload(std::uint64_t ops, std::int32_t ranks, std::int32_t tp)
+{
+    core::Program program = core::makeSyntheticProgram(ops - 1);
+    const std::int32_t dp = program.commSlotFor("dp");
+    core::Op grad;
+    grad.id = ops - 1;
+    grad.name = "grad_all_reduce";
+    grad.kind = core::OpKind::Collective;
+    grad.collective = core::CollectiveKind::AllReduce;
+    grad.commBytes = 256ull << 20;
+    grad.commSlot = dp;
+    grad.dataDeps = {ops - 2};
+    program.ops.push_back(grad);
+    auto shared = std::make_shared<const core::Program>(std::move(program));
+    return core::Workload::spmd(shared, static_cast<std::size_t>(ranks), [&](std::size_t r, std::size_t slot) {
+        const auto rank = static_cast<std::int32_t>(r);
+        std::vector<std::int32_t> members;
+        if (slot == 0)
+            for (std::int32_t i = 0; i < tp; ++i)
+                members.push_back(rank / tp * tp + i);
+        else
+            for (std::int32_t i = rank % tp; i < ranks; i += tp)
+                members.push_back(i);
+        return members;
+    });
+}
+
+struct Case {
+    std::int32_t ranks;
+    std::uint64_t ops;
+    double secondsTarget;
+    double mibTarget;
+};
+
+void runCase(const Case& c, const std::string& preset, bool symmetry, bool events)
+{
+    resetPeakMemory();
+    const double baseline = currentMemoryMiB();
+    auto start = BenchClock::now();
+    const core::Workload workload = makeWorkload(c.ops, c.ranks, 8);
+    const double buildSeconds = secondsSince(start);
+    const core::Cluster cluster = *core::clusterPreset(preset, c.ranks);
+    core::EstimateOptions options;
+    options.exploitSymmetry = symmetry;
+    options.recordEvents = events;
+    start = BenchClock::now();
+    const auto result = core::estimate(workload, cluster, options);
+    const double seconds = secondsSince(start);
+    const double peak = peakMemoryMiB();
+    const double totalOps = static_cast<double>(c.ranks) * static_cast<double>(c.ops);
+    char target[64] = "no target";
+    if (c.secondsTarget > 0)
+        std::snprintf(target, sizeof target, "target < %.0f s, < %.0f MiB", c.secondsTarget, c.mibTarget);
+    std::printf("  %6d ranks x %6llu ops  %-9s  estimate %8.3f s  %8.1f M rank-ops/s  %5zu timelines  %9llu ops "
+                "simulated  step %.4f s  workload %.2f s  peak RSS %7.1f MiB (+%.1f)  [%s]\n",
+                c.ranks, static_cast<unsigned long long>(c.ops), symmetry ? "symmetric" : "all ranks", seconds,
+                totalOps / seconds / 1e6, result->timelines.size(),
+                static_cast<unsigned long long>(result->simulatedOps), result->stepTime, buildSeconds, peak,
+                peak - baseline, target);
+}
+
+int runEstimateBenchmark(const std::vector<std::string>& arguments)
+{
+    CommandLine cli("bench estimate", "[--cluster PRESET] [--quick]",
+                    "Benchmark the estimator on synthetic SPMD transformer steps (tensor parallel 8, data parallel\n"
+                    "over the rest) on a modelled cluster: 1,024 ranks x 10,000 ops (target < 1 s) and 16,384\n"
+                    "ranks x 2,000 ops (target < 10 s, < 4 GiB), with symmetry, then the raw discrete-event speed\n"
+                    "simulating every rank (1,024 x 10,000 and 1,024 x 2,000). Prints time, rank-ops per second,\n"
+                    "distinct timelines and peak resident memory.",
+                    {{"cluster", 0, "PRESET", "cluster preset (default dgx-h100-ib)"},
+                     {"quick", 0, {}, "smaller cases (for tests)"}});
+    cli.parse(arguments);
+    if (cli.helpRequested()) {
+        std::fputs(cli.helpText().c_str(), stdout);
+        return ExitSuccess;
+    }
+    if (!cli.positionals().empty())
+        throw UsageError("unexpected argument '" + cli.positionals().front() + "'");
+    const std::string preset = cli.value("cluster", "dgx-h100-ib");
+    if (!core::clusterPreset(preset, 8))
+        throw UsageError("unknown cluster preset '" + preset + "'");
+    const bool quick = cli.has("quick");
+    std::printf("estimator benchmark on %s\n", preset.c_str());
+    if (quick) {
+        runCase({64, 1'000, 0, 0}, preset, true, true);
+        runCase({64, 1'000, 0, 0}, preset, false, true);
+        return ExitSuccess;
+    }
+    runCase({1'024, 10'000, 1, 4096}, preset, true, true);
+    runCase({16'384, 2'000, 10, 4096}, preset, true, true);
+    runCase({1'024, 2'000, 0, 0}, preset, false, true);
+    runCase({1'024, 10'000, 0, 0}, preset, false, false);
+    return ExitSuccess;
+}
+
+const bool registered = Benchmarks::add(
+    {"estimate", "estimator speed: 1,024 ranks x 10,000 ops and 16,384 ranks x 2,000 ops", runEstimateBenchmark, 20});
+
+} // namespace
+} // namespace flint::app

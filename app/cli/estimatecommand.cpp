@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: MIT
+// `flint estimate`: simulate a workload on a modelled cluster.
+#include "cli/commandline.h"
+#include "cli/commands.h"
+#include "cli/workloadinput.h"
+#include "core/chakra.h"
+#include "core/error.h"
+#include "core/estimator/estimate.h"
+#include "core/estimator/estimateexport.h"
+#include "core/fileio.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+
+namespace flint::app {
+namespace {
+
+std::string seconds(double s)
+{
+    char buffer[64];
+    if (s >= 1)
+        std::snprintf(buffer, sizeof buffer, "%.4f s", s);
+    else if (s >= 1e-3)
+        std::snprintf(buffer, sizeof buffer, "%.4f ms", s * 1e3);
+    else
+        std::snprintf(buffer, sizeof buffer, "%.3f us", s * 1e6);
+    return buffer;
+}
+
+std::string presetList()
+{
+    std::string text = "Cluster presets:\n";
+    for (const auto& p : core::clusterPresets())
+        text += "  " + p.name + std::string(p.name.size() < 20 ? 20 - p.name.size() : 1, ' ') + p.description + "\n";
+    text += "Devices:\n";
+    for (const auto& d : core::devicePresets()) {
+        char line[256];
+        std::snprintf(line, sizeof line, "  %-8s %-26s bf16 %7.1f TFLOP/s  HBM %6.0f GB/s  %4.0f GB  (%s)\n",
+                      d.name.c_str(), d.title.c_str(), d.peakFlops(core::Precision::BF16) / 1e12,
+                      d.memoryBandwidth / 1e9, d.memoryCapacity / 1e9, d.source.c_str());
+        text += line;
+    }
+    return text;
+}
+
+core::Cluster makeCluster(const CommandLine& cli, std::int64_t ranks)
+{
+    const std::string spec = cli.value("cluster", "dgx-h100-ib");
+    core::Cluster cluster;
+    const bool isFile = spec.ends_with(".yml") || spec.ends_with(".yaml") || std::filesystem::exists(spec);
+    if (isFile) {
+        cluster.name = std::filesystem::path(spec).stem().string();
+        cluster.device = *core::findDevice("H100");
+        cluster.topology = core::readNetworkYaml(spec);
+    } else if (auto preset = core::clusterPreset(spec, ranks)) {
+        cluster = *preset;
+    } else {
+        throw UsageError("unknown cluster '" + spec + "' (a network .yml file or one of the presets; see --list)");
+    }
+    if (cli.has("system"))
+        cluster.system = core::readSystemJson(cli.value("system"));
+    if (cli.has("device")) {
+        const core::DeviceSpec* device = core::findDevice(cli.value("device"));
+        if (!device)
+            throw UsageError("unknown device '" + cli.value("device") + "' (see --list)");
+        cluster.device = *device;
+    }
+    if (cli.has("model")) {
+        const std::string model = cli.value("model");
+        if (model == "astrasim" || model == "astra-sim")
+            cluster.model = core::CostModel::AstraSim;
+        else if (model == "flint")
+            cluster.model = core::CostModel::Flint;
+        else
+            throw UsageError("--model must be 'flint' or 'astrasim'");
+    }
+    if (cli.has("comm-streams")) {
+        const std::uint64_t streams = cli.number("comm-streams", 1);
+        if (streams < 1 || streams > 64)
+            throw UsageError("--comm-streams must be 1..64");
+        cluster.commStreams = static_cast<std::int32_t>(streams);
+    }
+    return cluster;
+}
+
+int runEstimate(const std::vector<std::string>& arguments)
+{
+    std::vector<OptionSpec> options = {
+        {"cluster", 0, "PRESET|FILE", "cluster preset (default dgx-h100-ib, sized to the workload) or network YAML"},
+        {"system", 0, "FILE", "ASTRA-sim system JSON: collective algorithms, chunks, endpoint delay"},
+        {"device", 0, "NAME",
+         "device preset: A100, H100, H200, B200, MI300X, TPUv5p (default: the preset's, H100 for a YAML)"},
+        {"model", 0, "NAME", "collective cost conventions: flint (default) or astrasim"},
+        {"comm-streams", 0, "N", "communication streams per rank (default 1)"},
+        {"timing", 0, "MODE", "compute times: auto (recorded if present, else roofline), roofline, recorded"},
+        {"trace", 0, "FILE", "write a Perfetto/Chrome trace JSON (a process per rank)"},
+        {"trace-ranks", 0, "N", "ranks in the trace (default: all, at most 256 unless given)"},
+        {"csv", 0, "FILE", "write the per-rank breakdown as CSV"},
+        {"matrix", 0, "FILE", "write the communication matrix (src,dst,bytes) as CSV"},
+        {"json", 0, {}, "print the estimate as JSON"},
+        {"top", 0, "N", "top ops to list (default 10)"},
+        {"no-symmetry", 0, {}, "simulate every rank instead of one per class of identical ranks"},
+        {"list", 0, {}, "list cluster presets and devices"}};
+    CommandLine cli(
+        "estimate",
+        "WORKLOAD [--cluster PRESET|network.yml] [--system system.json] [--device NAME] [--model flint|astrasim]\n"
+        "       [--trace out.json] [--csv out.csv] [--json]",
+        "Estimate how every rank of WORKLOAD spends one step on a modelled cluster. WORKLOAD is anything\n"
+        "'flint inspect' reads (a Chakra trace as one .et file, a prefix or a directory; an XLA HLO module).\n"
+        "A discrete-event simulation runs each rank's compute and communication streams, with collective\n"
+        "algorithms costed per topology dimension. Prints the step time, the per-rank breakdown (compute,\n"
+        "exposed communication, idle), the top ops and the traffic per dimension. A network .yml is\n"
+        "ASTRA-sim's analytical format; --model astrasim reproduces ASTRA-sim's congestion-unaware analytical\n"
+        "backend. comm_size is read as ASTRA-sim does (for an all-gather: the bytes each rank contributes).\n"
+        "See docs/estimator.md.",
+        withWorkloadInputOptions(std::move(options)));
+    cli.parse(arguments);
+    if (cli.helpRequested()) {
+        std::fputs(cli.helpText().c_str(), stdout);
+        return ExitSuccess;
+    }
+    if (cli.has("list")) {
+        std::fputs(presetList().c_str(), stdout);
+        return ExitSuccess;
+    }
+    if (cli.positionals().size() != 1)
+        throw UsageError(cli.positionals().empty() ? "missing WORKLOAD" : "expected one WORKLOAD");
+    core::EstimateOptions estimateOptions;
+    const std::string timing = cli.value("timing", "auto");
+    if (timing == "auto")
+        estimateOptions.timing = core::ComputeTiming::Auto;
+    else if (timing == "roofline")
+        estimateOptions.timing = core::ComputeTiming::Roofline;
+    else if (timing == "recorded")
+        estimateOptions.timing = core::ComputeTiming::Recorded;
+    else
+        throw UsageError("--timing must be auto, roofline or recorded");
+    estimateOptions.exploitSymmetry = !cli.has("no-symmetry");
+    const std::uint64_t top = cli.number("top", 10);
+
+    const core::Workload workload = loadWorkloadFromCli(cli.positionals().front(), cli, cli.has("json")).workload;
+    const core::Cluster cluster = makeCluster(cli, static_cast<std::int64_t>(workload.rankCount()));
+    const auto result = core::estimate(workload, cluster, estimateOptions);
+
+    if (result->droppedDependencies > 0 && !cli.has("json"))
+        std::fprintf(stderr, "warning: %llu dependencies closed cycles and were ignored (see docs/estimator.md)\n",
+                     static_cast<unsigned long long>(result->droppedDependencies));
+
+    // Write the files first, together, so that a failure leaves nothing behind.
+    core::OutputTransaction outputs;
+    if (cli.has("trace")) {
+        const std::size_t traceRanks = cli.number("trace-ranks", 256);
+        outputs.write(cli.value("trace"), core::chromeTraceJson(*result, workload, traceRanks));
+    }
+    if (cli.has("csv"))
+        outputs.write(cli.value("csv"), core::breakdownCsv(*result));
+    if (cli.has("matrix"))
+        outputs.write(cli.value("matrix"), core::commMatrixCsv(*result));
+    outputs.commit();
+
+    if (cli.has("json")) {
+        std::fputs(core::estimateJson(*result, workload, cluster, top).c_str(), stdout);
+        return ExitSuccess;
+    }
+    std::printf("cluster: %s, %s, %s (%lld NPUs), cost model %s\n", cluster.name.c_str(), cluster.device.name.c_str(),
+                cluster.topology.describe().c_str(), static_cast<long long>(cluster.topology.npuCount()),
+                result->costModel.c_str());
+    std::printf("ranks: %zu (%zu distinct timelines)\n", result->ranks.size(), result->timelines.size());
+    std::printf("step time: %s\n", seconds(result->stepTime).c_str());
+    double compute = 0, exposed = 0, idle = 0;
+    for (const auto& r : result->ranks) {
+        compute += r.compute;
+        exposed += r.exposedComm;
+        idle += r.idle;
+    }
+    const double n = static_cast<double>(result->ranks.size());
+    const double step = result->stepTime > 0 ? result->stepTime : 1;
+    std::printf("mean per rank: compute %s (%.1f%%), exposed communication %s (%.1f%%), idle %s (%.1f%%)\n",
+                seconds(compute / n).c_str(), 100 * compute / n / step, seconds(exposed / n).c_str(),
+                100 * exposed / n / step, seconds(idle / n).c_str(), 100 * idle / n / step);
+    if (result->ranks.size() <= 16) {
+        std::printf("\n  rank      finish     compute     exposed comm   idle\n");
+        for (std::size_t r = 0; r < result->ranks.size(); ++r) {
+            const auto& b = result->ranks[r];
+            std::printf("  %4zu  %12s %12s %12s %12s\n", r, seconds(b.finish).c_str(), seconds(b.compute).c_str(),
+                        seconds(b.exposedComm).c_str(), seconds(b.idle).c_str());
+        }
+    }
+    const auto tops = core::topOps(*result, workload, top);
+    if (!tops.empty()) {
+        std::printf("\ntop ops (time summed over ranks):\n");
+        for (const auto& t : tops)
+            std::printf("  %12s  %8llu x  %-16s %s\n", seconds(t.seconds).c_str(),
+                        static_cast<unsigned long long>(t.count),
+                        std::string(t.kind == core::OpKind::Collective ? core::chakraName(t.collective)
+                                                                       : core::chakraName(t.kind))
+                            .c_str(),
+                        t.name.c_str());
+    }
+    std::printf("\ncritical path: %zu ops\n", result->criticalPath.size());
+    if (!result->bytesPerDim.empty()) {
+        std::printf("traffic per dimension:");
+        for (std::size_t d = 0; d < result->bytesPerDim.size(); ++d)
+            std::printf(" dim %zu %.4g GB%s", d, result->bytesPerDim[d] / 1e9,
+                        d + 1 < result->bytesPerDim.size() ? "," : "");
+        std::printf("\n");
+    }
+    return ExitSuccess;
+}
+
+const bool registered =
+    Commands::add({"estimate", "estimate each rank's step time on a modelled cluster (Chakra trace in, breakdown out)",
+                   runEstimate, 30});
+
+} // namespace
+} // namespace flint::app

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/estimator/device.h"
+#include "core/estimator/systemconfig.h"
+#include "core/estimator/topology.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace flint::core {
+
+/// Which collective cost conventions the estimate follows (see docs/estimator.md).
+enum class CostModel : std::uint8_t {
+    /// Our default: times in fractional ns, chunks of exactly size / splits, reductions at the
+    /// device's memory bandwidth, injection-limited direct algorithms, sub-grid groups staged per
+    /// dimension with the configured algorithms.
+    Flint,
+    /// ASTRA-sim's congestion-unaware analytical backend (at 518bd513): message times truncated to
+    /// whole ns, chunks raised to the NPU count, its halving-doubling and endpoint-delay quirks,
+    /// groups other than the world run as one logical ring. Use it to compare with ASTRA-sim.
+    AstraSim,
+};
+
+std::string_view displayName(CostModel model);
+
+/// How an op's compute time is found from its costs (roofline).
+struct ComputeModel {
+    double flopEfficiency = 0.7;                  ///< fraction of peak FLOP/s a kernel reaches
+    double memoryEfficiency = 0.8;                ///< fraction of peak memory bandwidth a kernel reaches
+    double launchOverhead = 2e-6;                 ///< seconds added to every device compute op (kernel launch)
+    Precision defaultPrecision = Precision::BF16; ///< for ops whose element type is unknown
+    bool allowTf32 = true;                        ///< f32 matmuls run on TF32 tensor cores
+};
+
+/// Devices, network and collective choices: everything the estimate needs besides the workload.
+struct Cluster {
+    std::string name;
+    DeviceSpec device;
+    Topology topology;
+    SystemConfig system;
+    ComputeModel compute;
+    CostModel model = CostModel::Flint;
+    /// Communication streams per rank: collectives and send/recv that may run at once.
+    std::int32_t commStreams = 1;
+
+    /// Checks the topology and settings; returns the first problem or "".
+    std::string validate() const;
+};
+
+struct ClusterPresetInfo {
+    std::string name;
+    std::string description;
+};
+
+/// The built-in systems (8-GPU NVSwitch nodes with InfiniBand or RoCE scale-out, a TPU v5p torus,
+/// ASTRA-sim's sample networks).
+std::vector<ClusterPresetInfo> clusterPresets();
+
+/// The preset `name`, sized to hold at least `ranks` NPUs (the outermost dimension grows), or nullopt
+/// when there is no such preset.
+std::optional<Cluster> clusterPreset(std::string_view name, std::int64_t ranks);
+
+/// A cluster that reproduces ASTRA-sim's analytical backend for `topology` and `system`: CostModel
+/// AstraSim, one communication stream, compute nodes replayed from their recorded durations.
+Cluster astraSimCluster(Topology topology, SystemConfig system);
+
+} // namespace flint::core

@@ -1,0 +1,758 @@
+// SPDX-License-Identifier: MIT
+// Collective cost models. Every formula is written out in docs/estimator.md; times here are in ns
+// until the end, where they become seconds. Notation: n members of a phase, c bytes per rank and
+// chunk entering it, B link bandwidth (bytes/ns), L latency per hop (ns), h hops, ED endpoint delay.
+#include "core/estimator/collectivemodel.h"
+
+#include "core/error.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <deque>
+#include <map>
+#include <stdexcept>
+
+#include <queue>
+
+namespace flint::core {
+namespace {
+
+constexpr double kNsPerSecond = 1e9;
+
+/// The wires one phase runs over.
+struct Link {
+    double bytesPerNs = 1;
+    double latencyNs = 0;
+    std::int32_t neighbourHops = 1; ///< hops between logical ring neighbours
+    std::int32_t maxHops = 1;       ///< hops to the farthest member
+    TopologyKind kind = TopologyKind::Switch;
+    std::int32_t dim = 0;
+};
+
+struct PhaseResult {
+    double timeNs = 0;
+    double sentPerRank = 0;
+    double bytesOut = 0;
+    std::int32_t steps = 0;
+};
+
+bool isPowerOfTwo(std::int64_t n)
+{
+    return n > 0 && (n & (n - 1)) == 0;
+}
+
+std::int32_t log2i(std::int64_t n)
+{
+    return static_cast<std::int32_t>(std::bit_width(static_cast<std::uint64_t>(n)) - 1);
+}
+
+std::int32_t ceilLog2(std::int64_t n)
+{
+    return n <= 1 ? 0 : log2i(n - 1) + 1;
+}
+
+class Costing {
+public:
+    Costing(const Cluster& cluster, bool insideSubgroup)
+        : m_cluster(cluster)
+        , m_astra(cluster.model == CostModel::AstraSim)
+    {
+        // ASTRA-sim charges a fixed 10 ns per endpoint inside communicator groups smaller than the
+        // world (its MemBus for comm groups ignores endpoint-delay); we take the configured value.
+        m_endpointDelay = (m_astra && insideSubgroup) ? 10.0 : cluster.system.endpointDelayNs;
+    }
+
+    double endpointDelay() const { return m_endpointDelay; }
+
+    /// One message of m bytes over h hops: h L + m / B (ASTRA-sim truncates to whole ns).
+    double message(double bytes, std::int32_t hops, const Link& link) const
+    {
+        const double t = hops * link.latencyNs + bytes / link.bytesPerNs;
+        return m_astra ? std::floor(t) : t;
+    }
+
+    /// Reducing m received bytes into the local buffer: 3 m / local memory bandwidth (two reads,
+    /// one write). ASTRA-sim: 3 trunc(m / local-mem-bw) with local-mem-bw in 10^9 bytes/s, and nothing
+    /// when local-mem-bw is absent; we fall back to the device's memory bandwidth times its efficiency.
+    double reduction(double bytes) const
+    {
+        const double localGBps = m_cluster.system.localMemBandwidthGBps;
+        if (m_astra)
+            return localGBps > 0 ? 3.0 * std::floor(bytes / localGBps) : 0.0;
+        const double bytesPerSecond =
+            localGBps > 0 ? localGBps * 1e9 : m_cluster.device.memoryBandwidth * m_cluster.compute.memoryEfficiency;
+        return bytesPerSecond > 0 ? 3.0 * bytes / bytesPerSecond * kNsPerSecond : 0.0;
+    }
+
+    /// Time of n - 1 messages of m bytes that a rank sends to distinct peers at once: ASTRA-sim (and a
+    /// fully connected dimension) sends them in parallel; a Switch or Ring port serialises them.
+    double directRound(double bytes, std::int32_t n, const Link& link) const
+    {
+        if (m_astra || link.kind == TopologyKind::FullyConnected)
+            return message(bytes, link.maxHops, link);
+        const double ports = link.kind == TopologyKind::Ring ? 2.0 : 1.0;
+        return link.maxHops * link.latencyNs + (n - 1) * bytes / (ports * link.bytesPerNs);
+    }
+
+    PhaseResult phase(CollectiveKind kind, CollectiveAlgorithm algorithm, std::int32_t n, double c,
+                      const Link& link) const
+    {
+        PhaseResult r;
+        const double ed = m_endpointDelay;
+        switch (algorithm) {
+        case CollectiveAlgorithm::Ring: {
+            double m = c / n;
+            std::int32_t reductions = 0;
+            r.bytesOut = c;
+            switch (kind) {
+            case CollectiveKind::AllReduce:
+                r.steps = 2 * (n - 1);
+                reductions = n - 1;
+                break;
+            case CollectiveKind::ReduceScatter:
+            case CollectiveKind::ReduceScatterBlock:
+                r.steps = n - 1;
+                reductions = n - 1;
+                r.bytesOut = c / n;
+                break;
+            case CollectiveKind::AllGather:
+                r.steps = n - 1;
+                m = c;
+                r.bytesOut = c * n;
+                break;
+            case CollectiveKind::AllToAll:
+                // Data for the peer k hops away travels k neighbour steps: n(n-1)/2 messages of c/n.
+                r.steps = n * (n - 1) / 2;
+                break;
+            default:
+                r.steps = n - 1;
+                break;
+            }
+            // T = steps (h L + m/B) + (steps + 1) ED + reductions T_red(m)
+            r.timeNs = r.steps * message(m, link.neighbourHops, link) + (r.steps + 1) * ed + reductions * reduction(m);
+            r.sentPerRank = r.steps * m;
+            return r;
+        }
+        case CollectiveAlgorithm::Direct: {
+            switch (kind) {
+            case CollectiveKind::AllToAll:
+                r.timeNs = 2 * ed + directRound(c / n, n, link);
+                r.bytesOut = c;
+                r.sentPerRank = (n - 1) * c / n;
+                break;
+            case CollectiveKind::ReduceScatter:
+            case CollectiveKind::ReduceScatterBlock:
+                r.timeNs = 2 * ed + directRound(c / n, n, link) + reduction(m_astra ? c / n : (n - 1) * c / n);
+                r.bytesOut = c / n;
+                r.sentPerRank = (n - 1) * c / n;
+                break;
+            case CollectiveKind::AllGather:
+                r.timeNs = 2 * ed + directRound(c, n, link);
+                r.bytesOut = c * n;
+                r.sentPerRank = (n - 1) * c;
+                break;
+            default: // all-reduce: a reduce-scatter round, then an all-gather round of the reduced pieces
+                r.timeNs = 2 * ed + directRound(c / n, n, link) + reduction(m_astra ? c / n : (n - 1) * c / n) + ed +
+                           directRound(c / n, n, link);
+                r.bytesOut = c;
+                r.sentPerRank = 2 * (n - 1) * c / n;
+                break;
+            }
+            r.steps = kind == CollectiveKind::AllReduce ? 2 : 1;
+            return r;
+        }
+        case CollectiveAlgorithm::HalvingDoubling: {
+            const std::int32_t k = log2i(n);
+            const auto hopsAt = [&](std::int64_t distance) {
+                if (link.kind == TopologyKind::Ring) {
+                    const std::int64_t d = distance * link.neighbourHops;
+                    return static_cast<std::int32_t>(
+                        std::min<std::int64_t>(d, std::max<std::int64_t>(1, n * link.neighbourHops - d)));
+                }
+                return link.maxHops;
+            };
+            double t = 0;
+            double sent = 0;
+            std::int32_t steps = 0;
+            const bool reduce = kind == CollectiveKind::AllReduce || kind == CollectiveKind::ReduceScatter ||
+                                kind == CollectiveKind::ReduceScatterBlock;
+            if (reduce) {
+                // Reduce-scatter: step s = 1..log2 n exchanges c / 2^s with the partner 2^(s-1) away.
+                for (std::int32_t s = 1; s <= k; ++s) {
+                    const double m = c / std::ldexp(1.0, s);
+                    t += message(m, hopsAt(std::int64_t{1} << (s - 1)), link);
+                    // ASTRA-sim charges the reduction only from the second step on.
+                    if (!m_astra || s >= 2)
+                        t += reduction(m);
+                    sent += m;
+                    ++steps;
+                }
+            }
+            if (kind == CollectiveKind::AllReduce) {
+                // ... then the mirror-image all-gather: c/n, 2c/n, ..., c/2 with partners n/2, ..., 1.
+                for (std::int32_t s = k; s >= 1; --s) {
+                    const double m = c / std::ldexp(1.0, s);
+                    t += message(m, hopsAt(std::int64_t{1} << (s - 1)), link);
+                    sent += m;
+                    ++steps;
+                }
+                r.bytesOut = c;
+            } else if (kind == CollectiveKind::AllGather) {
+                // All-gather: step s sends 2^(s-1) c to the partner 2^(s-1) away.
+                for (std::int32_t s = 1; s <= k; ++s) {
+                    const double m = c * std::ldexp(1.0, s - 1);
+                    t += message(m, hopsAt(std::int64_t{1} << (s - 1)), link);
+                    sent += m;
+                    ++steps;
+                }
+                r.bytesOut = c * n;
+            } else if (kind == CollectiveKind::AllToAll) {
+                // Pairwise exchange by XOR partner: n - 1 rounds of c/n.
+                for (std::int32_t s = 1; s < n; ++s) {
+                    t += message(c / n, link.maxHops, link);
+                    sent += c / n;
+                    ++steps;
+                }
+                r.bytesOut = c;
+            } else {
+                r.bytesOut = c / n;
+            }
+            r.timeNs = t + (steps + 1) * ed;
+            r.sentPerRank = sent;
+            r.steps = steps;
+            return r;
+        }
+        case CollectiveAlgorithm::DoubleBinaryTree: {
+            // Two complementary binary trees each carry half of the chunk up (reduce) and back down
+            // (broadcast); every rank is interior in at most one tree, so its port carries both halves:
+            // T = 2 D (h L + (c/2)/B + ED) + D T_red(c/2), D = ceil(log2(n + 1)) - 1 levels below the root.
+            const std::int32_t depth = std::max(1, ceilLog2(n + 1) - 1);
+            r.steps = 2 * depth;
+            r.timeNs = 2 * depth * (message(c / 2, link.maxHops, link) + ed) + depth * reduction(c / 2) + ed;
+            r.sentPerRank = 2 * c;
+            r.bytesOut = c;
+            return r;
+        }
+        }
+        return r;
+    }
+
+private:
+    const Cluster& m_cluster;
+    bool m_astra = false;
+    double m_endpointDelay = 0;
+};
+
+/// How a group sits in the topology.
+struct GroupShape {
+    bool grid = false;                ///< members are a Cartesian product of per-dimension coordinates
+    std::vector<std::int32_t> counts; ///< distinct coordinates per dimension (grid only)
+    std::vector<Link> links;          ///< per dimension (grid only)
+    Link flat;                        ///< the slowest neighbour link of the flat ring over the group
+};
+
+Link dimLink(const TopologyDim& dim, std::int32_t d)
+{
+    Link link;
+    link.bytesPerNs = dim.bandwidthBytesPerSecond() / kNsPerSecond;
+    link.latencyNs = dim.latencyNs;
+    link.kind = dim.kind;
+    link.dim = d;
+    link.neighbourHops = dim.kind == TopologyKind::Ring ? 1 : (dim.kind == TopologyKind::Switch ? 2 : 1);
+    link.maxHops = std::max(1, dim.maxHops());
+    return link;
+}
+
+GroupShape analyse(const Topology& topology, std::span<const std::int32_t> members)
+{
+    GroupShape shape;
+    const std::size_t dims = topology.dims.size();
+    std::vector<std::vector<std::int32_t>> coords(dims);
+    for (std::size_t d = 0; d < dims; ++d) {
+        std::vector<char> seen(static_cast<std::size_t>(topology.dims[d].npus), 0);
+        for (std::int32_t r : members)
+            seen[static_cast<std::size_t>(topology.coordinate(r, d))] = 1;
+        for (std::int32_t c = 0; c < topology.dims[d].npus; ++c)
+            if (seen[static_cast<std::size_t>(c)])
+                coords[d].push_back(c);
+    }
+    std::int64_t product = 1;
+    for (const auto& c : coords)
+        product *= static_cast<std::int64_t>(c.size());
+    shape.grid = product == static_cast<std::int64_t>(members.size());
+    shape.counts.resize(dims);
+    shape.links.resize(dims);
+    for (std::size_t d = 0; d < dims; ++d) {
+        shape.counts[d] = static_cast<std::int32_t>(coords[d].size());
+        Link link = dimLink(topology.dims[d], static_cast<std::int32_t>(d));
+        if (topology.dims[d].kind == TopologyKind::Ring && coords[d].size() > 1) {
+            // A ring over a subset of a physical ring: the logical neighbours' largest distance.
+            std::int32_t worst = 1, far = 1;
+            const auto& c = coords[d];
+            for (std::size_t i = 0; i < c.size(); ++i) {
+                worst = std::max(worst, topology.dims[d].hops(c[i], c[(i + 1) % c.size()]));
+                for (std::size_t j = i + 1; j < c.size(); ++j)
+                    far = std::max(far, topology.dims[d].hops(c[i], c[j]));
+            }
+            link.neighbourHops = worst;
+            link.maxHops = far;
+        }
+        shape.links[d] = link;
+    }
+    // The flat logical ring over the sorted members: its slowest neighbour message sets the pace.
+    Link flat;
+    double worstTime = -1;
+    const double probe = 1 << 20;
+    for (std::size_t i = 0; i < members.size() && members.size() > 1; ++i) {
+        const std::int32_t a = members[i];
+        const std::int32_t b = members[(i + 1) % members.size()];
+        const int d = topology.firstDifferingDim(a, b);
+        if (d < 0)
+            continue;
+        Link link = dimLink(topology.dims[static_cast<std::size_t>(d)], d);
+        link.neighbourHops = std::max(
+            1, topology.dims[static_cast<std::size_t>(d)].hops(topology.coordinate(a, static_cast<std::size_t>(d)),
+                                                               topology.coordinate(b, static_cast<std::size_t>(d))));
+        const double t = link.neighbourHops * link.latencyNs + probe / link.bytesPerNs;
+        if (t > worstTime) {
+            worstTime = t;
+            flat = link;
+        }
+    }
+    flat.maxHops = std::max(flat.maxHops, flat.neighbourHops);
+    shape.flat = flat;
+    return shape;
+}
+
+/// Makespan of `chunks` identical chunks flowing through `phases` in order, each topology dimension
+/// running at most `active` chunks at once in first-come order (ASTRA-sim's per-dimension queues).
+double pipeline(const std::vector<std::pair<int, double>>& phases, std::uint64_t chunks, std::int32_t active)
+{
+    if (phases.empty() || chunks == 0)
+        return 0;
+    if (phases.size() == 1)
+        return std::ceil(static_cast<double>(chunks) / active) * phases[0].second;
+    struct Queue {
+        std::deque<std::uint64_t> waiting;
+        std::int32_t running = 0;
+    };
+    std::map<int, Queue> queues;
+    std::vector<std::size_t> next(chunks, 0);
+    using Event = std::pair<double, std::uint64_t>; // (time, chunk)
+    std::priority_queue<Event, std::vector<Event>, std::greater<>> events;
+    for (std::uint64_t c = 0; c < chunks; ++c)
+        queues[phases[0].first].waiting.push_back(c);
+    double now = 0, end = 0;
+    const auto startWaiting = [&]() {
+        for (auto& [dim, q] : queues)
+            while (q.running < active && !q.waiting.empty()) {
+                const std::uint64_t c = q.waiting.front();
+                q.waiting.pop_front();
+                ++q.running;
+                events.emplace(now + phases[next[c]].second, c);
+            }
+    };
+    startWaiting();
+    while (!events.empty()) {
+        const auto [time, c] = events.top();
+        events.pop();
+        now = time;
+        end = std::max(end, time);
+        --queues[phases[next[c]].first].running;
+        if (++next[c] < phases.size())
+            queues[phases[next[c]].first].waiting.push_back(c);
+        if (!events.empty() && events.top().first == now)
+            continue; // finish every phase that ends now before starting new ones
+        startWaiting();
+    }
+    return end;
+}
+
+bool isStagedKind(CollectiveKind kind)
+{
+    return kind == CollectiveKind::AllReduce || kind == CollectiveKind::AllGather ||
+           kind == CollectiveKind::ReduceScatter || kind == CollectiveKind::ReduceScatterBlock ||
+           kind == CollectiveKind::AllToAll;
+}
+
+/// ASTRA-sim's ring over a communicator group whose neighbour links differ: each rank sends step s + 1
+/// once it has received step s (plus the endpoint delay and, on reducing steps, the reduction), so a
+/// rank's end is set by the links on the path that feeds it. Chunk j starts on a rank when its chunk
+/// j - active has ended there. Returns each member's end in ns, or an empty vector when the recurrence
+/// would be too large to evaluate (then the slowest-link formula stands).
+std::vector<double> ringRecurrence(const Cluster& cluster, CollectiveKind kind, std::span<const std::int32_t> members,
+                                   double chunk, std::uint64_t chunks, double endpointDelay, const Costing& costing)
+{
+    const auto n = static_cast<std::int64_t>(members.size());
+    std::int64_t steps = 0, reducing = 0;
+    double m = chunk / static_cast<double>(n);
+    switch (kind) {
+    case CollectiveKind::AllReduce:
+        steps = 2 * (n - 1);
+        reducing = n - 1;
+        break;
+    case CollectiveKind::ReduceScatter:
+    case CollectiveKind::ReduceScatterBlock:
+        steps = reducing = n - 1;
+        break;
+    case CollectiveKind::AllGather:
+        steps = n - 1;
+        m = chunk;
+        break;
+    default:
+        steps = n * (n - 1) / 2;
+        break;
+    }
+    if (static_cast<double>(steps) * static_cast<double>(n) * static_cast<double>(chunks) > 3e7)
+        return {};
+    const Topology& topology = cluster.topology;
+    std::vector<double> link(static_cast<std::size_t>(n)); // time of the message from member i to i + 1
+    for (std::int64_t i = 0; i < n; ++i) {
+        const std::int32_t a = members[static_cast<std::size_t>(i)];
+        const std::int32_t b = members[static_cast<std::size_t>((i + 1) % n)];
+        const int d = topology.firstDifferingDim(a, b);
+        const auto du = static_cast<std::size_t>(std::max(d, 0));
+        const TopologyDim& dim = topology.dims[du];
+        Link l = dimLink(dim, d);
+        link[static_cast<std::size_t>(i)] =
+            costing.message(m, std::max(1, dim.hops(topology.coordinate(a, du), topology.coordinate(b, du))), l);
+    }
+    const double red = costing.reduction(m);
+    const std::int32_t active = std::max(1, cluster.system.activeChunksPerDimension);
+    std::vector<std::vector<double>> finish(chunks, std::vector<double>(static_cast<std::size_t>(n), 0.0));
+    std::vector<double> send(static_cast<std::size_t>(n)), next(static_cast<std::size_t>(n));
+    for (std::uint64_t j = 0; j < chunks; ++j) {
+        for (std::int64_t i = 0; i < n; ++i) {
+            const double start = j >= static_cast<std::uint64_t>(active)
+                                     ? finish[j - static_cast<std::uint64_t>(active)][static_cast<std::size_t>(i)]
+                                     : 0.0;
+            send[static_cast<std::size_t>(i)] = start + endpointDelay;
+        }
+        for (std::int64_t s = 1; s <= steps; ++s) {
+            for (std::int64_t i = 0; i < n; ++i) {
+                const std::size_t from = static_cast<std::size_t>((i + n - 1) % n);
+                const double received = send[from] + link[from];
+                const double after = std::max(received, send[static_cast<std::size_t>(i)]) + endpointDelay;
+                next[static_cast<std::size_t>(i)] = after + (s <= reducing ? red : 0.0);
+            }
+            send.swap(next);
+        }
+        finish[j] = send;
+    }
+    std::vector<double> end(static_cast<std::size_t>(n), 0.0);
+    for (const auto& f : finish)
+        for (std::size_t i = 0; i < end.size(); ++i)
+            end[i] = std::max(end[i], f[i]);
+    return end;
+}
+
+/// The schedule of a staged-kind collective: chunking and one chunk's phases (times in ns).
+struct Plan {
+    std::uint64_t chunks = 1;
+    double chunk = 0;
+    bool staged = false;
+    std::vector<CollectivePhase> phases;
+    std::string note;
+};
+
+Plan makePlan(const Cluster& cluster, CollectiveKind kind, std::uint64_t bytes, std::int64_t n, const GroupShape& shape)
+{
+    const Topology& topology = cluster.topology;
+    const SystemConfig& system = cluster.system;
+    const bool astra = cluster.model == CostModel::AstraSim;
+    const bool world = n == topology.npuCount();
+    Plan plan;
+
+    // Chunking. ASTRA-sim: C = floor(S / splits); for all but all-gather C is raised to the NPU count
+    // when smaller, and ceil(S / C) chunks of C bytes run. Flint: splits chunks of exactly S / splits.
+    const std::int32_t splits = std::max(1, system.preferredDatasetSplits);
+    if (astra) {
+        std::uint64_t size = bytes;
+        std::uint64_t c = size / static_cast<std::uint64_t>(splits);
+        const auto total = static_cast<std::uint64_t>(topology.npuCount());
+        if (kind != CollectiveKind::AllGather && total > c) {
+            c = total;
+            size = static_cast<std::uint64_t>(splits) * c;
+        }
+        plan.chunks = c > 0 ? (size + c - 1) / c : 1;
+        plan.chunk = static_cast<double>(c);
+    } else {
+        plan.chunks = bytes > 0 ? static_cast<std::uint64_t>(splits) : 1;
+        plan.chunk = static_cast<double>(bytes) / static_cast<double>(plan.chunks);
+    }
+
+    Costing costing(cluster, !world);
+    const auto add = [&](CollectiveKind phaseKind, int dim, std::int32_t npus, double in) {
+        CollectiveAlgorithm algorithm = dim >= 0 ? system.algorithmFor(kind, static_cast<std::size_t>(dim))
+                                                 : (astra ? CollectiveAlgorithm::Ring : system.algorithmFor(kind, 0));
+        if (algorithm == CollectiveAlgorithm::HalvingDoubling && !isPowerOfTwo(npus)) {
+            algorithm = CollectiveAlgorithm::Ring;
+            plan.note = "halving-doubling needs a power-of-two group; ring used";
+        }
+        if (algorithm == CollectiveAlgorithm::DoubleBinaryTree && phaseKind != CollectiveKind::AllReduce) {
+            algorithm = CollectiveAlgorithm::Ring;
+            plan.note = "double binary tree is an all-reduce algorithm; ring used";
+        }
+        const Link& link = dim >= 0 ? shape.links[static_cast<std::size_t>(dim)] : shape.flat;
+        const PhaseResult r = costing.phase(phaseKind, algorithm, npus, in, link);
+        CollectivePhase p;
+        p.kind = phaseKind;
+        p.algorithm = algorithm;
+        p.dim = dim;
+        p.npus = npus;
+        p.bytesIn = in;
+        p.bytesOut = r.bytesOut;
+        p.sentPerRank = r.sentPerRank;
+        p.steps = r.steps;
+        p.time = r.timeNs;
+        plan.phases.push_back(p);
+        return r.bytesOut;
+    };
+
+    const CollectiveKind plainKind = kind == CollectiveKind::ReduceScatterBlock ? CollectiveKind::ReduceScatter : kind;
+    // Staging: ASTRA-sim stages only the world group; we stage any group that is a sub-grid.
+    plan.staged = world || (!astra && shape.grid);
+    if (!plan.staged) {
+        // A flat logical ring over the sorted members (ASTRA-sim's communicator groups), paced by its
+        // slowest neighbour link.
+        if (!astra)
+            plan.note = "group is not a sub-grid of the topology: one logical ring over its ranks";
+        add(plainKind, -1, static_cast<std::int32_t>(n), plan.chunk);
+        return plan;
+    }
+    std::vector<int> dims;
+    for (std::size_t d = 0; d < topology.dims.size(); ++d)
+        if (shape.counts[d] > 1)
+            dims.push_back(static_cast<int>(d));
+    const auto count = [&](int d) { return shape.counts[static_cast<std::size_t>(d)]; };
+    double in = plan.chunk;
+    if (kind == CollectiveKind::AllReduce && system.collectiveOptimization != "baseline") {
+        // Reduce-scatter up the dimensions, all-reduce on the last, all-gather back down.
+        for (std::size_t i = 0; i + 1 < dims.size(); ++i)
+            in = add(CollectiveKind::ReduceScatter, dims[i], count(dims[i]), in);
+        if (!dims.empty())
+            in = add(CollectiveKind::AllReduce, dims.back(), count(dims.back()), in);
+        for (std::size_t i = dims.size() - 1; i-- > 0;)
+            in = add(CollectiveKind::AllGather, dims[i], count(dims[i]), in);
+    } else {
+        // One phase of the same kind per dimension; all-gather visits them outermost first.
+        if (kind == CollectiveKind::AllGather)
+            std::reverse(dims.begin(), dims.end());
+        for (int d : dims)
+            in = add(plainKind, d, count(d), in);
+    }
+    return plan;
+}
+
+} // namespace
+
+CollectiveModel::CollectiveModel(const Cluster& cluster)
+    : m_cluster(cluster)
+{}
+
+CollectiveCost CollectiveModel::collective(CollectiveKind kind, std::uint64_t bytes,
+                                           std::span<const std::int32_t> members,
+                                           std::span<const std::pair<std::int32_t, std::int32_t>> pairs) const
+{
+    const Topology& topology = m_cluster.topology;
+    const SystemConfig& system = m_cluster.system;
+    const auto n = static_cast<std::int64_t>(members.size());
+    CollectiveCost cost;
+    cost.bytesPerDim.assign(topology.dims.size(), 0.0);
+    if (n <= 1 && kind != CollectiveKind::CollectivePermute)
+        return cost;
+    const GroupShape shape = analyse(topology, members);
+
+    if (isStagedKind(kind)) {
+        Plan plan = makePlan(m_cluster, kind, bytes, n, shape);
+        cost.chunks = plan.chunks;
+        cost.chunkBytes = plan.chunk;
+        cost.staged = plan.staged;
+        cost.note = plan.note;
+        std::vector<std::pair<int, double>> timeline;
+        for (const CollectivePhase& p : plan.phases)
+            timeline.emplace_back(p.dim, p.time);
+        cost.duration = pipeline(timeline, plan.chunks, std::max(1, system.activeChunksPerDimension)) / kNsPerSecond;
+        if (!plan.staged && m_cluster.model == CostModel::AstraSim && n > 2) {
+            // Uneven neighbour links: evaluate ASTRA-sim's per-rank ring exactly when affordable.
+            const Costing costing(m_cluster, n != topology.npuCount());
+            std::vector<double> ends =
+                ringRecurrence(m_cluster, kind, members, plan.chunk, plan.chunks, costing.endpointDelay(), costing);
+            if (!ends.empty()) {
+                for (double& e : ends)
+                    e /= kNsPerSecond;
+                cost.duration = *std::max_element(ends.begin(), ends.end());
+                if (std::any_of(ends.begin(), ends.end(), [&](double e) { return e != cost.duration; }))
+                    cost.memberDuration = std::move(ends);
+            }
+        }
+        cost.phases = std::move(plan.phases);
+        for (CollectivePhase& p : cost.phases)
+            p.time /= kNsPerSecond;
+    } else {
+        // Rooted and other collectives over the group's slowest link (see docs/estimator.md).
+        Costing costing(m_cluster, n != topology.npuCount());
+        const double ed = costing.endpointDelay();
+        const Link& link = shape.flat;
+        const double s = static_cast<double>(bytes);
+        const auto m = [&](double b, std::int32_t h) { return costing.message(b, h, link); };
+        const CollectiveAlgorithm algorithm = system.algorithmFor(CollectiveKind::AllReduce, 0);
+        const auto k = static_cast<double>(std::max(1, system.preferredDatasetSplits));
+        const double logn = ceilLog2(n);
+        const auto members32 = static_cast<std::int32_t>(n);
+        double t = 0;
+        switch (kind) {
+        case CollectiveKind::Broadcast:
+        case CollectiveKind::Reduce: {
+            const double red = kind == CollectiveKind::Reduce ? 1.0 : 0.0;
+            if (algorithm == CollectiveAlgorithm::Ring) // pipelined chain of k pieces
+                t = (static_cast<double>(n) - 2 + k) *
+                    (m(s / k, link.neighbourHops) + ed + red * costing.reduction(s / k));
+            else if (algorithm == CollectiveAlgorithm::Direct) // the root's port carries n - 1 copies
+                t = 2 * ed + costing.directRound(s, members32, link) +
+                    red * (static_cast<double>(n) - 1) * costing.reduction(s);
+            else // binomial tree
+                t = logn * (m(s, link.maxHops) + ed + red * costing.reduction(s)) + ed;
+            break;
+        }
+        case CollectiveKind::Gather:
+        case CollectiveKind::Scatter:
+            t = 2 * ed + costing.directRound(s, members32, link);
+            break;
+        case CollectiveKind::Barrier:
+            t = logn * (m(0, link.maxHops) + ed); // dissemination barrier
+            break;
+        case CollectiveKind::CollectivePermute: {
+            double worst = 0;
+            for (const auto& [src, dst] : pairs) {
+                const int d = topology.firstDifferingDim(src, dst);
+                if (d < 0)
+                    continue;
+                const auto du = static_cast<std::size_t>(d);
+                const TopologyDim& dim = topology.dims[du];
+                const std::int32_t hops = dim.hops(topology.coordinate(src, du), topology.coordinate(dst, du));
+                worst = std::max(worst, costing.message(s, hops, dimLink(dim, d)));
+            }
+            if (pairs.empty() && n > 1)
+                worst = m(s, link.neighbourHops);
+            t = worst + 2 * ed;
+            break;
+        }
+        default:
+            break;
+        }
+        cost.duration = t / kNsPerSecond;
+        CollectivePhase p;
+        p.kind = kind;
+        p.algorithm = algorithm;
+        p.npus = members32;
+        p.bytesIn = s;
+        p.time = cost.duration;
+        cost.phases.push_back(p);
+    }
+
+    // Traffic per dimension, summed over members and chunks.
+    forEachFlow(kind, bytes, members, pairs, [&](std::int32_t src, std::int32_t dst, double b) {
+        const int d = topology.firstDifferingDim(src, dst);
+        if (d >= 0)
+            cost.bytesPerDim[static_cast<std::size_t>(d)] += b;
+    });
+    return cost;
+}
+
+double CollectiveModel::sendRecv(std::int32_t src, std::int32_t dst, std::uint64_t bytes) const
+{
+    const Topology& topology = m_cluster.topology;
+    const int d = topology.firstDifferingDim(src, dst);
+    if (d < 0)
+        return 0;
+    const auto du = static_cast<std::size_t>(d);
+    const TopologyDim& dim = topology.dims[du];
+    Costing costing(m_cluster, false);
+    const std::int32_t hops = dim.hops(topology.coordinate(src, du), topology.coordinate(dst, du));
+    return (costing.message(static_cast<double>(bytes), hops, dimLink(dim, d)) + 2 * costing.endpointDelay()) /
+           kNsPerSecond;
+}
+
+void CollectiveModel::forEachFlow(CollectiveKind kind, std::uint64_t bytes, std::span<const std::int32_t> members,
+                                  std::span<const std::pair<std::int32_t, std::int32_t>> pairs,
+                                  const std::function<void(std::int32_t, std::int32_t, double)>& flow) const
+{
+    const Topology& topology = m_cluster.topology;
+    const auto n = static_cast<std::int64_t>(members.size());
+    if (kind == CollectiveKind::CollectivePermute) {
+        for (const auto& [src, dst] : pairs)
+            if (src != dst)
+                flow(src, dst, static_cast<double>(bytes));
+        return;
+    }
+    if (n <= 1)
+        return;
+    const double s = static_cast<double>(bytes);
+    if (!isStagedKind(kind)) {
+        const std::int32_t root = members[0];
+        for (std::int64_t i = 1; i < n; ++i) {
+            const std::int32_t other = members[static_cast<std::size_t>(i)];
+            if (kind == CollectiveKind::Broadcast || kind == CollectiveKind::Scatter)
+                flow(root, other, s);
+            else if (kind == CollectiveKind::Reduce || kind == CollectiveKind::Gather)
+                flow(other, root, s);
+        }
+        return;
+    }
+    const Plan plan = makePlan(m_cluster, kind, bytes, n, analyse(topology, members));
+    const double scale = static_cast<double>(plan.chunks);
+    for (const CollectivePhase& p : plan.phases) {
+        // The phase's instances: members that share every coordinate but p.dim, in coordinate order.
+        std::map<std::int64_t, std::vector<std::int32_t>> instances;
+        if (p.dim < 0) {
+            instances[0].assign(members.begin(), members.end());
+        } else {
+            const auto du = static_cast<std::size_t>(p.dim);
+            const std::int64_t stride = topology.stride(du);
+            for (std::int32_t r : members)
+                instances[r - topology.coordinate(r, du) * stride].push_back(r);
+        }
+        for (const auto& [key, ranks] : instances) {
+            const auto m = static_cast<std::int64_t>(ranks.size());
+            if (m <= 1)
+                continue;
+            const auto at = [&](std::int64_t i) { return ranks[static_cast<std::size_t>(i)]; };
+            switch (p.algorithm) {
+            case CollectiveAlgorithm::Ring:
+            case CollectiveAlgorithm::DoubleBinaryTree:
+                for (std::int64_t i = 0; i < m; ++i)
+                    flow(at(i), at((i + 1) % m), p.sentPerRank * scale);
+                break;
+            case CollectiveAlgorithm::Direct:
+                for (std::int64_t i = 0; i < m; ++i)
+                    for (std::int64_t j = 0; j < m; ++j)
+                        if (i != j)
+                            flow(at(i), at(j), p.sentPerRank / static_cast<double>(m - 1) * scale);
+                break;
+            case CollectiveAlgorithm::HalvingDoubling: {
+                const std::int32_t steps = log2i(m);
+                for (std::int64_t i = 0; i < m; ++i) {
+                    if (p.kind == CollectiveKind::AllToAll) {
+                        for (std::int64_t x = 1; x < m; ++x)
+                            flow(at(i), at(i ^ x), p.sentPerRank / static_cast<double>(m - 1) * scale);
+                        continue;
+                    }
+                    for (std::int32_t st = 1; st <= steps; ++st) {
+                        double b = 0;
+                        if (p.kind == CollectiveKind::AllGather)
+                            b = p.bytesIn * std::ldexp(1.0, st - 1);
+                        else // reduce-scatter half; all-reduce sends the same again on the way back
+                            b = p.bytesIn / std::ldexp(1.0, st) * (p.kind == CollectiveKind::AllReduce ? 2.0 : 1.0);
+                        flow(at(i), at(i ^ (std::int64_t{1} << (st - 1))), b * scale);
+                    }
+                }
+                break;
+            }
+            }
+        }
+    }
+}
+
+} // namespace flint::core

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: MIT
+#include "core/estimator/device.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace flint::core {
+namespace {
+
+constexpr double kTera = 1e12;
+constexpr double kGB = 1e9;
+
+DeviceSpec make(std::string name, std::string title, std::string source, double fp64, double fp32, double tf32,
+                double bf16, double fp16, double fp8, double bandwidthGBps, double capacityGB)
+{
+    DeviceSpec d;
+    d.name = std::move(name);
+    d.title = std::move(title);
+    d.source = std::move(source);
+    d.peak = {fp64 * kTera, fp32 * kTera, tf32 * kTera, bf16 * kTera, fp16 * kTera, fp8 * kTera};
+    d.memoryBandwidth = bandwidthGBps * kGB;
+    d.memoryCapacity = capacityGB * kGB;
+    return d;
+}
+
+std::vector<DeviceSpec> makePresets()
+{
+    // All peaks are dense TFLOP/s; datasheets quote tensor-core figures "with sparsity", which are
+    // halved here. FP64 is the tensor-core (matrix) figure where the datasheet gives one.
+    return {
+        // NVIDIA A100 Tensor Core GPU datasheet (2021), SXM 80GB column: FP64 Tensor Core 19.5,
+        // FP32 19.5, TF32 156, BF16/FP16 312 TFLOP/s; no FP8; HBM2e 2,039 GB/s, 80 GB.
+        make("A100", "NVIDIA A100 SXM4 80GB", "NVIDIA A100 datasheet (SXM 80GB)", 19.5, 19.5, 156, 312, 312, 0, 2039,
+             80),
+        // NVIDIA H100 Tensor Core GPU datasheet, SXM column: FP64 Tensor Core 67, FP32 67, TF32 989*,
+        // BF16/FP16 1,979*, FP8 3,958* (* with sparsity); HBM3 3.35 TB/s, 80 GB.
+        make("H100", "NVIDIA H100 SXM5 80GB", "NVIDIA H100 datasheet (SXM)", 67, 67, 494.5, 989.5, 989.5, 1979, 3350,
+             80),
+        // NVIDIA H200 Tensor Core GPU datasheet, SXM column: compute as H100 SXM; HBM3e 4.8 TB/s, 141 GB.
+        make("H200", "NVIDIA H200 SXM 141GB", "NVIDIA H200 datasheet (SXM)", 67, 67, 494.5, 989.5, 989.5, 1979, 4800,
+             141),
+        // NVIDIA HGX B200 specifications, 8-GPU figures divided by 8: FP64 296 TF -> 37, FP32 600 TF -> 75,
+        // TF32 18 PF* -> 1,125, BF16/FP16 36 PF* -> 2,250, FP8 72 PF* -> 4,500 (* sparse, halved);
+        // HBM3e 64 TB/s -> 8 TB/s and 1,440 GB -> 180 GB per GPU.
+        make("B200", "NVIDIA B200 (HGX)", "NVIDIA HGX B200 specifications (per GPU)", 37, 75, 1125, 2250, 2250, 4500,
+             8000, 180),
+        // AMD Instinct MI300X data sheet: FP64 matrix 163.4, FP32 163.4, TF32 653.7, BF16/FP16 1,307.4,
+        // FP8 2,614.9 TFLOP/s (dense); HBM3 5.3 TB/s, 192 GB.
+        make("MI300X", "AMD Instinct MI300X", "AMD Instinct MI300X data sheet", 163.4, 163.4, 653.7, 1307.4, 1307.4,
+             2614.9, 5300, 192),
+        // Google Cloud TPU v5p documentation (system architecture): 459 TFLOP/s BF16, 918 TOPS INT8,
+        // HBM 95 GB at 2,765 GB/s. No FP64/FP32/FP8 figures: those fall back to BF16 (XLA runs f32
+        // matmuls as bf16 passes), which is optimistic for f32.
+        make("TPUv5p", "Google TPU v5p", "Google Cloud TPU v5p documentation", 0, 0, 0, 459, 459, 0, 2765, 95),
+    };
+}
+
+std::string lower(std::string_view text)
+{
+    std::string out;
+    for (char c : text)
+        if (c != '-' && c != '_' && c != ' ')
+            out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+} // namespace
+
+std::string_view displayName(Precision precision)
+{
+    switch (precision) {
+    case Precision::FP64:
+        return "fp64";
+    case Precision::FP32:
+        return "fp32";
+    case Precision::TF32:
+        return "tf32";
+    case Precision::BF16:
+        return "bf16";
+    case Precision::FP16:
+        return "fp16";
+    case Precision::FP8:
+        return "fp8";
+    case Precision::Count:
+        break;
+    }
+    return "?";
+}
+
+Precision precisionOf(DType type, Precision fallback, bool allowTf32)
+{
+    switch (type) {
+    case DType::F64:
+    case DType::C128:
+        return Precision::FP64;
+    case DType::F32:
+    case DType::C64:
+        return allowTf32 ? Precision::TF32 : Precision::FP32;
+    case DType::BF16:
+        return Precision::BF16;
+    case DType::F16:
+        return Precision::FP16;
+    case DType::F8E4M3FN:
+    case DType::F8E5M2:
+    case DType::F8E4M3FNUZ:
+    case DType::F8E5M2FNUZ:
+    case DType::F8E4M3B11FNUZ:
+    case DType::F8E4M3:
+    case DType::F8E3M4:
+    case DType::S8:
+    case DType::U8:
+    case DType::S4:
+    case DType::U4:
+        return Precision::FP8;
+    case DType::S16:
+    case DType::U16:
+        return Precision::FP16;
+    case DType::S32:
+    case DType::U32:
+    case DType::S64:
+    case DType::U64:
+        return Precision::FP32;
+    default:
+        return fallback;
+    }
+}
+
+double DeviceSpec::peakFlops(Precision precision) const
+{
+    const auto at = [this](Precision p) { return peak[static_cast<std::size_t>(p)]; };
+    if (at(precision) > 0)
+        return at(precision);
+    static constexpr Precision kChain[] = {Precision::FP64, Precision::FP32, Precision::TF32, Precision::BF16};
+    switch (precision) {
+    case Precision::FP64:
+    case Precision::FP32:
+    case Precision::TF32: {
+        bool started = false;
+        for (Precision p : kChain) {
+            started = started || p == precision;
+            if (started && at(p) > 0)
+                return at(p);
+        }
+        break;
+    }
+    case Precision::FP8:
+    case Precision::FP16:
+        if (at(Precision::BF16) > 0)
+            return at(Precision::BF16);
+        break;
+    case Precision::BF16:
+        if (at(Precision::FP16) > 0)
+            return at(Precision::FP16);
+        break;
+    case Precision::Count:
+        break;
+    }
+    for (double p : peak)
+        if (p > 0)
+            return p;
+    return 0;
+}
+
+const std::vector<DeviceSpec>& devicePresets()
+{
+    static const std::vector<DeviceSpec> presets = makePresets();
+    return presets;
+}
+
+const DeviceSpec* findDevice(std::string_view name)
+{
+    std::string key = lower(name);
+    struct Alias {
+        std::string_view alias;
+        std::string_view name;
+    };
+    static constexpr Alias kAliases[] = {
+        {"a10080gb", "a100"}, {"a100sxm", "a100"}, {"a100sxm480gb", "a100"}, {"h100sxm", "h100"},
+        {"h100sxm5", "h100"}, {"h200sxm", "h200"}, {"b200hgx", "b200"},      {"mi300", "mi300x"},
+        {"tpu5p", "tpuv5p"},  {"v5p", "tpuv5p"},   {"tpuv5", "tpuv5p"},
+    };
+    for (const Alias& a : kAliases)
+        if (key == a.alias)
+            key = a.name;
+    for (const DeviceSpec& d : devicePresets())
+        if (lower(d.name) == key)
+            return &d;
+    return nullptr;
+}
+
+} // namespace flint::core

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/types.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace flint::core {
+
+/// Arithmetic precisions a device datasheet quotes peak throughput for.
+enum class Precision : std::uint8_t { FP64, FP32, TF32, BF16, FP16, FP8, Count };
+
+std::string_view displayName(Precision precision);
+
+/// The precision whose peak an op of element type `type` runs at: f64 -> FP64, f32 -> FP32 (TF32 when
+/// `allowTf32`), bf16 -> BF16, f16 -> FP16, the f8 family and 8-bit integers -> FP8; unknown -> `fallback`.
+Precision precisionOf(DType type, Precision fallback = Precision::BF16, bool allowTf32 = false);
+
+/// One accelerator: peak dense throughput per precision, memory bandwidth and capacity.
+///
+/// Figures are dense (no structured sparsity) peaks from the vendor's datasheet, cited in devices.cpp.
+/// A zero peak means the datasheet quotes none; peakFlops() then falls back to the next precision
+/// that has one (FP64 -> FP32 -> TF32 -> BF16, FP8 -> BF16, FP16 <-> BF16).
+struct DeviceSpec {
+    std::string name;   ///< preset key, e.g. "H100"
+    std::string title;  ///< full product name, e.g. "NVIDIA H100 SXM5 80GB"
+    std::string source; ///< where the figures come from
+    /// Peak dense throughput in FLOP/s, indexed by Precision.
+    std::array<double, static_cast<std::size_t>(Precision::Count)> peak{};
+    double memoryBandwidth = 0; ///< device memory (HBM) bandwidth, bytes/s (decimal datasheet figure)
+    double memoryCapacity = 0;  ///< device memory, bytes
+
+    /// Peak FLOP/s for `precision`, with the fallback described above. Never 0 for a preset.
+    double peakFlops(Precision precision) const;
+
+    friend bool operator==(const DeviceSpec&, const DeviceSpec&) = default;
+};
+
+/// The built-in devices: A100 (80GB SXM), H100 (SXM), H200, B200, MI300X, TPU v5p.
+const std::vector<DeviceSpec>& devicePresets();
+
+/// A preset by name, case-insensitively, accepting common aliases ("h100-sxm", "a100-80gb",
+/// "tpuv5p", "v5p"); nullptr when unknown.
+const DeviceSpec* findDevice(std::string_view name);
+
+} // namespace flint::core

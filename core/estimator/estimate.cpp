@@ -1,0 +1,1046 @@
+// SPDX-License-Identifier: MIT
+// The multi-rank discrete-event simulator. See docs/estimator.md for the model; the notes here cover
+// how it is made fast: ranks whose timelines are provably identical are simulated once.
+#include "core/estimator/estimate.h"
+
+#include "core/error.h"
+#include "core/estimator/collectivemodel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <numeric>
+#include <unordered_map>
+
+#include <queue>
+
+namespace flint::core {
+namespace {
+
+constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+constexpr double kNotArrived = -1.0;
+
+bool onCommStream(const Op& op)
+{
+    return op.kind == OpKind::Collective || op.kind == OpKind::Send || op.kind == OpKind::Recv;
+}
+
+/// What the simulator needs from one Program, built once per program.
+struct ProgramInfo {
+    const Program* program = nullptr;
+    std::vector<std::uint32_t> predStart, preds; ///< CSR: predecessors of each op (deduplicated)
+    std::vector<std::uint32_t> succStart, succs; ///< CSR: successors
+    std::vector<double> computeSeconds;          ///< per op (compute-stream ops)
+    std::vector<std::uint32_t> commIndex;        ///< per op: index among comm ops, or kNone
+    std::uint32_t commOps = 0;
+    std::vector<std::uint32_t> slotOrdinal; ///< per op: ordinal within its slot sequence
+    /// Per slot sequence (index 0 = all ranks, s + 1 = slot s): op indices in program order.
+    std::vector<std::vector<std::uint32_t>> slotOps;
+    bool hasPointToPoint = false;
+    std::uint64_t droppedDependencies = 0;
+    /// Send/recv: per op, ordinal among ops of the same (kind, peer, tag).
+    std::vector<std::uint32_t> p2pOrdinal;
+    /// (kind, peer, tag) -> op indices in order.
+    std::map<std::tuple<int, std::int32_t, std::int32_t>, std::vector<std::uint32_t>> p2pOps;
+};
+
+ProgramInfo buildProgramInfo(const Program& program, const Cluster& cluster, const EstimateOptions& options)
+{
+    ProgramInfo info;
+    info.program = &program;
+    const std::size_t n = program.ops.size();
+    std::unordered_map<std::uint64_t, std::uint32_t> index;
+    index.reserve(n);
+    for (std::uint32_t i = 0; i < n; ++i)
+        index.emplace(program.ops[i].id, i); // first op of an id wins when ids repeat
+    info.predStart.resize(n + 1, 0);
+    std::vector<std::uint32_t> scratch;
+    for (std::uint32_t i = 0; i < n; ++i) {
+        const Op& op = program.ops[i];
+        scratch.clear();
+        for (const auto* deps : {&op.dataDeps, &op.ctrlDeps})
+            for (std::uint64_t id : *deps) {
+                const auto it = index.find(id);
+                if (it != index.end() && it->second != i)
+                    scratch.push_back(it->second);
+            }
+        std::sort(scratch.begin(), scratch.end());
+        scratch.erase(std::unique(scratch.begin(), scratch.end()), scratch.end());
+        info.preds.insert(info.preds.end(), scratch.begin(), scratch.end());
+        info.predStart[i + 1] = static_cast<std::uint32_t>(info.preds.size());
+    }
+    if (options.breakCycles) {
+        // Kahn's algorithm finds the ops on or behind a cycle; every cycle among them has an edge from
+        // a later op to an earlier one, so dropping those edges breaks them all.
+        std::vector<std::uint32_t> pending(n), order;
+        std::vector<std::vector<std::uint32_t>> successors(n);
+        for (std::uint32_t i = 0; i < n; ++i) {
+            pending[i] = info.predStart[i + 1] - info.predStart[i];
+            for (std::uint32_t k = info.predStart[i]; k < info.predStart[i + 1]; ++k)
+                successors[info.preds[k]].push_back(i);
+            if (pending[i] == 0)
+                order.push_back(i);
+        }
+        for (std::size_t k = 0; k < order.size(); ++k)
+            for (std::uint32_t next : successors[order[k]])
+                if (--pending[next] == 0)
+                    order.push_back(next);
+        if (order.size() < n) {
+            std::vector<std::uint32_t> kept, keptStart(n + 1, 0);
+            for (std::uint32_t i = 0; i < n; ++i) {
+                for (std::uint32_t k = info.predStart[i]; k < info.predStart[i + 1]; ++k) {
+                    const std::uint32_t p = info.preds[k];
+                    if (pending[i] > 0 && pending[p] > 0 && p > i)
+                        ++info.droppedDependencies;
+                    else
+                        kept.push_back(p);
+                }
+                keptStart[i + 1] = static_cast<std::uint32_t>(kept.size());
+            }
+            info.preds.swap(kept);
+            info.predStart.swap(keptStart);
+        }
+    }
+    info.succStart.assign(n + 1, 0);
+    for (std::uint32_t p : info.preds)
+        ++info.succStart[p + 1];
+    for (std::size_t i = 0; i < n; ++i)
+        info.succStart[i + 1] += info.succStart[i];
+    info.succs.resize(info.preds.size());
+    std::vector<std::uint32_t> fill(info.succStart.begin(), info.succStart.end() - 1);
+    for (std::uint32_t i = 0; i < n; ++i)
+        for (std::uint32_t k = info.predStart[i]; k < info.predStart[i + 1]; ++k)
+            info.succs[fill[info.preds[k]]++] = i;
+
+    info.computeSeconds.resize(n, 0.0);
+    info.commIndex.assign(n, kNone);
+    info.slotOrdinal.assign(n, 0);
+    info.p2pOrdinal.assign(n, 0);
+    info.slotOps.resize(program.commSlots.size() + 1);
+    for (std::uint32_t i = 0; i < n; ++i) {
+        const Op& op = program.ops[i];
+        if (!onCommStream(op)) {
+            info.computeSeconds[i] = computeTime(op, cluster, options);
+            continue;
+        }
+        info.commIndex[i] = info.commOps++;
+        if (op.kind == OpKind::Collective) {
+            const auto s = static_cast<std::size_t>(op.commSlot + 1);
+            if (s >= info.slotOps.size())
+                info.slotOps.resize(s + 1);
+            info.slotOrdinal[i] = static_cast<std::uint32_t>(info.slotOps[s].size());
+            info.slotOps[s].push_back(i);
+        } else {
+            info.hasPointToPoint = true;
+            const std::int32_t peer = op.kind == OpKind::Send ? op.commDst : op.commSrc;
+            auto& list = info.p2pOps[{static_cast<int>(op.kind), peer, op.commTag}];
+            info.p2pOrdinal[i] = static_cast<std::uint32_t>(list.size());
+            list.push_back(i);
+        }
+    }
+    return info;
+}
+
+struct CostKey {
+    std::uint32_t group; ///< group index, or kWorld
+    CollectiveKind kind;
+    std::uint64_t bytes;
+    const Op* permute; ///< the op, for collective-permutes (their pairs); nullptr otherwise
+    bool operator==(const CostKey&) const = default;
+};
+struct CostKeyHash {
+    std::size_t operator()(const CostKey& k) const noexcept
+    {
+        std::size_t h = std::hash<std::uint64_t>()(k.bytes);
+        h ^= (static_cast<std::size_t>(k.group) << 8 | static_cast<std::size_t>(k.kind)) + 0x9e3779b97f4a7c15ull +
+             (h << 6) + (h >> 2);
+        h ^= std::hash<const void*>()(k.permute) + (h << 6);
+        return h;
+    }
+};
+
+/// Interns vectors of ids to dense ids.
+class Interner {
+public:
+    std::uint32_t id(const std::vector<std::uint64_t>& key)
+    {
+        const auto [it, inserted] = m_ids.try_emplace(key, static_cast<std::uint32_t>(m_ids.size()));
+        return it->second;
+    }
+    std::size_t size() const { return m_ids.size(); }
+
+private:
+    struct Hash {
+        std::size_t operator()(const std::vector<std::uint64_t>& v) const noexcept
+        {
+            std::uint64_t h = 1469598103934665603ull;
+            for (std::uint64_t x : v) {
+                h ^= x + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+                h *= 1099511628211ull;
+            }
+            return static_cast<std::size_t>(h);
+        }
+    };
+    std::unordered_map<std::vector<std::uint64_t>, std::uint32_t, Hash> m_ids;
+};
+
+class Simulator {
+public:
+    Simulator(const Workload& workload, const Cluster& cluster, const EstimateOptions& options,
+              const JobControl& control)
+        : m_workload(workload)
+        , m_cluster(cluster)
+        , m_options(options)
+        , m_control(control)
+        , m_model(cluster)
+        , m_ranks(static_cast<std::int32_t>(workload.rankCount()))
+        , m_world(static_cast<std::uint32_t>(workload.groups.size()))
+    {}
+
+    std::shared_ptr<const EstimateResult> run();
+
+private:
+    // ---- setup
+    void validate() const;
+    void bindGroups();
+    void classify();
+    const CollectiveCost& cost(std::uint32_t group, const Op& op);
+    const std::vector<std::int32_t>& membersOf(std::uint32_t group) const
+    {
+        return group == m_world ? m_allRanks : m_workload.groups[group].ranks;
+    }
+    std::uint32_t groupOf(std::int32_t rank, const Op& op) const
+    {
+        if (op.commSlot < 0)
+            return m_world;
+        return m_rankSlotGroup[static_cast<std::size_t>(rank)][static_cast<std::size_t>(op.commSlot)];
+    }
+
+    /// A member's time in a collective: the common duration, or its own when members differ.
+    double memberSeconds(const CollectiveCost& cost, std::uint32_t group, std::int32_t rank) const
+    {
+        if (cost.memberDuration.empty())
+            return cost.duration;
+        std::vector<std::int32_t> members = membersOf(group);
+        std::sort(members.begin(), members.end());
+        const auto it = std::lower_bound(members.begin(), members.end(), rank);
+        return cost.memberDuration[static_cast<std::size_t>(it - members.begin())];
+    }
+
+    // ---- simulation
+    struct Event {
+        double time;
+        std::uint64_t seq;
+        std::uint32_t cls;
+        std::uint32_t op;
+        bool operator>(const Event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
+    };
+    struct ClassState {
+        std::int32_t rep = 0;
+        const ProgramInfo* info = nullptr;
+        const std::vector<std::vector<std::uint32_t>>* slotOps = nullptr;
+        const std::vector<std::uint32_t>* slotOrdinal = nullptr;
+        std::vector<std::uint32_t> pending; ///< unfinished predecessors per op
+        std::vector<double> readyTime;      ///< when the last predecessor ended
+        std::vector<std::uint32_t> readyCause;
+        std::priority_queue<std::uint32_t, std::vector<std::uint32_t>, std::greater<>> computeReady, commReady;
+        bool computeBusy = false;
+        std::uint32_t lastComputeOp = kNone;
+        std::vector<std::uint32_t> commStreamOp; ///< per comm stream: running op or kNone
+        std::vector<std::uint32_t> lastCommOp;
+        std::vector<double> arrival;                   ///< per comm op
+        std::vector<std::uint32_t> missing;            ///< per comm op: members not yet arrived
+        std::vector<OpEvent> events;                   ///< per op (filled as ops run)
+        std::vector<std::uint32_t> cause;              ///< per op: the op that set its start (same class) or kNone
+        std::vector<CriticalStep::Reason> causeReason; ///< per op: how `cause` set it
+        std::vector<std::uint64_t> peerCause;          ///< per op: (class << 32 | op) of a peer that set it, or ~0
+        std::uint64_t done = 0;
+        double finish = 0;
+    };
+
+    void push(double time, std::uint32_t cls, std::uint32_t op) { m_events.push(Event{time, m_seq++, cls, op}); }
+    void startReady(std::uint32_t cls, double now);
+    static void setCause(ClassState& c, std::uint32_t op, double now, std::uint32_t streamPredecessor)
+    {
+        if (now > c.readyTime[op] && streamPredecessor != kNone) {
+            c.cause[op] = streamPredecessor;
+            c.causeReason[op] = CriticalStep::Reason::Stream;
+        } else {
+            c.cause[op] = c.readyCause[op];
+            c.causeReason[op] =
+                c.readyCause[op] == kNone ? CriticalStep::Reason::Start : CriticalStep::Reason::Dependency;
+        }
+    }
+    void arrive(std::uint32_t cls, std::uint32_t op, std::uint16_t stream, double now);
+    void finishOp(std::uint32_t cls, std::uint32_t op, double now);
+    double commSeconds(std::uint32_t cls, std::uint32_t op);
+    [[noreturn]] void reportDeadlock();
+    std::string describeOp(std::uint32_t cls, std::uint32_t op) const;
+    std::string rankList(const std::vector<std::int32_t>& ranks) const;
+
+    // ---- results
+    void buildResult(EstimateResult& result);
+    void buildCommMatrix(EstimateResult& result);
+    void buildCriticalPath(EstimateResult& result);
+
+    const Workload& m_workload;
+    const Cluster& m_cluster;
+    const EstimateOptions& m_options;
+    const JobControl& m_control;
+    CollectiveModel m_model;
+    std::int32_t m_ranks;
+    std::uint32_t m_world;
+    std::vector<std::int32_t> m_allRanks;
+
+    std::vector<ProgramInfo> m_programs;
+    /// Per rank and slot: group index, with groups that hold every rank folded into m_world.
+    std::vector<std::vector<std::uint32_t>> m_rankSlotGroup;
+    /// Slot sequences for ranks whose slots share a group (merged in program order), by rank.
+    std::vector<std::shared_ptr<std::vector<std::vector<std::uint32_t>>>> m_mergedSlotOps;
+    std::vector<std::shared_ptr<std::vector<std::uint32_t>>> m_mergedOrdinal;
+    /// Per rank: its slot sequence index for each group it uses (sIdx), via a small map.
+    std::vector<std::uint32_t> m_rankClass;
+    std::vector<ClassState> m_classes;
+    /// Per group: distinct (class, slot sequence) among its members, built on first use.
+    std::unordered_map<std::uint32_t, std::vector<std::pair<std::uint32_t, std::uint32_t>>> m_memberSlots;
+    std::unordered_map<CostKey, CollectiveCost, CostKeyHash> m_costs;
+    std::unordered_map<std::uint64_t, std::vector<std::pair<std::uint32_t, std::uint32_t>>> m_waiters;
+    std::priority_queue<Event, std::vector<Event>, std::greater<>> m_events;
+    std::uint64_t m_seq = 0;
+    std::uint64_t m_processed = 0;
+    std::uint64_t m_totalOps = 0;
+
+    std::uint32_t sequenceOf(std::int32_t rank, std::uint32_t group) const;
+};
+
+void Simulator::validate() const
+{
+    if (const std::string problem = m_cluster.validate(); !problem.empty())
+        throw InputError(m_cluster.name.empty() ? "cluster" : m_cluster.name, problem);
+    if (const std::string problem = m_workload.validate(); !problem.empty())
+        throw InputError("workload", problem);
+    if (m_workload.rankCount() == 0)
+        throw InputError("workload", "the workload has no ranks");
+    if (static_cast<std::int64_t>(m_workload.rankCount()) > m_cluster.topology.npuCount())
+        throw InputError(m_cluster.name.empty() ? "cluster" : m_cluster.name,
+                         "the workload has " + std::to_string(m_workload.rankCount()) +
+                             " ranks but the topology holds " + std::to_string(m_cluster.topology.npuCount()) +
+                             " NPUs (" + m_cluster.topology.describe() + ")");
+}
+
+void Simulator::bindGroups()
+{
+    m_allRanks.resize(static_cast<std::size_t>(m_ranks));
+    std::iota(m_allRanks.begin(), m_allRanks.end(), 0);
+    std::vector<char> isWorld(m_workload.groups.size(), 0);
+    for (std::size_t g = 0; g < m_workload.groups.size(); ++g) {
+        const auto& ranks = m_workload.groups[g].ranks;
+        if (static_cast<std::int32_t>(ranks.size()) == m_ranks) {
+            std::vector<std::int32_t> sorted = ranks;
+            std::sort(sorted.begin(), sorted.end());
+            isWorld[g] = sorted == m_allRanks;
+        }
+    }
+    m_rankSlotGroup.resize(static_cast<std::size_t>(m_ranks));
+    m_mergedSlotOps.resize(static_cast<std::size_t>(m_ranks));
+    m_mergedOrdinal.resize(static_cast<std::size_t>(m_ranks));
+    // Ranks with the same program and the same pattern of slots sharing a group share merged sequences.
+    std::map<std::pair<std::uint32_t, std::vector<std::uint32_t>>,
+             std::pair<std::shared_ptr<std::vector<std::vector<std::uint32_t>>>,
+                       std::shared_ptr<std::vector<std::uint32_t>>>>
+        merged;
+    for (std::int32_t r = 0; r < m_ranks; ++r) {
+        const RankBinding& binding = m_workload.ranks[static_cast<std::size_t>(r)];
+        auto& groups = m_rankSlotGroup[static_cast<std::size_t>(r)];
+        groups.resize(binding.slotGroups.size());
+        for (std::size_t s = 0; s < groups.size(); ++s)
+            groups[s] = isWorld[binding.slotGroups[s]] ? m_world : binding.slotGroups[s];
+        // Canonical sequence per slot: the first sequence index (0 = world ops) with the same group.
+        std::vector<std::uint32_t> canonical(groups.size() + 1);
+        bool collision = false;
+        canonical[0] = 0;
+        for (std::size_t s = 0; s < groups.size(); ++s) {
+            canonical[s + 1] = static_cast<std::uint32_t>(s + 1);
+            if (groups[s] == m_world) {
+                canonical[s + 1] = 0;
+                collision = true;
+                continue;
+            }
+            for (std::size_t t = 0; t < s; ++t)
+                if (groups[t] == groups[s]) {
+                    canonical[s + 1] = canonical[t + 1];
+                    collision = true;
+                    break;
+                }
+        }
+        if (!collision)
+            continue;
+        auto& entry = merged[{binding.program, canonical}];
+        if (!entry.first) {
+            const ProgramInfo& info = m_programs[binding.program];
+            const Program& program = *info.program;
+            entry.first = std::make_shared<std::vector<std::vector<std::uint32_t>>>(info.slotOps.size());
+            entry.second = std::make_shared<std::vector<std::uint32_t>>(program.ops.size(), 0);
+            for (std::uint32_t i = 0; i < program.ops.size(); ++i) {
+                const Op& op = program.ops[i];
+                if (op.kind != OpKind::Collective)
+                    continue;
+                const std::uint32_t seq = canonical[static_cast<std::size_t>(op.commSlot + 1)];
+                (*entry.second)[i] = static_cast<std::uint32_t>((*entry.first)[seq].size());
+                (*entry.first)[seq].push_back(i);
+            }
+        }
+        m_mergedSlotOps[static_cast<std::size_t>(r)] = entry.first;
+        m_mergedOrdinal[static_cast<std::size_t>(r)] = entry.second;
+    }
+}
+
+std::uint32_t Simulator::sequenceOf(std::int32_t rank, std::uint32_t group) const
+{
+    // The first slot sequence of `rank` bound to `group` (0 = its ops over all ranks).
+    if (group == m_world)
+        return 0;
+    const auto& groups = m_rankSlotGroup[static_cast<std::size_t>(rank)];
+    for (std::size_t s = 0; s < groups.size(); ++s)
+        if (groups[s] == group)
+            return static_cast<std::uint32_t>(s + 1);
+    return kNone;
+}
+
+const CollectiveCost& Simulator::cost(std::uint32_t group, const Op& op)
+{
+    const bool permute = op.collective == CollectiveKind::CollectivePermute;
+    CostKey key{group, op.collective, op.commBytes, permute ? &op : nullptr};
+    auto it = m_costs.find(key);
+    if (it == m_costs.end()) {
+        std::vector<std::int32_t> members = membersOf(group);
+        std::sort(members.begin(), members.end());
+        it = m_costs
+                 .emplace(key,
+                          m_model.collective(op.collective, op.commBytes, members, op.extras.get().sourceTargetPairs))
+                 .first;
+    }
+    return it->second;
+}
+
+void Simulator::classify()
+{
+    const std::size_t ranks = static_cast<std::size_t>(m_ranks);
+    m_rankClass.assign(ranks, 0);
+    if (!m_options.exploitSymmetry) {
+        std::iota(m_rankClass.begin(), m_rankClass.end(), 0u);
+        return;
+    }
+    // Colour refinement. Initial colour: program, merged-sequence pattern, and the rank itself for
+    // programs with send/recv (their peers are named by global rank, so each such rank stands alone).
+    std::vector<std::uint32_t> colour(ranks);
+    {
+        Interner interner;
+        for (std::size_t r = 0; r < ranks; ++r) {
+            const RankBinding& b = m_workload.ranks[r];
+            const ProgramInfo& info = m_programs[b.program];
+            colour[r] = interner.id({b.program, reinterpret_cast<std::uintptr_t>(m_mergedSlotOps[r].get()),
+                                     info.hasPointToPoint ? r : ~std::uint64_t{0}});
+        }
+    }
+    // Per program and slot sequence: the distinct (kind, bytes) of its collectives, so that a slot's
+    // cost signature is the list of their durations on the rank's group.
+    std::vector<std::vector<std::vector<const Op*>>> usage(m_programs.size());
+    for (std::size_t p = 0; p < m_programs.size(); ++p) {
+        const Program& program = *m_programs[p].program;
+        usage[p].resize(m_programs[p].slotOps.size());
+        std::vector<std::map<std::pair<int, std::uint64_t>, const Op*>> seen(usage[p].size());
+        for (const Op& op : program.ops)
+            if (op.kind == OpKind::Collective) {
+                const auto s = static_cast<std::size_t>(op.commSlot + 1);
+                const bool permute = op.collective == CollectiveKind::CollectivePermute;
+                const std::pair<int, std::uint64_t> k{static_cast<int>(op.collective),
+                                                      permute ? reinterpret_cast<std::uintptr_t>(&op) : op.commBytes};
+                if (seen[s].emplace(k, &op).second)
+                    usage[p][s].push_back(&op);
+            }
+    }
+    std::size_t classes = 0;
+    for (std::size_t r = 0; r < ranks; ++r)
+        classes = std::max<std::size_t>(classes, colour[r] + 1);
+    Interner durationSigs;
+    std::map<std::tuple<std::uint32_t, std::uint32_t, std::size_t>, std::uint32_t> slotSig; // (group, program, seq)
+    for (int iteration = 0; iteration < 64; ++iteration) {
+        m_control.check();
+        // Member multiset of every group, by colour.
+        std::vector<std::uint32_t> groupSig(m_workload.groups.size() + 1);
+        Interner multisets;
+        std::vector<std::uint64_t> key;
+        for (std::uint32_t g = 0; g <= m_workload.groups.size(); ++g) {
+            const auto& members = membersOf(g);
+            key.assign(members.size(), 0);
+            for (std::size_t i = 0; i < members.size(); ++i)
+                key[i] = colour[static_cast<std::size_t>(members[i])];
+            std::sort(key.begin(), key.end());
+            groupSig[g] = multisets.id(key);
+        }
+        Interner next;
+        std::vector<std::uint32_t> refined(ranks);
+        for (std::size_t r = 0; r < ranks; ++r) {
+            const RankBinding& b = m_workload.ranks[r];
+            const ProgramInfo& info = m_programs[b.program];
+            key.clear();
+            key.push_back(colour[r]);
+            for (std::size_t s = 0; s < info.slotOps.size(); ++s) {
+                if (info.slotOps[s].empty())
+                    continue;
+                const std::uint32_t g = s == 0 ? m_world : m_rankSlotGroup[r][s - 1];
+                const auto sigKey = std::make_tuple(g, b.program, s);
+                auto it = slotSig.find(sigKey);
+                if (it == slotSig.end()) {
+                    // The durations of the slot's collectives for this rank; shared by every rank of the
+                    // group unless some member's duration differs (then kept per rank).
+                    std::vector<std::uint64_t> durations;
+                    bool uniform = true;
+                    for (const Op* op : usage[b.program][s]) {
+                        const CollectiveCost& c = cost(g, *op);
+                        uniform = uniform && c.memberDuration.empty();
+                        const double d = memberSeconds(c, g, static_cast<std::int32_t>(r));
+                        std::uint64_t bits;
+                        std::memcpy(&bits, &d, sizeof bits);
+                        durations.push_back(bits);
+                    }
+                    const std::uint32_t sig = durationSigs.id(durations);
+                    if (!uniform) {
+                        key.push_back(sig);
+                        key.push_back(groupSig[g]);
+                        continue;
+                    }
+                    it = slotSig.emplace(sigKey, sig).first;
+                }
+                key.push_back(it->second);
+                key.push_back(groupSig[g]);
+            }
+            refined[r] = next.id(key);
+        }
+        const bool stable = next.size() == classes;
+        classes = next.size();
+        colour.swap(refined);
+        if (stable)
+            break;
+    }
+    m_rankClass = colour;
+}
+
+std::string Simulator::rankList(const std::vector<std::int32_t>& ranks) const
+{
+    std::string out;
+    const std::size_t shown = std::min<std::size_t>(ranks.size(), 16);
+    for (std::size_t i = 0; i < shown; ++i)
+        out += (i ? ", " : "") + std::to_string(ranks[i]);
+    if (ranks.size() > shown)
+        out += ", ... (" + std::to_string(ranks.size()) + " ranks)";
+    return out;
+}
+
+std::string Simulator::describeOp(std::uint32_t cls, std::uint32_t op) const
+{
+    const ClassState& c = m_classes[cls];
+    const Op& o = c.info->program->ops[op];
+    std::string text = "'" + o.name + "' (id " + std::to_string(o.id) + ", ";
+    if (o.kind == OpKind::Collective)
+        text += std::string(chakraName(o.collective));
+    else
+        text += std::string(chakraName(o.kind));
+    return text + ")";
+}
+
+double Simulator::commSeconds(std::uint32_t cls, std::uint32_t op)
+{
+    ClassState& c = m_classes[cls];
+    const Op& o = c.info->program->ops[op];
+    if (o.kind == OpKind::Collective)
+        return memberSeconds(cost(groupOf(c.rep, o), o), groupOf(c.rep, o), c.rep);
+    const std::int32_t peer = o.kind == OpKind::Send ? o.commDst : o.commSrc;
+    return o.kind == OpKind::Send ? m_model.sendRecv(c.rep, peer, o.commBytes)
+                                  : m_model.sendRecv(peer, c.rep, o.commBytes);
+}
+
+void Simulator::startReady(std::uint32_t cls, double now)
+{
+    ClassState& c = m_classes[cls];
+    if (!c.computeBusy && !c.computeReady.empty()) {
+        const std::uint32_t op = c.computeReady.top();
+        c.computeReady.pop();
+        c.computeBusy = true;
+        OpEvent& e = c.events[op];
+        e.op = op;
+        e.stream = 0;
+        e.ready = now;
+        e.start = now;
+        setCause(c, op, now, c.lastComputeOp);
+        push(now + c.info->computeSeconds[op], cls, op);
+    }
+    for (std::size_t s = 0; s < c.commStreamOp.size() && !c.commReady.empty(); ++s) {
+        if (c.commStreamOp[s] != kNone)
+            continue;
+        const std::uint32_t op = c.commReady.top();
+        c.commReady.pop();
+        c.commStreamOp[s] = op;
+        setCause(c, op, now, c.lastCommOp[s]);
+        arrive(cls, op, static_cast<std::uint16_t>(s + 1), now);
+    }
+}
+
+void Simulator::arrive(std::uint32_t cls, std::uint32_t op, std::uint16_t stream, double now)
+{
+    ClassState& c = m_classes[cls];
+    const Op& o = c.info->program->ops[op];
+    OpEvent& e = c.events[op];
+    e.op = op;
+    e.stream = stream;
+    e.ready = now;
+    const std::uint32_t commOp = c.info->commIndex[op];
+    c.arrival[commOp] = now;
+
+    // Which ops of which classes this op waits for: (class, op) pairs.
+    std::uint32_t missing = 0;
+    const auto need = [&](std::uint32_t otherClass, std::uint32_t otherOp) {
+        if (otherClass == cls && otherOp == op)
+            return;
+        const ClassState& other = m_classes[otherClass];
+        if (other.arrival[other.info->commIndex[otherOp]] != kNotArrived)
+            return;
+        ++missing;
+        m_waiters[(static_cast<std::uint64_t>(otherClass) << 32) | otherOp].emplace_back(cls, op);
+    };
+    if (o.kind == OpKind::Collective) {
+        const std::uint32_t group = groupOf(c.rep, o);
+        auto it = m_memberSlots.find(group);
+        if (it == m_memberSlots.end()) {
+            std::vector<std::pair<std::uint32_t, std::uint32_t>> list;
+            for (std::int32_t m : membersOf(group))
+                list.emplace_back(m_rankClass[static_cast<std::size_t>(m)], sequenceOf(m, group));
+            std::sort(list.begin(), list.end());
+            list.erase(std::unique(list.begin(), list.end()), list.end());
+            it = m_memberSlots.emplace(group, std::move(list)).first;
+        }
+        const std::uint32_t ordinal = (*c.slotOrdinal)[op];
+        for (const auto& [otherClass, sequence] : it->second) {
+            const ClassState& other = m_classes[otherClass];
+            const auto& seqs = *other.slotOps;
+            if (sequence == kNone || sequence >= seqs.size() || ordinal >= seqs[sequence].size()) {
+                ++missing;
+                continue;
+            }
+            const std::uint32_t otherOp = seqs[sequence][ordinal];
+            const Op& theirs = other.info->program->ops[otherOp];
+            if (theirs.collective != o.collective)
+                throw InputError(c.info->program->name.empty() ? "workload" : c.info->program->name,
+                                 "collective mismatch: rank " + std::to_string(c.rep) + " reaches " +
+                                     describeOp(cls, op) + " as collective #" + std::to_string(ordinal + 1) +
+                                     " of its group while rank " + std::to_string(other.rep) + " reaches " +
+                                     describeOp(otherClass, otherOp) + " there");
+            need(otherClass, otherOp);
+        }
+    } else {
+        const bool send = o.kind == OpKind::Send;
+        const std::int32_t peer = send ? o.commDst : o.commSrc;
+        if (peer < 0 || peer >= m_ranks || peer == c.rep) {
+            throw InputError(c.info->program->name.empty() ? "workload" : c.info->program->name,
+                             "rank " + std::to_string(c.rep) + ": " + describeOp(cls, op) + " names peer rank " +
+                                 std::to_string(peer) + " (ranks 0.." + std::to_string(m_ranks - 1) + ")");
+        }
+        const std::uint32_t peerClass = m_rankClass[static_cast<std::size_t>(peer)];
+        const ClassState& other = m_classes[peerClass];
+        const auto it =
+            other.info->p2pOps.find({static_cast<int>(send ? OpKind::Recv : OpKind::Send), c.rep, o.commTag});
+        const std::uint32_t ordinal = c.info->p2pOrdinal[op];
+        if (it == other.info->p2pOps.end() || ordinal >= it->second.size()) {
+            ++missing;
+        } else {
+            need(peerClass, it->second[ordinal]);
+        }
+    }
+    c.missing[commOp] = missing;
+    if (missing == 0) {
+        e.start = now;
+        push(now + commSeconds(cls, op), cls, op);
+    }
+    // This arrival may complete others' rendezvous.
+    const auto w = m_waiters.find((static_cast<std::uint64_t>(cls) << 32) | op);
+    if (w != m_waiters.end()) {
+        const auto waiting = std::move(w->second);
+        m_waiters.erase(w);
+        for (const auto& [waiterClass, waiterOp] : waiting) {
+            ClassState& wc = m_classes[waiterClass];
+            if (--wc.missing[wc.info->commIndex[waiterOp]] == 0) {
+                wc.events[waiterOp].start = now;
+                wc.peerCause[waiterOp] = (static_cast<std::uint64_t>(cls) << 32) | op;
+                push(now + commSeconds(waiterClass, waiterOp), waiterClass, waiterOp);
+            }
+        }
+    }
+}
+
+void Simulator::finishOp(std::uint32_t cls, std::uint32_t op, double now)
+{
+    ClassState& c = m_classes[cls];
+    c.events[op].end = now;
+    c.finish = std::max(c.finish, now);
+    ++c.done;
+    if (c.info->commIndex[op] == kNone) {
+        c.computeBusy = false;
+        c.lastComputeOp = op;
+    } else {
+        for (std::size_t s = 0; s < c.commStreamOp.size(); ++s)
+            if (c.commStreamOp[s] == op) {
+                c.commStreamOp[s] = kNone;
+                c.lastCommOp[s] = op;
+                break;
+            }
+    }
+    const ProgramInfo& info = *c.info;
+    for (std::uint32_t k = info.succStart[op]; k < info.succStart[op + 1]; ++k) {
+        const std::uint32_t next = info.succs[k];
+        if (--c.pending[next] == 0) {
+            c.readyTime[next] = now;
+            c.readyCause[next] = op;
+            if (info.commIndex[next] == kNone)
+                c.computeReady.push(next);
+            else
+                c.commReady.push(next);
+        }
+    }
+}
+
+void Simulator::reportDeadlock()
+{
+    // Name a blocked collective or transfer and the ranks that never reach it.
+    for (std::uint32_t cls = 0; cls < m_classes.size(); ++cls) {
+        ClassState& c = m_classes[cls];
+        for (std::size_t s = 0; s < c.commStreamOp.size(); ++s) {
+            const std::uint32_t op = c.commStreamOp[s];
+            if (op == kNone)
+                continue;
+            const Op& o = c.info->program->ops[op];
+            std::vector<std::int32_t> absent;
+            std::string groupText;
+            if (o.kind == OpKind::Collective) {
+                const std::uint32_t group = groupOf(c.rep, o);
+                const auto& members = membersOf(group);
+                groupText = " over ranks [" + rankList(members) + "]";
+                const std::uint32_t ordinal = (*c.slotOrdinal)[op];
+                for (std::int32_t m : members) {
+                    const ClassState& other = m_classes[m_rankClass[static_cast<std::size_t>(m)]];
+                    const std::uint32_t seq = sequenceOf(m, group);
+                    const auto& seqs = *other.slotOps;
+                    if (seq == kNone || seq >= seqs.size() || ordinal >= seqs[seq].size() ||
+                        other.arrival[other.info->commIndex[seqs[seq][ordinal]]] == kNotArrived)
+                        absent.push_back(m);
+                }
+            } else {
+                absent.push_back(o.kind == OpKind::Send ? o.commDst : o.commSrc);
+            }
+            std::vector<std::int32_t> waiting;
+            for (std::int32_t r = 0; r < m_ranks; ++r)
+                if (m_rankClass[static_cast<std::size_t>(r)] == cls)
+                    waiting.push_back(r);
+            throw InputError(c.info->program->name.empty() ? "workload" : c.info->program->name,
+                             "deadlock: " + describeOp(cls, op) + groupText + " on rank" +
+                                 (waiting.size() > 1 ? "s " : " ") + rankList(waiting) + " waits for rank" +
+                                 (absent.size() > 1 ? "s " : " ") + rankList(absent) +
+                                 ", which never reach it (a missing op, a different order of collectives, or a "
+                                 "dependency cycle)");
+        }
+    }
+    for (std::uint32_t cls = 0; cls < m_classes.size(); ++cls) {
+        const ClassState& c = m_classes[cls];
+        const std::size_t total = c.info->program->ops.size();
+        if (c.done < total) {
+            std::size_t first = 0;
+            while (first < total && c.events[first].end > 0)
+                ++first;
+            throw InputError(c.info->program->name.empty() ? "workload" : c.info->program->name,
+                             "rank " + std::to_string(c.rep) + ": " + std::to_string(total - c.done) +
+                                 " ops never become ready (a dependency cycle), e.g. " +
+                                 describeOp(cls, static_cast<std::uint32_t>(std::min(first, total - 1))));
+        }
+    }
+    throw InputError("workload", "the simulation stopped early");
+}
+
+std::shared_ptr<const EstimateResult> Simulator::run()
+{
+    validate();
+    m_programs.reserve(m_workload.programs.size());
+    for (const auto& program : m_workload.programs)
+        m_programs.push_back(buildProgramInfo(*program, m_cluster, m_options));
+    bindGroups();
+    classify();
+    m_control.report(0.05);
+
+    // One state per class, simulated for its lowest rank.
+    std::uint32_t classCount = 0;
+    for (std::uint32_t c : m_rankClass)
+        classCount = std::max(classCount, c + 1);
+    m_classes.resize(classCount);
+    std::vector<char> seen(classCount, 0);
+    for (std::int32_t r = 0; r < m_ranks; ++r) {
+        const std::uint32_t cls = m_rankClass[static_cast<std::size_t>(r)];
+        if (seen[cls])
+            continue;
+        seen[cls] = 1;
+        ClassState& c = m_classes[cls];
+        c.rep = r;
+        c.info = &m_programs[m_workload.ranks[static_cast<std::size_t>(r)].program];
+        const auto& merged = m_mergedSlotOps[static_cast<std::size_t>(r)];
+        c.slotOps = merged ? merged.get() : &c.info->slotOps;
+        c.slotOrdinal = merged ? m_mergedOrdinal[static_cast<std::size_t>(r)].get() : &c.info->slotOrdinal;
+        const std::size_t n = c.info->program->ops.size();
+        m_totalOps += n;
+        c.pending.resize(n);
+        for (std::size_t i = 0; i < n; ++i)
+            c.pending[i] = c.info->predStart[i + 1] - c.info->predStart[i];
+        c.readyTime.assign(n, 0.0);
+        c.readyCause.assign(n, kNone);
+        c.cause.assign(n, kNone);
+        c.causeReason.assign(n, CriticalStep::Reason::Start);
+        c.peerCause.assign(n, ~std::uint64_t{0});
+        c.events.resize(n);
+        c.arrival.assign(c.info->commOps, kNotArrived);
+        c.missing.assign(c.info->commOps, 0);
+        c.commStreamOp.assign(static_cast<std::size_t>(m_cluster.commStreams), kNone);
+        c.lastCommOp.assign(static_cast<std::size_t>(m_cluster.commStreams), kNone);
+        for (std::uint32_t i = 0; i < n; ++i)
+            if (c.pending[i] == 0) {
+                if (c.info->commIndex[i] == kNone)
+                    c.computeReady.push(i);
+                else
+                    c.commReady.push(i);
+            }
+    }
+    for (std::uint32_t cls = 0; cls < classCount; ++cls)
+        startReady(cls, 0.0);
+
+    const std::uint64_t reportEvery = 1 << 16;
+    while (!m_events.empty()) {
+        const Event e = m_events.top();
+        m_events.pop();
+        finishOp(e.cls, e.op, e.time);
+        // Finish everything that ends at this instant on this class before starting new work, so
+        // that the choice among ready ops does not depend on event order.
+        while (!m_events.empty() && m_events.top().time == e.time && m_events.top().cls == e.cls) {
+            const Event same = m_events.top();
+            m_events.pop();
+            finishOp(same.cls, same.op, same.time);
+            ++m_processed;
+        }
+        startReady(e.cls, e.time);
+        if (++m_processed % reportEvery == 0) {
+            m_control.check();
+            m_control.report(0.05 + 0.85 * static_cast<double>(m_processed) / static_cast<double>(m_totalOps));
+        }
+    }
+    for (const ClassState& c : m_classes)
+        if (c.done < c.info->program->ops.size())
+            reportDeadlock();
+
+    auto result = std::make_shared<EstimateResult>();
+    buildResult(*result);
+    m_control.report(1.0);
+    return result;
+}
+
+void Simulator::buildResult(EstimateResult& result)
+{
+    result.costModel = std::string(displayName(m_cluster.model));
+    result.simulatedOps = m_totalOps;
+    for (const ProgramInfo& info : m_programs)
+        result.droppedDependencies += info.droppedDependencies;
+    result.rankTimeline = m_rankClass;
+    result.timelineRank.resize(m_classes.size());
+    std::vector<RankBreakdown> perClass(m_classes.size());
+    for (std::size_t cls = 0; cls < m_classes.size(); ++cls) {
+        ClassState& c = m_classes[cls];
+        result.timelineRank[cls] = c.rep;
+        RankBreakdown& b = perClass[cls];
+        b.finish = c.finish;
+        std::vector<std::pair<double, double>> compute, comm;
+        for (const OpEvent& e : c.events) {
+            if (e.end <= e.start)
+                continue;
+            (e.stream == 0 ? compute : comm).emplace_back(e.start, e.end);
+        }
+        for (const auto& [s, t] : compute)
+            b.compute += t - s;
+        // Union of communication intervals, then the part of it outside compute.
+        std::sort(comm.begin(), comm.end());
+        std::sort(compute.begin(), compute.end());
+        std::vector<std::pair<double, double>> merged;
+        for (const auto& iv : comm) {
+            if (!merged.empty() && iv.first <= merged.back().second)
+                merged.back().second = std::max(merged.back().second, iv.second);
+            else
+                merged.push_back(iv);
+        }
+        std::size_t k = 0;
+        for (const auto& [s, t] : merged) {
+            b.comm += t - s;
+            double covered = 0;
+            while (k < compute.size() && compute[k].second <= s)
+                ++k;
+            for (std::size_t j = k; j < compute.size() && compute[j].first < t; ++j)
+                covered += std::max(0.0, std::min(t, compute[j].second) - std::max(s, compute[j].first));
+            b.exposedComm += (t - s) - covered;
+        }
+        b.idle = std::max(0.0, b.finish - b.compute - b.exposedComm);
+    }
+    result.ranks.resize(static_cast<std::size_t>(m_ranks));
+    for (std::size_t r = 0; r < result.ranks.size(); ++r) {
+        result.ranks[r] = perClass[m_rankClass[r]];
+        result.stepTime = std::max(result.stepTime, result.ranks[r].finish);
+    }
+    buildCriticalPath(result);
+    if (m_options.commMatrix)
+        buildCommMatrix(result);
+    result.timelines.resize(m_classes.size());
+    if (m_options.recordEvents)
+        for (std::size_t cls = 0; cls < m_classes.size(); ++cls) {
+            auto& events = m_classes[cls].events;
+            std::stable_sort(events.begin(), events.end(), [](const OpEvent& a, const OpEvent& b) {
+                return a.start != b.start ? a.start < b.start : a.op < b.op;
+            });
+            result.timelines[cls] = std::move(events);
+        }
+}
+
+void Simulator::buildCriticalPath(EstimateResult& result)
+{
+    // Start from the op that ends last and follow what set each start back to the beginning.
+    std::uint32_t cls = 0, op = kNone;
+    double latest = -1;
+    for (std::uint32_t c = 0; c < m_classes.size(); ++c)
+        for (std::uint32_t i = 0; i < m_classes[c].events.size(); ++i)
+            if (m_classes[c].events[i].end > latest) {
+                latest = m_classes[c].events[i].end;
+                cls = c;
+                op = i;
+            }
+    std::vector<CriticalStep> path;
+    std::uint64_t guard = 0;
+    while (op != kNone && guard++ <= m_totalOps) {
+        const ClassState& c = m_classes[cls];
+        const OpEvent& e = c.events[op];
+        CriticalStep step{c.rep, op, e.start, e.end, c.causeReason[op]};
+        std::uint32_t nextClass = cls, next = c.cause[op];
+        if (c.peerCause[op] != ~std::uint64_t{0}) {
+            step.reason = CriticalStep::Reason::Peer;
+            nextClass = static_cast<std::uint32_t>(c.peerCause[op] >> 32);
+            next = static_cast<std::uint32_t>(c.peerCause[op] & 0xffffffffu);
+        }
+        path.push_back(step);
+        cls = nextClass;
+        op = next;
+    }
+    std::reverse(path.begin(), path.end());
+    result.criticalPath = std::move(path);
+}
+
+void Simulator::buildCommMatrix(EstimateResult& result)
+{
+    CommMatrix& matrix = result.commMatrix;
+    matrix.ranks = m_ranks;
+    matrix.blockSize = std::max<std::int32_t>(1, (m_ranks + 1023) / 1024);
+    matrix.blocks = (m_ranks + matrix.blockSize - 1) / matrix.blockSize;
+    matrix.bytes.assign(static_cast<std::size_t>(matrix.blocks) * static_cast<std::size_t>(matrix.blocks), 0.0);
+    result.bytesPerDim.assign(m_cluster.topology.dims.size(), 0.0);
+    const auto add = [&](std::int32_t src, std::int32_t dst, double bytes) {
+        const std::size_t i =
+            static_cast<std::size_t>(src / matrix.blockSize) * static_cast<std::size_t>(matrix.blocks) +
+            static_cast<std::size_t>(dst / matrix.blockSize);
+        matrix.bytes[i] += bytes;
+        const int d = m_cluster.topology.firstDifferingDim(src, dst);
+        if (d >= 0)
+            result.bytesPerDim[static_cast<std::size_t>(d)] += bytes;
+    };
+    // Each collective instance is counted once, by the lowest rank of its group: per (group, kind,
+    // bytes) the number of instances, then the algorithm's flows times that count.
+    struct Count {
+        const Op* op;
+        std::uint64_t count;
+    };
+    std::unordered_map<CostKey, Count, CostKeyHash> instances;
+    // Per program and slot sequence: (kind, bytes) -> count, so ranks sharing programs cost little.
+    std::vector<std::vector<std::map<std::pair<int, std::uint64_t>, Count>>> histogram(m_programs.size());
+    for (std::size_t p = 0; p < m_programs.size(); ++p) {
+        histogram[p].resize(m_programs[p].slotOps.size());
+        for (const Op& op : m_programs[p].program->ops)
+            if (op.kind == OpKind::Collective) {
+                const bool permute = op.collective == CollectiveKind::CollectivePermute;
+                auto& entry = histogram[p][static_cast<std::size_t>(op.commSlot + 1)][{
+                    static_cast<int>(op.collective), permute ? reinterpret_cast<std::uintptr_t>(&op) : op.commBytes}];
+                entry.op = &op;
+                ++entry.count;
+            }
+    }
+    for (std::int32_t r = 0; r < m_ranks; ++r) {
+        const RankBinding& b = m_workload.ranks[static_cast<std::size_t>(r)];
+        const ProgramInfo& info = m_programs[b.program];
+        for (std::size_t s = 0; s < info.slotOps.size(); ++s) {
+            if (info.slotOps[s].empty())
+                continue;
+            const std::uint32_t g = s == 0 ? m_world : m_rankSlotGroup[static_cast<std::size_t>(r)][s - 1];
+            const auto& members = membersOf(g);
+            if (members.empty() || *std::min_element(members.begin(), members.end()) != r)
+                continue;
+            for (const auto& [key, count] : histogram[b.program][s]) {
+                const Op& op = *count.op;
+                const bool permute = op.collective == CollectiveKind::CollectivePermute;
+                auto& entry = instances[CostKey{g, op.collective, op.commBytes, permute ? &op : nullptr}];
+                entry.op = &op;
+                entry.count += count.count;
+            }
+        }
+        if (info.hasPointToPoint)
+            for (const Op& op : info.program->ops)
+                if (op.kind == OpKind::Send && op.commDst >= 0 && op.commDst < m_ranks && op.commDst != r)
+                    add(r, op.commDst, static_cast<double>(op.commBytes));
+    }
+    for (const auto& [key, count] : instances) {
+        std::vector<std::int32_t> members = membersOf(key.group);
+        std::sort(members.begin(), members.end());
+        const double times = static_cast<double>(count.count);
+        m_model.forEachFlow(key.kind, key.bytes, members, count.op->extras.get().sourceTargetPairs,
+                            [&](std::int32_t src, std::int32_t dst, double bytes) { add(src, dst, bytes * times); });
+    }
+}
+
+} // namespace
+
+double computeTime(const Op& op, const Cluster& cluster, const EstimateOptions& options)
+{
+    if (onCommStream(op) || op.kind == OpKind::Metadata || op.kind == OpKind::Invalid)
+        return 0;
+    const double recorded = static_cast<double>(op.durationMicros) * 1e-6;
+    if (op.isCpuOp)
+        return options.includeCpuOps ? recorded : 0.0;
+    if (options.timing == ComputeTiming::Recorded || (options.timing == ComputeTiming::Auto && op.durationMicros > 0))
+        return recorded;
+    const ComputeModel& m = cluster.compute;
+    const double bytes = static_cast<double>(op.memoryBytes());
+    const double flops = static_cast<double>(op.flops);
+    if (bytes == 0 && flops == 0)
+        return 0;
+    // Roofline: the slower of arithmetic and memory traffic, plus the launch overhead.
+    const double peak =
+        cluster.device.peakFlops(precisionOf(op.dtype, m.defaultPrecision, m.allowTf32)) * m.flopEfficiency;
+    const double bandwidth = cluster.device.memoryBandwidth * m.memoryEfficiency;
+    return std::max(peak > 0 ? flops / peak : 0.0, bandwidth > 0 ? bytes / bandwidth : 0.0) + m.launchOverhead;
+}
+
+std::shared_ptr<const EstimateResult> estimate(const Workload& workload, const Cluster& cluster,
+                                               const EstimateOptions& options, const JobControl& control)
+{
+    Simulator simulator(workload, cluster, options, control);
+    return simulator.run();
+}
+
+} // namespace flint::core

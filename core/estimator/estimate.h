@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/estimator/cluster.h"
+#include "core/progress.h"
+#include "core/workload.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace flint::core {
+
+/// Where compute times come from.
+enum class ComputeTiming : std::uint8_t {
+    Auto,     ///< an op's recorded duration_micros when it has one, else the roofline
+    Roofline, ///< always the roofline of the cluster's device
+    Recorded, ///< always the recorded duration (replay mode); ops without one take no time
+};
+
+struct EstimateOptions {
+    ComputeTiming timing = ComputeTiming::Auto;
+    /// Give CPU ops (Chakra is_cpu_op) their recorded duration on the compute stream. ASTRA-sim skips
+    /// them, and so do we by default (they take no time but keep their dependencies).
+    bool includeCpuOps = false;
+    /// Simulate one representative per class of ranks whose timelines are provably identical (same
+    /// program, collectives of equal cost, member classes alike; see docs/estimator.md). Results are
+    /// exact per rank either way; off simulates every rank.
+    bool exploitSymmetry = true;
+    /// Keep every op's event (start, end) per class of ranks; off keeps only the breakdown.
+    bool recordEvents = true;
+    /// Build the rank-to-rank communication matrix and per-dimension traffic.
+    bool commMatrix = true;
+    /// Dependency cycles (real PyTorch traces have them): drop the dependencies that point from a later
+    /// op to an earlier one among the ops on or behind cycles, and count them in EstimateResult::droppedDependencies.
+    /// Off, a cycle is an error.
+    bool breakCycles = true;
+};
+
+/// Where an op ran on its rank, in seconds from the step start.
+struct OpEvent {
+    std::uint32_t op = 0;     ///< index into the rank's Program::ops
+    std::uint16_t stream = 0; ///< 0 = compute stream, 1.. = communication streams
+    double ready = 0;         ///< the stream took the op (for a collective: this rank arrived)
+    double start = 0;         ///< the op started (a collective: every member had arrived)
+    double end = 0;
+};
+
+/// How one rank spent the step, in seconds. finish = compute + exposedComm + idle.
+struct RankBreakdown {
+    double finish = 0;      ///< end of the rank's last op
+    double compute = 0;     ///< compute stream busy
+    double exposedComm = 0; ///< a collective or transfer running while the compute stream is idle
+    double idle = 0;        ///< neither: waiting for dependencies or for peers to reach a collective
+    double comm = 0;        ///< communication running (overlapped or not)
+};
+
+/// One link of the critical path.
+struct CriticalStep {
+    enum class Reason : std::uint8_t {
+        Start,      ///< the first op of the path
+        Dependency, ///< started when this predecessor ended
+        Stream,     ///< waited for this op to free its stream
+        Peer,       ///< a collective or transfer that waited for this rank's op to arrive
+    };
+    std::int32_t rank = 0; ///< a rank on the path (the representative of its class)
+    std::uint32_t op = 0;  ///< index into that rank's Program::ops
+    double start = 0;
+    double end = 0;
+    Reason reason = Reason::Start; ///< how this step's start was set by the step before it
+};
+
+/// Bytes sent from rank to rank as the chosen algorithms move them. Exact for up to 1,024 ranks;
+/// above that ranks are binned in blocks of `blockSize` consecutive ranks.
+struct CommMatrix {
+    std::int32_t ranks = 0;
+    std::int32_t blockSize = 1;
+    std::int32_t blocks = 0;
+    std::vector<double> bytes; ///< blocks x blocks, row = source block
+
+    double at(std::int32_t srcBlock, std::int32_t dstBlock) const
+    {
+        return bytes[static_cast<std::size_t>(srcBlock) * static_cast<std::size_t>(blocks) +
+                     static_cast<std::size_t>(dstBlock)];
+    }
+};
+
+/// The estimate of one step. Immutable once built; share it as std::shared_ptr<const EstimateResult>.
+struct EstimateResult {
+    double stepTime = 0; ///< seconds: the last rank's finish
+    std::vector<RankBreakdown> ranks;
+    /// Ranks with identical timelines share one: rank r's events are timelines[rankTimeline[r]].
+    std::vector<std::vector<OpEvent>> timelines;
+    std::vector<std::uint32_t> rankTimeline;
+    /// The representative rank each timeline was simulated for.
+    std::vector<std::int32_t> timelineRank;
+    /// From the first op to the op that ends last, in time order.
+    std::vector<CriticalStep> criticalPath;
+    CommMatrix commMatrix;
+    /// Bytes carried by each topology dimension over the step (all ranks).
+    std::vector<double> bytesPerDim;
+    std::uint64_t simulatedOps = 0; ///< ops the simulator processed (over representatives)
+    /// Dependencies dropped to break cycles, summed over distinct programs (see breakCycles).
+    std::uint64_t droppedDependencies = 0;
+    std::string costModel; ///< "flint" or "astrasim"
+
+    const std::vector<OpEvent>& eventsOf(std::size_t rank) const { return timelines[rankTimeline[rank]]; }
+};
+
+/// Estimates how every rank of `workload` spends one step on `cluster`: a discrete-event simulation of
+/// each rank's compute stream and communication streams, collectives starting when all members have
+/// arrived, send/recv pairing. Throws InputError when the workload does not fit the cluster or
+/// deadlocks (the message names the op and the ranks that never arrive), Cancelled when cancelled.
+std::shared_ptr<const EstimateResult> estimate(const Workload& workload, const Cluster& cluster,
+                                               const EstimateOptions& options = {}, const JobControl& control = {});
+
+/// Seconds one op takes on `cluster` outside communication (roofline or recorded, per `options`).
+double computeTime(const Op& op, const Cluster& cluster, const EstimateOptions& options = {});
+
+} // namespace flint::core

@@ -1,0 +1,643 @@
+// SPDX-License-Identifier: MIT
+#include "core/chakra.h"
+#include "core/error.h"
+#include "core/estimator/collectivemodel.h"
+#include "core/estimator/estimate.h"
+#include "core/estimator/estimateexport.h"
+#include "core/synthetictrace.h"
+
+#include <cmath>
+#include <filesystem>
+#include <numeric>
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+using namespace flint::core;
+
+namespace {
+
+/// A one-dimensional Switch cluster with our cost model, one chunk, no endpoint delay, and reductions
+/// at 1,000 GB/s, so that closed forms stay short.
+Cluster switchCluster(std::int32_t npus, double gbps = 100, double latencyNs = 1000)
+{
+    Cluster c;
+    c.name = "test";
+    c.device = *findDevice("H100");
+    c.topology.dims = {{TopologyKind::Switch, npus, gbps, latencyNs}};
+    c.system.preferredDatasetSplits = 1;
+    c.system.endpointDelayNs = 0;
+    c.system.localMemBandwidthGBps = 1000;
+    c.compute.launchOverhead = 0;
+    return c;
+}
+
+std::vector<std::int32_t> iota(std::int32_t n, std::int32_t first = 0)
+{
+    std::vector<std::int32_t> v(static_cast<std::size_t>(n));
+    std::iota(v.begin(), v.end(), first);
+    return v;
+}
+
+Op compute(std::uint64_t id, std::uint64_t micros, std::vector<std::uint64_t> deps = {})
+{
+    Op op;
+    op.id = id;
+    op.name = "compute_" + std::to_string(id);
+    op.kind = OpKind::Compute;
+    op.durationMicros = micros;
+    op.dataDeps = std::move(deps);
+    return op;
+}
+
+Op collective(std::uint64_t id, CollectiveKind kind, std::uint64_t bytes, std::vector<std::uint64_t> deps = {})
+{
+    Op op;
+    op.id = id;
+    op.name = "coll_" + std::to_string(id);
+    op.kind = OpKind::Collective;
+    op.collective = kind;
+    op.commBytes = bytes;
+    op.dataDeps = std::move(deps);
+    return op;
+}
+
+Workload spmd(Program program, std::size_t ranks)
+{
+    auto shared = std::make_shared<const Program>(std::move(program));
+    return Workload::spmd(shared, ranks, [](std::size_t r, std::size_t) {
+        return std::vector<std::int32_t>{static_cast<std::int32_t>(r)};
+    });
+}
+
+double bytesPerNs(double gbps)
+{
+    return gbps * kNetworkGB / 1e9;
+}
+
+/// Reduction of m bytes at 1,000 GB/s (10^9), in ns: 3 m / 1000.
+double reductionNs(double m)
+{
+    return 3 * m / 1000.0;
+}
+
+} // namespace
+
+class TestEstimate : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void ringClosedForm_data();
+    void ringClosedForm();
+    void directAndHalvingDoubling_data();
+    void directAndHalvingDoubling();
+    void astraSimWorkedExample();
+    void astraSimChunkRaise();
+    void multiDimensionStaging();
+    void subGroupsStageOnTheirDimensions();
+    void chunksPipelineThroughDimensions();
+    void computeChainRoofline();
+    void asyncCollectiveOverlapsCompute();
+    void sendRecvPipeline();
+    void commStreamsRunCollectivesConcurrently();
+    void deadlockNamesOpAndRanks();
+    void collectiveOrderMismatchIsReported();
+    void dependencyCycleIsReported();
+    void symmetryIsExact_data();
+    void symmetryIsExact();
+    void commMatrixFollowsRing();
+    void criticalPathEndsAtStepTime();
+    void astraSimMicrobenchmark_data();
+    void astraSimMicrobenchmark();
+    void exports();
+    void cancellation();
+};
+
+void TestEstimate::ringClosedForm_data()
+{
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<int>("n");
+    QTest::addColumn<double>("bytes");
+    QTest::newRow("allreduce_ring_8ranks_1MiB") << int(CollectiveKind::AllReduce) << 8 << 1048576.0;
+    QTest::newRow("allreduce_ring_64ranks_64MiB") << int(CollectiveKind::AllReduce) << 64 << 67108864.0;
+    QTest::newRow("allreduce_ring_2ranks_1000B") << int(CollectiveKind::AllReduce) << 2 << 1000.0;
+    QTest::newRow("allgather_ring_8ranks_1MiB") << int(CollectiveKind::AllGather) << 8 << 1048576.0;
+    QTest::newRow("reducescatter_ring_16ranks_1MiB") << int(CollectiveKind::ReduceScatter) << 16 << 1048576.0;
+    QTest::newRow("alltoall_ring_8ranks_1MiB") << int(CollectiveKind::AllToAll) << 8 << 1048576.0;
+}
+
+void TestEstimate::ringClosedForm()
+{
+    QFETCH(int, kind);
+    QFETCH(int, n);
+    QFETCH(double, bytes);
+    const Cluster cluster = switchCluster(n);
+    const CollectiveModel model(cluster);
+    const CollectiveCost cost =
+        model.collective(static_cast<CollectiveKind>(kind), static_cast<std::uint64_t>(bytes), iota(n));
+    // Switch: two hops of 1,000 ns per message; B = 100 GB/s with GB = 2^30.
+    const double b = bytesPerNs(100);
+    const auto msg = [&](double m) { return 2 * 1000.0 + m / b; };
+    double expectedNs = 0;
+    switch (static_cast<CollectiveKind>(kind)) {
+    case CollectiveKind::AllReduce: // 2(n-1) steps of S/n, n-1 reductions
+        expectedNs = 2 * (n - 1) * msg(bytes / n) + (n - 1) * reductionNs(bytes / n);
+        break;
+    case CollectiveKind::AllGather: // n-1 steps of S (S = each rank's contribution)
+        expectedNs = (n - 1) * msg(bytes);
+        break;
+    case CollectiveKind::ReduceScatter:
+        expectedNs = (n - 1) * msg(bytes / n) + (n - 1) * reductionNs(bytes / n);
+        break;
+    default: // all-to-all: n(n-1)/2 neighbour steps of S/n
+        expectedNs = n * (n - 1) / 2.0 * msg(bytes / n);
+        break;
+    }
+    QVERIFY2(std::abs(cost.duration * 1e9 - expectedNs) < 1e-6 * expectedNs,
+             qPrintable(QStringLiteral("%1 vs %2 ns").arg(cost.duration * 1e9).arg(expectedNs)));
+    QCOMPARE(cost.phases.size(), std::size_t(1));
+    QVERIFY(cost.staged);
+
+    // The same through the simulator: one collective on every rank.
+    Program program;
+    program.ops.push_back(collective(1, static_cast<CollectiveKind>(kind), static_cast<std::uint64_t>(bytes)));
+    const auto result = estimate(spmd(program, static_cast<std::size_t>(n)), cluster);
+    QCOMPARE(result->stepTime, cost.duration);
+    for (const RankBreakdown& r : result->ranks) {
+        QCOMPARE(r.exposedComm, cost.duration);
+        QCOMPARE(r.compute, 0.0);
+    }
+}
+
+void TestEstimate::directAndHalvingDoubling_data()
+{
+    QTest::addColumn<int>("algorithm");
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<int>("n");
+    QTest::newRow("allreduce_direct_8ranks") << int(CollectiveAlgorithm::Direct) << int(CollectiveKind::AllReduce) << 8;
+    QTest::newRow("alltoall_direct_16ranks") << int(CollectiveAlgorithm::Direct) << int(CollectiveKind::AllToAll) << 16;
+    QTest::newRow("allreduce_hd_8ranks") << int(CollectiveAlgorithm::HalvingDoubling) << int(CollectiveKind::AllReduce)
+                                         << 8;
+    QTest::newRow("allgather_hd_16ranks")
+        << int(CollectiveAlgorithm::HalvingDoubling) << int(CollectiveKind::AllGather) << 16;
+}
+
+void TestEstimate::directAndHalvingDoubling()
+{
+    QFETCH(int, algorithm);
+    QFETCH(int, kind);
+    QFETCH(int, n);
+    Cluster cluster = switchCluster(n);
+    const auto a = static_cast<CollectiveAlgorithm>(algorithm);
+    cluster.system.allReduce = cluster.system.allGather = cluster.system.allToAll = {a};
+    const double s = 1 << 20;
+    const double b = bytesPerNs(100);
+    const double lat = 2 * 1000.0;
+    const CollectiveCost cost =
+        CollectiveModel(cluster).collective(static_cast<CollectiveKind>(kind), 1 << 20, iota(n));
+    double expectedNs = 0;
+    if (a == CollectiveAlgorithm::Direct) {
+        // One port sends n-1 pieces of S/n in turn (injection-limited); all-reduce does it twice.
+        const double round = lat + (n - 1) * (s / n) / b;
+        expectedNs = static_cast<CollectiveKind>(kind) == CollectiveKind::AllReduce
+                         ? 2 * round + reductionNs((n - 1) * s / n)
+                         : round;
+    } else if (static_cast<CollectiveKind>(kind) == CollectiveKind::AllReduce) {
+        // log2 n halving steps with reductions, then log2 n doubling steps.
+        for (double m = s / 2; m >= s / n; m /= 2)
+            expectedNs += 2 * (lat + m / b) + reductionNs(m);
+    } else {
+        for (double m = s; m <= s * n / 2; m *= 2)
+            expectedNs += lat + m / b;
+    }
+    QVERIFY2(std::abs(cost.duration * 1e9 - expectedNs) < 1e-6 * expectedNs,
+             qPrintable(QStringLiteral("%1 vs %2 ns").arg(cost.duration * 1e9).arg(expectedNs)));
+    QCOMPARE(cost.phases.front().algorithm, a);
+}
+
+void TestEstimate::astraSimWorkedExample()
+{
+    // ASTRA-sim Ring_8npus.yml + Ring_4chunks.json, 1 MiB all-reduce: 4 chunks x (14 x 1110 + 15 x 10 +
+    // 7 x 60) = 64,440 ns, as ASTRA-sim's analytical backend reports it.
+    const auto cluster = clusterPreset("astrasim-ring", 8);
+    QVERIFY(cluster);
+    const CollectiveCost cost = CollectiveModel(*cluster).collective(CollectiveKind::AllReduce, 1 << 20, iota(8));
+    QCOMPARE(cost.chunks, std::uint64_t(4));
+    QCOMPARE(std::llround(cost.duration * 1e9), 64440ll);
+    QCOMPARE(std::llround(cost.phases[0].time * 1e9), 16110ll);
+}
+
+void TestEstimate::astraSimChunkRaise()
+{
+    // ASTRA-sim raises a chunk below the NPU count to the NPU count: 1 KiB on 1,024 NPUs runs as 4 KiB.
+    auto cluster = clusterPreset("astrasim-ring", 1024);
+    QVERIFY(cluster);
+    const CollectiveCost astra = CollectiveModel(*cluster).collective(CollectiveKind::AllReduce, 1024, iota(1024));
+    QCOMPARE(astra.chunkBytes, 1024.0);
+    QCOMPARE(astra.chunks, std::uint64_t(4));
+    QCOMPARE(std::llround(astra.duration * 1e9), 4173880ll); // measured with ASTRA-sim 518bd513
+    cluster->model = CostModel::Flint;
+    const CollectiveCost flint = CollectiveModel(*cluster).collective(CollectiveKind::AllReduce, 1024, iota(1024));
+    QCOMPARE(flint.chunkBytes, 256.0);
+    QVERIFY(flint.duration != astra.duration);
+}
+
+void TestEstimate::multiDimensionStaging()
+{
+    // 4 NPUs per node on a fast switch, 2 nodes on a slow one: reduce-scatter inside the node, all-reduce
+    // across, all-gather inside.
+    Cluster cluster = switchCluster(4, 400, 500);
+    cluster.topology.dims.push_back({TopologyKind::Switch, 2, 50, 2000});
+    const double s = 8 << 20;
+    const CollectiveCost cost = CollectiveModel(cluster).collective(CollectiveKind::AllReduce, 8 << 20, iota(8));
+    QCOMPARE(cost.phases.size(), std::size_t(3));
+    QCOMPARE(cost.phases[0].kind, CollectiveKind::ReduceScatter);
+    QCOMPARE(cost.phases[0].dim, 0);
+    QCOMPARE(cost.phases[1].kind, CollectiveKind::AllReduce);
+    QCOMPARE(cost.phases[1].dim, 1);
+    QCOMPARE(cost.phases[1].bytesIn, s / 4);
+    QCOMPARE(cost.phases[2].kind, CollectiveKind::AllGather);
+    QCOMPARE(cost.phases[2].bytesIn, s / 4);
+    QCOMPARE(cost.phases[2].bytesOut, s);
+    const double b0 = bytesPerNs(400), b1 = bytesPerNs(50);
+    const double rs = 3 * (1000 + s / 4 / b0) + 3 * reductionNs(s / 4);
+    const double ar = 2 * (4000 + s / 8 / b1) + reductionNs(s / 8);
+    const double ag = 3 * (1000 + s / 4 / b0);
+    QVERIFY(std::abs(cost.duration * 1e9 - (rs + ar + ag)) < 1e-6 * (rs + ar + ag));
+    // Traffic: inside nodes 2 x 3/4 S per rank; across nodes 2 x (1/2)(S/4) per rank.
+    QCOMPARE(cost.bytesPerDim[0], 8 * 2 * 0.75 * s);
+    QCOMPARE(cost.bytesPerDim[1], 8 * 2 * 0.5 * s / 4);
+}
+
+void TestEstimate::subGroupsStageOnTheirDimensions()
+{
+    Cluster cluster = switchCluster(4, 400, 500);
+    cluster.topology.dims.push_back({TopologyKind::Switch, 2, 50, 2000});
+    const CollectiveModel model(cluster);
+    const CollectiveCost inside =
+        model.collective(CollectiveKind::AllReduce, 1 << 20, std::vector<std::int32_t>{4, 5, 6, 7});
+    QCOMPARE(inside.phases.size(), std::size_t(1));
+    QCOMPARE(inside.phases[0].dim, 0);
+    const CollectiveCost across = model.collective(CollectiveKind::AllReduce, 1 << 20, std::vector<std::int32_t>{1, 5});
+    QCOMPARE(across.phases.size(), std::size_t(1));
+    QCOMPARE(across.phases[0].dim, 1);
+    QVERIFY(across.duration > inside.duration);
+    const CollectiveCost irregular =
+        model.collective(CollectiveKind::AllReduce, 1 << 20, std::vector<std::int32_t>{0, 1, 5});
+    QVERIFY(!irregular.staged);
+    QCOMPARE(irregular.phases[0].dim, -1);
+    QVERIFY(!irregular.note.empty());
+}
+
+void TestEstimate::chunksPipelineThroughDimensions()
+{
+    // Two dimensions, all-gather (outer dimension first), 4 chunks, one active chunk per dimension: the
+    // chunks flow through a two-stage pipeline, so the time is t_outer + 3 max(t) + t_inner.
+    Cluster cluster = switchCluster(4, 400, 500);
+    cluster.topology.dims.push_back({TopologyKind::Switch, 2, 50, 2000});
+    cluster.system.preferredDatasetSplits = 4;
+    const CollectiveCost cost = CollectiveModel(cluster).collective(CollectiveKind::AllGather, 1 << 20, iota(8));
+    QCOMPARE(cost.chunks, std::uint64_t(4));
+    QCOMPARE(cost.phases.size(), std::size_t(2));
+    QCOMPARE(cost.phases[0].dim, 1);
+    const double t0 = cost.phases[0].time, t1 = cost.phases[1].time;
+    const double expected = t0 + t1 + 3 * std::max(t0, t1);
+    QVERIFY2(std::abs(cost.duration - expected) < 1e-12, qPrintable(QString::number(cost.duration / expected)));
+}
+
+void TestEstimate::computeChainRoofline()
+{
+    // A chain of three bf16 ops on one H100: max(flops / (peak x 0.7), bytes / (HBM x 0.8)) + 2 us each.
+    Cluster cluster = switchCluster(1);
+    cluster.compute = ComputeModel{};
+    Program program;
+    const std::uint64_t flops[] = {1'000'000'000'000ull, 10'000'000ull, 0};
+    const std::uint64_t bytes[] = {1'000'000ull, 10'000'000'000ull, 4096};
+    double expected = 0;
+    for (std::uint64_t i = 0; i < 3; ++i) {
+        Op op = compute(i, 0, i ? std::vector<std::uint64_t>{i - 1} : std::vector<std::uint64_t>{});
+        op.dtype = DType::BF16;
+        op.flops = flops[i];
+        op.bytesRead = bytes[i];
+        program.ops.push_back(op);
+        expected +=
+            std::max(static_cast<double>(flops[i]) / (989.5e12 * 0.7), static_cast<double>(bytes[i]) / (3350e9 * 0.8)) +
+            2e-6;
+    }
+    const auto result = estimate(spmd(program, 1), cluster);
+    QVERIFY(std::abs(result->stepTime - expected) < 1e-15);
+    QCOMPARE(result->ranks[0].compute, result->stepTime);
+    QCOMPARE(result->criticalPath.size(), std::size_t(3));
+    QCOMPARE(result->criticalPath[1].reason, CriticalStep::Reason::Dependency);
+    // Recorded durations win in Auto mode (replay).
+    program.ops[0].durationMicros = 5;
+    const auto replay = estimate(spmd(program, 1), cluster);
+    QVERIFY(replay->stepTime < result->stepTime);
+}
+
+void TestEstimate::asyncCollectiveOverlapsCompute()
+{
+    // A -> {all-reduce X, compute B} -> C: X runs on the comm stream while B computes.
+    const Cluster cluster = switchCluster(8);
+    const double d = CollectiveModel(cluster).collective(CollectiveKind::AllReduce, 64 << 20, iota(8)).duration;
+    for (const std::uint64_t bMicros : {10ull, 100'000ull}) {
+        Program program;
+        program.ops = {compute(0, 50), collective(1, CollectiveKind::AllReduce, 64 << 20, {0}),
+                       compute(2, bMicros, {0}), compute(3, 30, {1, 2})};
+        const auto result = estimate(spmd(program, 8), cluster);
+        const double b = static_cast<double>(bMicros) * 1e-6;
+        const double expected = 50e-6 + std::max(d, b) + 30e-6;
+        QVERIFY(std::abs(result->stepTime - expected) < 1e-12);
+        const RankBreakdown& r = result->ranks[3];
+        QVERIFY(std::abs(r.compute - (80e-6 + b)) < 1e-12);
+        QVERIFY(std::abs(r.exposedComm - std::max(0.0, d - b)) < 1e-12);
+        QVERIFY(std::abs(r.comm - d) < 1e-12);
+        QVERIFY(r.idle < 1e-12);
+    }
+}
+
+void TestEstimate::sendRecvPipeline()
+{
+    // Four pipeline stages: stage i receives from i-1, computes for T, sends to i+1. A transfer starts
+    // when both sides are there, so the last stage ends at 4T + 3M.
+    const Cluster cluster = switchCluster(4);
+    const std::uint64_t bytes = 16 << 20;
+    const double m = CollectiveModel(cluster).sendRecv(0, 1, bytes);
+    QVERIFY(std::abs(m - (2 * 1000e-9 + static_cast<double>(bytes) / (100 * kNetworkGB))) < 1e-15);
+    Workload w;
+    for (std::int32_t stage = 0; stage < 4; ++stage) {
+        auto program = std::make_shared<Program>();
+        program->name = "stage" + std::to_string(stage);
+        std::uint64_t id = 0;
+        std::vector<std::uint64_t> deps;
+        if (stage > 0) {
+            Op recv;
+            recv.id = id++;
+            recv.name = "recv";
+            recv.kind = OpKind::Recv;
+            recv.commSrc = stage - 1;
+            recv.commBytes = bytes;
+            program->ops.push_back(recv);
+            deps = {recv.id};
+        }
+        program->ops.push_back(compute(id++, 100, deps));
+        if (stage < 3) {
+            Op send;
+            send.id = id++;
+            send.name = "send";
+            send.kind = OpKind::Send;
+            send.commDst = stage + 1;
+            send.commBytes = bytes;
+            send.dataDeps = {id - 2};
+            program->ops.push_back(send);
+        }
+        w.programs.push_back(program);
+        w.ranks.push_back(RankBinding{static_cast<std::uint32_t>(stage), {}});
+    }
+    const auto result = estimate(w, cluster);
+    QVERIFY(std::abs(result->stepTime - (4 * 100e-6 + 3 * m)) < 1e-12);
+    QVERIFY(std::abs(result->ranks[3].idle - (3 * 100e-6 + 2 * m)) < 1e-12);
+    QCOMPARE(result->commMatrix.at(0, 1), static_cast<double>(bytes));
+    QCOMPARE(result->commMatrix.at(1, 0), 0.0);
+    QVERIFY(result->criticalPath.size() >= 7);
+}
+
+void TestEstimate::commStreamsRunCollectivesConcurrently()
+{
+    Cluster cluster = switchCluster(4);
+    Program program;
+    program.ops = {collective(0, CollectiveKind::AllReduce, 8 << 20),
+                   collective(1, CollectiveKind::AllGather, 1 << 20)};
+    const double ar = CollectiveModel(cluster).collective(CollectiveKind::AllReduce, 8 << 20, iota(4)).duration;
+    const double ag = CollectiveModel(cluster).collective(CollectiveKind::AllGather, 1 << 20, iota(4)).duration;
+    QVERIFY(std::abs(estimate(spmd(program, 4), cluster)->stepTime - (ar + ag)) < 1e-12);
+    cluster.commStreams = 2;
+    QVERIFY(std::abs(estimate(spmd(program, 4), cluster)->stepTime - std::max(ar, ag)) < 1e-12);
+}
+
+void TestEstimate::deadlockNamesOpAndRanks()
+{
+    // Rank 2 never reaches the all-reduce that ranks 0, 1 and 3 wait in.
+    auto with = std::make_shared<Program>();
+    with->name = "step";
+    with->ops = {compute(0, 10), collective(1, CollectiveKind::AllReduce, 1024, {0})};
+    with->ops[1].name = "grad_allreduce";
+    auto without = std::make_shared<Program>();
+    without->name = "step";
+    without->ops = {compute(0, 10)};
+    Workload w;
+    w.programs = {with, without};
+    w.ranks = {{0, {}}, {0, {}}, {1, {}}, {0, {}}};
+    try {
+        estimate(w, switchCluster(4));
+        QFAIL("no deadlock reported");
+    } catch (const InputError& e) {
+        const QString message = QString::fromStdString(e.reason());
+        QVERIFY2(message.contains(QStringLiteral("deadlock")), e.what());
+        QVERIFY2(message.contains(QStringLiteral("'grad_allreduce'")), e.what());
+        QVERIFY2(message.contains(QStringLiteral("waits for rank 2,")), e.what());
+        QVERIFY2(message.contains(QStringLiteral("ranks 0, 1, 3")) || message.contains(QStringLiteral("rank 0")),
+                 e.what());
+    }
+}
+
+void TestEstimate::collectiveOrderMismatchIsReported()
+{
+    // Rank 1 runs the two world collectives in the other order: the i-th collectives differ in kind.
+    auto a = std::make_shared<Program>();
+    a->ops = {collective(0, CollectiveKind::AllReduce, 1024), collective(1, CollectiveKind::AllGather, 1024, {0})};
+    auto b = std::make_shared<Program>();
+    b->ops = {collective(0, CollectiveKind::AllGather, 1024), collective(1, CollectiveKind::AllReduce, 1024, {0})};
+    Workload w;
+    w.programs = {a, b};
+    w.ranks = {{0, {}}, {1, {}}};
+    QVERIFY_THROWS_EXCEPTION(InputError, estimate(w, switchCluster(2)));
+}
+
+void TestEstimate::dependencyCycleIsReported()
+{
+    Program program;
+    program.ops = {compute(0, 1, {1}), compute(1, 1, {0}), compute(2, 1)};
+    // By default the later-to-earlier edge 1 -> 0 is dropped and the step runs.
+    const auto broken = estimate(spmd(program, 1), switchCluster(1));
+    QCOMPARE(broken->droppedDependencies, std::uint64_t(1));
+    QVERIFY(std::abs(broken->stepTime - 3e-6) < 1e-15);
+    EstimateOptions strict;
+    strict.breakCycles = false;
+    try {
+        estimate(spmd(program, 1), switchCluster(1), strict);
+        QFAIL("no error");
+    } catch (const InputError& e) {
+        QVERIFY2(QString::fromStdString(e.reason()).contains(QStringLiteral("dependency cycle")), e.what());
+    }
+}
+
+void TestEstimate::symmetryIsExact_data()
+{
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<int>("ranks");
+    QTest::addColumn<int>("tp");
+    QTest::newRow("dgx_h100_64ranks_tp8") << "dgx-h100-ib" << 64 << 8;
+    QTest::newRow("dgx_h100_48ranks_tp4") << "dgx-h100-ib" << 48 << 4;
+    QTest::newRow("tpu_torus_64ranks_tp16") << "tpu-v5p-torus" << 64 << 16;
+    QTest::newRow("irregular_tp_across_nodes") << "dgx-h100-ib" << 24 << 6;
+}
+
+void TestEstimate::symmetryIsExact()
+{
+    QFETCH(QString, preset);
+    QFETCH(int, ranks);
+    QFETCH(int, tp);
+    // Synthetic transformer with a data-parallel all-reduce over ranks with the same TP index.
+    Program program = makeSyntheticProgram(120);
+    const std::int32_t dp = program.commSlotFor("dp");
+    Op grad = collective(1000, CollectiveKind::AllReduce, 64 << 20, {119});
+    grad.commSlot = dp;
+    program.ops.push_back(grad);
+    auto shared = std::make_shared<const Program>(std::move(program));
+    const std::int32_t t = tp;
+    const auto n = static_cast<std::int32_t>(ranks);
+    const Workload w = Workload::spmd(shared, static_cast<std::size_t>(ranks), [&](std::size_t r, std::size_t slot) {
+        std::vector<std::int32_t> members;
+        const auto rank = static_cast<std::int32_t>(r);
+        if (slot == 0)
+            for (std::int32_t i = 0; i < t; ++i)
+                members.push_back(rank / t * t + i);
+        else
+            for (std::int32_t i = rank % t; i < n; i += t)
+                members.push_back(i);
+        return members;
+    });
+    const auto cluster = clusterPreset(preset.toStdString(), ranks);
+    QVERIFY(cluster);
+    EstimateOptions exact;
+    exact.exploitSymmetry = false;
+    const auto fast = estimate(w, *cluster);
+    const auto slow = estimate(w, *cluster, exact);
+    QCOMPARE(slow->timelines.size(), std::size_t(ranks));
+    QVERIFY(fast->timelines.size() < slow->timelines.size());
+    QCOMPARE(fast->stepTime, slow->stepTime);
+    for (std::size_t r = 0; r < w.rankCount(); ++r) {
+        QCOMPARE(fast->ranks[r].finish, slow->ranks[r].finish);
+        QCOMPARE(fast->ranks[r].exposedComm, slow->ranks[r].exposedComm);
+        QCOMPARE(fast->ranks[r].idle, slow->ranks[r].idle);
+        const auto& a = fast->eventsOf(r);
+        const auto& b = slow->eventsOf(r);
+        QCOMPARE(a.size(), b.size());
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            QCOMPARE(a[i].op, b[i].op);
+            QCOMPARE(a[i].start, b[i].start);
+            QCOMPARE(a[i].end, b[i].end);
+        }
+    }
+    QCOMPARE(fast->bytesPerDim, slow->bytesPerDim);
+    QCOMPARE(fast->commMatrix.bytes, slow->commMatrix.bytes);
+}
+
+void TestEstimate::commMatrixFollowsRing()
+{
+    Program program;
+    program.ops = {collective(0, CollectiveKind::AllReduce, 1 << 20)};
+    const auto result = estimate(spmd(program, 8), switchCluster(8));
+    const double perHop = 2.0 * 7 / 8 * (1 << 20);
+    for (std::int32_t i = 0; i < 8; ++i)
+        for (std::int32_t j = 0; j < 8; ++j)
+            QCOMPARE(result->commMatrix.at(i, j), j == (i + 1) % 8 ? perHop : 0.0);
+    QCOMPARE(result->bytesPerDim[0], 8 * perHop);
+}
+
+void TestEstimate::criticalPathEndsAtStepTime()
+{
+    Program program = makeSyntheticProgram(50);
+    auto shared = std::make_shared<const Program>(std::move(program));
+    const Workload w = Workload::spmd(shared, 16, [](std::size_t r, std::size_t) {
+        std::vector<std::int32_t> members;
+        for (std::int32_t i = 0; i < 8; ++i)
+            members.push_back(static_cast<std::int32_t>(r / 8 * 8) + i);
+        return members;
+    });
+    const auto result = estimate(w, *clusterPreset("dgx-h100-ib", 16));
+    QVERIFY(!result->criticalPath.empty());
+    QCOMPARE(result->criticalPath.back().end, result->stepTime);
+    QCOMPARE(result->criticalPath.front().start, 0.0);
+    for (std::size_t i = 1; i < result->criticalPath.size(); ++i)
+        QVERIFY(result->criticalPath[i].start >= result->criticalPath[i - 1].start);
+}
+
+void TestEstimate::astraSimMicrobenchmark_data()
+{
+    QTest::addColumn<QString>("prefix");
+    QTest::newRow("shared_data") << QStringLiteral(FLINT_SHARED_DATA
+                                                   "/chakra/astrasim_all_reduce_8npus_1MB/all_reduce");
+    QTest::newRow("bundled_example") << QStringLiteral(FLINT_SOURCE_DIR
+                                                       "/resources/examples/astrasim_all_reduce_8npus_1MB/all_reduce");
+}
+
+void TestEstimate::astraSimMicrobenchmark()
+{
+    QFETCH(QString, prefix);
+    if (!std::filesystem::exists(prefix.toStdString() + ".0.et"))
+        QSKIP("sample trace absent (../shared/data is not beside the checkout)");
+    const std::string configs = FLINT_SHARED_DATA "/chakra/astrasim_configs";
+    Cluster cluster;
+    if (std::filesystem::exists(configs + "/Ring_8npus.yml"))
+        cluster = astraSimCluster(readNetworkYaml(configs + "/Ring_8npus.yml"),
+                                  readSystemJson(configs + "/Ring_4chunks.json"));
+    else
+        cluster = *clusterPreset("astrasim-ring", 8);
+    const Workload w = readChakraWorkload(prefix.toStdString());
+    const auto result = estimate(w, cluster);
+    QCOMPARE(std::llround(result->stepTime * 1e9), 64440ll); // ASTRA-sim reports 64,440 cycles per rank
+    for (const RankBreakdown& r : result->ranks)
+        QCOMPARE(std::llround(r.exposedComm * 1e9), 64440ll);
+}
+
+void TestEstimate::exports()
+{
+    Program program = makeSyntheticProgram(30);
+    auto shared = std::make_shared<const Program>(std::move(program));
+    const Workload w = Workload::spmd(shared, 8, [](std::size_t, std::size_t) { return iota(8); });
+    const Cluster cluster = *clusterPreset("dgx-h100-ib", 8);
+    const auto result = estimate(w, cluster);
+    const std::string trace = chromeTraceJson(*result, w);
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(trace), &error);
+    QCOMPARE(error.error, QJsonParseError::NoError);
+    int processes = 0, slices = 0, flowStarts = 0, flowEnds = 0;
+    for (const QJsonValue& v : doc.object().value(QStringLiteral("traceEvents")).toArray()) {
+        const QJsonObject e = v.toObject();
+        const QString ph = e.value(QStringLiteral("ph")).toString();
+        if (ph == QStringLiteral("M") && e.value(QStringLiteral("name")).toString() == QStringLiteral("process_name"))
+            ++processes;
+        slices += ph == QStringLiteral("X");
+        flowStarts += ph == QStringLiteral("s");
+        flowEnds += ph == QStringLiteral("f");
+    }
+    QCOMPARE(processes, 8);
+    QCOMPARE(slices, 8 * 30);
+    QCOMPARE(flowStarts, 6); // 30 ops hold 6 all-reduces
+    QCOMPARE(flowEnds, 6);
+    const std::string csv = breakdownCsv(*result);
+    QCOMPARE(std::count(csv.begin(), csv.end(), '\n'), 9l);
+    QVERIFY(csv.starts_with("rank,finish_s,compute_s,exposed_comm_s,idle_s"));
+    const QJsonDocument json = QJsonDocument::fromJson(QByteArray::fromStdString(estimateJson(*result, w, cluster)));
+    QCOMPARE(json.object().value(QStringLiteral("step_time_s")).toDouble(), result->stepTime);
+    QCOMPARE(json.object().value(QStringLiteral("ranks")).toArray().size(), 8);
+    const auto tops = topOps(*result, w, 3);
+    QCOMPARE(tops.size(), std::size_t(3));
+    QVERIFY(tops[0].seconds >= tops[1].seconds);
+}
+
+void TestEstimate::cancellation()
+{
+    Program program = makeSyntheticProgram(200'000);
+    CancellationToken token;
+    token.cancel();
+    JobControl control{&token, {}};
+    QVERIFY_THROWS_EXCEPTION(Cancelled, estimate(spmd(program, 1), switchCluster(1), {}, control));
+}
+
+QTEST_GUILESS_MAIN(TestEstimate)
+#include "tst_estimate.moc"

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+// End-to-end tests of `flint estimate` and `flint bench estimate`.
+#include <cmath>
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+const QString kFlint = QStringLiteral(FLINT_CLI);
+const QString kConfigs = QStringLiteral(FLINT_SHARED_DATA "/chakra/astrasim_configs");
+const QString kBundled =
+    QStringLiteral(FLINT_SOURCE_DIR "/resources/examples/astrasim_all_reduce_8npus_1MB/all_reduce");
+
+struct Run {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run flint(const QStringList& arguments)
+{
+    QProcess process;
+    process.start(kFlint, arguments);
+    if (!process.waitForFinished(300'000))
+        return {};
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2, process.readAllStandardOutput(),
+            process.readAllStandardError()};
+}
+
+} // namespace
+
+class TestEstimateCli : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void jsonMatchesAstraSim();
+    void writesTraceCsvAndMatrix();
+    void exitStatuses_data();
+    void exitStatuses();
+    void listsPresets();
+    void benchmarkRuns();
+};
+
+void TestEstimateCli::jsonMatchesAstraSim()
+{
+    if (!QFile::exists(kConfigs + QStringLiteral("/Ring_8npus.yml")))
+        QSKIP("../shared/data is absent: ASTRA-sim sample configurations not available");
+    const Run run = flint({QStringLiteral("estimate"), kBundled, QStringLiteral("--cluster"),
+                           kConfigs + QStringLiteral("/Ring_8npus.yml"), QStringLiteral("--system"),
+                           kConfigs + QStringLiteral("/Ring_4chunks.json"), QStringLiteral("--model"),
+                           QStringLiteral("astrasim"), QStringLiteral("--json")});
+    QCOMPARE(run.exitCode, 0);
+    const QJsonObject json = QJsonDocument::fromJson(run.out).object();
+    QCOMPARE(std::llround(json.value(QStringLiteral("step_time_s")).toDouble() * 1e9), 64440ll);
+    const QJsonArray ranks = json.value(QStringLiteral("ranks")).toArray();
+    QCOMPARE(ranks.size(), 8);
+    for (const QJsonValue& v : ranks) {
+        const QJsonObject r = v.toObject();
+        for (const char* key : {"rank", "finish_s", "compute_s", "exposed_comm_s", "idle_s"})
+            QVERIFY2(r.contains(QLatin1String(key)), key);
+        QCOMPARE(std::llround(r.value(QStringLiteral("exposed_comm_s")).toDouble() * 1e9), 64440ll);
+    }
+}
+
+void TestEstimateCli::writesTraceCsvAndMatrix()
+{
+    QTemporaryDir dir;
+    const QString trace = dir.filePath(QStringLiteral("trace.json"));
+    const QString csv = dir.filePath(QStringLiteral("breakdown.csv"));
+    const QString matrix = dir.filePath(QStringLiteral("matrix.csv"));
+    const Run run = flint({QStringLiteral("estimate"), kBundled, QStringLiteral("--trace"), trace,
+                           QStringLiteral("--csv"), csv, QStringLiteral("--matrix"), matrix});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY(run.out.contains("step time:"));
+    QFile traceFile(trace);
+    QVERIFY(traceFile.open(QIODevice::ReadOnly));
+    const QJsonArray events =
+        QJsonDocument::fromJson(traceFile.readAll()).object().value(QStringLiteral("traceEvents")).toArray();
+    int flows = 0;
+    for (const QJsonValue& v : events)
+        flows += v.toObject().value(QStringLiteral("ph")).toString() == QStringLiteral("t");
+    QCOMPARE(flows, 6); // one all-reduce over 8 ranks: s, 6 x t, f
+    QFile csvFile(csv);
+    QVERIFY(csvFile.open(QIODevice::ReadOnly));
+    QCOMPARE(csvFile.readAll().count('\n'), 9);
+    QFile matrixFile(matrix);
+    QVERIFY(matrixFile.open(QIODevice::ReadOnly));
+    QCOMPARE(matrixFile.readAll().count('\n'), 9); // header + 8 ring neighbours
+}
+
+void TestEstimateCli::exitStatuses_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<int>("status");
+    QTest::newRow("missing_workload") << QStringList{QStringLiteral("estimate")} << 1;
+    QTest::newRow("unknown_cluster") << QStringList{QStringLiteral("estimate"), kBundled, QStringLiteral("--cluster"),
+                                                    QStringLiteral("no-such-cluster")}
+                                     << 1;
+    QTest::newRow("unknown_device") << QStringList{QStringLiteral("estimate"), kBundled, QStringLiteral("--device"),
+                                                   QStringLiteral("Z80")}
+                                    << 1;
+    QTest::newRow("missing_trace") << QStringList{QStringLiteral("estimate"), QStringLiteral("/nonexistent/trace")}
+                                   << 2;
+    QTest::newRow("cluster_too_small") << QStringList{QStringLiteral("estimate"), kBundled, QStringLiteral("--cluster"),
+                                                      QStringLiteral(FLINT_TEST_DATA "/ring4.yml")}
+                                       << 2;
+    QTest::newRow("unwritable_trace") << QStringList{QStringLiteral("estimate"), kBundled, QStringLiteral("--trace"),
+                                                     QStringLiteral("/nonexistent/dir/trace.json")}
+                                      << 3;
+}
+
+void TestEstimateCli::exitStatuses()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(int, status);
+    const Run run = flint(arguments);
+    QCOMPARE(run.exitCode, status);
+    QVERIFY(!run.err.isEmpty());
+}
+
+void TestEstimateCli::listsPresets()
+{
+    const Run run = flint({QStringLiteral("estimate"), QStringLiteral("--list")});
+    QCOMPARE(run.exitCode, 0);
+    for (const char* name : {"dgx-h100-ib", "tpu-v5p-torus", "MI300X", "B200", "TPUv5p"})
+        QVERIFY2(run.out.contains(name), name);
+}
+
+void TestEstimateCli::benchmarkRuns()
+{
+    const Run run = flint({QStringLiteral("bench"), QStringLiteral("estimate"), QStringLiteral("--quick")});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY(run.out.contains("rank-ops/s"));
+}
+
+QTEST_GUILESS_MAIN(TestEstimateCli)
+#include "tst_estimatecli.moc"
