@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: MIT
+#include "app/explorer/mainwindow.h"
+
+#include "app/explorer/session.h"
+#include "core/estimator/estimateexport.h"
+#include "core/fileio.h"
+#include "core/workloadsummary.h"
+#include "views/chartspage.h"
+#include "views/commmatrixview.h"
+#include "views/timelinegeometry.h"
+#include "views/timelineview.h"
+#include "views/viewpalette.h"
+#include "views/whatifpanel.h"
+
+#include <numeric>
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QCloseEvent>
+#include <QCoreApplication>
+#include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+namespace flint::app {
+namespace {
+
+constexpr int kMaxRecent = 10;
+
+QString qs(const std::string& text)
+{
+    return QString::fromStdString(text);
+}
+
+QString duration(double seconds)
+{
+    return qs(views::formatDuration(seconds));
+}
+
+struct Means {
+    double compute = 0, exposed = 0, idle = 0;
+};
+
+Means meansOf(const core::EstimateResult& result)
+{
+    Means m;
+    for (const core::RankBreakdown& r : result.ranks) {
+        m.compute += r.compute;
+        m.exposed += r.exposedComm;
+        m.idle += r.idle;
+    }
+    const double n = std::max<std::size_t>(1, result.ranks.size());
+    m.compute /= n;
+    m.exposed /= n;
+    m.idle /= n;
+    return m;
+}
+
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent)
+    , m_session(new Session(this))
+{
+    setWindowTitle(tr("Flint Explorer"));
+    setAcceptDrops(true);
+    resize(1280, 820);
+
+    m_tabs = new QTabWidget(this);
+    m_timeline = new views::TimelineView(m_tabs);
+    m_matrix = new views::CommMatrixView(m_tabs);
+    m_charts = new views::ChartsPage(m_tabs);
+    auto* matrixPage = new QWidget(m_tabs);
+    auto* matrixLayout = new QVBoxLayout(matrixPage);
+    auto* byNode = new QCheckBox(tr("Aggregate by node"), matrixPage);
+    matrixLayout->addWidget(byNode);
+    matrixLayout->addWidget(m_matrix, 1);
+    connect(byNode, &QCheckBox::toggled, m_matrix, &views::CommMatrixView::setAggregateByNode);
+    m_tabs->addTab(m_timeline, tr("Timeline"));
+    m_tabs->addTab(matrixPage, tr("Communication"));
+    m_tabs->addTab(m_charts, tr("Charts"));
+    setCentralWidget(m_tabs);
+
+    m_whatIf = new views::WhatIfPanel(this);
+    auto* whatIfDock = new QDockWidget(tr("What if"), this);
+    whatIfDock->setObjectName(QStringLiteral("whatIfDock"));
+    whatIfDock->setWidget(m_whatIf);
+    addDockWidget(Qt::RightDockWidgetArea, whatIfDock);
+
+    auto* detailsDock = new QDockWidget(tr("Details"), this);
+    detailsDock->setObjectName(QStringLiteral("detailsDock"));
+    auto* detailsPage = new QWidget(detailsDock);
+    auto* detailsLayout = new QVBoxLayout(detailsPage);
+    m_summary = new QLabel(detailsPage);
+    m_summary->setWordWrap(true);
+    m_summary->setTextFormat(Qt::RichText);
+    m_details = new QTextBrowser(detailsPage);
+    detailsLayout->addWidget(m_summary);
+    detailsLayout->addWidget(m_details, 1);
+    detailsDock->setWidget(detailsPage);
+    addDockWidget(Qt::RightDockWidgetArea, detailsDock);
+
+    m_progress = new QProgressBar(this);
+    m_progress->setMaximumWidth(180);
+    m_progress->setVisible(false);
+    statusBar()->addPermanentWidget(m_progress);
+
+    buildMenus();
+
+    connect(m_session, &Session::workloadAvailable, this, &MainWindow::showWorkload);
+    connect(m_session, &Session::estimateAvailable, this, &MainWindow::showEstimate);
+    connect(m_session, &Session::failed, this, &MainWindow::showError);
+    connect(m_session, &Session::busyChanged, this, [this](const QString& message, int percent) {
+        m_progress->setVisible(!message.isEmpty());
+        m_progress->setRange(0, percent < 0 ? 0 : 100);
+        m_progress->setValue(std::max(0, percent));
+        if (!message.isEmpty())
+            statusBar()->showMessage(message);
+        else
+            statusBar()->clearMessage();
+    });
+    connect(m_whatIf, &views::WhatIfPanel::clusterChanged, m_session, &Session::setCluster);
+    connect(m_whatIf, &views::WhatIfPanel::presetChosen, this, [this](const QString& name) {
+        if (auto cluster = m_session->presetForWorkload(name)) {
+            m_whatIf->setCluster(*cluster);
+            m_session->setCluster(*cluster);
+        }
+    });
+    connect(m_timeline, &views::TimelineView::opClicked, this, &MainWindow::showOp);
+    connect(m_timeline, &views::TimelineView::rangeSummary, this,
+            [this](const QString& text) { statusBar()->showMessage(text); });
+
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+}
+
+MainWindow::~MainWindow() = default;
+
+QStringList MainWindow::exampleFolders()
+{
+    const QString exe = QCoreApplication::applicationDirPath();
+    return {QStringLiteral(FLINT_SOURCE_DIR "/resources/examples"),
+            QDir(exe).absoluteFilePath(QStringLiteral("../share/flint-explorer/examples"))};
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open a workload"), QString(),
+                                                          tr("Workloads (*.hlo *.txt *.et *.et.gz);;All files (*)"));
+        if (!path.isEmpty())
+            openPath(path);
+    });
+    file->addAction(tr("Open trace &folder…"), this, [this] {
+        const QString path = QFileDialog::getExistingDirectory(this, tr("Open a folder of Chakra rank files"));
+        if (!path.isEmpty())
+            openPath(path);
+    });
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    rebuildRecentMenu();
+    QMenu* examples = file->addMenu(tr("&Examples"));
+    for (const QString& folder : exampleFolders()) {
+        QDir dir(folder);
+        if (!dir.exists())
+            continue;
+        for (const QFileInfo& entry : dir.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
+            QDir sub(entry.absoluteFilePath());
+            const QStringList hlo = sub.entryList({QStringLiteral("*.hlo")}, QDir::Files, QDir::Name);
+            if (hlo.isEmpty())
+                examples->addAction(entry.fileName(), this, [this, p = entry.absoluteFilePath()] { openPath(p); });
+            for (const QString& name : hlo)
+                examples->addAction(name, this, [this, p = sub.absoluteFilePath(name)] { openPath(p); });
+        }
+        break; // the first folder that exists
+    }
+    file->addSeparator();
+    file->addAction(tr("Export &Perfetto trace…"), this, &MainWindow::exportTrace);
+    file->addAction(tr("Export timeline &image…"), this, [this] {
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Export the timeline"), QString(), tr("PNG image (*.png)"));
+        if (!path.isEmpty() && !m_timeline->grab().save(path))
+            showError(tr("Cannot write %1").arg(path), tr("The image could not be saved."));
+    });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("&Fit timeline"), QKeySequence(Qt::Key_F), m_timeline, &views::TimelineView::fit);
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+    for (const QString& path : recent)
+        m_recentMenu->addAction(path, this, [this, path] { openPath(path); });
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::openPath(const QString& path)
+{
+    m_previous.reset();
+    m_session->open(path);
+}
+
+int MainWindow::ranksPerNode() const
+{
+    const auto& dims = m_session->cluster().topology.dims;
+    return dims.empty() ? 8 : std::max(1, dims.front().npus);
+}
+
+void MainWindow::showWorkload(std::shared_ptr<const core::LoadedWorkload> workload, const QString& path)
+{
+    setWindowTitle(tr("%1 — Flint Explorer").arg(QFileInfo(path).fileName()));
+    QSettings settings;
+    QStringList recent = settings.value(QStringLiteral("recentFiles")).toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    settings.setValue(QStringLiteral("recentFiles"), recent);
+    rebuildRecentMenu();
+
+    m_whatIf->setCluster(m_session->cluster());
+    const bool module = workload->kind == core::InputKind::HloModule;
+    m_whatIf->setFixedParameters(
+        module ? tr("Fixed by this module: %1 devices (%2 replicas x %3 partitions) and its parallelism, which XLA "
+                    "already partitioned. Network, device and collective model are free to change.")
+                     .arg(workload->workload.rankCount())
+                     .arg(workload->replicaCount)
+                     .arg(workload->numPartitions)
+               : tr("Fixed by this trace: %1 ranks and their communicator groups, as recorded. Network, device and "
+                    "collective model are free to change.")
+                     .arg(workload->workload.rankCount()));
+    const core::Program& program = workload->workload.programOf(0);
+    m_details->setHtml(
+        tr("<b>%1</b><br>%2 ranks, %3 ops on rank 0, %4 communicator groups<br>%5")
+            .arg(QString::fromStdString(workload->name).toHtmlEscaped())
+            .arg(workload->workload.rankCount())
+            .arg(program.ops.size())
+            .arg(workload->workload.groups.size())
+            .arg(workload->warnings.empty() ? QString() : tr("Warnings:<br>") + QString::fromStdString([&] {
+                                                              std::string all;
+                                                              for (const auto& w : workload->warnings)
+                                                                  all += "• " + w + "<br>";
+                                                              return all;
+                                                          }())));
+}
+
+void MainWindow::showEstimate(std::shared_ptr<const core::EstimateResult> result, const core::Cluster& cluster)
+{
+    auto workload = m_session->workload();
+    if (!workload)
+        return;
+    // Views keep the workload alive through an aliasing pointer into the loaded workload.
+    std::shared_ptr<const core::Workload> ranks(workload, &workload->workload);
+    m_timeline->setData(ranks, result, ranksPerNode());
+    m_matrix->setResult(result, ranksPerNode());
+    m_charts->setData(ranks, result);
+    const Means now = meansOf(*result);
+    m_summary->setText(tr("<b>Step time %1</b> on %2 (%3)<br>per rank: compute %4, exposed communication %5, idle %6")
+                           .arg(duration(result->stepTime), qs(cluster.name), qs(cluster.device.name),
+                                duration(now.compute), duration(now.exposed), duration(now.idle)));
+    if (m_previous) {
+        const Means before = meansOf(*m_previous);
+        const auto delta = [](double after, double old) {
+            const double change = old > 0 ? 100.0 * (after - old) / old : 0.0;
+            return QStringLiteral("%1 (%2%3%)")
+                .arg(duration(after - old), change >= 0 ? QStringLiteral("+") : QString())
+                .arg(change, 0, 'f', 1);
+        };
+        m_whatIf->setComparison(tr("<b>Last change</b>: step %1 → %2, %3<br>compute %4, exposed comm %5, idle %6")
+                                    .arg(duration(m_previous->stepTime), duration(result->stepTime),
+                                         delta(result->stepTime, m_previous->stepTime),
+                                         delta(now.compute, before.compute), delta(now.exposed, before.exposed),
+                                         delta(now.idle, before.idle)));
+    } else {
+        m_whatIf->setComparison(QString());
+    }
+    m_previous = result;
+    statusBar()->showMessage(
+        tr("Estimated %1 ranks: step time %2").arg(result->ranks.size()).arg(duration(result->stepTime)), 5000);
+}
+
+void MainWindow::showOp(int rank, int opIndex)
+{
+    auto workload = m_session->workload();
+    if (!workload || rank < 0 || opIndex < 0)
+        return;
+    const core::Workload& w = workload->workload;
+    const core::Op& op = w.programOf(static_cast<std::size_t>(rank)).ops[static_cast<std::size_t>(opIndex)];
+    m_timeline->highlightOp(opIndex);
+    QString html = tr("<b>%1</b> (%2) on rank %3<br>").arg(qs(op.name).toHtmlEscaped(), views::kindLabel(op)).arg(rank);
+    if (!op.scope.empty())
+        html += tr("scope <i>%1</i><br>").arg(qs(op.scope).toHtmlEscaped());
+    if (op.dtype != core::DType::Unknown) {
+        QStringList dims;
+        for (auto d : op.shape)
+            dims << QString::number(d);
+        const auto type = core::displayName(op.dtype);
+        html +=
+            tr("result %1[%2]<br>")
+                .arg(QString::fromUtf8(type.data(), static_cast<qsizetype>(type.size())), dims.join(QLatin1Char(',')));
+    }
+    html += tr("%1 FLOP, %2 read, %3 written<br>")
+                .arg(QString::number(static_cast<double>(op.flops), 'g', 4),
+                     qs(views::formatBytes(static_cast<double>(op.bytesRead))),
+                     qs(views::formatBytes(static_cast<double>(op.bytesWritten))));
+    if (op.kind == core::OpKind::Collective) {
+        QStringList members;
+        for (std::int32_t m : w.membersOf(static_cast<std::size_t>(rank), op))
+            members << QString::number(m);
+        html += tr("%1 per rank, group of %2: %3<br>")
+                    .arg(qs(views::formatBytes(static_cast<double>(op.commBytes))))
+                    .arg(members.size())
+                    .arg(members.size() > 32 ? members.mid(0, 32).join(QLatin1Char(',')) + QStringLiteral("…")
+                                             : members.join(QLatin1Char(',')));
+    }
+    if (auto result = m_session->result()) {
+        for (const core::OpEvent& ev : result->eventsOf(static_cast<std::size_t>(rank)))
+            if (static_cast<int>(ev.op) == opIndex)
+                html += tr("runs %1 → %2 (%3)%4<br>")
+                            .arg(duration(ev.start), duration(ev.end), duration(ev.end - ev.start),
+                                 ev.start > ev.ready
+                                     ? tr(", after waiting %1 for its peers").arg(duration(ev.start - ev.ready))
+                                     : QString());
+    }
+    m_details->setHtml(html);
+}
+
+void MainWindow::showError(const QString& summary, const QString& details)
+{
+    statusBar()->showMessage(summary, 8000);
+    if (QGuiApplication::platformName() == QStringLiteral("offscreen")) {
+        qWarning("%s: %s", qPrintable(summary), qPrintable(details));
+        return; // no one to click a dialog away
+    }
+    QMessageBox box(QMessageBox::Warning, tr("Flint Explorer"), summary, QMessageBox::Ok, this);
+    box.setInformativeText(tr("The previous workload and estimate are still shown."));
+    box.setDetailedText(details);
+    box.exec();
+}
+
+void MainWindow::exportTrace()
+{
+    auto workload = m_session->workload();
+    auto result = m_session->result();
+    if (!workload || !result)
+        return;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export a Perfetto trace"), QString(),
+                                                      tr("Chrome/Perfetto trace (*.json)"));
+    if (path.isEmpty())
+        return;
+    try {
+        core::OutputTransaction output;
+        output.write(path.toStdString(), core::chromeTraceJson(*result, workload->workload, 256));
+        output.commit();
+        statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
+    } catch (const std::exception& e) {
+        showError(tr("Cannot write %1").arg(path), QString::fromStdString(e.what()));
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const auto urls = event->mimeData()->urls();
+    if (!urls.isEmpty() && urls.front().isLocalFile())
+        openPath(urls.front().toLocalFile());
+}
+
+} // namespace flint::app

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/estimator/cluster.h"
+#include "core/estimator/estimate.h"
+#include "core/workloadloader.h"
+
+#include <memory>
+
+#include <QMainWindow>
+
+QT_BEGIN_NAMESPACE
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QTabWidget;
+class QTextBrowser;
+QT_END_NAMESPACE
+
+namespace flint::views {
+class ChartsPage;
+class CommMatrixView;
+class TimelineView;
+class WhatIfPanel;
+} // namespace flint::views
+
+namespace flint::app {
+
+class Session;
+
+/// The explorer's window: wires the session to the views. Views show the latest results; the
+/// what-if panel edits the cluster; selection is shared between views through the details panel.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    Session& session() { return *m_session; }
+    /// Opens a workload (menu, command line, drag and drop, recent files, examples).
+    void openPath(const QString& path);
+    /// Folders searched for bundled examples (source tree, then install prefix).
+    static QStringList exampleFolders();
+
+    views::TimelineView* timeline() const { return m_timeline; }
+    views::CommMatrixView* matrix() const { return m_matrix; }
+    views::ChartsPage* charts() const { return m_charts; }
+    views::WhatIfPanel* whatIf() const { return m_whatIf; }
+    QTabWidget* tabs() const { return m_tabs; }
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void buildMenus();
+    void rebuildRecentMenu();
+    void showWorkload(std::shared_ptr<const core::LoadedWorkload> workload, const QString& path);
+    void showEstimate(std::shared_ptr<const core::EstimateResult> result, const core::Cluster& cluster);
+    void showOp(int rank, int opIndex);
+    void showError(const QString& summary, const QString& details);
+    void exportTrace();
+    int ranksPerNode() const;
+
+    Session* m_session = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    views::TimelineView* m_timeline = nullptr;
+    views::CommMatrixView* m_matrix = nullptr;
+    views::ChartsPage* m_charts = nullptr;
+    views::WhatIfPanel* m_whatIf = nullptr;
+    QTextBrowser* m_details = nullptr;
+    QLabel* m_summary = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    std::shared_ptr<const core::EstimateResult> m_previous;
+};
+
+} // namespace flint::app

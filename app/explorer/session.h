@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/estimator/cluster.h"
+#include "core/estimator/estimate.h"
+#include "core/progress.h"
+#include "core/workloadloader.h"
+
+#include <memory>
+
+#include <QObject>
+#include <QThreadPool>
+
+namespace flint::app {
+
+/// Runs the core stages for the explorer on worker threads: loading a workload, then estimating it
+/// on the current cluster. Every job has an id; a newer job of the same kind cancels the older one
+/// and stale results are dropped. Results arrive on the GUI thread through the signals. The
+/// previous workload and estimate stay in place when a job fails.
+class Session : public QObject {
+    Q_OBJECT
+
+public:
+    explicit Session(QObject* parent = nullptr);
+    /// Cancels running jobs and waits for them.
+    ~Session() override;
+
+    /// Loads `path` (anything flint inspect reads), then estimates it on the default cluster for
+    /// its rank count (or the current one, when it still fits).
+    void open(const QString& path);
+    /// Re-estimates the current workload on `cluster`.
+    void setCluster(const core::Cluster& cluster);
+    /// The preset `name` sized for the current workload's ranks.
+    std::optional<core::Cluster> presetForWorkload(const QString& name) const;
+
+    std::shared_ptr<const core::LoadedWorkload> workload() const { return m_workload; }
+    std::shared_ptr<const core::EstimateResult> result() const { return m_result; }
+    const core::Cluster& cluster() const { return m_cluster; }
+    QString path() const { return m_path; }
+    bool isBusy() const { return m_loadJob != m_loadDone || m_estimateJob != m_estimateDone; }
+
+    /// The cluster preset the explorer starts with.
+    static constexpr const char* kDefaultPreset = "dgx-h100-ib";
+
+Q_SIGNALS:
+    void workloadAvailable(std::shared_ptr<const core::LoadedWorkload> workload, const QString& path);
+    void estimateAvailable(std::shared_ptr<const core::EstimateResult> result, const core::Cluster& cluster);
+    /// A job failed: a one-line summary and the details (file, line, reason).
+    void failed(const QString& summary, const QString& details);
+    /// What is running ("" when idle), and its progress in percent (-1: unknown).
+    void busyChanged(const QString& message, int percent);
+
+private:
+    void startEstimate();
+    void reportBusy();
+
+    QThreadPool m_pool;
+    std::shared_ptr<const core::LoadedWorkload> m_workload;
+    std::shared_ptr<const core::EstimateResult> m_result;
+    core::Cluster m_cluster;
+    QString m_path;
+    quint64 m_loadJob = 0;
+    quint64 m_loadDone = 0;
+    quint64 m_estimateJob = 0;
+    quint64 m_estimateDone = 0;
+    std::shared_ptr<core::CancellationToken> m_loadCancel;
+    std::shared_ptr<core::CancellationToken> m_estimateCancel;
+    int m_percent = -1;
+};
+
+} // namespace flint::app

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+// The explorer end to end on the offscreen platform: open a workload, wait for the session's
+// estimate, check every view shows it, edit the cluster, and keep the previous state on errors.
+#include "app/explorer/mainwindow.h"
+#include "app/explorer/session.h"
+#include "views/chartspage.h"
+#include "views/commmatrixview.h"
+#include "views/timelineview.h"
+#include "views/whatifpanel.h"
+
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace flint;
+
+namespace {
+
+const QString kAllReduce = QStringLiteral(FLINT_SOURCE_DIR "/resources/examples/astrasim_all_reduce_8npus_1MB");
+const QString kHlo = QStringLiteral(FLINT_SOURCE_DIR "/tests/data/hlo/async.hlo");
+
+} // namespace
+
+class TestExplorer : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void opensTraceAndShowsEveryView();
+    void whatIfReestimatesAndCompares();
+    void staleResultsAreDropped();
+    void badFileKeepsPreviousState();
+    void screenshotOfTheWindow();
+};
+
+void TestExplorer::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true); // QSettings go to a throwaway place
+}
+
+void TestExplorer::opensTraceAndShowsEveryView()
+{
+    app::MainWindow window;
+    window.show();
+    QSignalSpy estimated(&window.session(), &app::Session::estimateAvailable);
+    window.openPath(kAllReduce);
+    QVERIFY(estimated.wait(20000));
+    const auto result = window.session().result();
+    QVERIFY(result);
+    QCOMPARE(result->ranks.size(), std::size_t(8));
+    QVERIFY(result->stepTime > 0);
+    QCOMPARE(window.timeline()->laneCount(), 8);
+    QVERIFY(qFuzzyCompare(window.timeline()->geometryOfTime().totalTime, result->stepTime));
+    // A ring all-reduce moves bytes between neighbours: the matrix has traffic.
+    QCOMPARE(window.matrix()->cellCount(), 8);
+    double total = 0;
+    for (int s = 0; s < 8; ++s)
+        for (int d = 0; d < 8; ++d)
+            total += window.matrix()->cellBytes(s, d);
+    QVERIFY(total > 1e6);
+    window.matrix()->setAggregateByNode(true);
+    QCOMPARE(window.matrix()->cellCount(), 1);
+    QCOMPARE(window.charts()->breakdownGroups(), 8);
+    QCOMPARE(window.charts()->topOps().value(0), QStringLiteral("all_reduce_8npus_1MB"));
+    QVERIFY(window.windowTitle().contains(QStringLiteral("astrasim_all_reduce_8npus_1MB")));
+}
+
+void TestExplorer::whatIfReestimatesAndCompares()
+{
+    app::MainWindow window;
+    window.show();
+    QSignalSpy estimated(&window.session(), &app::Session::estimateAvailable);
+    window.openPath(kAllReduce);
+    QVERIFY(estimated.wait(20000));
+    const double before = window.session().result()->stepTime;
+    // A hundredth of the bandwidth of the innermost dimension: 1 MiB over a ring of 8 becomes
+    // bandwidth-bound and the step slows down.
+    core::Cluster cluster = window.whatIf()->cluster();
+    cluster.topology.dims.front().bandwidthGBps /= 100;
+    window.whatIf()->setCluster(cluster);
+    window.session().setCluster(cluster);
+    QVERIFY(estimated.wait(20000));
+    const double after = window.session().result()->stepTime;
+    QVERIFY2(after > 1.5 * before, qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(after)));
+}
+
+void TestExplorer::staleResultsAreDropped()
+{
+    app::MainWindow window;
+    QSignalSpy loaded(&window.session(), &app::Session::workloadAvailable);
+    QSignalSpy estimated(&window.session(), &app::Session::estimateAvailable);
+    // Two opens in a row: only the second one's results may arrive.
+    window.openPath(kHlo);
+    window.openPath(kAllReduce);
+    QVERIFY(estimated.wait(20000));
+    QTest::qWait(300);
+    QCOMPARE(loaded.count(), 1);
+    QCOMPARE(loaded.front().at(1).toString(), kAllReduce);
+    QCOMPARE(window.session().workload()->workload.rankCount(), std::size_t(8));
+}
+
+void TestExplorer::badFileKeepsPreviousState()
+{
+    app::MainWindow window;
+    QSignalSpy estimated(&window.session(), &app::Session::estimateAvailable);
+    QSignalSpy failed(&window.session(), &app::Session::failed);
+    window.openPath(kHlo);
+    QVERIFY(estimated.wait(20000));
+    const auto previous = window.session().result();
+    window.openPath(QStringLiteral(FLINT_SOURCE_DIR "/tests/data/hlo/bad_groups.hlo"));
+    QVERIFY(failed.wait(20000));
+    QVERIFY(failed.front().at(1).toString().contains(QStringLiteral("bad_groups.hlo:11")));
+    QCOMPARE(window.session().result(), previous);
+    QCOMPARE(window.timeline()->laneCount(), 8);
+}
+
+void TestExplorer::screenshotOfTheWindow()
+{
+    app::MainWindow window;
+    window.resize(1200, 800);
+    window.show();
+    QSignalSpy estimated(&window.session(), &app::Session::estimateAvailable);
+    window.openPath(kHlo);
+    QVERIFY(estimated.wait(20000));
+    QTemporaryDir dir;
+    const QString png = dir.filePath(QStringLiteral("explorer.png"));
+    QVERIFY(window.grab().save(png));
+    QImage image(png);
+    QCOMPARE(image.width(), 1200);
+    // Not a blank window: the timeline paints spans in more than a handful of colours.
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 7)
+        for (int x = 0; x < image.width(); x += 7)
+            colours.insert(image.pixel(x, y));
+    QVERIFY(colours.size() > 20);
+}
+
+QTEST_MAIN(TestExplorer)
+#include "tst_explorer.moc"

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+#include "views/timelinegeometry.h"
+
+#include <QTest>
+
+using flint::views::TimelineGeometry;
+
+class TestTimelineGeometry : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void mapsBothWays();
+    void zoomKeepsTheCursorTime();
+    void panIsClamped();
+    void ticksAreNice_data();
+    void ticksAreNice();
+    void formatsDurationsAndBytes();
+};
+
+namespace {
+
+TimelineGeometry tenMsOn1000Pixels()
+{
+    TimelineGeometry g;
+    g.plotLeft = 100;
+    g.plotWidth = 1000;
+    g.totalTime = 10e-3;
+    g.fit();
+    return g;
+}
+
+} // namespace
+
+void TestTimelineGeometry::mapsBothWays()
+{
+    const TimelineGeometry g = tenMsOn1000Pixels();
+    QCOMPARE(g.mapTimeToX(0), 100.0);
+    QCOMPARE(g.mapTimeToX(5e-3), 600.0);
+    QCOMPARE(g.mapXToTime(1100), 10e-3);
+    QVERIFY(qFuzzyCompare(g.mapXToTime(g.mapTimeToX(3.7e-3)), 3.7e-3));
+}
+
+void TestTimelineGeometry::zoomKeepsTheCursorTime()
+{
+    TimelineGeometry g = tenMsOn1000Pixels();
+    const double before = g.mapXToTime(350);
+    g.zoomAround(350, 4);
+    QVERIFY(qFuzzyCompare(g.span(), 2.5e-3));
+    QVERIFY(qFuzzyCompare(g.mapXToTime(350), before));
+    g.zoomAround(350, 1e-6); // zooming out stops at the whole step
+    QVERIFY(qFuzzyCompare(g.span(), 10e-3));
+    QCOMPARE(g.viewStart, 0.0);
+}
+
+void TestTimelineGeometry::panIsClamped()
+{
+    TimelineGeometry g = tenMsOn1000Pixels();
+    g.zoomAround(100, 2); // [0, 5 ms]
+    g.panByPixels(500);   // half the window later
+    QVERIFY(qFuzzyCompare(g.viewStart, 2.5e-3));
+    g.panByPixels(1e6);
+    QVERIFY(qFuzzyCompare(g.viewEnd, 10e-3));
+    g.panByPixels(-1e6);
+    QCOMPARE(g.viewStart, 0.0);
+}
+
+void TestTimelineGeometry::ticksAreNice_data()
+{
+    QTest::addColumn<double>("span");
+    QTest::addColumn<int>("maxTicks");
+    QTest::addColumn<double>("step");
+    QTest::newRow("10ms_in_10") << 10e-3 << 10 << 1e-3;
+    QTest::newRow("10ms_in_4") << 10e-3 << 4 << 5e-3;
+    QTest::newRow("7us_in_5") << 7e-6 << 5 << 2e-6;
+}
+
+void TestTimelineGeometry::ticksAreNice()
+{
+    QFETCH(double, span);
+    QFETCH(int, maxTicks);
+    QFETCH(double, step);
+    TimelineGeometry g;
+    g.totalTime = span;
+    g.fit();
+    const auto ticks = g.ticks(maxTicks);
+    QVERIFY(ticks.size() >= 2);
+    QVERIFY(int(ticks.size()) <= maxTicks + 1);
+    QVERIFY(qFuzzyCompare(ticks[1] - ticks[0], step));
+}
+
+void TestTimelineGeometry::formatsDurationsAndBytes()
+{
+    QCOMPARE(flint::views::formatDuration(1.25e-3), std::string("1.25 ms"));
+    QCOMPARE(flint::views::formatDuration(830e-9), std::string("830 ns"));
+    QCOMPARE(flint::views::formatDuration(19.6), std::string("19.6 s"));
+    QCOMPARE(flint::views::formatBytes(1048576), std::string("1.05 MB"));
+    QCOMPARE(flint::views::formatBytes(512), std::string("512 B"));
+}
+
+QTEST_GUILESS_MAIN(TestTimelineGeometry)
+#include "tst_timelinegeometry.moc"

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/estimator/estimate.h"
+#include "core/workload.h"
+
+#include <memory>
+
+#include <QWidget>
+
+QT_BEGIN_NAMESPACE
+class QChart;
+class QChartView;
+QT_END_NAMESPACE
+
+namespace flint::views {
+
+/// Four QtCharts of an estimate: the step-time breakdown (compute, exposed communication, idle)
+/// per group of ranks, the top ops by time, the bytes per collective kind, and the traffic per
+/// topology dimension.
+class ChartsPage : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit ChartsPage(QWidget* parent = nullptr);
+
+    void setData(std::shared_ptr<const core::Workload> workload, std::shared_ptr<const core::EstimateResult> result);
+    /// Bars in the breakdown chart (groups of ranks).
+    int breakdownGroups() const { return m_breakdownGroups; }
+    /// Names in the top-ops chart, longest first.
+    QStringList topOps() const { return m_topOps; }
+
+private:
+    QChartView* addChart(const QString& title, int row, int column);
+
+    QChartView* m_breakdown = nullptr;
+    QChartView* m_top = nullptr;
+    QChartView* m_kinds = nullptr;
+    QChartView* m_dims = nullptr;
+    int m_breakdownGroups = 0;
+    QStringList m_topOps;
+};
+
+} // namespace flint::views

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+#include "views/timelinegeometry.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace flint::views {
+
+double TimelineGeometry::mapTimeToX(double seconds) const
+{
+    return plotLeft + (seconds - viewStart) / span() * plotWidth;
+}
+
+double TimelineGeometry::mapXToTime(double x) const
+{
+    return viewStart + (x - plotLeft) / plotWidth * span();
+}
+
+void TimelineGeometry::fit()
+{
+    viewStart = 0;
+    viewEnd = totalTime > 0 ? totalTime : 1e-6;
+}
+
+void TimelineGeometry::zoomAround(double x, double factor)
+{
+    if (factor <= 0)
+        return;
+    const double anchor = mapXToTime(x);
+    // Not closer than a nanosecond across the plot, not wider than the whole step.
+    const double limit = totalTime > 0 ? totalTime : 1e-6;
+    const double newSpan = std::clamp(span() / factor, 1e-9, limit);
+    const double fraction = (x - plotLeft) / plotWidth;
+    viewStart = anchor - fraction * newSpan;
+    viewEnd = viewStart + newSpan;
+    panByPixels(0); // clamp
+}
+
+void TimelineGeometry::panByPixels(double pixels)
+{
+    const double width = span();
+    double start = viewStart + pixels / plotWidth * width;
+    const double limit = std::max(totalTime, width);
+    start = std::clamp(start, 0.0, limit - width);
+    viewStart = start;
+    viewEnd = start + width;
+}
+
+std::vector<double> TimelineGeometry::ticks(int maxTicks) const
+{
+    std::vector<double> result;
+    if (maxTicks < 1 || span() <= 0)
+        return result;
+    const double raw = span() / maxTicks;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = magnitude;
+    for (double m : {1.0, 2.0, 5.0, 10.0})
+        if (m * magnitude >= raw) {
+            step = m * magnitude;
+            break;
+        }
+    for (double t = std::ceil(viewStart / step) * step; t <= viewEnd + step * 1e-9; t += step)
+        result.push_back(t);
+    return result;
+}
+
+std::string formatDuration(double seconds)
+{
+    struct Unit {
+        double scale;
+        const char* name;
+    };
+    const Unit units[] = {{1, "s"}, {1e-3, "ms"}, {1e-6, "us"}, {1e-9, "ns"}};
+    const double magnitude = std::fabs(seconds);
+    if (magnitude == 0)
+        return "0 s";
+    for (const Unit& unit : units)
+        if (magnitude >= unit.scale || unit.scale == 1e-9) {
+            const double value = seconds / unit.scale;
+            char text[32];
+            const double a = std::fabs(value);
+            std::snprintf(text, sizeof text, a >= 100 ? "%.0f %s" : a >= 10 ? "%.1f %s" : "%.2f %s", value, unit.name);
+            return text;
+        }
+    return "0 s";
+}
+
+std::string formatBytes(double bytes)
+{
+    const char* units[] = {"B", "kB", "MB", "GB", "TB", "PB"};
+    int unit = 0;
+    while (std::fabs(bytes) >= 1000 && unit < 5) {
+        bytes /= 1000;
+        ++unit;
+    }
+    char text[32];
+    std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.3g %s", bytes, units[unit]);
+    return text;
+}
+
+} // namespace flint::views

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace flint::views {
+
+/// Maps step time (seconds) to pixels for the timeline: the visible window [viewStart, viewEnd]
+/// spans `plotWidth` pixels starting at x = `plotLeft`. A plain value type, unit-tested; the view
+/// only draws with it.
+struct TimelineGeometry {
+    double viewStart = 0;    ///< seconds at the left edge of the plot
+    double viewEnd = 1e-3;   ///< seconds at the right edge of the plot
+    double plotLeft = 0;     ///< pixels
+    double plotWidth = 100;  ///< pixels
+    double totalTime = 1e-3; ///< seconds: the step time, the limit of panning and zooming out
+
+    double mapTimeToX(double seconds) const;
+    double mapXToTime(double x) const;
+    double span() const { return viewEnd - viewStart; }
+
+    /// Shows the whole step.
+    void fit();
+    /// Zooms by `factor` (> 1 zooms in) keeping the time under pixel `x` where it is.
+    void zoomAround(double x, double factor);
+    /// Moves the window by `pixels` (positive: later), clamped to [0, totalTime].
+    void panByPixels(double pixels);
+
+    /// Ticks for a ruler: a 1-2-5 step giving at most `maxTicks` ticks over the window.
+    std::vector<double> ticks(int maxTicks) const;
+};
+
+/// "1.25 ms", "830 ns", "2.5 s": a time with a unit that keeps 3 significant digits.
+std::string formatDuration(double seconds);
+
+/// "1.5 GB", "512 KiB"-style bytes with decimal units (B, kB, MB, GB, TB).
+std::string formatBytes(double bytes);
+
+} // namespace flint::views

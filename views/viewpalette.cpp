@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+#include "views/viewpalette.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace flint::views {
+
+QColor colorOf(core::OpKind kind, core::CollectiveKind collective)
+{
+    using core::CollectiveKind;
+    using core::OpKind;
+    switch (kind) {
+    case OpKind::Compute:
+        return QColor(0x4c, 0x78, 0xa8);
+    case OpKind::MemLoad:
+    case OpKind::MemStore:
+        return QColor(0x59, 0xa1, 0x4f);
+    case OpKind::Send:
+    case OpKind::Recv:
+        return QColor(0xf2, 0x8e, 0x2b);
+    case OpKind::Collective:
+        switch (collective) {
+        case CollectiveKind::AllReduce:
+            return QColor(0xe1, 0x57, 0x59);
+        case CollectiveKind::AllGather:
+            return QColor(0xb0, 0x7a, 0xa1);
+        case CollectiveKind::ReduceScatter:
+        case CollectiveKind::ReduceScatterBlock:
+            return QColor(0xff, 0x9d, 0xa7);
+        case CollectiveKind::AllToAll:
+            return QColor(0x9c, 0x75, 0x5f);
+        case CollectiveKind::CollectivePermute:
+            return QColor(0xed, 0xc9, 0x48);
+        default:
+            return QColor(0xd3, 0x72, 0x95);
+        }
+    case OpKind::Invalid:
+    case OpKind::Metadata:
+        return QColor(0xba, 0xb0, 0xac);
+    }
+    return QColor(0xba, 0xb0, 0xac);
+}
+
+QColor colorOf(const core::Op& op)
+{
+    if (op.isCpuOp)
+        return QColor(0xba, 0xb0, 0xac);
+    return colorOf(op.kind, op.collective);
+}
+
+QString kindLabel(const core::Op& op)
+{
+    if (op.kind == core::OpKind::Collective)
+        return QString::fromUtf8(core::displayName(op.collective).data(),
+                                 static_cast<qsizetype>(core::displayName(op.collective).size()));
+    const auto name = core::displayName(op.kind);
+    return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
+}
+
+QColor heatColor(double fraction)
+{
+    // Control points of a viridis-like scale (dark purple, blue, teal, green, yellow).
+    static constexpr std::array<std::array<int, 3>, 5> stops{
+        {{68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}}};
+    const double f = std::clamp(fraction, 0.0, 1.0) * (stops.size() - 1);
+    const auto i = std::min(static_cast<std::size_t>(f), stops.size() - 2);
+    const double t = f - static_cast<double>(i);
+    const auto mix = [&](int c) {
+        return static_cast<int>(std::lround(stops[i][static_cast<std::size_t>(c)] * (1 - t) +
+                                            stops[i + 1][static_cast<std::size_t>(c)] * t));
+    };
+    return QColor(mix(0), mix(1), mix(2));
+}
+
+} // namespace flint::views

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+#include "views/whatifpanel.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace flint::views {
+namespace {
+
+QString fromView(std::string_view text)
+{
+    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+}
+
+} // namespace
+
+WhatIfPanel::WhatIfPanel(QWidget* parent)
+    : QWidget(parent)
+{
+    auto* layout = new QVBoxLayout(this);
+    auto* form = new QFormLayout;
+    m_preset = new QComboBox(this);
+    m_preset->addItem(tr("(custom)"), QString());
+    for (const auto& preset : core::clusterPresets())
+        m_preset->addItem(QString::fromStdString(preset.name), QString::fromStdString(preset.name));
+    m_preset->setToolTip(tr("A built-in system, sized to the workload's ranks"));
+    m_device = new QComboBox(this);
+    for (const auto& device : core::devicePresets())
+        m_device->addItem(QString::fromStdString(device.name + " — " + device.title),
+                          QString::fromStdString(device.name));
+    m_model = new QComboBox(this);
+    m_model->addItem(tr("Flint (default)"), int(core::CostModel::Flint));
+    m_model->addItem(tr("ASTRA-sim analytical"), int(core::CostModel::AstraSim));
+    m_streams = new QSpinBox(this);
+    m_streams->setRange(1, 8);
+    form->addRow(tr("System"), m_preset);
+    form->addRow(tr("Device"), m_device);
+    form->addRow(tr("Collective model"), m_model);
+    form->addRow(tr("Comm streams"), m_streams);
+    layout->addLayout(form);
+
+    m_dims = new QTableWidget(0, 4, this);
+    m_dims->setHorizontalHeaderLabels({tr("Topology"), tr("NPUs"), tr("GB/s"), tr("Latency ns")});
+    m_dims->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_dims->verticalHeader()->setVisible(true);
+    m_dims->setMinimumHeight(110);
+    layout->addWidget(new QLabel(tr("Network dimensions (innermost first)"), this));
+    layout->addWidget(m_dims);
+
+    m_fixed = new QLabel(this);
+    m_fixed->setWordWrap(true);
+    m_fixed->setForegroundRole(QPalette::PlaceholderText);
+    m_comparison = new QLabel(this);
+    m_comparison->setWordWrap(true);
+    m_comparison->setTextFormat(Qt::RichText);
+    layout->addWidget(m_comparison);
+    layout->addWidget(m_fixed);
+    layout->addStretch(1);
+
+    m_debounce = new QTimer(this);
+    m_debounce->setSingleShot(true);
+    m_debounce->setInterval(kDebounceMs);
+    connect(m_debounce, &QTimer::timeout, this, [this] { Q_EMIT clusterChanged(cluster()); });
+    connect(m_preset, &QComboBox::activated, this, [this](int index) {
+        const QString name = m_preset->itemData(index).toString();
+        if (!name.isEmpty())
+            Q_EMIT presetChosen(name);
+    });
+    connect(m_device, &QComboBox::currentIndexChanged, this, &WhatIfPanel::edited);
+    connect(m_model, &QComboBox::currentIndexChanged, this, &WhatIfPanel::edited);
+    connect(m_streams, &QSpinBox::valueChanged, this, &WhatIfPanel::edited);
+}
+
+void WhatIfPanel::setCluster(const core::Cluster& cluster)
+{
+    m_updating = true;
+    m_cluster = cluster;
+    m_preset->setCurrentIndex(std::max(0, m_preset->findData(QString::fromStdString(cluster.name))));
+    m_device->setCurrentIndex(std::max(0, m_device->findData(QString::fromStdString(cluster.device.name))));
+    m_model->setCurrentIndex(m_model->findData(int(cluster.model)));
+    m_streams->setValue(cluster.commStreams);
+    fillTable();
+    m_updating = false;
+}
+
+void WhatIfPanel::fillTable()
+{
+    m_dims->setRowCount(static_cast<int>(m_cluster.topology.dims.size()));
+    for (int d = 0; d < m_dims->rowCount(); ++d) {
+        const core::TopologyDim& dim = m_cluster.topology.dims[static_cast<std::size_t>(d)];
+        auto* kind = new QComboBox(m_dims);
+        for (auto k : {core::TopologyKind::Ring, core::TopologyKind::Switch, core::TopologyKind::FullyConnected})
+            kind->addItem(fromView(core::displayName(k)), int(k));
+        kind->setCurrentIndex(kind->findData(int(dim.kind)));
+        connect(kind, &QComboBox::currentIndexChanged, this, &WhatIfPanel::edited);
+        m_dims->setCellWidget(d, 0, kind);
+        auto* npus = new QTableWidgetItem(QString::number(dim.npus));
+        npus->setFlags(npus->flags() & ~Qt::ItemIsEditable);
+        npus->setToolTip(tr("Fixed by the workload's rank count"));
+        m_dims->setItem(d, 1, npus);
+        auto* bandwidth = new QDoubleSpinBox(m_dims);
+        bandwidth->setRange(0.01, 100000);
+        bandwidth->setDecimals(2);
+        bandwidth->setValue(dim.bandwidthGBps);
+        bandwidth->setToolTip(tr("Per-NPU bandwidth in GB/s (GB = 2^30 bytes, as ASTRA-sim reads it)"));
+        connect(bandwidth, &QDoubleSpinBox::valueChanged, this, &WhatIfPanel::edited);
+        m_dims->setCellWidget(d, 2, bandwidth);
+        auto* latency = new QDoubleSpinBox(m_dims);
+        latency->setRange(0, 1e7);
+        latency->setDecimals(1);
+        latency->setValue(dim.latencyNs);
+        connect(latency, &QDoubleSpinBox::valueChanged, this, &WhatIfPanel::edited);
+        m_dims->setCellWidget(d, 3, latency);
+    }
+}
+
+core::Cluster WhatIfPanel::cluster() const
+{
+    core::Cluster result = m_cluster;
+    if (const core::DeviceSpec* device = core::findDevice(m_device->currentData().toString().toStdString()))
+        result.device = *device;
+    result.model = static_cast<core::CostModel>(m_model->currentData().toInt());
+    result.commStreams = m_streams->value();
+    for (int d = 0; d < m_dims->rowCount(); ++d) {
+        core::TopologyDim& dim = result.topology.dims[static_cast<std::size_t>(d)];
+        dim.kind =
+            static_cast<core::TopologyKind>(static_cast<QComboBox*>(m_dims->cellWidget(d, 0))->currentData().toInt());
+        dim.bandwidthGBps = static_cast<QDoubleSpinBox*>(m_dims->cellWidget(d, 2))->value();
+        dim.latencyNs = static_cast<QDoubleSpinBox*>(m_dims->cellWidget(d, 3))->value();
+    }
+    return result;
+}
+
+void WhatIfPanel::edited()
+{
+    if (m_updating)
+        return;
+    m_preset->setCurrentIndex(0); // edited: no longer a preset as shipped
+    m_debounce->start();
+}
+
+void WhatIfPanel::setFixedParameters(const QString& explanation)
+{
+    m_fixed->setText(explanation);
+}
+
+void WhatIfPanel::setComparison(const QString& text)
+{
+    m_comparison->setText(text);
+}
+
+} // namespace flint::views
