@@ -261,7 +261,7 @@ void TestCli::importHloModule()
     const Run run = flint({QStringLiteral("import"), QStringLiteral(FLINT_SOURCE_DIR "/tests/data/hlo/async.hlo"),
                            QStringLiteral("-o"), prefix});
     QCOMPARE(run.exitCode, 0);
-    QVERIFY(run.out.contains("8 ranks (1 replicas x 8 partitions)"));
+    QVERIFY(run.out.contains("8 ranks (1 replica x 8 partitions)"));
     for (int rank = 0; rank < 8; ++rank)
         QVERIFY(QFile::exists(prefix + QStringLiteral(".%1.et").arg(rank)));
     QFile groups(prefix + QStringLiteral(".json"));

@@ -107,6 +107,8 @@ void ChartsPage::setData(std::shared_ptr<const core::Workload> workload,
     auto* rankAxis = new QBarCategoryAxis;
     rankAxis->append(categories);
     rankAxis->setTitleText(tr("ranks"));
+    if (categories.size() > 8)
+        rankAxis->setLabelsAngle(-90); // many groups: vertical labels stay readable
     auto* timeAxis = new QValueAxis;
     timeAxis->setTitleText(unit);
     chart->addAxis(rankAxis, Qt::AlignBottom);

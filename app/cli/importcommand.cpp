@@ -40,9 +40,12 @@ int runImport(const std::vector<std::string>& arguments)
         throw core::OutputError("cannot create " + folder.string() + ": " + ec.message());
     try {
         const auto written = core::writeChakraWorkload(loaded.workload, output);
-        std::printf("%s: %zu ranks (%lld replicas x %lld partitions), %zu ops per rank, %zu communicator groups\n",
-                    loaded.name.c_str(), loaded.workload.rankCount(), static_cast<long long>(loaded.replicaCount),
-                    static_cast<long long>(loaded.numPartitions), loaded.workload.programOf(0).ops.size(),
+        const auto plural = [](std::int64_t n, const char* word) {
+            return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+        };
+        std::printf("%s: %zu ranks (%s x %s), %zu ops per rank, %zu communicator groups\n", loaded.name.c_str(),
+                    loaded.workload.rankCount(), plural(loaded.replicaCount, "replica").c_str(),
+                    plural(loaded.numPartitions, "partition").c_str(), loaded.workload.programOf(0).ops.size(),
                     loaded.workload.groups.size());
         std::printf("wrote %zu files: %s ... %s\n", written.size(), written.front().c_str(), written.back().c_str());
     } catch (...) {

@@ -7,6 +7,7 @@
 #include "core/workloadsummary.h"
 #include "views/chartspage.h"
 #include "views/commmatrixview.h"
+#include "views/dagview.h"
 #include "views/timelinegeometry.h"
 #include "views/timelineview.h"
 #include "views/viewpalette.h"
@@ -24,12 +25,15 @@
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
 #include <QSettings>
+#include <QSignalBlocker>
+#include <QSpinBox>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTextBrowser>
@@ -80,6 +84,19 @@ MainWindow::MainWindow(QWidget* parent)
     resize(1280, 820);
 
     m_tabs = new QTabWidget(this);
+    // Graph page: one rank's DAG and a rank chooser.
+    auto* graphPage = new QWidget(m_tabs);
+    auto* graphLayout = new QVBoxLayout(graphPage);
+    auto* rankRow = new QHBoxLayout;
+    m_rank = new QSpinBox(graphPage);
+    m_rank->setRange(0, 0);
+    m_rank->setPrefix(tr("rank "));
+    m_rank->setToolTip(tr("The rank whose graph is shown"));
+    rankRow->addWidget(m_rank);
+    rankRow->addStretch(1);
+    graphLayout->addLayout(rankRow);
+    m_graph = new views::DagView(graphPage);
+    graphLayout->addWidget(m_graph, 1);
     m_timeline = new views::TimelineView(m_tabs);
     m_matrix = new views::CommMatrixView(m_tabs);
     m_charts = new views::ChartsPage(m_tabs);
@@ -89,6 +106,7 @@ MainWindow::MainWindow(QWidget* parent)
     matrixLayout->addWidget(byNode);
     matrixLayout->addWidget(m_matrix, 1);
     connect(byNode, &QCheckBox::toggled, m_matrix, &views::CommMatrixView::setAggregateByNode);
+    m_tabs->addTab(graphPage, tr("Graph"));
     m_tabs->addTab(m_timeline, tr("Timeline"));
     m_tabs->addTab(matrixPage, tr("Communication"));
     m_tabs->addTab(m_charts, tr("Charts"));
@@ -139,7 +157,21 @@ MainWindow::MainWindow(QWidget* parent)
             m_session->setCluster(*cluster);
         }
     });
-    connect(m_timeline, &views::TimelineView::opClicked, this, &MainWindow::showOp);
+    // Linked selection: an op chosen in one view is shown in the others and in Details.
+    connect(m_timeline, &views::TimelineView::opClicked, this, [this](int rank, int opIndex) {
+        if (rank != m_rank->value())
+            m_rank->setValue(rank);
+        m_graph->selectOp(static_cast<quint32>(opIndex));
+        showOp(rank, opIndex);
+    });
+    connect(m_graph, &views::DagView::opSelected, this,
+            [this](int rank, quint32 opIndex) { showOp(rank, static_cast<int>(opIndex)); });
+    connect(m_graph, &views::DagView::messageChanged, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 5000); });
+    connect(m_rank, &QSpinBox::valueChanged, this, [this](int rank) {
+        if (auto workload = m_session->workload())
+            m_graph->setWorkload(std::shared_ptr<const core::Workload>(workload, &workload->workload), rank);
+    });
     connect(m_timeline, &views::TimelineView::rangeSummary, this,
             [this](const QString& text) { statusBar()->showMessage(text); });
 
@@ -236,13 +268,20 @@ void MainWindow::showWorkload(std::shared_ptr<const core::LoadedWorkload> worklo
     rebuildRecentMenu();
 
     m_whatIf->setCluster(m_session->cluster());
+    {
+        const QSignalBlocker blocker(m_rank);
+        m_rank->setRange(0, static_cast<int>(workload->workload.rankCount()) - 1);
+        m_rank->setValue(0);
+    }
+    m_graph->setWorkload(std::shared_ptr<const core::Workload>(workload, &workload->workload), 0);
     const bool module = workload->kind == core::InputKind::HloModule;
     m_whatIf->setFixedParameters(
-        module ? tr("Fixed by this module: %1 devices (%2 replicas x %3 partitions) and its parallelism, which XLA "
+        module ? tr("Fixed by this module: %1 devices (%2 x %3) and its parallelism, which XLA "
                     "already partitioned. Network, device and collective model are free to change.")
                      .arg(workload->workload.rankCount())
-                     .arg(workload->replicaCount)
-                     .arg(workload->numPartitions)
+                     .arg(workload->replicaCount == 1 ? tr("1 replica") : tr("%1 replicas").arg(workload->replicaCount))
+                     .arg(workload->numPartitions == 1 ? tr("1 partition")
+                                                       : tr("%1 partitions").arg(workload->numPartitions))
                : tr("Fixed by this trace: %1 ranks and their communicator groups, as recorded. Network, device and "
                     "collective model are free to change.")
                      .arg(workload->workload.rankCount()));

@@ -13,6 +13,7 @@ QT_BEGIN_NAMESPACE
 class QLabel;
 class QMenu;
 class QProgressBar;
+class QSpinBox;
 class QTabWidget;
 class QTextBrowser;
 QT_END_NAMESPACE
@@ -20,6 +21,7 @@ QT_END_NAMESPACE
 namespace flint::views {
 class ChartsPage;
 class CommMatrixView;
+class DagView;
 class TimelineView;
 class WhatIfPanel;
 } // namespace flint::views
@@ -43,6 +45,7 @@ public:
     /// Folders searched for bundled examples (source tree, then install prefix).
     static QStringList exampleFolders();
 
+    views::DagView* graph() const { return m_graph; }
     views::TimelineView* timeline() const { return m_timeline; }
     views::CommMatrixView* matrix() const { return m_matrix; }
     views::ChartsPage* charts() const { return m_charts; }
@@ -66,6 +69,8 @@ private:
 
     Session* m_session = nullptr;
     QTabWidget* m_tabs = nullptr;
+    views::DagView* m_graph = nullptr;
+    QSpinBox* m_rank = nullptr;
     views::TimelineView* m_timeline = nullptr;
     views::CommMatrixView* m_matrix = nullptr;
     views::ChartsPage* m_charts = nullptr;

@@ -5,6 +5,7 @@
 #include "app/explorer/session.h"
 #include "views/chartspage.h"
 #include "views/commmatrixview.h"
+#include "views/dagview.h"
 #include "views/timelineview.h"
 #include "views/whatifpanel.h"
 
@@ -13,6 +14,7 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
 
 using namespace flint;
 
@@ -29,6 +31,7 @@ class TestExplorer : public QObject {
 private Q_SLOTS:
     void initTestCase();
     void opensTraceAndShowsEveryView();
+    void linkedSelection();
     void whatIfReestimatesAndCompares();
     void staleResultsAreDropped();
     void badFileKeepsPreviousState();
@@ -65,6 +68,26 @@ void TestExplorer::opensTraceAndShowsEveryView()
     QCOMPARE(window.charts()->breakdownGroups(), 8);
     QCOMPARE(window.charts()->topOps().value(0), QStringLiteral("all_reduce_8npus_1MB"));
     QVERIFY(window.windowTitle().contains(QStringLiteral("astrasim_all_reduce_8npus_1MB")));
+    // The graph tab lays out rank 0's program off the GUI thread.
+    QTRY_VERIFY_WITH_TIMEOUT(window.graph()->currentLayout() && !window.graph()->isLayingOut(), 20000);
+}
+
+void TestExplorer::linkedSelection()
+{
+    app::MainWindow window;
+    window.show();
+    QSignalSpy estimated(&window.session(), &app::Session::estimateAvailable);
+    window.openPath(kHlo);
+    QVERIFY(estimated.wait(20000));
+    QTRY_VERIFY_WITH_TIMEOUT(window.graph()->currentLayout() && !window.graph()->isLayingOut(), 20000);
+    // Clicking an op in the timeline selects it in the graph and describes it in Details.
+    const core::Program& program = window.session().workload()->workload.programOf(0);
+    quint32 start = 0;
+    while (program.ops[start].name != "start")
+        ++start;
+    Q_EMIT window.timeline()->opClicked(0, static_cast<int>(start));
+    QTRY_COMPARE_WITH_TIMEOUT(window.graph()->selectedOp(), start, 20000);
+    QVERIFY(window.findChild<QTextBrowser*>()->toPlainText().contains(QStringLiteral("all-reduce")));
 }
 
 void TestExplorer::whatIfReestimatesAndCompares()
