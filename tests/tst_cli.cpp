@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 // End-to-end tests of the flint command: exit codes, JSON output, conversions.
+#include "support/clirun.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -11,24 +13,14 @@
 
 namespace {
 
-const QString kFlint = QStringLiteral(FLINT_CLI);
 const QString kSharedData = QStringLiteral(FLINT_SHARED_DATA);
 const QString kBundled = QStringLiteral(FLINT_SOURCE_DIR "/resources/examples/astrasim_all_reduce_8npus_1MB");
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using Run = flint::tests::CliRun;
 
-Run flint(const QStringList& arguments)
+Run flintCli(const QStringList& arguments)
 {
-    QProcess process;
-    process.start(kFlint, arguments);
-    if (!process.waitForFinished(120'000))
-        return {};
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2, process.readAllStandardOutput(),
-            process.readAllStandardError()};
+    return flint::tests::runFlint(arguments);
 }
 
 QJsonObject json(const Run& run)
@@ -71,7 +63,7 @@ void TestCli::helpOnEveryCommand_data()
 void TestCli::helpOnEveryCommand()
 {
     QFETCH(QStringList, arguments);
-    const Run run = flint(arguments);
+    const Run run = flintCli(arguments);
     QCOMPARE(run.exitCode, 0);
     QVERIFY(run.out.contains("Usage: flint"));
 }
@@ -98,7 +90,7 @@ void TestCli::usageErrors_data()
 void TestCli::usageErrors()
 {
     QFETCH(QStringList, arguments);
-    const Run run = flint(arguments);
+    const Run run = flintCli(arguments);
     QCOMPARE(run.exitCode, 1);
     QVERIFY(!run.err.isEmpty());
 }
@@ -106,7 +98,7 @@ void TestCli::usageErrors()
 void TestCli::badInputExitsTwo()
 {
     QTemporaryDir dir;
-    const Run missing = flint({QStringLiteral("inspect"), dir.filePath(QStringLiteral("nothing_here"))});
+    const Run missing = flintCli({QStringLiteral("inspect"), dir.filePath(QStringLiteral("nothing_here"))});
     QCOMPARE(missing.exitCode, 2);
     QVERIFY2(missing.err.contains("no such file"), missing.err.constData());
 
@@ -118,7 +110,7 @@ void TestCli::badInputExitsTwo()
                           "\xff\xff",
                           10));
     file.close();
-    const Run bad = flint({QStringLiteral("inspect"), corrupt, QStringLiteral("--json")});
+    const Run bad = flintCli({QStringLiteral("inspect"), corrupt, QStringLiteral("--json")});
     QCOMPARE(bad.exitCode, 2);
     QVERIFY2(bad.err.contains("corrupt.0.et: byte offset 8:"), bad.err.constData());
     QVERIFY(bad.out.isEmpty());
@@ -127,7 +119,7 @@ void TestCli::badInputExitsTwo()
 void TestCli::inspectBundledExample()
 {
     const Run run =
-        flint({QStringLiteral("inspect"), kBundled + QStringLiteral("/all_reduce"), QStringLiteral("--json")});
+        flintCli({QStringLiteral("inspect"), kBundled + QStringLiteral("/all_reduce"), QStringLiteral("--json")});
     QCOMPARE(run.exitCode, 0);
     const QJsonObject summary = json(run);
     QCOMPARE(summary.value(QStringLiteral("ranks")).toInt(), 8);
@@ -135,7 +127,7 @@ void TestCli::inspectBundledExample()
     QCOMPARE(summary[QStringLiteral("collectives")][QStringLiteral("ALL_REDUCE")][QStringLiteral("count")].toInt(), 8);
     QCOMPARE(summary[QStringLiteral("collectives")][QStringLiteral("ALL_REDUCE")][QStringLiteral("bytes")].toDouble(),
              8.0 * 1048576);
-    const Run text = flint({QStringLiteral("inspect"), kBundled});
+    const Run text = flintCli({QStringLiteral("inspect"), kBundled});
     QCOMPARE(text.exitCode, 0);
     QVERIFY(text.out.contains("ranks:                    8"));
 }
@@ -145,7 +137,7 @@ void TestCli::inspectSharedSamples()
     const QString pytorch = kSharedData + QStringLiteral("/chakra/pytorch_chakra.0.et");
     if (!QFile::exists(pytorch))
         QSKIP("../shared/data is not present");
-    const Run run = flint({QStringLiteral("inspect"), pytorch, QStringLiteral("--json")});
+    const Run run = flintCli({QStringLiteral("inspect"), pytorch, QStringLiteral("--json")});
     QCOMPARE(run.exitCode, 0);
     const QJsonObject summary = json(run);
     QCOMPARE(summary[QStringLiteral("ranks")].toInt(), 1);
@@ -160,13 +152,13 @@ void TestCli::convertToChakraAndBack()
 {
     QTemporaryDir dir;
     const QString prefix = dir.filePath(QStringLiteral("copy"));
-    const Run convert = flint({QStringLiteral("convert"), kBundled, QStringLiteral("--to"), QStringLiteral("chakra"),
-                               QStringLiteral("-o"), prefix});
+    const Run convert = flintCli({QStringLiteral("convert"), kBundled, QStringLiteral("--to"), QStringLiteral("chakra"),
+                                  QStringLiteral("-o"), prefix});
     QCOMPARE(convert.exitCode, 0);
     for (int rank = 0; rank < 8; ++rank)
         QVERIFY(QFile::exists(prefix + QStringLiteral(".%1.et").arg(rank)));
-    const Run original = flint({QStringLiteral("inspect"), kBundled, QStringLiteral("--json")});
-    const Run copy = flint({QStringLiteral("inspect"), prefix, QStringLiteral("--json")});
+    const Run original = flintCli({QStringLiteral("inspect"), kBundled, QStringLiteral("--json")});
+    const Run copy = flintCli({QStringLiteral("inspect"), prefix, QStringLiteral("--json")});
     QCOMPARE(copy.exitCode, 0);
     QCOMPARE(json(copy), json(original));
     // Byte-identical: these traces carry only attributes we write back verbatim.
@@ -182,8 +174,8 @@ void TestCli::convertToJsonAndDot()
 {
     QTemporaryDir dir;
     const QString jsonFile = dir.filePath(QStringLiteral("w.json"));
-    QCOMPARE(flint({QStringLiteral("convert"), kBundled, QStringLiteral("--to"), QStringLiteral("json"),
-                    QStringLiteral("-o"), jsonFile})
+    QCOMPARE(flintCli({QStringLiteral("convert"), kBundled, QStringLiteral("--to"), QStringLiteral("json"),
+                       QStringLiteral("-o"), jsonFile})
                  .exitCode,
              0);
     QFile file(jsonFile);
@@ -192,14 +184,15 @@ void TestCli::convertToJsonAndDot()
     QCOMPARE(workload[QStringLiteral("ranks")].toArray().size(), 8);
     QVERIFY(!workload[QStringLiteral("programs")].toArray().isEmpty());
 
-    const Run dot = flint({QStringLiteral("convert"), kBundled, QStringLiteral("--to"), QStringLiteral("dot"),
-                           QStringLiteral("--rank"), QStringLiteral("3"), QStringLiteral("-o"), QStringLiteral("-")});
+    const Run dot =
+        flintCli({QStringLiteral("convert"), kBundled, QStringLiteral("--to"), QStringLiteral("dot"),
+                  QStringLiteral("--rank"), QStringLiteral("3"), QStringLiteral("-o"), QStringLiteral("-")});
     QCOMPARE(dot.exitCode, 0);
     QVERIFY(dot.out.startsWith("digraph"));
     QVERIFY(dot.out.contains("all-reduce 1048576 B"));
     const Run badRank =
-        flint({QStringLiteral("convert"), kBundled, QStringLiteral("--to"), QStringLiteral("dot"),
-               QStringLiteral("--rank"), QStringLiteral("8"), QStringLiteral("-o"), QStringLiteral("-")});
+        flintCli({QStringLiteral("convert"), kBundled, QStringLiteral("--to"), QStringLiteral("dot"),
+                  QStringLiteral("--rank"), QStringLiteral("8"), QStringLiteral("-o"), QStringLiteral("-")});
     QCOMPARE(badRank.exitCode, 1);
 }
 
@@ -207,8 +200,8 @@ void TestCli::unwritableOutputLeavesNothing()
 {
     QTemporaryDir dir;
     const QString prefix = dir.filePath(QStringLiteral("missing-folder/out"));
-    const Run run = flint({QStringLiteral("convert"), kBundled, QStringLiteral("--to"), QStringLiteral("chakra"),
-                           QStringLiteral("-o"), prefix});
+    const Run run = flintCli({QStringLiteral("convert"), kBundled, QStringLiteral("--to"), QStringLiteral("chakra"),
+                              QStringLiteral("-o"), prefix});
     QCOMPARE(run.exitCode, 3);
     QVERIFY(run.err.contains("cannot create"));
     QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList());
@@ -221,13 +214,13 @@ void TestCli::inspectMlir()
 #else
     const QString data = QStringLiteral(FLINT_SOURCE_DIR "/tests/data/mlir/");
     const Run run =
-        flint({QStringLiteral("inspect"), data + QStringLiteral("mlp_mesh.mlir"), QStringLiteral("--json")});
+        flintCli({QStringLiteral("inspect"), data + QStringLiteral("mlp_mesh.mlir"), QStringLiteral("--json")});
     QCOMPARE(run.exitCode, 0);
     const QJsonObject summary = json(run);
     QCOMPARE(summary[QStringLiteral("operations")][QStringLiteral("mesh.all_reduce")].toInt(), 1);
     QCOMPARE(summary[QStringLiteral("operations")][QStringLiteral("linalg.matmul")].toInt(), 2);
     QCOMPARE(summary[QStringLiteral("total_operations")].toInt(), 34);
-    const Run broken = flint({QStringLiteral("inspect"), data + QStringLiteral("broken.mlir")});
+    const Run broken = flintCli({QStringLiteral("inspect"), data + QStringLiteral("broken.mlir")});
     QCOMPARE(broken.exitCode, 2);
     QVERIFY2(broken.err.contains("broken.mlir:6: column 25: use of undeclared SSA value"), broken.err.constData());
 #endif
@@ -236,7 +229,7 @@ void TestCli::inspectMlir()
 void TestCli::inspectHloModule()
 {
     const QString module = QStringLiteral(FLINT_SOURCE_DIR "/tests/data/hlo/async.hlo");
-    const Run run = flint({QStringLiteral("inspect"), module, QStringLiteral("--json")});
+    const Run run = flintCli({QStringLiteral("inspect"), module, QStringLiteral("--json")});
     QCOMPARE(run.exitCode, 0);
     const QJsonObject summary = json(run);
     QCOMPARE(summary[QStringLiteral("ranks")].toInt(), 8);
@@ -250,7 +243,7 @@ void TestCli::inspectHloModule()
     QCOMPARE(summary[QStringLiteral("warnings")].toArray().size(), 1); // the conditional's branch
     // Warnings go to standard error in text mode and stay out of the JSON's stream.
     QVERIFY(run.err.isEmpty());
-    const Run text = flint({QStringLiteral("inspect"), module});
+    const Run text = flintCli({QStringLiteral("inspect"), module});
     QVERIFY(text.err.contains("warning: line 35: cond: conditional lowered with branch 1 of 2"));
 }
 
@@ -258,8 +251,8 @@ void TestCli::importHloModule()
 {
     QTemporaryDir dir;
     const QString prefix = dir.filePath(QStringLiteral("out/async"));
-    const Run run = flint({QStringLiteral("import"), QStringLiteral(FLINT_SOURCE_DIR "/tests/data/hlo/async.hlo"),
-                           QStringLiteral("-o"), prefix});
+    const Run run = flintCli({QStringLiteral("import"), QStringLiteral(FLINT_SOURCE_DIR "/tests/data/hlo/async.hlo"),
+                              QStringLiteral("-o"), prefix});
     QCOMPARE(run.exitCode, 0);
     QVERIFY(run.out.contains("8 ranks (1 replica x 8 partitions)"));
     for (int rank = 0; rank < 8; ++rank)
@@ -269,25 +262,25 @@ void TestCli::importHloModule()
     const QJsonObject table = QJsonDocument::fromJson(groups.readAll()).object();
     QVERIFY(table.contains(QStringLiteral("1")));
     // The traces read back: 8 ranks, one all-reduce each.
-    const Run back = flint({QStringLiteral("inspect"), prefix, QStringLiteral("--json")});
+    const Run back = flintCli({QStringLiteral("inspect"), prefix, QStringLiteral("--json")});
     QCOMPARE(back.exitCode, 0);
     const QJsonObject summary = json(back);
     QCOMPARE(summary[QStringLiteral("ranks")].toInt(), 8);
     QCOMPARE(summary[QStringLiteral("collectives")][QStringLiteral("ALL_REDUCE")][QStringLiteral("count")].toInt(), 8);
     // A Chakra trace is not a module.
-    QCOMPARE(flint({QStringLiteral("import"), kBundled, QStringLiteral("-o"), prefix}).exitCode, 2);
+    QCOMPARE(flintCli({QStringLiteral("import"), kBundled, QStringLiteral("-o"), prefix}).exitCode, 2);
 }
 
 void TestCli::badHloExitsTwo()
 {
     const Run run =
-        flint({QStringLiteral("inspect"), QStringLiteral(FLINT_SOURCE_DIR "/tests/data/hlo/bad_groups.hlo")});
+        flintCli({QStringLiteral("inspect"), QStringLiteral(FLINT_SOURCE_DIR "/tests/data/hlo/bad_groups.hlo")});
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.err.contains("bad_groups.hlo:11: column 8: r: names device 7"), run.err.constData());
     QTemporaryDir dir;
     const QString out = dir.filePath(QStringLiteral("x/y"));
-    QCOMPARE(flint({QStringLiteral("import"), QStringLiteral(FLINT_SOURCE_DIR "/tests/data/hlo/bad_groups.hlo"),
-                    QStringLiteral("-o"), out})
+    QCOMPARE(flintCli({QStringLiteral("import"), QStringLiteral(FLINT_SOURCE_DIR "/tests/data/hlo/bad_groups.hlo"),
+                       QStringLiteral("-o"), out})
                  .exitCode,
              2);
     QVERIFY(!QDir(dir.filePath(QStringLiteral("x"))).exists());

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 // End-to-end tests of `flint estimate` and `flint bench estimate`.
+#include "support/clirun.h"
+
 #include <cmath>
 
 #include <QFile>
@@ -12,25 +14,15 @@
 
 namespace {
 
-const QString kFlint = QStringLiteral(FLINT_CLI);
 const QString kConfigs = QStringLiteral(FLINT_SHARED_DATA "/chakra/astrasim_configs");
 const QString kBundled =
     QStringLiteral(FLINT_SOURCE_DIR "/resources/examples/astrasim_all_reduce_8npus_1MB/all_reduce");
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using Run = flint::tests::CliRun;
 
-Run flint(const QStringList& arguments)
+Run flintCli(const QStringList& arguments)
 {
-    QProcess process;
-    process.start(kFlint, arguments);
-    if (!process.waitForFinished(300'000))
-        return {};
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2, process.readAllStandardOutput(),
-            process.readAllStandardError()};
+    return flint::tests::runFlint(arguments);
 }
 
 } // namespace
@@ -51,10 +43,10 @@ void TestEstimateCli::jsonMatchesAstraSim()
 {
     if (!QFile::exists(kConfigs + QStringLiteral("/Ring_8npus.yml")))
         QSKIP("../shared/data is absent: ASTRA-sim sample configurations not available");
-    const Run run = flint({QStringLiteral("estimate"), kBundled, QStringLiteral("--cluster"),
-                           kConfigs + QStringLiteral("/Ring_8npus.yml"), QStringLiteral("--system"),
-                           kConfigs + QStringLiteral("/Ring_4chunks.json"), QStringLiteral("--model"),
-                           QStringLiteral("astrasim"), QStringLiteral("--json")});
+    const Run run = flintCli({QStringLiteral("estimate"), kBundled, QStringLiteral("--cluster"),
+                              kConfigs + QStringLiteral("/Ring_8npus.yml"), QStringLiteral("--system"),
+                              kConfigs + QStringLiteral("/Ring_4chunks.json"), QStringLiteral("--model"),
+                              QStringLiteral("astrasim"), QStringLiteral("--json")});
     QCOMPARE(run.exitCode, 0);
     const QJsonObject json = QJsonDocument::fromJson(run.out).object();
     QCOMPARE(std::llround(json.value(QStringLiteral("step_time_s")).toDouble() * 1e9), 64440ll);
@@ -74,8 +66,8 @@ void TestEstimateCli::writesTraceCsvAndMatrix()
     const QString trace = dir.filePath(QStringLiteral("trace.json"));
     const QString csv = dir.filePath(QStringLiteral("breakdown.csv"));
     const QString matrix = dir.filePath(QStringLiteral("matrix.csv"));
-    const Run run = flint({QStringLiteral("estimate"), kBundled, QStringLiteral("--trace"), trace,
-                           QStringLiteral("--csv"), csv, QStringLiteral("--matrix"), matrix});
+    const Run run = flintCli({QStringLiteral("estimate"), kBundled, QStringLiteral("--trace"), trace,
+                              QStringLiteral("--csv"), csv, QStringLiteral("--matrix"), matrix});
     QCOMPARE(run.exitCode, 0);
     QVERIFY(run.out.contains("step time:"));
     QFile traceFile(trace);
@@ -119,14 +111,14 @@ void TestEstimateCli::exitStatuses()
 {
     QFETCH(QStringList, arguments);
     QFETCH(int, status);
-    const Run run = flint(arguments);
+    const Run run = flintCli(arguments);
     QCOMPARE(run.exitCode, status);
     QVERIFY(!run.err.isEmpty());
 }
 
 void TestEstimateCli::listsPresets()
 {
-    const Run run = flint({QStringLiteral("estimate"), QStringLiteral("--list")});
+    const Run run = flintCli({QStringLiteral("estimate"), QStringLiteral("--list")});
     QCOMPARE(run.exitCode, 0);
     for (const char* name : {"dgx-h100-ib", "tpu-v5p-torus", "MI300X", "B200", "TPUv5p"})
         QVERIFY2(run.out.contains(name), name);
@@ -134,7 +126,7 @@ void TestEstimateCli::listsPresets()
 
 void TestEstimateCli::benchmarkRuns()
 {
-    const Run run = flint({QStringLiteral("bench"), QStringLiteral("estimate"), QStringLiteral("--quick")});
+    const Run run = flintCli({QStringLiteral("bench"), QStringLiteral("estimate"), QStringLiteral("--quick")});
     QCOMPARE(run.exitCode, 0);
     QVERIFY(run.out.contains("rank-ops/s"));
 }
