@@ -30,11 +30,13 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPainter>
 #include <QProgressBar>
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStatusBar>
+#include <QSvgGenerator>
 #include <QTabWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>
@@ -222,10 +224,10 @@ void MainWindow::buildMenus()
     }
     file->addSeparator();
     file->addAction(tr("Export &Perfetto trace…"), this, &MainWindow::exportTrace);
-    file->addAction(tr("Export timeline &image…"), this, [this] {
-        const QString path =
-            QFileDialog::getSaveFileName(this, tr("Export the timeline"), QString(), tr("PNG image (*.png)"));
-        if (!path.isEmpty() && !m_timeline->grab().save(path))
+    file->addAction(tr("Export view &image…"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export the current view"), QString(),
+                                                          tr("PNG image (*.png);;SVG drawing (*.svg)"));
+        if (!path.isEmpty() && !exportCurrentView(path))
             showError(tr("Cannot write %1").arg(path), tr("The image could not be saved."));
     });
     file->addSeparator();
@@ -392,6 +394,26 @@ void MainWindow::showError(const QString& summary, const QString& details)
     box.setInformativeText(tr("The previous workload and estimate are still shown."));
     box.setDetailedText(details);
     box.exec();
+}
+
+bool MainWindow::exportCurrentView(const QString& path)
+{
+    QWidget* page = m_tabs->currentWidget();
+    if (page && page->isAncestorOf(m_graph))
+        return m_graph->exportImage(path); // the whole graph, not just what is scrolled into view
+    if (!page)
+        return false;
+    if (path.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive)) {
+        QSvgGenerator svg;
+        svg.setFileName(path);
+        svg.setSize(page->size());
+        svg.setViewBox(page->rect());
+        svg.setTitle(m_tabs->tabText(m_tabs->currentIndex()));
+        QPainter painter(&svg);
+        page->render(&painter);
+        return painter.end();
+    }
+    return page->grab().save(path);
 }
 
 void MainWindow::exportTrace()

@@ -65,6 +65,12 @@ private:
     void showOp(int rank, int opIndex);
     void showError(const QString& summary, const QString& details);
     void exportTrace();
+
+public:
+    /// Writes the current tab as PNG (or SVG, by the file's suffix). Returns false on failure.
+    bool exportCurrentView(const QString& path);
+
+private:
     int ranksPerNode() const;
 
     Session* m_session = nullptr;

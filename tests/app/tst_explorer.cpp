@@ -9,6 +9,7 @@
 #include "views/timelineview.h"
 #include "views/whatifpanel.h"
 
+#include <QFileInfo>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -158,6 +159,15 @@ void TestExplorer::screenshotOfTheWindow()
         for (int x = 0; x < image.width(); x += 7)
             colours.insert(image.pixel(x, y));
     QVERIFY(colours.size() > 20);
+    // Every tab exports as PNG and SVG through the window's export.
+    for (int tab = 0; tab < window.tabs()->count(); ++tab) {
+        window.tabs()->setCurrentIndex(tab);
+        for (const QString& suffix : {QStringLiteral("png"), QStringLiteral("svg")}) {
+            const QString file = dir.filePath(QStringLiteral("tab%1.%2").arg(tab).arg(suffix));
+            QVERIFY2(window.exportCurrentView(file), qPrintable(file));
+            QVERIFY(QFileInfo(file).size() > 1000);
+        }
+    }
 }
 
 QTEST_MAIN(TestExplorer)
