@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include <QHelpEvent>
 #include <QKeyEvent>
@@ -20,7 +21,6 @@ constexpr int kLabelWidth = 86;
 constexpr int kRulerHeight = 24;
 constexpr int kTrackHeight = 9;
 constexpr int kLaneHeight = 2 * kTrackHeight + 4;
-constexpr int kNodeGap = 4;
 
 QString toQString(const std::string& text)
 {
@@ -59,7 +59,7 @@ void TimelineView::setData(std::shared_ptr<const core::Workload> workload,
     m_result = std::move(result);
     m_ranksPerNode = std::max(1, ranksPerNode);
     m_lanes = std::make_unique<Lanes>();
-    m_firstRank = 0;
+    m_firstRow = 0;
     m_highlightOp = -1;
     if (m_result) {
         m_lanes->byTimeline.resize(m_result->timelines.size());
@@ -75,6 +75,9 @@ void TimelineView::setData(std::shared_ptr<const core::Workload> workload,
         }
         m_time.totalTime = m_result->stepTime > 0 ? m_result->stepTime : 1e-6;
     }
+    const int nodes = (laneCount() + m_ranksPerNode - 1) / m_ranksPerNode;
+    m_collapsed.assign(static_cast<std::size_t>(nodes), laneCount() > 64);
+    rebuildRows();
     fit();
 }
 
@@ -91,31 +94,72 @@ void TimelineView::fit()
     update();
 }
 
-void TimelineView::highlightOp(int opIndex)
+void TimelineView::highlightOp(int opIndex, int rank)
 {
     m_highlightOp = opIndex;
+    m_highlightRank = rank;
     update();
 }
 
-int TimelineView::laneTop(int rank) const
+bool TimelineView::isNodeCollapsed(int node) const
 {
-    const int visibleIndex = rank - m_firstRank;
-    return kRulerHeight + visibleIndex * kLaneHeight +
-           (rank / m_ranksPerNode - m_firstRank / m_ranksPerNode) * kNodeGap;
+    return node >= 0 && node < static_cast<int>(m_collapsed.size()) && m_collapsed[static_cast<std::size_t>(node)];
+}
+
+void TimelineView::setNodeCollapsed(int node, bool collapsed)
+{
+    if (node < 0 || node >= static_cast<int>(m_collapsed.size()))
+        return;
+    m_collapsed[static_cast<std::size_t>(node)] = collapsed;
+    rebuildRows();
+    update();
+}
+
+void TimelineView::rebuildRows()
+{
+    m_rows.clear();
+    const int ranks = laneCount();
+    for (int first = 0; first < ranks; first += m_ranksPerNode) {
+        const int count = std::min(m_ranksPerNode, ranks - first);
+        if (isNodeCollapsed(first / m_ranksPerNode)) {
+            m_rows.push_back({first, count, true});
+            continue;
+        }
+        for (int r = first; r < first + count; ++r)
+            m_rows.push_back({r, 1, false});
+    }
+    m_firstRow = std::clamp(m_firstRow, 0, std::max(0, rowCount() - 1));
+}
+
+int TimelineView::rowTop(int row) const
+{
+    return kRulerHeight + (row - m_firstRow) * kLaneHeight;
+}
+
+int TimelineView::rowAtY(int y) const
+{
+    if (y < kRulerHeight)
+        return -1;
+    const int row = m_firstRow + (y - kRulerHeight) / kLaneHeight;
+    return row < rowCount() ? row : -1;
+}
+
+int TimelineView::rowOfRank(int rank) const
+{
+    for (int row = 0; row < rowCount(); ++row) {
+        const Row& r = m_rows[static_cast<std::size_t>(row)];
+        if (rank >= r.firstRank && rank < r.firstRank + r.ranks)
+            return row;
+    }
+    return -1;
 }
 
 int TimelineView::rankAtY(int y) const
 {
-    if (!m_result || y < kRulerHeight)
+    const int row = rowAtY(y);
+    if (row < 0 || m_rows[static_cast<std::size_t>(row)].summary)
         return -1;
-    for (int rank = m_firstRank; rank < laneCount(); ++rank) {
-        const int top = laneTop(rank);
-        if (top > height())
-            break;
-        if (y >= top && y < top + kLaneHeight)
-            return rank;
-    }
-    return -1;
+    return m_rows[static_cast<std::size_t>(row)].firstRank;
 }
 
 std::pair<int, int> TimelineView::eventAt(const QPoint& pos) const
@@ -123,7 +167,7 @@ std::pair<int, int> TimelineView::eventAt(const QPoint& pos) const
     const int rank = rankAtY(pos.y());
     if (rank < 0 || !m_lanes)
         return {-1, -1};
-    const int track = pos.y() - laneTop(rank) < kTrackHeight + 2 ? 0 : 1;
+    const int track = pos.y() - rowTop(rowOfRank(rank)) < kTrackHeight + 2 ? 0 : 1;
     const double t = m_time.mapXToTime(pos.x());
     const double slack = m_time.span() / m_time.plotWidth * 2; // two pixels
     const auto& spans = m_lanes->byTimeline[m_result->rankTimeline[static_cast<std::size_t>(rank)]][track];
@@ -158,16 +202,26 @@ void TimelineView::paintEvent(QPaintEvent*)
         p.drawText(QPointF(x + 3, kRulerHeight - 8), toQString(formatDuration(tick)));
     }
     p.setClipRect(QRect(0, kRulerHeight, width(), height() - kRulerHeight));
-    const double pixel = m_time.span() / m_time.plotWidth;
-    for (int rank = m_firstRank; rank < laneCount(); ++rank) {
-        const int top = laneTop(rank);
+    for (int row = m_firstRow; row < rowCount(); ++row) {
+        const int top = rowTop(row);
         if (top > height())
             break;
-        if (rank % m_ranksPerNode == 0 && rank != m_firstRank)
-            p.fillRect(QRect(0, top - kNodeGap, width(), kNodeGap), palette().mid());
+        const Row& current = m_rows[static_cast<std::size_t>(row)];
+        if (current.firstRank % m_ranksPerNode == 0 && row != m_firstRow)
+            p.fillRect(QRect(0, top - 1, width(), 2), palette().mid());
         p.setPen(text);
+        if (current.summary) {
+            const int node = current.firstRank / m_ranksPerNode;
+            p.drawText(QRect(4, top, kLabelWidth - 8, kLaneHeight), Qt::AlignVCenter | Qt::AlignLeft,
+                       QStringLiteral("▸ ") + tr("node %1").arg(node));
+            paintSummary(p, current, top);
+            continue;
+        }
+        const int rank = current.firstRank;
+        const bool nodeStart = rank % m_ranksPerNode == 0;
         p.drawText(QRect(4, top, kLabelWidth - 8, kLaneHeight), Qt::AlignVCenter | Qt::AlignLeft,
-                   tr("rank %1").arg(rank));
+                   (nodeStart && m_ranksPerNode > 1 ? QStringLiteral("▾ ") : QStringLiteral("   ")) +
+                       tr("rank %1").arg(rank));
         const auto timeline = m_result->rankTimeline[static_cast<std::size_t>(rank)];
         const core::Program& program = m_workload->programOf(static_cast<std::size_t>(rank));
         for (int track = 0; track < 2; ++track) {
@@ -194,15 +248,94 @@ void TimelineView::paintEvent(QPaintEvent*)
                     p.drawRect(box.adjusted(-1, -1, 1, 1));
                 }
             }
-            (void)pixel;
         }
     }
+    paintFlow(p);
     if (m_selecting || m_selectionTo > m_selectionFrom) {
         const double x0 = m_time.mapTimeToX(std::min(m_selectionFrom, m_selectionTo));
         const double x1 = m_time.mapTimeToX(std::max(m_selectionFrom, m_selectionTo));
         QColor shade = palette().color(QPalette::Highlight);
         shade.setAlpha(50);
         p.fillRect(QRectF(x0, kRulerHeight, x1 - x0, height()), shade);
+    }
+}
+
+void TimelineView::paintSummary(QPainter& painter, const Row& row, int top) const
+{
+    // Per pixel column: the share of the node's ranks whose compute (top) or communication (bottom)
+    // track is busy. Ranks that share a timeline are counted once with their weight.
+    const int columns = static_cast<int>(m_time.plotWidth);
+    if (columns <= 0)
+        return;
+    std::map<std::uint32_t, int> weights;
+    for (int r = row.firstRank; r < row.firstRank + row.ranks; ++r)
+        ++weights[m_result->rankTimeline[static_cast<std::size_t>(r)]];
+    const double secondsPerPixel = m_time.span() / m_time.plotWidth;
+    for (int track = 0; track < 2; ++track) {
+        std::vector<double> busy(static_cast<std::size_t>(columns), 0.0);
+        for (const auto& [timeline, weight] : weights) {
+            const auto& spans = m_lanes->byTimeline[timeline][static_cast<std::size_t>(track)];
+            auto it = std::lower_bound(spans.begin(), spans.end(), m_time.viewStart - m_time.span(),
+                                       [](const Lanes::Span& s, double time) { return s.start < time; });
+            for (; it != spans.end() && it->start <= m_time.viewEnd; ++it) {
+                const double a = std::max(it->start, m_time.viewStart);
+                const double b = std::min(it->end, m_time.viewEnd);
+                if (b <= a)
+                    continue;
+                const int c0 = std::clamp(static_cast<int>((a - m_time.viewStart) / secondsPerPixel), 0, columns - 1);
+                const int c1 = std::clamp(static_cast<int>((b - m_time.viewStart) / secondsPerPixel), 0, columns - 1);
+                for (int c = c0; c <= c1; ++c) {
+                    const double cellStart = m_time.viewStart + c * secondsPerPixel;
+                    const double overlap = std::min(b, cellStart + secondsPerPixel) - std::max(a, cellStart);
+                    busy[static_cast<std::size_t>(c)] += weight * std::max(0.0, overlap) / secondsPerPixel;
+                }
+            }
+        }
+        const QColor base = track == 0 ? colorOf(core::OpKind::Compute) : colorOf(core::OpKind::Collective);
+        const int y = top + 1 + track * (kTrackHeight + 2);
+        for (int c = 0; c < columns; ++c) {
+            const double share = std::min(1.0, busy[static_cast<std::size_t>(c)] / row.ranks);
+            if (share <= 0)
+                continue;
+            QColor shade = base;
+            shade.setAlphaF(0.15 + 0.85 * share);
+            painter.fillRect(QRectF(m_time.plotLeft + c, y, 1, kTrackHeight), shade);
+        }
+    }
+}
+
+void TimelineView::paintFlow(QPainter& painter) const
+{
+    // Arrows from the highlighted collective's span on one member to the next member's, in group
+    // order, for the members whose lanes are on screen.
+    if (m_highlightOp < 0 || !m_workload || m_highlightRank < 0 || m_highlightRank >= laneCount())
+        return;
+    const core::Program& program = m_workload->programOf(static_cast<std::size_t>(m_highlightRank));
+    if (static_cast<std::size_t>(m_highlightOp) >= program.ops.size())
+        return;
+    const core::Op& op = program.ops[static_cast<std::size_t>(m_highlightOp)];
+    if (op.kind != core::OpKind::Collective)
+        return;
+    std::vector<QPointF> points;
+    for (std::int32_t member : m_workload->membersOf(static_cast<std::size_t>(m_highlightRank), op)) {
+        const int row = rowOfRank(member);
+        if (row < m_firstRow || m_rows[static_cast<std::size_t>(row)].summary || rowTop(row) > height())
+            continue;
+        for (const core::OpEvent& ev : m_result->eventsOf(static_cast<std::size_t>(member)))
+            if (static_cast<int>(ev.op) == m_highlightOp) {
+                points.emplace_back(m_time.mapTimeToX(ev.start), rowTop(row) + kTrackHeight + 2 + kTrackHeight / 2.0);
+                break;
+            }
+    }
+    painter.setPen(QPen(palette().color(QPalette::Highlight), 1.5));
+    for (std::size_t i = 1; i < points.size(); ++i) {
+        const QPointF from = points[i - 1];
+        const QPointF to = points[i];
+        painter.drawLine(from, to);
+        const QPointF tip = to;
+        const double angle = std::atan2(to.y() - from.y(), to.x() - from.x());
+        for (double side : {-0.45, 0.45})
+            painter.drawLine(tip, tip - QPointF(std::cos(angle + side) * 7, std::sin(angle + side) * 7));
     }
 }
 
@@ -220,10 +353,10 @@ void TimelineView::wheelEvent(QWheelEvent* event)
 {
     const double steps = event->angleDelta().y() / 120.0;
     if (event->modifiers() & Qt::ControlModifier || !(event->modifiers() & Qt::ShiftModifier)) {
-        if (event->modifiers() & Qt::ControlModifier || laneCount() * kLaneHeight < height()) {
+        if (event->modifiers() & Qt::ControlModifier || rowCount() * kLaneHeight < height() - kRulerHeight) {
             m_time.zoomAround(event->position().x(), std::pow(1.25, steps));
         } else {
-            m_firstRank = std::clamp(m_firstRank - static_cast<int>(steps * 3), 0, std::max(0, laneCount() - 1));
+            m_firstRow = std::clamp(m_firstRow - static_cast<int>(steps * 3), 0, std::max(0, rowCount() - 1));
         }
     } else {
         m_time.panByPixels(-steps * 60);
@@ -238,6 +371,14 @@ void TimelineView::mousePressEvent(QMouseEvent* event)
     if (event->modifiers() & Qt::ShiftModifier) {
         m_selecting = true;
         m_selectionFrom = m_selectionTo = m_time.mapXToTime(event->position().x());
+    } else if (event->position().x() < kLabelWidth) {
+        // The label column: collapse or expand the node of the row.
+        const int row = rowAtY(static_cast<int>(event->position().y()));
+        if (row >= 0) {
+            const Row& r = m_rows[static_cast<std::size_t>(row)];
+            if (r.summary || r.firstRank % m_ranksPerNode == 0)
+                setNodeCollapsed(r.firstRank / m_ranksPerNode, !r.summary);
+        }
     } else {
         m_dragging = true;
         m_dragStart = event->position().toPoint();
@@ -299,10 +440,10 @@ void TimelineView::keyPressEvent(QKeyEvent* event)
         m_time.panByPixels(m_time.plotWidth / 10);
         break;
     case Qt::Key_Down:
-        m_firstRank = std::min(m_firstRank + 1, std::max(0, laneCount() - 1));
+        m_firstRow = std::min(m_firstRow + 1, std::max(0, rowCount() - 1));
         break;
     case Qt::Key_Up:
-        m_firstRank = std::max(m_firstRank - 1, 0);
+        m_firstRow = std::max(m_firstRow - 1, 0);
         break;
     default:
         QWidget::keyPressEvent(event);
@@ -317,7 +458,19 @@ bool TimelineView::event(QEvent* event)
         auto* help = static_cast<QHelpEvent*>(event);
         const auto [rank, index] = eventAt(help->pos());
         if (rank < 0) {
-            QToolTip::hideText();
+            const int row = rowAtY(help->pos().y());
+            if (row >= 0 && m_rows[static_cast<std::size_t>(row)].summary) {
+                const Row& r = m_rows[static_cast<std::size_t>(row)];
+                QToolTip::showText(help->globalPos(),
+                                   tr("node %1: ranks %2-%3, collapsed. Shade: share of its ranks computing (top) "
+                                      "and communicating (bottom). Click the label to expand.")
+                                       .arg(r.firstRank / m_ranksPerNode)
+                                       .arg(r.firstRank)
+                                       .arg(r.firstRank + r.ranks - 1),
+                                   this);
+            } else {
+                QToolTip::hideText();
+            }
             return true;
         }
         const core::OpEvent& ev = m_result->eventsOf(static_cast<std::size_t>(rank))[static_cast<std::size_t>(index)];

@@ -344,7 +344,7 @@ void MainWindow::showOp(int rank, int opIndex)
         return;
     const core::Workload& w = workload->workload;
     const core::Op& op = w.programOf(static_cast<std::size_t>(rank)).ops[static_cast<std::size_t>(opIndex)];
-    m_timeline->highlightOp(opIndex);
+    m_timeline->highlightOp(opIndex, rank);
     QString html = tr("<b>%1</b> (%2) on rank %3<br>").arg(qs(op.name).toHtmlEscaped(), views::kindLabel(op)).arg(rank);
     if (!op.scope.empty())
         html += tr("scope <i>%1</i><br>").arg(qs(op.scope).toHtmlEscaped());
