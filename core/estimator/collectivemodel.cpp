@@ -10,6 +10,7 @@
 #include <bit>
 #include <cmath>
 #include <deque>
+#include <functional>
 #include <map>
 #include <stdexcept>
 
@@ -447,6 +448,114 @@ std::vector<double> ringRecurrence(const Cluster& cluster, CollectiveKind kind, 
     return end;
 }
 
+/// ASTRA-sim's double-binary-tree all-reduce over a power-of-two group (world, one dimension), event by
+/// event. Two trees share the n members, labelled by position: in each, a complete binary tree of n - 1
+/// nodes numbered in order, plus a root with that tree as its only child; tree A spans positions
+/// 0..n-2 under root n-1, tree B positions 1..n-1 under root 0. Chunk j runs on tree A when j is even,
+/// B when odd, and moves whole (c bytes) up, then down:
+///   leaf:   sends c to its parent ED after it starts; ends ED after the parent's copy arrives.
+///   inner:  each child's copy, once arrived (and the rank has started), costs ED + T_red(c); it sends
+///           up when both are done, and ED + T_red(c) after the parent's copy arrives it sends to both
+///           children and ends.
+///   root:   ED + T_red(c) after its child's copy arrives it sends it back down and ends.
+/// A rank starts chunk j when one of its `active` chunk slots is free (the earliest). Returns each
+/// member's end in ns, or an empty vector when the schedule would be too large to evaluate.
+std::vector<double> doubleBinaryTree(const Cluster& cluster, std::span<const std::int32_t> members, double chunk,
+                                     std::uint64_t chunks, const Costing& costing)
+{
+    const auto n = static_cast<std::int64_t>(members.size());
+    if (n < 2 || !isPowerOfTwo(n) || static_cast<double>(n) * static_cast<double>(chunks) > 3e7)
+        return {};
+    const auto un = static_cast<std::size_t>(n);
+    const Topology& topology = cluster.topology;
+    const auto messageNs = [&](std::int64_t a, std::int64_t b) {
+        const std::int32_t ra = members[static_cast<std::size_t>(a)];
+        const std::int32_t rb = members[static_cast<std::size_t>(b)];
+        const int d = topology.firstDifferingDim(ra, rb);
+        const auto du = static_cast<std::size_t>(std::max(d, 0));
+        const TopologyDim& dim = topology.dims[du];
+        const std::int32_t hops = std::max(1, dim.hops(topology.coordinate(ra, du), topology.coordinate(rb, du)));
+        return costing.message(chunk, hops, dimLink(dim, d));
+    };
+
+    // The inner tree numbers x = 1..n-1 in order: x's height is its count of trailing zero bits h, its
+    // children x -/+ 2^(h-1), its parent x - 2^h when bit h + 1 is set, else x + 2^h; the top, n/2,
+    // hangs from the extra root. Tree A puts x at position x - 1 (root n - 1), tree B at x (root 0).
+    struct Tree {
+        std::int64_t root = 0;
+        std::vector<std::int64_t> parent;  // by position; -1 for the root
+        std::vector<double> up;            // message time to the parent
+        std::vector<std::int64_t> byLevel; // positions, leaves first, root last
+    };
+    const auto build = [&](std::int64_t shift, std::int64_t root) {
+        Tree t;
+        t.root = root;
+        t.parent.assign(un, -1);
+        t.up.assign(un, 0.0);
+        const std::int32_t levels = log2i(n); // heights 0 .. levels - 1 in the inner tree
+        for (std::int32_t h = 0; h < levels; ++h) {
+            for (std::int64_t x = std::int64_t{1} << h; x < n; x += std::int64_t{1} << (h + 1)) {
+                const std::int64_t pos = x - 1 + shift;
+                std::int64_t parentPos = root;
+                if (x != n / 2) {
+                    const std::int64_t step = std::int64_t{1} << h;
+                    parentPos = ((x & (step << 1)) != 0 ? x - step : x + step) - 1 + shift;
+                }
+                t.parent[static_cast<std::size_t>(pos)] = parentPos;
+                t.up[static_cast<std::size_t>(pos)] = messageNs(pos, parentPos);
+                t.byLevel.push_back(pos);
+            }
+        }
+        t.byLevel.push_back(root);
+        return t;
+    };
+    const Tree trees[2] = {build(0, n - 1), build(1, 0)};
+
+    const double ed = costing.endpointDelay();
+    const double red = costing.reduction(chunk);
+    const auto active = static_cast<std::size_t>(std::max(1, cluster.system.activeChunksPerDimension));
+    // Free times of each rank's chunk slots (min-heaps).
+    std::vector<std::vector<double>> slots(un, std::vector<double>(active, 0.0));
+    std::vector<double> start(un), sendUp(un), sendDown(un), childrenDone(un), end(un, 0.0);
+    std::vector<int> children(un);
+    for (std::uint64_t j = 0; j < chunks; ++j) {
+        const Tree& t = trees[j % 2];
+        for (std::size_t i = 0; i < un; ++i) {
+            std::pop_heap(slots[i].begin(), slots[i].end(), std::greater<>());
+            start[i] = slots[i].back();
+            childrenDone[i] = start[i];
+            children[i] = 0;
+        }
+        // Up: a node's send time is final once all its children (lower levels) have been visited.
+        for (const std::int64_t pos : t.byLevel) {
+            const auto i = static_cast<std::size_t>(pos);
+            sendUp[i] = children[i] == 0 ? start[i] + ed : childrenDone[i] + ed + red;
+            const std::int64_t p = t.parent[i];
+            if (p >= 0) {
+                const auto pi = static_cast<std::size_t>(p);
+                childrenDone[pi] = std::max(childrenDone[pi], sendUp[i] + t.up[i]);
+                ++children[pi];
+            }
+        }
+        // Down, root first: the root's reduced copy leaves when its reduction is done.
+        for (auto it = t.byLevel.rbegin(); it != t.byLevel.rend(); ++it) {
+            const auto i = static_cast<std::size_t>(*it);
+            const std::int64_t p = t.parent[i];
+            double finish = 0;
+            if (p < 0) {
+                finish = sendDown[i] = sendUp[i];
+            } else {
+                const double arrived = std::max(sendDown[static_cast<std::size_t>(p)] + t.up[i], sendUp[i]);
+                finish = sendDown[i] = children[i] == 0 ? arrived + ed : arrived + ed + red;
+            }
+            end[i] = std::max(end[i], finish);
+            slots[i].back() = finish;
+            std::push_heap(slots[i].begin(), slots[i].end(), std::greater<>());
+        }
+    }
+    return end;
+}
+
 /// The schedule of a staged-kind collective: chunking and one chunk's phases (times in ns).
 struct Plan {
     std::uint64_t chunks = 1;
@@ -574,6 +683,20 @@ CollectiveCost CollectiveModel::collective(CollectiveKind kind, std::uint64_t by
         for (const CollectivePhase& p : plan.phases)
             timeline.emplace_back(p.dim, p.time);
         cost.duration = pipeline(timeline, plan.chunks, std::max(1, system.activeChunksPerDimension)) / kNsPerSecond;
+        if (plan.staged && m_cluster.model == CostModel::AstraSim && kind == CollectiveKind::AllReduce &&
+            plan.phases.size() == 1 && plan.phases[0].algorithm == CollectiveAlgorithm::DoubleBinaryTree &&
+            plan.phases[0].npus == n) {
+            // ASTRA-sim's double binary tree, event by event (per-rank ends differ).
+            const Costing costing(m_cluster, n != topology.npuCount());
+            std::vector<double> ends = doubleBinaryTree(m_cluster, members, plan.chunk, plan.chunks, costing);
+            if (!ends.empty()) {
+                for (double& e : ends)
+                    e /= kNsPerSecond;
+                cost.duration = *std::max_element(ends.begin(), ends.end());
+                if (std::any_of(ends.begin(), ends.end(), [&](double e) { return e != cost.duration; }))
+                    cost.memberDuration = std::move(ends);
+            }
+        }
         if (!plan.staged && m_cluster.model == CostModel::AstraSim && n > 2) {
             // Uneven neighbour links: evaluate ASTRA-sim's per-rank ring exactly when affordable.
             const Costing costing(m_cluster, n != topology.npuCount());

@@ -95,6 +95,8 @@ private Q_SLOTS:
     void directAndHalvingDoubling();
     void astraSimWorkedExample();
     void astraSimChunkRaise();
+    void astraSimDoubleBinaryTree_data();
+    void astraSimDoubleBinaryTree();
     void multiDimensionStaging();
     void subGroupsStageOnTheirDimensions();
     void chunksPipelineThroughDimensions();
@@ -242,6 +244,91 @@ void TestEstimate::astraSimChunkRaise()
     const CollectiveCost flint = CollectiveModel(*cluster).collective(CollectiveKind::AllReduce, 1024, iota(1024));
     QCOMPARE(flint.chunkBytes, 256.0);
     QVERIFY(flint.duration != astra.duration);
+}
+
+void TestEstimate::astraSimDoubleBinaryTree_data()
+{
+    // Measured with ASTRA-sim 518bd513 (AstraSim_Analytical_Congestion_Unaware): one all-reduce, 4 splits
+    // unless stated, endpoint delay 10 ns, local-mem-bw 1600 GB/s. Switch: 400 GB/s, 936.25 ns; Ring:
+    // 50 GB/s, 500 ns; FullyConnected: 50 GB/s, 500 ns. Step time and the finish of ranks 0 and 2.
+    QTest::addColumn<int>("topology");
+    QTest::addColumn<int>("npus");
+    QTest::addColumn<qint64>("bytes");
+    QTest::addColumn<int>("active");
+    QTest::addColumn<int>("splits");
+    QTest::addColumn<qint64>("stepNs");
+    QTest::addColumn<qint64>("rank0Ns");
+    QTest::addColumn<qint64>("rank2Ns");
+    const int sw = static_cast<int>(TopologyKind::Switch);
+    const int ring = static_cast<int>(TopologyKind::Ring);
+    const int fc = static_cast<int>(TopologyKind::FullyConnected);
+    QTest::newRow("switch8_1MiB") << sw << 8 << qint64(1) * (1 << 20) << 1 << 4 << qint64(62152) << qint64(53698)
+                                  << qint64(59660);
+    QTest::newRow("switch8_1GiB") << sw << 8 << qint64(1) * (1 << 30) << 1 << 4 << qint64(23230882) << qint64(20343604)
+                                  << qint64(22604000);
+    QTest::newRow("switch64_1MiB") << sw << 64 << qint64(1) * (1 << 20) << 1 << 4 << qint64(133696) << qint64(116299)
+                                   << qint64(131204);
+    QTest::newRow("switch64_1GiB") << sw << 64 << qint64(1) * (1 << 30) << 1 << 4 << qint64(50355634)
+                                   << qint64(44077762) << qint64(49728752);
+    QTest::newRow("switch16_64KiB") << sw << 16 << qint64(65536) << 1 << 4 << qint64(56560) << qint64(48790)
+                                    << qint64(54640);
+    QTest::newRow("switch256_1KiB_raised")
+        << sw << 256 << qint64(1024) << 1 << 4 << qint64(114903) << qint64(99839) << qint64(113020);
+    QTest::newRow("switch8_1MiB_2active")
+        << sw << 8 << qint64(1) * (1 << 20) << 2 << 4 << qint64(34814) << qint64(32322) << qint64(32322);
+    QTest::newRow("switch64_1GiB_7splits")
+        << sw << 64 << qint64(1) * (1 << 30) << 1 << 7 << qint64(57262721) << qint64(53670536) << qint64(56903696);
+    QTest::newRow("ring8_1MiB") << ring << 8 << qint64(1) * (1 << 20) << 1 << 4 << qint64(139052) << qint64(119898)
+                                << qint64(133660);
+    QTest::newRow("fullyconnected64_1GiB")
+        << fc << 64 << qint64(1) * (1 << 30) << 1 << 4 << qint64(247168894) << qint64(214649254) << qint64(242168384);
+}
+
+void TestEstimate::astraSimDoubleBinaryTree()
+{
+    QFETCH(int, topology);
+    QFETCH(int, npus);
+    QFETCH(qint64, bytes);
+    QFETCH(int, active);
+    QFETCH(int, splits);
+    QFETCH(qint64, stepNs);
+    QFETCH(qint64, rank0Ns);
+    QFETCH(qint64, rank2Ns);
+    const auto kind = static_cast<TopologyKind>(topology);
+    Topology topo;
+    if (kind == TopologyKind::Switch)
+        topo.dims = {{kind, npus, 400, 936.25}};
+    else
+        topo.dims = {{kind, npus, 50, 500}};
+    SystemConfig system;
+    system.preferredDatasetSplits = splits;
+    system.activeChunksPerDimension = active;
+    system.endpointDelayNs = 10;
+    system.localMemBandwidthGBps = 1600;
+    system.allReduce = {CollectiveAlgorithm::DoubleBinaryTree};
+    const Cluster cluster = astraSimCluster(topo, system);
+
+    const CollectiveCost cost =
+        CollectiveModel(cluster).collective(CollectiveKind::AllReduce, static_cast<std::uint64_t>(bytes), iota(npus));
+    QCOMPARE(std::llround(cost.duration * 1e9), static_cast<long long>(stepNs));
+    QCOMPARE(cost.memberDuration.size(), static_cast<std::size_t>(npus));
+    QCOMPARE(std::llround(cost.memberDuration[0] * 1e9), static_cast<long long>(rank0Ns));
+    QCOMPARE(std::llround(cost.memberDuration[2] * 1e9), static_cast<long long>(rank2Ns));
+
+    // Through the simulator: each rank ends at its own time, as ASTRA-sim reports per sys[i].
+    Program program;
+    program.ops.push_back(collective(1, CollectiveKind::AllReduce, static_cast<std::uint64_t>(bytes)));
+    const auto result = estimate(spmd(std::move(program), static_cast<std::size_t>(npus)), cluster);
+    QCOMPARE(std::llround(result->stepTime * 1e9), static_cast<long long>(stepNs));
+    QCOMPARE(std::llround(result->ranks[0].finish * 1e9), static_cast<long long>(rank0Ns));
+    QCOMPARE(std::llround(result->ranks[2].finish * 1e9), static_cast<long long>(rank2Ns));
+
+    // Our default model keeps its closed form (one value for every member).
+    Cluster flint = cluster;
+    flint.model = CostModel::Flint;
+    QVERIFY(CollectiveModel(flint)
+                .collective(CollectiveKind::AllReduce, static_cast<std::uint64_t>(bytes), iota(npus))
+                .memberDuration.empty());
 }
 
 void TestEstimate::multiDimensionStaging()
