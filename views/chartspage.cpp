@@ -55,12 +55,10 @@ ChartsPage::ChartsPage(QWidget* parent)
 
 QChartView* ChartsPage::addChart(const QString& title, int row, int column)
 {
-    auto* view = new QChartView(this);
+    auto* view = new QChartView(this); // comes with an empty chart of its own
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumSize(240, 180);
-    auto* chart = new QChart;
-    chart->setTitle(title);
-    view->setChart(chart);
+    view->chart()->setTitle(title);
     static_cast<QGridLayout*>(layout())->addWidget(view, row, column);
     return view;
 }
