@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "views/whatifpanel.h"
 
+#include <cmath>
+
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -132,8 +134,13 @@ core::Cluster WhatIfPanel::cluster() const
         core::TopologyDim& dim = result.topology.dims[static_cast<std::size_t>(d)];
         dim.kind =
             static_cast<core::TopologyKind>(static_cast<QComboBox*>(m_dims->cellWidget(d, 0))->currentData().toInt());
-        dim.bandwidthGBps = static_cast<QDoubleSpinBox*>(m_dims->cellWidget(d, 2))->value();
-        dim.latencyNs = static_cast<QDoubleSpinBox*>(m_dims->cellWidget(d, 3))->value();
+        // A spin box shows a rounded value: keep the exact figure unless the user changed it.
+        const auto edited = [](const QDoubleSpinBox* box, double exact) {
+            const double scale = std::pow(10.0, box->decimals());
+            return box->value() == std::round(exact * scale) / scale ? exact : box->value();
+        };
+        dim.bandwidthGBps = edited(static_cast<QDoubleSpinBox*>(m_dims->cellWidget(d, 2)), dim.bandwidthGBps);
+        dim.latencyNs = edited(static_cast<QDoubleSpinBox*>(m_dims->cellWidget(d, 3)), dim.latencyNs);
     }
     return result;
 }

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+#include "views/whatifpanel.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTest>
+
+using namespace flint;
+
+class TestWhatIfPanel : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void showsTheCluster();
+    void editsAreDebouncedIntoOneChange();
+    void presetChoiceIsAnnounced();
+};
+
+namespace {
+
+core::Cluster preset()
+{
+    return core::clusterPreset("dgx-h100-ib", 16).value();
+}
+
+} // namespace
+
+void TestWhatIfPanel::showsTheCluster()
+{
+    views::WhatIfPanel panel;
+    QSignalSpy changed(&panel, &views::WhatIfPanel::clusterChanged);
+    panel.setCluster(preset());
+    auto* table = panel.findChild<QTableWidget*>();
+    QVERIFY(table);
+    QCOMPARE(table->rowCount(), int(preset().topology.dims.size()));
+    QCOMPARE(table->item(0, 1)->text(), QString::number(preset().topology.dims.front().npus));
+    // Showing a cluster is not an edit, and reading it back gives the same cluster.
+    QTest::qWait(views::WhatIfPanel::kDebounceMs * 2);
+    QCOMPARE(changed.count(), 0);
+    QCOMPARE(panel.cluster().topology, preset().topology);
+    QCOMPARE(panel.cluster().device.name, preset().device.name);
+}
+
+void TestWhatIfPanel::editsAreDebouncedIntoOneChange()
+{
+    views::WhatIfPanel panel;
+    panel.setCluster(preset());
+    QSignalSpy changed(&panel, &views::WhatIfPanel::clusterChanged);
+    auto* table = panel.findChild<QTableWidget*>();
+    auto* bandwidth = qobject_cast<QDoubleSpinBox*>(table->cellWidget(0, 2));
+    QVERIFY(bandwidth);
+    // Three quick edits make one change, carrying the last values.
+    bandwidth->setValue(100);
+    bandwidth->setValue(200);
+    panel.findChild<QSpinBox*>()->setValue(2);
+    QCOMPARE(changed.count(), 0);
+    QVERIFY(changed.wait(views::WhatIfPanel::kDebounceMs * 8));
+    QTest::qWait(views::WhatIfPanel::kDebounceMs * 2);
+    QCOMPARE(changed.count(), 1);
+    const auto cluster = changed.front().front().value<core::Cluster>();
+    QCOMPARE(cluster.topology.dims.front().bandwidthGBps, 200.0);
+    QCOMPARE(cluster.commStreams, 2);
+    // The edited system is no longer the preset as shipped.
+    QCOMPARE(panel.findChild<QComboBox*>()->currentIndex(), 0);
+}
+
+void TestWhatIfPanel::presetChoiceIsAnnounced()
+{
+    views::WhatIfPanel panel;
+    panel.setCluster(preset());
+    QSignalSpy chosen(&panel, &views::WhatIfPanel::presetChosen);
+    auto* systems = panel.findChild<QComboBox*>();
+    const int index = systems->findData(QStringLiteral("mi300x-roce"));
+    QVERIFY(index > 0);
+    systems->setCurrentIndex(index);
+    Q_EMIT systems->activated(index);
+    QCOMPARE(chosen.count(), 1);
+    QCOMPARE(chosen.front().front().toString(), QStringLiteral("mi300x-roce"));
+}
+
+QTEST_MAIN(TestWhatIfPanel)
+#include "tst_whatifpanel.moc"
