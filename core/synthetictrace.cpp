@@ -60,4 +60,31 @@ Program makeSyntheticProgram(std::uint64_t opCount)
     return program;
 }
 
+Workload makeSyntheticSpmdWorkload(std::uint64_t opCount, std::int32_t ranks, std::int32_t tp,
+                                   std::uint64_t gradientBytes)
+{
+    Program program = makeSyntheticProgram(opCount - 1);
+    Op gradient;
+    gradient.id = opCount - 1;
+    gradient.name = "grad_all_reduce";
+    gradient.kind = OpKind::Collective;
+    gradient.collective = CollectiveKind::AllReduce;
+    gradient.commBytes = gradientBytes;
+    gradient.commSlot = program.commSlotFor("dp");
+    gradient.dataDeps = {opCount - 2};
+    program.ops.push_back(gradient);
+    auto shared = std::make_shared<const Program>(std::move(program));
+    return Workload::spmd(shared, static_cast<std::size_t>(ranks), [tp, ranks](std::size_t r, std::size_t slot) {
+        const auto rank = static_cast<std::int32_t>(r);
+        std::vector<std::int32_t> members;
+        if (slot == 0)
+            for (std::int32_t i = 0; i < tp; ++i)
+                members.push_back(rank / tp * tp + i);
+        else
+            for (std::int32_t i = rank % tp; i < ranks; i += tp)
+                members.push_back(i);
+        return members;
+    });
+}
+
 } // namespace flint::core

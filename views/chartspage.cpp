@@ -130,11 +130,15 @@ void ChartsPage::setData(std::shared_ptr<const core::Workload> workload,
     }
     for (const core::OpTotal& op : top)
         m_topOps << QString::fromStdString(op.name);
+    // Each distinct program once, weighted by the ranks that run it (SPMD ranks share one).
+    std::vector<double> ranksPerProgram(workload->programs.size(), 0.0);
+    for (const core::RankBinding& binding : workload->ranks)
+        ranksPerProgram[binding.program] += 1;
     std::map<core::CollectiveKind, double> bytesByKind;
-    for (std::size_t r = 0; r < ranks; ++r)
-        for (const core::Op& op : workload->programOf(r).ops)
+    for (std::size_t p = 0; p < workload->programs.size(); ++p)
+        for (const core::Op& op : workload->programs[p]->ops)
             if (op.kind == core::OpKind::Collective)
-                bytesByKind[op.collective] += static_cast<double>(op.commBytes);
+                bytesByKind[op.collective] += static_cast<double>(op.commBytes) * ranksPerProgram[p];
     auto* topSeries = new QHorizontalBarSeries;
     topSeries->append(topSet);
     auto* topChart = new QChart;

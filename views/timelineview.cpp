@@ -500,16 +500,23 @@ void TimelineView::summarizeRange(double from, double to)
     if (!m_result || to <= from)
         return;
     // Over every rank: time in [from, to] with the compute track busy, with communication running
-    // while compute is idle, and neither.
+    // while compute is idle, and neither. Ranks that share a timeline are measured once.
+    std::vector<std::size_t> ranksPerTimeline(m_lanes->byTimeline.size(), 0);
+    for (std::uint32_t t : m_result->rankTimeline)
+        ++ranksPerTimeline[t];
     double compute = 0, comm = 0, total = 0;
     std::size_t ops = 0;
-    for (std::size_t rank = 0; rank < m_result->ranks.size(); ++rank) {
-        const auto& tracks = m_lanes->byTimeline[m_result->rankTimeline[rank]];
+    for (std::size_t timeline = 0; timeline < ranksPerTimeline.size(); ++timeline) {
+        const std::size_t weight = ranksPerTimeline[timeline];
+        if (weight == 0)
+            continue;
+        const auto& tracks = m_lanes->byTimeline[timeline];
+        std::size_t opsHere = 0;
         std::vector<std::pair<double, double>> busy;
         for (const auto& s : tracks[0])
             if (s.end > from && s.start < to) {
                 busy.emplace_back(std::max(s.start, from), std::min(s.end, to));
-                ++ops;
+                ++opsHere;
             }
         double computeHere = 0;
         for (const auto& [a, b] : busy)
@@ -517,16 +524,17 @@ void TimelineView::summarizeRange(double from, double to)
         double commHere = 0;
         for (const auto& s : tracks[1])
             if (s.end > from && s.start < to) {
-                ++ops;
+                ++opsHere;
                 double a = std::max(s.start, from), b = std::min(s.end, to);
                 double exposed = b - a;
                 for (const auto& [c0, c1] : busy)
                     exposed -= std::max(0.0, std::min(b, c1) - std::max(a, c0));
                 commHere += std::max(0.0, exposed);
             }
-        compute += computeHere;
-        comm += commHere;
-        total += to - from;
+        compute += computeHere * static_cast<double>(weight);
+        comm += commHere * static_cast<double>(weight);
+        total += (to - from) * static_cast<double>(weight);
+        ops += opsHere * weight;
     }
     const auto percent = [total](double v) { return total > 0 ? 100.0 * v / total : 0.0; };
     Q_EMIT rangeSummary(

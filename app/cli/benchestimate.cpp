@@ -12,35 +12,6 @@
 namespace flint::app {
 namespace {
 
-/// The synthetic transformer step (tensor-parallel all-reduces in groups of `tp`) followed by a
-/// data-parallel gradient all-reduce over the ranks with the same tensor-parallel index.
-core::Workload makeWorkload(std::uint64_t ops, std::int32_t ranks, std::int32_t tp)
-{
-    core::Program program = core::makeSyntheticProgram(ops - 1);
-    const std::int32_t dp = program.commSlotFor("dp");
-    core::Op grad;
-    grad.id = ops - 1;
-    grad.name = "grad_all_reduce";
-    grad.kind = core::OpKind::Collective;
-    grad.collective = core::CollectiveKind::AllReduce;
-    grad.commBytes = 256ull << 20;
-    grad.commSlot = dp;
-    grad.dataDeps = {ops - 2};
-    program.ops.push_back(grad);
-    auto shared = std::make_shared<const core::Program>(std::move(program));
-    return core::Workload::spmd(shared, static_cast<std::size_t>(ranks), [&](std::size_t r, std::size_t slot) {
-        const auto rank = static_cast<std::int32_t>(r);
-        std::vector<std::int32_t> members;
-        if (slot == 0)
-            for (std::int32_t i = 0; i < tp; ++i)
-                members.push_back(rank / tp * tp + i);
-        else
-            for (std::int32_t i = rank % tp; i < ranks; i += tp)
-                members.push_back(i);
-        return members;
-    });
-}
-
 struct Case {
     std::int32_t ranks;
     std::uint64_t ops;
@@ -53,7 +24,7 @@ void runCase(const Case& c, const std::string& preset, bool symmetry, bool event
     resetPeakMemory();
     const double baseline = currentMemoryMiB();
     auto start = BenchClock::now();
-    const core::Workload workload = makeWorkload(c.ops, c.ranks, 8);
+    const core::Workload workload = core::makeSyntheticSpmdWorkload(c.ops, c.ranks, 8, 256ull << 20);
     const double buildSeconds = secondsSince(start);
     const core::Cluster cluster = *core::clusterPreset(preset, c.ranks);
     core::EstimateOptions options;

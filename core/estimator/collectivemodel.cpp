@@ -654,6 +654,19 @@ Plan makePlan(const Cluster& cluster, CollectiveKind kind, std::uint64_t bytes, 
     return plan;
 }
 
+/// Takes per-member end times in ns (empty: the model did not apply) as the collective's
+/// duration, keeping them per member only when they differ.
+void applyMemberEnds(std::vector<double> ends, CollectiveCost& cost)
+{
+    if (ends.empty())
+        return;
+    for (double& e : ends)
+        e /= kNsPerSecond;
+    cost.duration = *std::max_element(ends.begin(), ends.end());
+    if (std::any_of(ends.begin(), ends.end(), [&](double e) { return e != cost.duration; }))
+        cost.memberDuration = std::move(ends);
+}
+
 } // namespace
 
 CollectiveModel::CollectiveModel(const Cluster& cluster)
@@ -688,27 +701,14 @@ CollectiveCost CollectiveModel::collective(CollectiveKind kind, std::uint64_t by
             plan.phases[0].npus == n) {
             // ASTRA-sim's double binary tree, event by event (per-rank ends differ).
             const Costing costing(m_cluster, n != topology.npuCount());
-            std::vector<double> ends = doubleBinaryTree(m_cluster, members, plan.chunk, plan.chunks, costing);
-            if (!ends.empty()) {
-                for (double& e : ends)
-                    e /= kNsPerSecond;
-                cost.duration = *std::max_element(ends.begin(), ends.end());
-                if (std::any_of(ends.begin(), ends.end(), [&](double e) { return e != cost.duration; }))
-                    cost.memberDuration = std::move(ends);
-            }
+            applyMemberEnds(doubleBinaryTree(m_cluster, members, plan.chunk, plan.chunks, costing), cost);
         }
         if (!plan.staged && m_cluster.model == CostModel::AstraSim && n > 2) {
             // Uneven neighbour links: evaluate ASTRA-sim's per-rank ring exactly when affordable.
             const Costing costing(m_cluster, n != topology.npuCount());
-            std::vector<double> ends =
-                ringRecurrence(m_cluster, kind, members, plan.chunk, plan.chunks, costing.endpointDelay(), costing);
-            if (!ends.empty()) {
-                for (double& e : ends)
-                    e /= kNsPerSecond;
-                cost.duration = *std::max_element(ends.begin(), ends.end());
-                if (std::any_of(ends.begin(), ends.end(), [&](double e) { return e != cost.duration; }))
-                    cost.memberDuration = std::move(ends);
-            }
+            applyMemberEnds(
+                ringRecurrence(m_cluster, kind, members, plan.chunk, plan.chunks, costing.endpointDelay(), costing),
+                cost);
         }
         cost.phases = std::move(plan.phases);
         for (CollectivePhase& p : cost.phases)

@@ -578,25 +578,7 @@ void TestEstimate::symmetryIsExact()
     QFETCH(int, ranks);
     QFETCH(int, tp);
     // Synthetic transformer with a data-parallel all-reduce over ranks with the same TP index.
-    Program program = makeSyntheticProgram(120);
-    const std::int32_t dp = program.commSlotFor("dp");
-    Op grad = collective(1000, CollectiveKind::AllReduce, 64 << 20, {119});
-    grad.commSlot = dp;
-    program.ops.push_back(grad);
-    auto shared = std::make_shared<const Program>(std::move(program));
-    const std::int32_t t = tp;
-    const auto n = static_cast<std::int32_t>(ranks);
-    const Workload w = Workload::spmd(shared, static_cast<std::size_t>(ranks), [&](std::size_t r, std::size_t slot) {
-        std::vector<std::int32_t> members;
-        const auto rank = static_cast<std::int32_t>(r);
-        if (slot == 0)
-            for (std::int32_t i = 0; i < t; ++i)
-                members.push_back(rank / t * t + i);
-        else
-            for (std::int32_t i = rank % t; i < n; i += t)
-                members.push_back(i);
-        return members;
-    });
+    const Workload w = makeSyntheticSpmdWorkload(121, ranks, tp, 64 << 20);
     const auto cluster = clusterPreset(preset.toStdString(), ranks);
     QVERIFY(cluster);
     EstimateOptions exact;
