@@ -950,16 +950,31 @@ void Simulator::buildCommMatrix(EstimateResult& result)
     matrix.ranks = m_ranks;
     matrix.blockSize = std::max<std::int32_t>(1, (m_ranks + 1023) / 1024);
     matrix.blocks = (m_ranks + matrix.blockSize - 1) / matrix.blockSize;
-    matrix.bytes.assign(static_cast<std::size_t>(matrix.blocks) * static_cast<std::size_t>(matrix.blocks), 0.0);
+    const std::size_t cells = static_cast<std::size_t>(matrix.blocks) * static_cast<std::size_t>(matrix.blocks);
+    matrix.bytes.assign(cells, 0.0);
+    matrix.seconds.assign(cells, 0.0);
     result.bytesPerDim.assign(m_cluster.topology.dims.size(), 0.0);
-    const auto add = [&](std::int32_t src, std::int32_t dst, double bytes) {
-        const std::size_t i =
-            static_cast<std::size_t>(src / matrix.blockSize) * static_cast<std::size_t>(matrix.blocks) +
-            static_cast<std::size_t>(dst / matrix.blockSize);
-        matrix.bytes[i] += bytes;
+    // Per collective kind, and point-to-point in the slot after the last kind; filled on first use.
+    constexpr std::size_t pointToPoint = static_cast<std::size_t>(CollectiveKind::CollectiveBroadcast) + 1;
+    std::vector<CommMatrix::Layer> layers(pointToPoint + 1);
+    const auto add = [&](std::size_t layer, std::int32_t src, std::int32_t dst, double bytes) {
+        const std::size_t i = matrix.index(src / matrix.blockSize, dst / matrix.blockSize);
         const int d = m_cluster.topology.firstDifferingDim(src, dst);
-        if (d >= 0)
+        double seconds = 0;
+        if (d >= 0) {
             result.bytesPerDim[static_cast<std::size_t>(d)] += bytes;
+            const double bandwidth = m_cluster.topology.dims[static_cast<std::size_t>(d)].bandwidthBytesPerSecond();
+            seconds = bandwidth > 0 ? bytes / bandwidth : 0.0;
+        }
+        matrix.bytes[i] += bytes;
+        matrix.seconds[i] += seconds;
+        CommMatrix::Layer& l = layers[layer];
+        if (l.bytes.empty()) {
+            l.bytes.assign(cells, 0.0);
+            l.seconds.assign(cells, 0.0);
+        }
+        l.bytes[i] += bytes;
+        l.seconds[i] += seconds;
     };
     // Each collective instance is counted once, by the lowest rank of its group: per (group, kind,
     // bytes) the number of instances, then the algorithm's flows times that count.
@@ -1002,15 +1017,22 @@ void Simulator::buildCommMatrix(EstimateResult& result)
         if (info.hasPointToPoint)
             for (const Op& op : info.program->ops)
                 if (op.kind == OpKind::Send && op.commDst >= 0 && op.commDst < m_ranks && op.commDst != r)
-                    add(r, op.commDst, static_cast<double>(op.commBytes));
+                    add(pointToPoint, r, op.commDst, static_cast<double>(op.commBytes));
     }
     for (const auto& [key, count] : instances) {
         std::vector<std::int32_t> members = membersOf(key.group);
         std::sort(members.begin(), members.end());
         const double times = static_cast<double>(count.count);
         m_model.forEachFlow(key.kind, key.bytes, members, count.op->extras.get().sourceTargetPairs,
-                            [&](std::int32_t src, std::int32_t dst, double bytes) { add(src, dst, bytes * times); });
+                            [&](std::int32_t src, std::int32_t dst, double bytes) {
+                                add(static_cast<std::size_t>(key.kind), src, dst, bytes * times);
+                            });
     }
+    for (std::size_t k = 0; k < layers.size(); ++k)
+        if (!layers[k].bytes.empty()) {
+            layers[k].kind = k == pointToPoint ? "SEND_RECV" : std::string(chakraName(static_cast<CollectiveKind>(k)));
+            matrix.layers.push_back(std::move(layers[k]));
+        }
 }
 
 } // namespace

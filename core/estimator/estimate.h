@@ -74,16 +74,33 @@ struct CriticalStep {
 /// Bytes sent from rank to rank as the chosen algorithms move them. Exact for up to 1,024 ranks;
 /// above that ranks are binned in blocks of `blockSize` consecutive ranks.
 struct CommMatrix {
+    /// One collective kind's share of the matrix.
+    struct Layer {
+        /// Chakra spelling of the kind ("ALL_REDUCE", "COLLECTIVE_PERMUTE", ...); "SEND_RECV" for
+        /// point-to-point transfers.
+        std::string kind;
+        std::vector<double> bytes;   ///< blocks x blocks, row = source block
+        std::vector<double> seconds; ///< blocks x blocks, as CommMatrix::seconds
+    };
+
     std::int32_t ranks = 0;
     std::int32_t blockSize = 1;
     std::int32_t blocks = 0;
     std::vector<double> bytes; ///< blocks x blocks, row = source block
+    /// blocks x blocks: seconds the cell's bytes take on the link that carries them, bytes over the
+    /// bandwidth of the first topology dimension where source and destination differ (serialisation
+    /// time, without latency or contention), summed over the step.
+    std::vector<double> seconds;
+    /// The same matrices per collective kind, for the kinds that moved bytes, in CollectiveKind order
+    /// with point-to-point last. Their sums are `bytes` and `seconds`.
+    std::vector<Layer> layers;
 
-    double at(std::int32_t srcBlock, std::int32_t dstBlock) const
+    std::size_t index(std::int32_t srcBlock, std::int32_t dstBlock) const
     {
-        return bytes[static_cast<std::size_t>(srcBlock) * static_cast<std::size_t>(blocks) +
-                     static_cast<std::size_t>(dstBlock)];
+        return static_cast<std::size_t>(srcBlock) * static_cast<std::size_t>(blocks) +
+               static_cast<std::size_t>(dstBlock);
     }
+    double at(std::int32_t srcBlock, std::int32_t dstBlock) const { return bytes[index(srcBlock, dstBlock)]; }
 };
 
 /// The estimate of one step. Immutable once built; share it as std::shared_ptr<const EstimateResult>.

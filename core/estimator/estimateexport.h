@@ -33,7 +33,8 @@ std::string chromeTraceJson(const EstimateResult& result, const Workload& worklo
 std::string breakdownCsv(const EstimateResult& result);
 
 /// CSV of the communication matrix: one row per (source, destination) block with bytes > 0:
-/// src,dst,bytes (ranks, or the first rank of each block when ranks are binned).
+/// src,dst,bytes,seconds (ranks, or the first rank of each block when ranks are binned; seconds as
+/// CommMatrix::seconds).
 std::string commMatrixCsv(const EstimateResult& result);
 
 /// The estimate as JSON: step_time_s, ranks [{rank, finish_s, compute_s, exposed_comm_s, idle_s,
