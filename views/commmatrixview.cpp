@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include <QHelpEvent>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
 #include <QWheelEvent>
@@ -25,7 +26,10 @@ void CommMatrixView::setResult(std::shared_ptr<const core::EstimateResult> resul
 {
     m_result = std::move(result);
     m_ranksPerNode = std::max(1, ranksPerNode);
-    m_zoom = 1;
+    if (!m_kind.isEmpty() && !kinds().contains(m_kind))
+        m_kind.clear();
+    if (m_result && static_cast<std::int32_t>(m_order.size()) != m_result->commMatrix.ranks)
+        m_order.clear();
     rebuild();
 }
 
@@ -35,34 +39,147 @@ void CommMatrixView::setAggregateByNode(bool aggregate)
     rebuild();
 }
 
+void CommMatrixView::setKindFilter(const QString& kind)
+{
+    m_kind = kind;
+    rebuild();
+}
+
+QStringList CommMatrixView::kinds() const
+{
+    QStringList names;
+    if (m_result)
+        for (const auto& layer : m_result->commMatrix.layers)
+            names << QString::fromStdString(layer.kind);
+    return names;
+}
+
+void CommMatrixView::setMetric(Metric metric)
+{
+    m_metric = metric;
+    rebuild();
+}
+
+void CommMatrixView::setRankOrder(std::vector<std::int32_t> order)
+{
+    m_order = std::move(order);
+    rebuild();
+}
+
+bool CommMatrixView::canReorder() const
+{
+    return m_result && m_result->commMatrix.blockSize == 1 && !(m_byNode && m_ranksPerNode > 1);
+}
+
+void CommMatrixView::highlightFlows(const std::vector<std::pair<std::int32_t, std::int32_t>>& flows)
+{
+    m_flows = flows;
+    rebuild();
+}
+
+std::pair<std::int32_t, std::int32_t> CommMatrixView::ranksOfCell(int cell) const
+{
+    if (cell < 0 || cell >= m_cells)
+        return {-1, 0};
+    if (m_ordered)
+        return {m_rankAt[static_cast<std::size_t>(cell)], 1};
+    const std::int32_t ranks = m_result ? m_result->commMatrix.ranks : 0;
+    const std::int32_t first = cell * m_ranksPerCell;
+    return {first, std::min(m_ranksPerCell, ranks - first)};
+}
+
 double CommMatrixView::cellBytes(int source, int destination) const
 {
     if (source < 0 || destination < 0 || source >= m_cells || destination >= m_cells)
         return 0;
-    return m_bytes[static_cast<std::size_t>(source) * static_cast<std::size_t>(m_cells) +
-                   static_cast<std::size_t>(destination)];
+    return m_bytes[at(source, destination)];
+}
+
+double CommMatrixView::cellSeconds(int source, int destination) const
+{
+    if (source < 0 || destination < 0 || source >= m_cells || destination >= m_cells)
+        return 0;
+    return m_seconds[at(source, destination)];
 }
 
 void CommMatrixView::rebuild()
 {
     m_cells = 0;
     m_bytes.clear();
+    m_seconds.clear();
+    m_highlighted.clear();
+    m_ordered = false;
     m_max = m_minPositive = 0;
-    if (m_result && m_result->commMatrix.blocks > 0) {
-        const core::CommMatrix& matrix = m_result->commMatrix;
-        // A node spans ranksPerNode ranks = ranksPerNode / blockSize matrix blocks (at least one).
-        const int group = m_byNode ? std::max(1, m_ranksPerNode / std::max(1, matrix.blockSize)) : 1;
-        m_cells = (matrix.blocks + group - 1) / group;
-        m_ranksPerCell = group * matrix.blockSize;
-        m_bytes.assign(static_cast<std::size_t>(m_cells) * static_cast<std::size_t>(m_cells), 0.0);
-        for (int s = 0; s < matrix.blocks; ++s)
-            for (int d = 0; d < matrix.blocks; ++d)
-                m_bytes[static_cast<std::size_t>(s / group) * static_cast<std::size_t>(m_cells) +
-                        static_cast<std::size_t>(d / group)] += matrix.at(s, d);
-        for (double b : m_bytes) {
-            m_max = std::max(m_max, b);
-            if (b > 0)
-                m_minPositive = m_minPositive == 0 ? b : std::min(m_minPositive, b);
+    m_image = QImage();
+    if (!m_result || m_result->commMatrix.blocks == 0) {
+        update();
+        return;
+    }
+    const core::CommMatrix& matrix = m_result->commMatrix;
+    const std::vector<double>* bytes = &matrix.bytes;
+    const std::vector<double>* seconds = &matrix.seconds;
+    for (const auto& layer : matrix.layers)
+        if (QString::fromStdString(layer.kind) == m_kind) {
+            bytes = &layer.bytes;
+            seconds = &layer.seconds;
+        }
+    if (!m_kind.isEmpty() && bytes == &matrix.bytes) {
+        update(); // a kind with no traffic in this result
+        return;
+    }
+    // A node spans ranksPerNode ranks = ranksPerNode / blockSize matrix blocks (at least one).
+    const int group = m_byNode ? std::max(1, m_ranksPerNode / std::max(1, matrix.blockSize)) : 1;
+    m_cells = (matrix.blocks + group - 1) / group;
+    m_ranksPerCell = group * matrix.blockSize;
+    m_ordered = canReorder() && static_cast<std::int32_t>(m_order.size()) == matrix.ranks && group == 1;
+    std::vector<int> position(static_cast<std::size_t>(matrix.blocks));
+    for (int b = 0; b < matrix.blocks; ++b)
+        position[static_cast<std::size_t>(b)] = b / group;
+    if (m_ordered) {
+        m_rankAt = m_order;
+        for (int p = 0; p < matrix.blocks; ++p)
+            position[static_cast<std::size_t>(m_order[static_cast<std::size_t>(p)])] = p;
+    }
+    const std::size_t cells = static_cast<std::size_t>(m_cells) * static_cast<std::size_t>(m_cells);
+    m_bytes.assign(cells, 0.0);
+    m_seconds.assign(cells, 0.0);
+    for (int s = 0; s < matrix.blocks; ++s) {
+        const int ps = position[static_cast<std::size_t>(s)];
+        for (int d = 0; d < matrix.blocks; ++d) {
+            const std::size_t from = matrix.index(s, d);
+            const std::size_t to = at(ps, position[static_cast<std::size_t>(d)]);
+            m_bytes[to] += (*bytes)[from];
+            m_seconds[to] += (*seconds)[from];
+        }
+    }
+    const std::vector<double>& shown = m_metric == Metric::Bytes ? m_bytes : m_seconds;
+    for (double v : shown) {
+        m_max = std::max(m_max, v);
+        if (v > 0)
+            m_minPositive = m_minPositive == 0 ? v : std::min(m_minPositive, v);
+    }
+    // One pixel per cell; paint scales it without smoothing.
+    m_image = QImage(m_cells, m_cells, QImage::Format_RGB32);
+    const QRgb empty = palette().color(QPalette::AlternateBase).rgb();
+    const double logMin = std::log10(m_minPositive > 0 ? m_minPositive : 1.0);
+    const double logMax = std::log10(m_max > 0 ? m_max : 1.0);
+    for (int s = 0; s < m_cells; ++s) {
+        auto* line = reinterpret_cast<QRgb*>(m_image.scanLine(s));
+        for (int d = 0; d < m_cells; ++d) {
+            const double v = shown[at(s, d)];
+            line[d] =
+                v > 0 ? heatColor(logMax > logMin ? (std::log10(v) - logMin) / (logMax - logMin) : 1.0).rgb() : empty;
+        }
+    }
+    std::vector<bool> marked(cells, false);
+    for (const auto& [src, dst] : m_flows) {
+        const int sb = src / matrix.blockSize, db = dst / matrix.blockSize;
+        if (src < 0 || dst < 0 || sb >= matrix.blocks || db >= matrix.blocks)
+            continue;
+        const std::size_t i = at(position[static_cast<std::size_t>(sb)], position[static_cast<std::size_t>(db)]);
+        if (!marked[i]) {
+            marked[i] = true;
+            m_highlighted.emplace_back(position[static_cast<std::size_t>(sb)], position[static_cast<std::size_t>(db)]);
         }
     }
     update();
@@ -70,8 +187,18 @@ void CommMatrixView::rebuild()
 
 QRectF CommMatrixView::plotRect() const
 {
-    const double side = std::min(width() - 130.0, height() - 40.0) * m_zoom;
+    const double side = std::min(width() - 150.0, height() - 40.0) * m_zoom;
     return QRectF(50, 20, std::max(10.0, side), std::max(10.0, side));
+}
+
+std::pair<int, int> CommMatrixView::cellAt(QPointF pos) const
+{
+    const QRectF plot = plotRect();
+    if (m_cells == 0 || !plot.contains(pos))
+        return {-1, -1};
+    const double cell = plot.width() / m_cells;
+    return {std::min(m_cells - 1, static_cast<int>((pos.y() - plot.top()) / cell)),
+            std::min(m_cells - 1, static_cast<int>((pos.x() - plot.left()) / cell))};
 }
 
 void CommMatrixView::paintEvent(QPaintEvent*)
@@ -81,66 +208,78 @@ void CommMatrixView::paintEvent(QPaintEvent*)
     if (m_cells == 0) {
         p.setPen(palette().color(QPalette::PlaceholderText));
         p.drawText(rect(), Qt::AlignCenter,
-                   m_result ? tr("No rank-to-rank traffic in this step") : tr("No estimate yet"));
+                   !m_result          ? tr("No estimate yet")
+                   : m_kind.isEmpty() ? tr("No rank-to-rank traffic in this step")
+                                      : tr("No %1 traffic in this step").arg(m_kind));
         return;
     }
     const QRectF plot = plotRect();
     const double cell = plot.width() / m_cells;
-    const double logMin = std::log10(std::max(1.0, m_minPositive));
-    const double logMax = std::log10(std::max(1.0, m_max));
-    const auto fraction = [&](double bytes) {
-        return logMax > logMin ? (std::log10(bytes) - logMin) / (logMax - logMin) : 1.0;
-    };
-    for (int s = 0; s < m_cells; ++s)
-        for (int d = 0; d < m_cells; ++d) {
-            const double bytes = cellBytes(s, d);
-            const QRectF box(plot.left() + d * cell, plot.top() + s * cell, cell + 0.5, cell + 0.5);
-            p.fillRect(box, bytes > 0 ? heatColor(fraction(bytes)) : palette().color(QPalette::AlternateBase));
-        }
+    p.drawImage(plot, m_image);
     p.setPen(palette().color(QPalette::Text));
     p.drawRect(plot);
+    if (!m_highlighted.empty()) {
+        p.setPen(QPen(palette().color(QPalette::Highlight), std::clamp(cell / 4, 1.0, 3.0)));
+        p.setBrush(Qt::NoBrush);
+        for (const auto& [s, d] : m_highlighted)
+            p.drawRect(QRectF(plot.left() + d * cell, plot.top() + s * cell, std::max(cell, 2.0), std::max(cell, 2.0)));
+        p.setPen(palette().color(QPalette::Text));
+    }
+    const QString order = m_ordered ? tr(" (grouped order)") : QString();
     p.drawText(QRectF(plot.left(), 0, plot.width(), 18), Qt::AlignCenter,
-               m_byNode ? tr("destination node") : tr("destination rank"));
+               (m_byNode ? tr("destination node") : tr("destination rank")) + order);
     p.save();
     p.translate(14, plot.center().y());
     p.rotate(-90);
     p.drawText(QRectF(-plot.height() / 2, -10, plot.height(), 20), Qt::AlignCenter,
-               m_byNode ? tr("source node") : tr("source rank"));
+               (m_byNode ? tr("source node") : tr("source rank")) + order);
     p.restore();
     // Legend: the log scale from the smallest to the largest cell.
     const QRectF legend(plot.right() + 16, plot.top(), 14, std::min(plot.height(), 200.0));
     for (int i = 0; i < static_cast<int>(legend.height()); ++i)
         p.fillRect(QRectF(legend.left(), legend.bottom() - i - 1, legend.width(), 1), heatColor(i / legend.height()));
     p.drawRect(legend);
-    p.drawText(QPointF(legend.right() + 4, legend.top() + 10), QString::fromStdString(formatBytes(m_max)));
-    p.drawText(QPointF(legend.right() + 4, legend.bottom()), QString::fromStdString(formatBytes(m_minPositive)));
-    p.drawText(QPointF(legend.left(), legend.bottom() + 16), tr("log scale"));
+    const auto label = [this](double v) {
+        return QString::fromStdString(m_metric == Metric::Bytes ? formatBytes(v) : formatDuration(v));
+    };
+    p.drawText(QPointF(legend.right() + 4, legend.top() + 10), label(m_max));
+    p.drawText(QPointF(legend.right() + 4, legend.bottom()), label(m_minPositive));
+    p.drawText(QPointF(legend.left(), legend.bottom() + 16),
+               m_metric == Metric::Bytes ? tr("bytes, log scale") : tr("link time, log scale"));
 }
 
 bool CommMatrixView::event(QEvent* event)
 {
     if (event->type() == QEvent::ToolTip && m_cells > 0) {
         auto* help = static_cast<QHelpEvent*>(event);
-        const QRectF plot = plotRect();
-        if (!plot.contains(help->pos())) {
+        const auto [s, d] = cellAt(help->pos());
+        if (s < 0) {
             QToolTip::hideText();
             return true;
         }
-        const double cell = plot.width() / m_cells;
-        const int d = static_cast<int>((help->pos().x() - plot.left()) / cell);
-        const int s = static_cast<int>((help->pos().y() - plot.top()) / cell);
         const auto range = [this](int c) {
-            const int first = c * m_ranksPerCell;
-            return m_ranksPerCell == 1 ? QString::number(first)
-                                       : QStringLiteral("%1-%2").arg(first).arg(first + m_ranksPerCell - 1);
+            const auto [first, count] = ranksOfCell(c);
+            return count == 1 ? QString::number(first) : QStringLiteral("%1-%2").arg(first).arg(first + count - 1);
         };
-        QToolTip::showText(
-            help->globalPos(),
-            tr("ranks %1 → %2: %3").arg(range(s), range(d), QString::fromStdString(formatBytes(cellBytes(s, d)))),
-            this);
+        QToolTip::showText(help->globalPos(),
+                           tr("ranks %1 → %2: %3, %4 on the link%5")
+                               .arg(range(s), range(d), QString::fromStdString(formatBytes(cellBytes(s, d))),
+                                    QString::fromStdString(formatDuration(cellSeconds(s, d))),
+                                    m_kind.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(m_kind)),
+                           this);
         return true;
     }
     return QWidget::event(event);
+}
+
+void CommMatrixView::mousePressEvent(QMouseEvent* event)
+{
+    const auto [s, d] = cellAt(event->position());
+    if (event->button() != Qt::LeftButton || s < 0 || cellBytes(s, d) <= 0)
+        return;
+    const auto [srcFirst, srcCount] = ranksOfCell(s);
+    const auto [dstFirst, dstCount] = ranksOfCell(d);
+    Q_EMIT cellClicked(srcFirst, srcCount, dstFirst, dstCount);
 }
 
 void CommMatrixView::wheelEvent(QWheelEvent* event)

@@ -4,47 +4,98 @@
 #include "core/estimator/estimate.h"
 
 #include <memory>
+#include <utility>
+#include <vector>
 
+#include <QImage>
 #include <QWidget>
 
 namespace flint::views {
 
-/// Heatmap of the bytes each source rank sends to each destination rank over the step, as the
-/// collective algorithms move them (EstimateResult::commMatrix). Log colour scale with a legend,
-/// hover shows the value, optional aggregation to nodes of `ranksPerNode` ranks, wheel zoom.
+/// Heatmap of what each source rank sends to each destination rank over the step, as the collective
+/// algorithms move it (EstimateResult::commMatrix): bytes, or their estimated time on the link that
+/// carries them. Log colour scale with a legend, hover shows both values, wheel zoom. Cells can be
+/// summed into nodes of `ranksPerNode` ranks, restricted to one collective kind, and reordered so
+/// that the parts of a rank partition (a mesh axis's groups) sit side by side. Clicking a cell emits
+/// cellClicked() with its rank ranges; highlightFlows() outlines the cells an op uses.
 class CommMatrixView : public QWidget {
     Q_OBJECT
 
 public:
+    enum class Metric { Bytes, Seconds };
+
     explicit CommMatrixView(QWidget* parent = nullptr);
 
     void setResult(std::shared_ptr<const core::EstimateResult> result, int ranksPerNode);
     /// Sums cells into node x node blocks.
     void setAggregateByNode(bool aggregate);
     bool aggregateByNode() const { return m_byNode; }
+    /// Shows one layer of CommMatrix::layers ("ALL_REDUCE", "SEND_RECV"); empty shows all kinds.
+    void setKindFilter(const QString& kind);
+    QString kindFilter() const { return m_kind; }
+    /// The kinds the current result has layers for.
+    QStringList kinds() const;
+    void setMetric(Metric metric);
+    Metric metric() const { return m_metric; }
+    /// Orders ranks along both axes as `order` lists them (a permutation of all ranks); empty means rank
+    /// order. Ignored (rank order) while cells aggregate nodes or bins of ranks.
+    void setRankOrder(std::vector<std::int32_t> order);
+    /// Whether setRankOrder() takes effect now: rank-level cells, not nodes or bins.
+    bool canReorder() const;
+    /// Outlines the cells that carry these (source rank, destination rank) transfers; empty clears.
+    void highlightFlows(const std::vector<std::pair<std::int32_t, std::int32_t>>& flows);
+
     /// Cells shown along each axis (after binning and aggregation).
     int cellCount() const { return m_cells; }
-    /// Bytes of the shown cell (row = source), for tests and tooltips.
+    /// Bytes of the shown cell (row = source, positions after ordering), for tests and tooltips.
     double cellBytes(int source, int destination) const;
+    /// Seconds of the shown cell (see CommMatrix::seconds).
+    double cellSeconds(int source, int destination) const;
+    /// The first rank and the rank count of the cell at position `cell` along an axis.
+    std::pair<std::int32_t, std::int32_t> ranksOfCell(int cell) const;
+    /// Cells outlined by highlightFlows(), as (source position, destination position).
+    const std::vector<std::pair<int, int>>& highlightedCells() const { return m_highlighted; }
+
+Q_SIGNALS:
+    /// The user clicked a cell: the source ranks [srcFirst, srcFirst + srcCount) to the destination
+    /// ranks [dstFirst, dstFirst + dstCount).
+    void cellClicked(int srcFirst, int srcCount, int dstFirst, int dstCount);
 
 protected:
     void paintEvent(QPaintEvent* event) override;
     bool event(QEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
 
 private:
     void rebuild();
     QRectF plotRect() const;
+    /// The cell position under widget point `pos` along (source, destination), or (-1, -1).
+    std::pair<int, int> cellAt(QPointF pos) const;
+    std::size_t at(int source, int destination) const
+    {
+        return static_cast<std::size_t>(source) * static_cast<std::size_t>(m_cells) +
+               static_cast<std::size_t>(destination);
+    }
 
     std::shared_ptr<const core::EstimateResult> m_result;
     int m_ranksPerNode = 8;
     bool m_byNode = false;
+    QString m_kind;
+    Metric m_metric = Metric::Bytes;
+    std::vector<std::int32_t> m_order; ///< rank at each position, or empty
+    std::vector<std::pair<std::int32_t, std::int32_t>> m_flows;
     int m_cells = 0;
     int m_ranksPerCell = 1;
-    std::vector<double> m_bytes; ///< m_cells x m_cells
+    bool m_ordered = false;             ///< m_order applies to the shown cells
+    std::vector<std::int32_t> m_rankAt; ///< rank at each shown position when ordered
+    std::vector<double> m_bytes;        ///< m_cells x m_cells, by shown position
+    std::vector<double> m_seconds;      ///< m_cells x m_cells, by shown position
+    std::vector<std::pair<int, int>> m_highlighted;
     double m_max = 0;
     double m_minPositive = 0;
     double m_zoom = 1;
+    QImage m_image; ///< the cells, one pixel each, rebuilt with the data (paint only scales it)
 };
 
 } // namespace flint::views

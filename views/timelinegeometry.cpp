@@ -37,6 +37,16 @@ void TimelineGeometry::zoomAround(double x, double factor)
     panByPixels(0); // clamp
 }
 
+void TimelineGeometry::showRange(double from, double to, double margin)
+{
+    const double limit = totalTime > 0 ? totalTime : 1e-6;
+    const double length = std::max(to - from, 0.0);
+    const double newSpan = std::clamp(length * (1 + 2 * std::max(margin, 0.0)), 1e-9, limit);
+    viewStart = (from + to) / 2 - newSpan / 2;
+    viewEnd = viewStart + newSpan;
+    panByPixels(0); // clamp
+}
+
 void TimelineGeometry::panByPixels(double pixels)
 {
     const double width = span();

@@ -24,6 +24,9 @@ struct TimelineGeometry {
     void fit();
     /// Zooms by `factor` (> 1 zooms in) keeping the time under pixel `x` where it is.
     void zoomAround(double x, double factor);
+    /// Shows [from, to] with `margin` of its length on each side (at least a nanosecond across),
+    /// clamped to the step: for zooming to a selected op.
+    void showRange(double from, double to, double margin = 0.25);
     /// Moves the window by `pixels` (positive: later), clamped to [0, totalTime].
     void panByPixels(double pixels);
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <unordered_map>
 
 #include <QHelpEvent>
 #include <QKeyEvent>
@@ -39,6 +40,18 @@ struct TimelineView::Lanes {
         std::uint32_t event; ///< index into the timeline's events
     };
     std::vector<std::array<std::vector<Span>, 2>> byTimeline;
+};
+
+/// What one frame computed per timeline, so that ranks sharing a timeline cost one lane's work.
+struct TimelineView::FrameCache {
+    /// One pixel row per track (ARGB, transparent where idle) and the highlighted spans' boxes.
+    struct Strip {
+        std::array<QImage, 2> tracks;
+        std::array<std::vector<std::pair<double, double>>, 2> highlighted; ///< x0, x1
+    };
+    std::unordered_map<std::uint32_t, Strip> strips;
+    /// Per pixel column, the busy share of one timeline's track, for summary lanes.
+    std::unordered_map<std::uint32_t, std::array<std::vector<float>, 2>> busy;
 };
 
 TimelineView::TimelineView(QWidget* parent)
@@ -75,10 +88,42 @@ void TimelineView::setData(std::shared_ptr<const core::Workload> workload,
         }
         m_time.totalTime = m_result->stepTime > 0 ? m_result->stepTime : 1e-6;
     }
-    const int nodes = (laneCount() + m_ranksPerNode - 1) / m_ranksPerNode;
-    m_collapsed.assign(static_cast<std::size_t>(nodes), laneCount() > 64);
-    rebuildRows();
+    m_marked.assign(static_cast<std::size_t>(laneCount()), false);
+    rebuildGroups(nullptr);
     fit();
+}
+
+void TimelineView::setGrouping(const core::RankPartition* partition)
+{
+    rebuildGroups(partition);
+    update();
+}
+
+void TimelineView::rebuildGroups(const core::RankPartition* partition)
+{
+    m_groups.clear();
+    const int ranks = laneCount();
+    if (partition && ranks > 0) {
+        std::size_t covered = 0;
+        for (const auto& part : partition->parts)
+            covered += part.size();
+        if (covered != static_cast<std::size_t>(ranks))
+            partition = nullptr; // from another workload
+    }
+    if (partition) {
+        const bool program = partition->basis == core::RankPartition::Basis::Program;
+        for (std::size_t i = 0; i < partition->parts.size(); ++i)
+            m_groups.push_back({program ? tr("program %1").arg(i) : tr("group %1").arg(i), partition->parts[i]});
+    } else {
+        for (int first = 0; first < ranks; first += m_ranksPerNode) {
+            Group g{tr("node %1").arg(first / m_ranksPerNode), {}};
+            for (int r = first; r < std::min(ranks, first + m_ranksPerNode); ++r)
+                g.ranks.push_back(r);
+            m_groups.push_back(std::move(g));
+        }
+    }
+    m_collapsed.assign(m_groups.size(), ranks > 64);
+    rebuildRows();
 }
 
 int TimelineView::laneCount() const
@@ -98,35 +143,75 @@ void TimelineView::highlightOp(int opIndex, int rank)
 {
     m_highlightOp = opIndex;
     m_highlightRank = rank;
+    std::fill(m_marked.begin(), m_marked.end(), false);
+    if (m_workload && opIndex >= 0 && rank >= 0 && rank < laneCount()) {
+        const core::Program& program = m_workload->programOf(static_cast<std::size_t>(rank));
+        if (static_cast<std::size_t>(opIndex) < program.ops.size() &&
+            program.ops[static_cast<std::size_t>(opIndex)].kind == core::OpKind::Collective)
+            for (std::int32_t member :
+                 m_workload->membersOf(static_cast<std::size_t>(rank), program.ops[static_cast<std::size_t>(opIndex)]))
+                if (member >= 0 && member < laneCount())
+                    m_marked[static_cast<std::size_t>(member)] = true;
+    }
     update();
 }
 
-bool TimelineView::isNodeCollapsed(int node) const
+void TimelineView::revealOp(int opIndex, int rank)
 {
-    return node >= 0 && node < static_cast<int>(m_collapsed.size()) && m_collapsed[static_cast<std::size_t>(node)];
+    highlightOp(opIndex, rank);
+    if (!m_result || rank < 0 || rank >= laneCount())
+        return;
+    const int row = rowOfRank(rank);
+    if (row >= 0 && m_rows[static_cast<std::size_t>(row)].rank < 0)
+        setGroupCollapsed(m_rows[static_cast<std::size_t>(row)].group, false);
+    const int lane = rowOfRank(rank);
+    const int visibleRows = std::max(1, (height() - kRulerHeight) / kLaneHeight);
+    if (lane < m_firstRow || lane >= m_firstRow + visibleRows)
+        m_firstRow = std::max(0, lane - visibleRows / 2);
+    for (const core::OpEvent& ev : m_result->eventsOf(static_cast<std::size_t>(rank)))
+        if (static_cast<int>(ev.op) == opIndex) {
+            // From the rank's arrival, so that a wait for peers shows too.
+            m_time.showRange(std::min(ev.ready, ev.start), ev.end, 1.0);
+            break;
+        }
+    update();
 }
 
-void TimelineView::setNodeCollapsed(int node, bool collapsed)
+bool TimelineView::isGroupCollapsed(int group) const
 {
-    if (node < 0 || node >= static_cast<int>(m_collapsed.size()))
+    return group >= 0 && group < static_cast<int>(m_collapsed.size()) && m_collapsed[static_cast<std::size_t>(group)];
+}
+
+void TimelineView::setGroupCollapsed(int group, bool collapsed)
+{
+    if (group < 0 || group >= static_cast<int>(m_collapsed.size()))
         return;
-    m_collapsed[static_cast<std::size_t>(node)] = collapsed;
+    m_collapsed[static_cast<std::size_t>(group)] = collapsed;
     rebuildRows();
     update();
+}
+
+int TimelineView::rankOfRow(int row) const
+{
+    return row >= 0 && row < rowCount() ? m_rows[static_cast<std::size_t>(row)].rank : -1;
 }
 
 void TimelineView::rebuildRows()
 {
     m_rows.clear();
-    const int ranks = laneCount();
-    for (int first = 0; first < ranks; first += m_ranksPerNode) {
-        const int count = std::min(m_ranksPerNode, ranks - first);
-        if (isNodeCollapsed(first / m_ranksPerNode)) {
-            m_rows.push_back({first, count, true});
+    m_rowOfRank.assign(static_cast<std::size_t>(laneCount()), -1);
+    for (int g = 0; g < groupCount(); ++g) {
+        const Group& group = m_groups[static_cast<std::size_t>(g)];
+        if (isGroupCollapsed(g)) {
+            for (std::int32_t r : group.ranks)
+                m_rowOfRank[static_cast<std::size_t>(r)] = rowCount();
+            m_rows.push_back({g, -1, true, true});
             continue;
         }
-        for (int r = first; r < first + count; ++r)
-            m_rows.push_back({r, 1, false});
+        for (std::size_t i = 0; i < group.ranks.size(); ++i) {
+            m_rowOfRank[static_cast<std::size_t>(group.ranks[i])] = rowCount();
+            m_rows.push_back({g, group.ranks[i], i == 0, false});
+        }
     }
     m_firstRow = std::clamp(m_firstRow, 0, std::max(0, rowCount() - 1));
 }
@@ -146,20 +231,12 @@ int TimelineView::rowAtY(int y) const
 
 int TimelineView::rowOfRank(int rank) const
 {
-    for (int row = 0; row < rowCount(); ++row) {
-        const Row& r = m_rows[static_cast<std::size_t>(row)];
-        if (rank >= r.firstRank && rank < r.firstRank + r.ranks)
-            return row;
-    }
-    return -1;
+    return rank >= 0 && rank < static_cast<int>(m_rowOfRank.size()) ? m_rowOfRank[static_cast<std::size_t>(rank)] : -1;
 }
 
 int TimelineView::rankAtY(int y) const
 {
-    const int row = rowAtY(y);
-    if (row < 0 || m_rows[static_cast<std::size_t>(row)].summary)
-        return -1;
-    return m_rows[static_cast<std::size_t>(row)].firstRank;
+    return rankOfRow(rowAtY(y));
 }
 
 std::pair<int, int> TimelineView::eventAt(const QPoint& pos) const
@@ -202,53 +279,30 @@ void TimelineView::paintEvent(QPaintEvent*)
         p.drawText(QPointF(x + 3, kRulerHeight - 8), toQString(formatDuration(tick)));
     }
     p.setClipRect(QRect(0, kRulerHeight, width(), height() - kRulerHeight));
+    FrameCache cache;
+    const QColor marked = palette().color(QPalette::Highlight);
     for (int row = m_firstRow; row < rowCount(); ++row) {
         const int top = rowTop(row);
         if (top > height())
             break;
         const Row& current = m_rows[static_cast<std::size_t>(row)];
-        if (current.firstRank % m_ranksPerNode == 0 && row != m_firstRow)
+        const Group& group = m_groups[static_cast<std::size_t>(current.group)];
+        if ((current.first || current.summary) && row != m_firstRow)
             p.fillRect(QRect(0, top - 1, width(), 2), palette().mid());
         p.setPen(text);
         if (current.summary) {
-            const int node = current.firstRank / m_ranksPerNode;
             p.drawText(QRect(4, top, kLabelWidth - 8, kLaneHeight), Qt::AlignVCenter | Qt::AlignLeft,
-                       QStringLiteral("▸ ") + tr("node %1").arg(node));
-            paintSummary(p, current, top);
+                       QStringLiteral("▸ ") + group.label);
+            paintSummary(p, cache, group, top);
             continue;
         }
-        const int rank = current.firstRank;
-        const bool nodeStart = rank % m_ranksPerNode == 0;
+        const int rank = current.rank;
+        if (m_marked[static_cast<std::size_t>(rank)])
+            p.setPen(marked);
         p.drawText(QRect(4, top, kLabelWidth - 8, kLaneHeight), Qt::AlignVCenter | Qt::AlignLeft,
-                   (nodeStart && m_ranksPerNode > 1 ? QStringLiteral("▾ ") : QStringLiteral("   ")) +
+                   (current.first && group.ranks.size() > 1 ? QStringLiteral("▾ ") : QStringLiteral("   ")) +
                        tr("rank %1").arg(rank));
-        const auto timeline = m_result->rankTimeline[static_cast<std::size_t>(rank)];
-        const core::Program& program = m_workload->programOf(static_cast<std::size_t>(rank));
-        for (int track = 0; track < 2; ++track) {
-            const auto& spans = m_lanes->byTimeline[timeline][static_cast<std::size_t>(track)];
-            const int y = top + 1 + track * (kTrackHeight + 2);
-            // Spans that end after the window starts; the list is sorted by start.
-            auto it = std::lower_bound(spans.begin(), spans.end(), m_time.viewStart - m_time.span(),
-                                       [](const Lanes::Span& s, double time) { return s.start < time; });
-            double lastX = -1;
-            for (; it != spans.end() && it->start <= m_time.viewEnd; ++it) {
-                if (it->end < m_time.viewStart)
-                    continue;
-                const double x0 = std::max(m_time.mapTimeToX(it->start), m_time.plotLeft);
-                const double x1 = std::min(m_time.mapTimeToX(it->end), m_time.plotLeft + m_time.plotWidth);
-                // Level of detail: spans narrower than a pixel that land on the same pixel draw once.
-                if (x1 - x0 < 1 && std::floor(x0) == lastX && it->op != static_cast<std::uint32_t>(m_highlightOp))
-                    continue;
-                lastX = std::floor(x0);
-                const core::Op& op = program.ops[it->op];
-                const QRectF box(x0, y, std::max(1.0, x1 - x0), kTrackHeight);
-                p.fillRect(box, colorOf(op));
-                if (static_cast<int>(it->op) == m_highlightOp) {
-                    p.setPen(QPen(palette().color(QPalette::Highlight), 2));
-                    p.drawRect(box.adjusted(-1, -1, 1, 1));
-                }
-            }
-        }
+        paintLane(p, cache, rank, top);
     }
     paintFlow(p);
     if (m_selecting || m_selectionTo > m_selectionFrom) {
@@ -260,20 +314,82 @@ void TimelineView::paintEvent(QPaintEvent*)
     }
 }
 
-void TimelineView::paintSummary(QPainter& painter, const Row& row, int top) const
+void TimelineView::paintLane(QPainter& painter, FrameCache& cache, int rank, int top) const
 {
-    // Per pixel column: the share of the node's ranks whose compute (top) or communication (bottom)
-    // track is busy. Ranks that share a timeline are counted once with their weight.
+    const auto timeline = m_result->rankTimeline[static_cast<std::size_t>(rank)];
+    const int columns = static_cast<int>(m_time.plotWidth);
+    if (columns <= 0)
+        return;
+    auto found = cache.strips.find(timeline);
+    if (found == cache.strips.end()) {
+        // One pixel row per track: each span colours the columns it covers; a span narrower than a
+        // pixel colours its column (the last one drawn wins, as level of detail).
+        FrameCache::Strip strip;
+        const core::Program& program = m_workload->programOf(static_cast<std::size_t>(rank));
+        for (int track = 0; track < 2; ++track) {
+            QImage line(columns, 1, QImage::Format_ARGB32_Premultiplied);
+            line.fill(Qt::transparent);
+            auto* pixels = reinterpret_cast<QRgb*>(line.scanLine(0));
+            const auto& spans = m_lanes->byTimeline[timeline][static_cast<std::size_t>(track)];
+            // Spans that end after the window starts; the list is sorted by start.
+            auto it = std::lower_bound(spans.begin(), spans.end(), m_time.viewStart - m_time.span(),
+                                       [](const Lanes::Span& s, double time) { return s.start < time; });
+            std::uint32_t lastOp = ~0u;
+            QRgb lastColor = 0;
+            for (; it != spans.end() && it->start <= m_time.viewEnd; ++it) {
+                if (it->end < m_time.viewStart)
+                    continue;
+                const double x0 = std::max(m_time.mapTimeToX(it->start), m_time.plotLeft) - m_time.plotLeft;
+                const double x1 =
+                    std::min(m_time.mapTimeToX(it->end), m_time.plotLeft + m_time.plotWidth) - m_time.plotLeft;
+                const int c0 = std::clamp(static_cast<int>(x0), 0, columns - 1);
+                const int c1 = std::clamp(static_cast<int>(std::ceil(x1)) - 1, c0, columns - 1);
+                if (it->op != lastOp) {
+                    lastOp = it->op;
+                    lastColor = colorOf(program.ops[it->op]).rgba();
+                }
+                std::fill(pixels + c0, pixels + c1 + 1, lastColor);
+                if (static_cast<int>(it->op) == m_highlightOp)
+                    strip.highlighted[static_cast<std::size_t>(track)].emplace_back(x0, std::max(x1, x0 + 1));
+            }
+            strip.tracks[static_cast<std::size_t>(track)] = std::move(line);
+        }
+        found = cache.strips.emplace(timeline, std::move(strip)).first;
+    }
+    const FrameCache::Strip& strip = found->second;
+    for (int track = 0; track < 2; ++track) {
+        const int y = top + 1 + track * (kTrackHeight + 2);
+        painter.drawImage(QRectF(m_time.plotLeft, y, columns, kTrackHeight),
+                          strip.tracks[static_cast<std::size_t>(track)]);
+        if (!strip.highlighted[static_cast<std::size_t>(track)].empty()) {
+            painter.setPen(QPen(palette().color(QPalette::Highlight), 2));
+            painter.setBrush(Qt::NoBrush);
+            for (const auto& [x0, x1] : strip.highlighted[static_cast<std::size_t>(track)])
+                painter.drawRect(QRectF(m_time.plotLeft + x0, y, x1 - x0, kTrackHeight).adjusted(-1, -1, 1, 1));
+        }
+    }
+}
+
+void TimelineView::paintSummary(QPainter& painter, FrameCache& cache, const Group& group, int top) const
+{
+    // Per pixel column: the share of the group's ranks whose compute (top) or communication (bottom)
+    // track is busy. Ranks that share a timeline are counted once with their weight, and each
+    // timeline's busy columns are computed once per frame.
     const int columns = static_cast<int>(m_time.plotWidth);
     if (columns <= 0)
         return;
     std::map<std::uint32_t, int> weights;
-    for (int r = row.firstRank; r < row.firstRank + row.ranks; ++r)
+    for (std::int32_t r : group.ranks)
         ++weights[m_result->rankTimeline[static_cast<std::size_t>(r)]];
     const double secondsPerPixel = m_time.span() / m_time.plotWidth;
-    for (int track = 0; track < 2; ++track) {
-        std::vector<double> busy(static_cast<std::size_t>(columns), 0.0);
-        for (const auto& [timeline, weight] : weights) {
+    const auto busyOf = [&](std::uint32_t timeline) -> const std::array<std::vector<float>, 2>& {
+        auto found = cache.busy.find(timeline);
+        if (found != cache.busy.end())
+            return found->second;
+        std::array<std::vector<float>, 2> busy;
+        for (int track = 0; track < 2; ++track) {
+            auto& column = busy[static_cast<std::size_t>(track)];
+            column.assign(static_cast<std::size_t>(columns), 0.0f);
             const auto& spans = m_lanes->byTimeline[timeline][static_cast<std::size_t>(track)];
             auto it = std::lower_bound(spans.begin(), spans.end(), m_time.viewStart - m_time.span(),
                                        [](const Lanes::Span& s, double time) { return s.start < time; });
@@ -287,20 +403,31 @@ void TimelineView::paintSummary(QPainter& painter, const Row& row, int top) cons
                 for (int c = c0; c <= c1; ++c) {
                     const double cellStart = m_time.viewStart + c * secondsPerPixel;
                     const double overlap = std::min(b, cellStart + secondsPerPixel) - std::max(a, cellStart);
-                    busy[static_cast<std::size_t>(c)] += weight * std::max(0.0, overlap) / secondsPerPixel;
+                    column[static_cast<std::size_t>(c)] += static_cast<float>(std::max(0.0, overlap) / secondsPerPixel);
                 }
             }
         }
-        const QColor base = track == 0 ? colorOf(core::OpKind::Compute) : colorOf(core::OpKind::Collective);
-        const int y = top + 1 + track * (kTrackHeight + 2);
-        for (int c = 0; c < columns; ++c) {
-            const double share = std::min(1.0, busy[static_cast<std::size_t>(c)] / row.ranks);
-            if (share <= 0)
-                continue;
-            QColor shade = base;
-            shade.setAlphaF(0.15 + 0.85 * share);
-            painter.fillRect(QRectF(m_time.plotLeft + c, y, 1, kTrackHeight), shade);
+        return cache.busy.emplace(timeline, std::move(busy)).first->second;
+    };
+    for (int track = 0; track < 2; ++track) {
+        std::vector<double> share(static_cast<std::size_t>(columns), 0.0);
+        for (const auto& [timeline, weight] : weights) {
+            const auto& column = busyOf(timeline)[static_cast<std::size_t>(track)];
+            for (int c = 0; c < columns; ++c)
+                share[static_cast<std::size_t>(c)] += weight * static_cast<double>(column[static_cast<std::size_t>(c)]);
         }
+        const QColor base = track == 0 ? colorOf(core::OpKind::Compute) : colorOf(core::OpKind::Collective);
+        QImage line(columns, 1, QImage::Format_ARGB32_Premultiplied);
+        auto* pixels = reinterpret_cast<QRgb*>(line.scanLine(0));
+        for (int c = 0; c < columns; ++c) {
+            const double s =
+                std::min(1.0, share[static_cast<std::size_t>(c)] / static_cast<double>(group.ranks.size()));
+            QColor shade = base;
+            shade.setAlphaF(s <= 0 ? 0.0f : static_cast<float>(0.15 + 0.85 * s));
+            pixels[c] = qPremultiply(shade.rgba());
+        }
+        const int y = top + 1 + track * (kTrackHeight + 2);
+        painter.drawImage(QRectF(m_time.plotLeft, y, columns, kTrackHeight), line);
     }
 }
 
@@ -319,7 +446,7 @@ void TimelineView::paintFlow(QPainter& painter) const
     std::vector<QPointF> points;
     for (std::int32_t member : m_workload->membersOf(static_cast<std::size_t>(m_highlightRank), op)) {
         const int row = rowOfRank(member);
-        if (row < m_firstRow || m_rows[static_cast<std::size_t>(row)].summary || rowTop(row) > height())
+        if (row < m_firstRow || m_rows[static_cast<std::size_t>(row)].rank < 0 || rowTop(row) > height())
             continue;
         for (const core::OpEvent& ev : m_result->eventsOf(static_cast<std::size_t>(member)))
             if (static_cast<int>(ev.op) == m_highlightOp) {
@@ -372,12 +499,12 @@ void TimelineView::mousePressEvent(QMouseEvent* event)
         m_selecting = true;
         m_selectionFrom = m_selectionTo = m_time.mapXToTime(event->position().x());
     } else if (event->position().x() < kLabelWidth) {
-        // The label column: collapse or expand the node of the row.
+        // The label column: collapse or expand the group of the row.
         const int row = rowAtY(static_cast<int>(event->position().y()));
         if (row >= 0) {
             const Row& r = m_rows[static_cast<std::size_t>(row)];
-            if (r.summary || r.firstRank % m_ranksPerNode == 0)
-                setNodeCollapsed(r.firstRank / m_ranksPerNode, !r.summary);
+            if (r.summary || r.first)
+                setGroupCollapsed(r.group, !r.summary);
         }
     } else {
         m_dragging = true;
@@ -460,13 +587,17 @@ bool TimelineView::event(QEvent* event)
         if (rank < 0) {
             const int row = rowAtY(help->pos().y());
             if (row >= 0 && m_rows[static_cast<std::size_t>(row)].summary) {
-                const Row& r = m_rows[static_cast<std::size_t>(row)];
+                const Group& g = m_groups[static_cast<std::size_t>(m_rows[static_cast<std::size_t>(row)].group)];
+                QStringList ranks;
+                for (std::size_t i = 0; i < std::min<std::size_t>(g.ranks.size(), 16); ++i)
+                    ranks << QString::number(g.ranks[i]);
+                if (g.ranks.size() > 16)
+                    ranks << QStringLiteral("…");
                 QToolTip::showText(help->globalPos(),
-                                   tr("node %1: ranks %2-%3, collapsed. Shade: share of its ranks computing (top) "
-                                      "and communicating (bottom). Click the label to expand.")
-                                       .arg(r.firstRank / m_ranksPerNode)
-                                       .arg(r.firstRank)
-                                       .arg(r.firstRank + r.ranks - 1),
+                                   tr("%1: %n rank(s) (%2), collapsed. Shade: share of its ranks computing (top) "
+                                      "and communicating (bottom). Click the label to expand.",
+                                      nullptr, static_cast<int>(g.ranks.size()))
+                                       .arg(g.label, ranks.join(QStringLiteral(", "))),
                                    this);
             } else {
                 QToolTip::hideText();
@@ -475,7 +606,7 @@ bool TimelineView::event(QEvent* event)
         }
         const core::OpEvent& ev = m_result->eventsOf(static_cast<std::size_t>(rank))[static_cast<std::size_t>(index)];
         const core::Op& op = m_workload->programOf(static_cast<std::size_t>(rank)).ops[ev.op];
-        QString text = QStringLiteral("<b>%1</b><br>%2 on rank %3<br>start %4, duration %5")
+        QString text = tr("<b>%1</b><br>%2 on rank %3<br>start %4, duration %5")
                            .arg(QString::fromStdString(op.name).toHtmlEscaped(), kindLabel(op))
                            .arg(rank)
                            .arg(toQString(formatDuration(ev.start)), toQString(formatDuration(ev.end - ev.start)));

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/estimator/estimate.h"
+#include "core/rankpartition.h"
 #include "core/workload.h"
 #include "views/timelinegeometry.h"
 
@@ -15,9 +16,11 @@ namespace flint::views {
 /// track, a time ruler, zoom around the cursor (wheel), pan (drag), fit (double-click or F), hover
 /// tooltips, a range selection (shift-drag) that reports busy, communication and idle time, and
 /// highlighting of one op's spans with arrows joining the members of a highlighted collective.
-/// Ranks are grouped by node (`ranksPerNode`); clicking a node's label collapses it into a summary
-/// lane whose shade shows the share of its ranks computing (top) and communicating (bottom). Large
-/// workloads open with every node collapsed.
+/// Ranks are grouped by node (`ranksPerNode`), or by a rank partition (a mesh axis's communicator
+/// groups, the ranks of one program: a pipeline stage); clicking a group's label collapses it into a
+/// summary lane whose shade shows the share of its ranks computing (top) and communicating (bottom).
+/// Large workloads open with every group collapsed. Lanes are painted as one pixel row per track
+/// (spans merged per pixel column) and ranks that share a timeline are drawn once per frame.
 class TimelineView : public QWidget {
     Q_OBJECT
 
@@ -30,16 +33,31 @@ public:
                  int ranksPerNode);
     const TimelineGeometry& geometryOfTime() const { return m_time; }
     int laneCount() const;
-    /// Rows on screen from the top: rank lanes and collapsed-node summary lanes.
+    /// Rows on screen from the top: rank lanes and collapsed-group summary lanes.
     int rowCount() const { return static_cast<int>(m_rows.size()); }
-    bool isNodeCollapsed(int node) const;
-    void setNodeCollapsed(int node, bool collapsed);
+    /// Groups lanes by `partition`'s parts (copied); null groups them by node. Keeps the time window.
+    void setGrouping(const core::RankPartition* partition);
+    int groupCount() const { return static_cast<int>(m_groups.size()); }
+    /// The ranks of group `group`, in lane order.
+    const std::vector<std::int32_t>& groupRanks(int group) const
+    {
+        return m_groups.at(static_cast<std::size_t>(group)).ranks;
+    }
+    bool isGroupCollapsed(int group) const;
+    void setGroupCollapsed(int group, bool collapsed);
+    /// The rank shown on row `row`, or -1 for a summary row.
+    int rankOfRow(int row) const;
+    /// Ranks whose labels are marked as members of the highlighted op's group.
+    const std::vector<bool>& markedRanks() const { return m_marked; }
 
 public Q_SLOTS:
     void fit();
     /// Outlines the spans of op `opIndex` (index into each rank's program) on every lane and, for a
     /// collective, joins its members' spans with arrows as seen from `rank`; -1 clears.
     void highlightOp(int opIndex, int rank = 0);
+    /// Highlights the op as highlightOp() does, expands the group of `rank`, scrolls its lane into
+    /// view and zooms the time window to the op's span on that rank.
+    void revealOp(int opIndex, int rank);
 
 Q_SIGNALS:
     /// The user clicked a span.
@@ -60,16 +78,25 @@ protected:
 
 private:
     struct Lanes;
-    /// One row of the view: a rank's lane, or a collapsed node's summary lane.
+    struct FrameCache;
+    /// A group of lanes: a node, or a part of a rank partition.
+    struct Group {
+        QString label;
+        std::vector<std::int32_t> ranks;
+    };
+    /// One row of the view: a rank's lane, or a collapsed group's summary lane.
     struct Row {
-        int firstRank = 0;
-        int ranks = 1;
+        int group = 0;
+        int rank = -1;      ///< -1 for the group's summary row
+        bool first = false; ///< the first row of its group
         bool summary = false;
     };
+    void rebuildGroups(const core::RankPartition* partition);
     void rebuildRows();
     int rowAtY(int y) const;
     int rowOfRank(int rank) const;
-    void paintSummary(QPainter& painter, const Row& row, int top) const;
+    void paintLane(QPainter& painter, FrameCache& cache, int rank, int top) const;
+    void paintSummary(QPainter& painter, FrameCache& cache, const Group& group, int top) const;
     void paintFlow(QPainter& painter) const;
     /// The event at widget position `pos`: (rank, index into its timeline) or (-1, -1).
     std::pair<int, int> eventAt(const QPoint& pos) const;
@@ -83,8 +110,11 @@ private:
     TimelineGeometry m_time;
     int m_ranksPerNode = 8;
     int m_firstRow = 0; ///< vertical scroll, in rows
+    std::vector<Group> m_groups;
     std::vector<Row> m_rows;
-    std::vector<bool> m_collapsed; ///< per node
+    std::vector<int> m_rowOfRank;  ///< row of each rank's lane, or of its group's summary row
+    std::vector<bool> m_collapsed; ///< per group
+    std::vector<bool> m_marked;    ///< per rank: a member of the highlighted collective's group
     int m_highlightOp = -1;
     int m_highlightRank = 0;
     QPoint m_dragStart;

@@ -34,7 +34,7 @@ public:
     /// Shows the comparison of the last change (step time and breakdown deltas).
     void setComparison(const QString& text);
     /// Milliseconds between the last edit and clusterChanged().
-    static constexpr int kDebounceMs = 250;
+    static constexpr int kDebounceMs = 100;
 
 Q_SIGNALS:
     void clusterChanged(const flint::core::Cluster& cluster);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "views/timelinegeometry.h"
 
+#include <cmath>
+
 #include <QTest>
 
 using flint::views::TimelineGeometry;
@@ -12,6 +14,7 @@ private Q_SLOTS:
     void mapsBothWays();
     void zoomKeepsTheCursorTime();
     void panIsClamped();
+    void showRangeCentresWithMargin();
     void ticksAreNice_data();
     void ticksAreNice();
     void formatsDurationsAndBytes();
@@ -30,6 +33,23 @@ TimelineGeometry tenMsOn1000Pixels()
 }
 
 } // namespace
+
+void TestTimelineGeometry::showRangeCentresWithMargin()
+{
+    TimelineGeometry g = tenMsOn1000Pixels();
+    g.showRange(4e-3, 5e-3, 0.5); // 1 ms plus half of it on each side
+    QVERIFY(qFuzzyCompare(g.viewStart, 3.5e-3));
+    QVERIFY(qFuzzyCompare(g.viewEnd, 5.5e-3));
+    g.showRange(9.9e-3, 10e-3, 1.0); // would run past the step's end: shifted back inside
+    QVERIFY(qFuzzyCompare(g.viewEnd, 10e-3));
+    QVERIFY(qFuzzyCompare(g.span(), 0.3e-3));
+    g.showRange(2e-3, 2e-3); // an instant: a nanosecond across, centred
+    QVERIFY(std::abs(g.span() - 1e-9) < 1e-15);
+    QVERIFY(g.viewStart < 2e-3 && g.viewEnd > 2e-3);
+    g.showRange(0, 1); // longer than the step: the whole step
+    QCOMPARE(g.viewStart, 0.0);
+    QVERIFY(qFuzzyCompare(g.viewEnd, 10e-3));
+}
 
 void TestTimelineGeometry::mapsBothWays()
 {

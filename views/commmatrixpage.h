@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/estimator/estimate.h"
+#include "core/rankpartition.h"
+#include "core/workload.h"
+
+#include <memory>
+#include <vector>
+
+#include <QWidget>
+
+QT_BEGIN_NAMESPACE
+class QCheckBox;
+class QComboBox;
+QT_END_NAMESPACE
+
+namespace flint::views {
+
+class CommMatrixView;
+
+/// The Communication tab: the matrix and its controls: aggregate by node, filter by collective
+/// kind, bytes or link time, and rank order (by rank, or grouped by a mesh axis or by program).
+class CommMatrixPage : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit CommMatrixPage(QWidget* parent = nullptr);
+
+    /// Shows `result` of `workload`; the workload's rank partitions are found again only when the
+    /// workload changes.
+    void setData(std::shared_ptr<const core::Workload> workload, std::shared_ptr<const core::EstimateResult> result,
+                 int ranksPerNode);
+    CommMatrixView* view() const { return m_view; }
+    QComboBox* kindChooser() const { return m_kind; }
+    QComboBox* orderChooser() const { return m_order; }
+
+private:
+    void applyOrder();
+    void updateControls();
+
+    CommMatrixView* m_view = nullptr;
+    QCheckBox* m_byNode = nullptr;
+    QComboBox* m_kind = nullptr;
+    QComboBox* m_metric = nullptr;
+    QComboBox* m_order = nullptr;
+    std::shared_ptr<const core::Workload> m_workload;
+    std::vector<core::RankPartition> m_partitions;
+};
+
+} // namespace flint::views

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: MIT
+#include "views/partitionlabel.h"
+
+#include <algorithm>
+
+#include <QCoreApplication>
+#include <QStringList>
+
+namespace flint::views {
+
+QString partitionLabel(const core::RankPartition& partition)
+{
+    std::size_t smallest = partition.parts.empty() ? 0 : partition.parts.front().size(), largest = smallest;
+    for (const auto& part : partition.parts) {
+        smallest = std::min(smallest, part.size());
+        largest = std::max(largest, part.size());
+    }
+    const QString size =
+        smallest == largest ? QString::number(largest) : QStringLiteral("%1-%2").arg(smallest).arg(largest);
+    const auto count = static_cast<int>(partition.parts.size());
+    if (partition.basis == core::RankPartition::Basis::Program)
+        return QCoreApplication::translate("flint::views::partitionLabel", "programs (pipeline stages): %n of %1 ranks",
+                                           nullptr, count)
+            .arg(size);
+    QStringList kinds;
+    for (const auto& kind : partition.kinds)
+        kinds << QString::fromStdString(kind);
+    return QCoreApplication::translate("flint::views::partitionLabel", "mesh axis: %n group(s) of %1 ranks (%2)",
+                                       nullptr, count)
+        .arg(size, kinds.join(QStringLiteral(", ")));
+}
+
+} // namespace flint::views
