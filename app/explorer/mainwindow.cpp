@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: MIT
 #include "app/explorer/mainwindow.h"
 
+#include "app/explorer/examplegallery.h"
 #include "app/explorer/session.h"
 #include "core/estimator/estimateexport.h"
+#include "core/estimator/opexplain.h"
 #include "core/fileio.h"
 #include "core/workloadsummary.h"
 #include "views/chartspage.h"
+#include "views/commmatrixpage.h"
 #include "views/commmatrixview.h"
 #include "views/dagview.h"
 #include "views/timelinegeometry.h"
+#include "views/timelinepage.h"
 #include "views/timelineview.h"
 #include "views/viewpalette.h"
 #include "views/whatifpanel.h"
@@ -99,18 +103,14 @@ MainWindow::MainWindow(QWidget* parent)
     graphLayout->addLayout(rankRow);
     m_graph = new views::DagView(graphPage);
     graphLayout->addWidget(m_graph, 1);
-    m_timeline = new views::TimelineView(m_tabs);
-    m_matrix = new views::CommMatrixView(m_tabs);
+    m_timelinePage = new views::TimelinePage(m_tabs);
+    m_timeline = m_timelinePage->view();
+    m_matrixPage = new views::CommMatrixPage(m_tabs);
+    m_matrix = m_matrixPage->view();
     m_charts = new views::ChartsPage(m_tabs);
-    auto* matrixPage = new QWidget(m_tabs);
-    auto* matrixLayout = new QVBoxLayout(matrixPage);
-    auto* byNode = new QCheckBox(tr("Aggregate by node"), matrixPage);
-    matrixLayout->addWidget(byNode);
-    matrixLayout->addWidget(m_matrix, 1);
-    connect(byNode, &QCheckBox::toggled, m_matrix, &views::CommMatrixView::setAggregateByNode);
     m_tabs->addTab(graphPage, tr("Graph"));
-    m_tabs->addTab(m_timeline, tr("Timeline"));
-    m_tabs->addTab(matrixPage, tr("Communication"));
+    m_tabs->addTab(m_timelinePage, tr("Timeline"));
+    m_tabs->addTab(m_matrixPage, tr("Communication"));
     m_tabs->addTab(m_charts, tr("Charts"));
     setCentralWidget(m_tabs);
 
@@ -152,6 +152,8 @@ MainWindow::MainWindow(QWidget* parent)
         else
             statusBar()->clearMessage();
     });
+    connect(m_session, &Session::exported, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
     connect(m_whatIf, &views::WhatIfPanel::clusterChanged, m_session, &Session::setCluster);
     connect(m_whatIf, &views::WhatIfPanel::presetChosen, this, [this](const QString& name) {
         if (auto cluster = m_session->presetForWorkload(name)) {
@@ -160,14 +162,13 @@ MainWindow::MainWindow(QWidget* parent)
         }
     });
     // Linked selection: an op chosen in one view is shown in the others and in Details.
-    connect(m_timeline, &views::TimelineView::opClicked, this, [this](int rank, int opIndex) {
-        if (rank != m_rank->value())
-            m_rank->setValue(rank);
-        m_graph->selectOp(static_cast<quint32>(opIndex));
-        showOp(rank, opIndex);
+    connect(m_timeline, &views::TimelineView::opClicked, this,
+            [this](int rank, int opIndex) { showOp(rank, opIndex, true); });
+    connect(m_graph, &views::DagView::opSelected, this, [this](int rank, quint32 opIndex) {
+        showOp(rank, static_cast<int>(opIndex));
+        m_timeline->revealOp(static_cast<int>(opIndex), rank);
     });
-    connect(m_graph, &views::DagView::opSelected, this,
-            [this](int rank, quint32 opIndex) { showOp(rank, static_cast<int>(opIndex)); });
+    connect(m_matrix, &views::CommMatrixView::cellClicked, this, &MainWindow::selectFromCell);
     connect(m_graph, &views::DagView::messageChanged, this,
             [this](const QString& message) { statusBar()->showMessage(message, 5000); });
     connect(m_rank, &QSpinBox::valueChanged, this, [this](int rank) {
@@ -207,6 +208,7 @@ void MainWindow::buildMenus()
     });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
+    file->addAction(tr("Example &gallery…"), this, &MainWindow::openGallery);
     QMenu* examples = file->addMenu(tr("&Examples"));
     for (const QString& folder : exampleFolders()) {
         QDir dir(folder);
@@ -224,6 +226,8 @@ void MainWindow::buildMenus()
     }
     file->addSeparator();
     file->addAction(tr("Export &Perfetto trace…"), this, &MainWindow::exportTrace);
+    file->addAction(tr("Export &Chakra traces…"), this, &MainWindow::exportChakra);
+    file->addAction(tr("Export breakdown as &CSV…"), this, &MainWindow::exportBreakdownCsv);
     file->addAction(tr("Export view &image…"), this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export the current view"), QString(),
                                                           tr("PNG image (*.png);;SVG drawing (*.svg)"));
@@ -309,8 +313,8 @@ void MainWindow::showEstimate(std::shared_ptr<const core::EstimateResult> result
         return;
     // Views keep the workload alive through an aliasing pointer into the loaded workload.
     std::shared_ptr<const core::Workload> ranks(workload, &workload->workload);
-    m_timeline->setData(ranks, result, ranksPerNode());
-    m_matrix->setResult(result, ranksPerNode());
+    m_timelinePage->setData(ranks, result, ranksPerNode());
+    m_matrixPage->setData(ranks, result, ranksPerNode());
     m_charts->setData(ranks, result);
     const Means now = meansOf(*result);
     m_summary->setText(tr("<b>Step time %1</b> on %2 (%3)<br>per rank: compute %4, exposed communication %5, idle %6")
@@ -337,13 +341,53 @@ void MainWindow::showEstimate(std::shared_ptr<const core::EstimateResult> result
         tr("Estimated %1 ranks: step time %2").arg(result->ranks.size()).arg(duration(result->stepTime)), 5000);
 }
 
-void MainWindow::showOp(int rank, int opIndex)
+QString MainWindow::detailsHtml() const
+{
+    return m_details->toHtml();
+}
+
+void MainWindow::selectFromCell(int srcFirst, int srcCount, int dstFirst, int dstCount)
+{
+    auto workload = m_session->workload();
+    if (!workload)
+        return;
+    const core::OpOnRank found =
+        core::heaviestOpBetween(workload->workload, m_session->cluster(), srcFirst, srcCount, dstFirst, dstCount);
+    if (found.rank < 0) {
+        statusBar()->showMessage(tr("No op sends from these ranks to those"), 5000);
+        return;
+    }
+    showOp(found.rank, static_cast<int>(found.op), true);
+    m_timeline->revealOp(static_cast<int>(found.op), found.rank);
+    statusBar()->showMessage(
+        tr("%1 moves %2 from rank %3 to ranks %4-%5 over the step")
+            .arg(qs(workload->workload.programOf(static_cast<std::size_t>(found.rank)).ops[found.op].name))
+            .arg(qs(views::formatBytes(found.bytes)))
+            .arg(found.rank)
+            .arg(dstFirst)
+            .arg(dstFirst + dstCount - 1),
+        8000);
+}
+
+void MainWindow::showOp(int rank, int opIndex, bool inGraph)
 {
     auto workload = m_session->workload();
     if (!workload || rank < 0 || opIndex < 0)
         return;
     const core::Workload& w = workload->workload;
+    if (static_cast<std::size_t>(rank) >= w.rankCount() ||
+        static_cast<std::size_t>(opIndex) >= w.programOf(static_cast<std::size_t>(rank)).ops.size())
+        return;
     const core::Op& op = w.programOf(static_cast<std::size_t>(rank)).ops[static_cast<std::size_t>(opIndex)];
+    if (inGraph) {
+        if (rank != m_rank->value())
+            m_rank->setValue(rank);
+        m_graph->selectOp(static_cast<quint32>(opIndex));
+    }
+    std::vector<std::pair<std::int32_t, std::int32_t>> flows;
+    core::forEachOpFlow(w, m_session->cluster(), static_cast<std::size_t>(rank), static_cast<std::uint32_t>(opIndex),
+                        [&flows](std::int32_t src, std::int32_t dst, double) { flows.emplace_back(src, dst); });
+    m_matrix->highlightFlows(flows);
     m_timeline->highlightOp(opIndex, rank);
     QString html = tr("<b>%1</b> (%2) on rank %3<br>").arg(qs(op.name).toHtmlEscaped(), views::kindLabel(op)).arg(rank);
     if (!op.scope.empty())
@@ -380,6 +424,20 @@ void MainWindow::showOp(int rank, int opIndex)
                                      ? tr(", after waiting %1 for its peers").arg(duration(ev.start - ev.ready))
                                      : QString());
     }
+    try {
+        const core::OpExplanation why = core::explainOp(w, m_session->cluster(), static_cast<std::size_t>(rank),
+                                                        static_cast<std::uint32_t>(opIndex));
+        html += tr("<br><b>Estimated time %1</b>, how:").arg(duration(why.seconds));
+        html += QStringLiteral("<pre style='white-space:pre-wrap'>");
+        for (const std::string& line : why.lines)
+            html += qs(line).toHtmlEscaped() + QLatin1Char('\n');
+        html += QStringLiteral("</pre>");
+    } catch (const std::exception& e) {
+        html += tr("<br>No estimate for this op: %1").arg(qs(e.what()).toHtmlEscaped());
+    }
+    if (!flows.empty())
+        html += tr("Its transfers are outlined in the Communication tab (%n cell(s)).", nullptr,
+                   static_cast<int>(m_matrix->highlightedCells().size()));
     m_details->setHtml(html);
 }
 
@@ -434,6 +492,51 @@ void MainWindow::exportTrace()
     } catch (const std::exception& e) {
         showError(tr("Cannot write %1").arg(path), QString::fromStdString(e.what()));
     }
+}
+
+void MainWindow::exportChakra()
+{
+    auto workload = m_session->workload();
+    if (!workload)
+        return;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export Chakra traces: choose a folder and a file prefix"), QStringLiteral("workload"),
+        tr("Chakra trace prefix (PREFIX.RANK.et and PREFIX.json)"));
+    if (path.isEmpty())
+        return;
+    m_session->exportChakra(path);
+}
+
+void MainWindow::exportBreakdownCsv()
+{
+    auto result = m_session->result();
+    if (!result)
+        return;
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export the per-rank breakdown"), QString(), tr("CSV (*.csv)"));
+    if (path.isEmpty())
+        return;
+    try {
+        core::OutputTransaction output;
+        output.write(path.toStdString(), core::breakdownCsv(*result));
+        output.commit();
+        statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
+    } catch (const std::exception& e) {
+        showError(tr("Cannot write %1").arg(path), qs(e.what()));
+    }
+}
+
+void MainWindow::openGallery()
+{
+    QVector<ExampleEntry> examples;
+    for (const QString& folder : exampleFolders()) {
+        examples = findExamples(folder);
+        if (!examples.isEmpty())
+            break;
+    }
+    ExampleGallery gallery(std::move(examples), this);
+    if (gallery.exec() == QDialog::Accepted && !gallery.chosenPath().isEmpty())
+        openPath(gallery.chosenPath());
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

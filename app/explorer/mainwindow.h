@@ -20,8 +20,10 @@ QT_END_NAMESPACE
 
 namespace flint::views {
 class ChartsPage;
+class CommMatrixPage;
 class CommMatrixView;
 class DagView;
+class TimelinePage;
 class TimelineView;
 class WhatIfPanel;
 } // namespace flint::views
@@ -47,7 +49,11 @@ public:
 
     views::DagView* graph() const { return m_graph; }
     views::TimelineView* timeline() const { return m_timeline; }
+    views::TimelinePage* timelinePage() const { return m_timelinePage; }
     views::CommMatrixView* matrix() const { return m_matrix; }
+    views::CommMatrixPage* matrixPage() const { return m_matrixPage; }
+    /// The Details panel's text (HTML).
+    QString detailsHtml() const;
     views::ChartsPage* charts() const { return m_charts; }
     views::WhatIfPanel* whatIf() const { return m_whatIf; }
     QTabWidget* tabs() const { return m_tabs; }
@@ -62,11 +68,19 @@ private:
     void rebuildRecentMenu();
     void showWorkload(std::shared_ptr<const core::LoadedWorkload> workload, const QString& path);
     void showEstimate(std::shared_ptr<const core::EstimateResult> result, const core::Cluster& cluster);
-    void showOp(int rank, int opIndex);
     void showError(const QString& summary, const QString& details);
     void exportTrace();
+    void exportChakra();
+    void exportBreakdownCsv();
+    void openGallery();
 
 public:
+    /// Linked selection: shows op `opIndex` of `rank` in every view (its spans and its group's lanes
+    /// in the timeline, its cells in the matrix, the graph of `rank` when `inGraph`) and explains it
+    /// in Details.
+    void showOp(int rank, int opIndex, bool inGraph = false);
+    /// Selects the op that moves the most bytes between the ranges of a matrix cell.
+    void selectFromCell(int srcFirst, int srcCount, int dstFirst, int dstCount);
     /// Writes the current tab as PNG (or SVG, by the file's suffix). Returns false on failure.
     bool exportCurrentView(const QString& path);
 
@@ -77,7 +91,9 @@ private:
     QTabWidget* m_tabs = nullptr;
     views::DagView* m_graph = nullptr;
     QSpinBox* m_rank = nullptr;
+    views::TimelinePage* m_timelinePage = nullptr;
     views::TimelineView* m_timeline = nullptr;
+    views::CommMatrixPage* m_matrixPage = nullptr;
     views::CommMatrixView* m_matrix = nullptr;
     views::ChartsPage* m_charts = nullptr;
     views::WhatIfPanel* m_whatIf = nullptr;

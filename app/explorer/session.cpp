@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/explorer/session.h"
 
+#include "core/chakra.h"
 #include "core/error.h"
 
 #include <QFileInfo>
@@ -73,20 +74,7 @@ void Session::open(const QString& path)
                 if (job != m_loadJob)
                     return; // a newer file was opened meanwhile
                 m_loadDone = job;
-                m_workload = loaded;
-                m_path = path;
-                const auto ranks = static_cast<std::int64_t>(loaded->workload.rankCount());
-                // Keep the cluster the user shaped when it still holds the workload; otherwise the
-                // default preset (or the current one) sized for the new rank count.
-                if (m_cluster.topology.npuCount() < ranks || m_cluster.topology.npuCount() > 4 * ranks) {
-                    const std::string preset = m_cluster.name.empty() ? kDefaultPreset : m_cluster.name;
-                    if (auto sized = core::clusterPreset(preset, ranks))
-                        m_cluster = *sized;
-                    else if (auto fallback = core::clusterPreset(kDefaultPreset, ranks))
-                        m_cluster = *fallback;
-                }
-                Q_EMIT workloadAvailable(m_workload, m_path);
-                startEstimate();
+                adopt(loaded, path);
             };
         } catch (const core::Cancelled&) {
             return [] {};
@@ -98,6 +86,55 @@ void Session::open(const QString& path)
                 m_loadDone = job;
                 reportBusy();
                 Q_EMIT failed(tr("Cannot open %1").arg(QFileInfo(path).fileName()), details);
+            };
+        }
+    });
+}
+
+void Session::openWorkload(std::shared_ptr<const core::LoadedWorkload> workload, const QString& name)
+{
+    if (m_loadCancel)
+        m_loadCancel->cancel();
+    m_loadDone = ++m_loadJob; // a load still running is now stale
+    adopt(std::move(workload), name);
+}
+
+void Session::adopt(std::shared_ptr<const core::LoadedWorkload> loaded, const QString& path)
+{
+    m_workload = std::move(loaded);
+    m_path = path;
+    const auto ranks = static_cast<std::int64_t>(m_workload->workload.rankCount());
+    // Keep the cluster the user shaped when it still holds the workload; otherwise the default
+    // preset (or the current one) sized for the new rank count.
+    if (m_cluster.topology.npuCount() < ranks || m_cluster.topology.npuCount() > 4 * ranks) {
+        const std::string preset = m_cluster.name.empty() ? kDefaultPreset : m_cluster.name;
+        if (auto sized = core::clusterPreset(preset, ranks))
+            m_cluster = *sized;
+        else if (auto fallback = core::clusterPreset(kDefaultPreset, ranks))
+            m_cluster = *fallback;
+    }
+    Q_EMIT workloadAvailable(m_workload, m_path);
+    startEstimate();
+}
+
+void Session::exportChakra(const QString& prefix)
+{
+    std::shared_ptr<const core::LoadedWorkload> workload = m_workload;
+    if (!workload)
+        return;
+    Q_EMIT busyChanged(tr("Writing Chakra traces %1…").arg(prefix), -1);
+    runJob(m_pool, this, [this, workload, prefix]() -> std::function<void()> {
+        try {
+            const auto written = core::writeChakraWorkload(workload->workload, prefix.toStdString());
+            return [this, count = written.size(), prefix] {
+                reportBusy();
+                Q_EMIT exported(tr("Wrote %n file(s) for %1", nullptr, static_cast<int>(count)).arg(prefix));
+            };
+        } catch (const std::exception& e) {
+            const QString details = describe(e);
+            return [this, details, prefix] {
+                reportBusy();
+                Q_EMIT failed(tr("Cannot write the Chakra traces %1").arg(prefix), details);
             };
         }
     });

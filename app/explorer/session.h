@@ -28,6 +28,12 @@ public:
     /// Loads `path` (anything flint inspect reads), then estimates it on the default cluster for
     /// its rank count (or the current one, when it still fits).
     void open(const QString& path);
+    /// Shows a workload built in memory (a built-in model, a benchmark) under `name`, then
+    /// estimates it as open() does. Cancels a load in progress.
+    void openWorkload(std::shared_ptr<const core::LoadedWorkload> workload, const QString& name);
+    /// Writes the current workload as Chakra traces PREFIX.RANK.et + PREFIX.json on a worker (all files
+    /// or none); reports through exported() or failed().
+    void exportChakra(const QString& prefix);
     /// Re-estimates the current workload on `cluster`.
     void setCluster(const core::Cluster& cluster);
     /// The preset `name` sized for the current workload's ranks.
@@ -45,12 +51,16 @@ public:
 Q_SIGNALS:
     void workloadAvailable(std::shared_ptr<const core::LoadedWorkload> workload, const QString& path);
     void estimateAvailable(std::shared_ptr<const core::EstimateResult> result, const core::Cluster& cluster);
+    /// An export finished: what was written.
+    void exported(const QString& message);
     /// A job failed: a one-line summary and the details (file, line, reason).
     void failed(const QString& summary, const QString& details);
     /// What is running ("" when idle), and its progress in percent (-1: unknown).
     void busyChanged(const QString& message, int percent);
 
 private:
+    /// Makes `loaded` the current workload (sizing the cluster for it) and estimates it.
+    void adopt(std::shared_ptr<const core::LoadedWorkload> loaded, const QString& path);
     void startEstimate();
     void reportBusy();
 

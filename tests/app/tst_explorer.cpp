@@ -59,10 +59,10 @@ void TestExplorer::opensTraceAndShowsEveryView()
     QVERIFY(qFuzzyCompare(window.timeline()->geometryOfTime().totalTime, result->stepTime));
     // One node of 8 ranks: 8 lanes, or one summary lane when the node is collapsed.
     QCOMPARE(window.timeline()->rowCount(), 8);
-    window.timeline()->setNodeCollapsed(0, true);
+    window.timeline()->setGroupCollapsed(0, true);
     QCOMPARE(window.timeline()->rowCount(), 1);
     QVERIFY(!window.timeline()->grab().isNull());
-    window.timeline()->setNodeCollapsed(0, false);
+    window.timeline()->setGroupCollapsed(0, false);
     QCOMPARE(window.timeline()->rowCount(), 8);
     // A ring all-reduce moves bytes between neighbours: the matrix has traffic.
     QCOMPARE(window.matrix()->cellCount(), 8);
@@ -161,7 +161,7 @@ void TestExplorer::screenshotOfTheWindow()
     QImage image(png);
     QCOMPARE(image.width(), 1200);
     // Large workloads open collapsed by node; the HLO fixture has 8 ranks and opens expanded.
-    QVERIFY(!window.timeline()->isNodeCollapsed(0));
+    QVERIFY(!window.timeline()->isGroupCollapsed(0));
     // Not a blank window: the timeline paints spans in more than a handful of colours.
     QSet<QRgb> colours;
     for (int y = 0; y < image.height(); y += 7)

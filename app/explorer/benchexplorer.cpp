@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: MIT
+// flint-explorer-bench: the explorer's interactive speed, measured on its real widgets (offscreen).
+//   1. a 50,000-op program opens collapsed in the DAG view (scope tree, collapse, Graphviz layout);
+//   2. an expanded group of 2,000 ops lays out;
+//   3. the timeline repaints a full-window frame with 1,024 ranks x 10,000 events;
+//   4. a what-if edit on a 1,024-rank workload reaches updated views (debounce included).
+// Prints each figure with its target. A benchmark, not a test: it never fails on time.
+#include "app/explorer/mainwindow.h"
+#include "app/explorer/session.h"
+#include "core/estimator/estimate.h"
+#include "core/synthetictrace.h"
+#include "core/workloadloader.h"
+#include "views/commmatrixview.h"
+#include "views/daglayoutengine.h"
+#include "views/dagscopetree.h"
+#include "views/dagview.h"
+#include "views/timelineview.h"
+#include "views/whatifpanel.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <numeric>
+#include <vector>
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDoubleSpinBox>
+#include <QEventLoop>
+#include <QFileInfo>
+#include <QImage>
+#include <QPainter>
+#include <QSignalSpy>
+#include <QTimer>
+
+using namespace flint;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point start)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+/// Runs the event loop until `spy` has a signal or `timeoutMs` passes; false on timeout.
+template <typename Spy>
+bool waitFor(Spy& spy, int timeoutMs)
+{
+    return !spy.isEmpty() || spy.wait(timeoutMs);
+}
+
+struct Stats {
+    double median = 0, worst = 0;
+};
+
+Stats statsOf(std::vector<double> samples)
+{
+    std::sort(samples.begin(), samples.end());
+    return {samples[samples.size() / 2], samples.back()};
+}
+
+void report(const char* what, double ms, double targetMs)
+{
+    std::printf("  %-58s %9.1f ms   target < %.0f ms   %s\n", what, ms, targetMs, ms < targetMs ? "ok" : "MISSED");
+    std::fflush(stdout);
+}
+
+void benchDag(int runs)
+{
+    std::printf("DAG view (Graphviz dot through cgraph/gvc)\n");
+    auto big = std::make_shared<const core::Program>(core::makeSyntheticProgram(50'000));
+    std::vector<double> open;
+    for (int i = 0; i < runs; ++i) {
+        views::DagView view; // a fresh view: no cached layout
+        view.resize(1600, 1000);
+        QSignalSpy ready(&view, &views::DagView::layoutReady);
+        const auto start = Clock::now();
+        view.setProgram(big);
+        if (!waitFor(ready, 60'000)) {
+            std::printf("  the 50,000-op layout did not finish\n");
+            return;
+        }
+        open.push_back(msSince(start));
+        if (i == 0)
+            std::printf("  50,000 ops open as %zu nodes\n", view.currentLayout()->nodes.size());
+    }
+    report("open 50,000 ops collapsed (median)", statsOf(open).median, 2000);
+
+    // The same program with its repeated layers unfolded: one node per layer.
+    {
+        auto tree = views::DagScopeTree::build(*big);
+        views::DagCollapseState state = tree->initialState(200);
+        for (const auto& group : tree->groups())
+            if (group.runLength > 1)
+                state.unfolded.insert(group.path);
+        std::vector<double> unfold;
+        std::size_t nodes = 0;
+        for (int i = 0; i < runs; ++i) {
+            const auto start = Clock::now();
+            views::DagLayout graph = tree->buildGraph(state);
+            nodes = graph.nodes.size();
+            if (!views::DagLayoutEngine::layout(graph))
+                break;
+            unfold.push_back(msSince(start));
+        }
+        if (unfold.empty()) {
+            std::printf("  50,000 ops unfolded: %zu nodes, over the layout limit\n", nodes);
+        } else {
+            char label[128];
+            std::snprintf(label, sizeof label, "50,000 ops, repeated layers unfolded (%zu nodes)", nodes);
+            report(label, statsOf(unfold).median, 2000);
+        }
+    }
+
+    // A real module: the bundled Llama-3.1 70B step, rank 0.
+    const QString example =
+        QStringLiteral(FLINT_SOURCE_DIR "/resources/examples/hlo/llama31_70b_train_step_128_devices.hlo");
+    if (QFileInfo::exists(example)) {
+        auto loaded = std::make_shared<const core::LoadedWorkload>(core::loadWorkload(example.toStdString()));
+        std::shared_ptr<const core::Workload> workload(loaded, &loaded->workload);
+        std::vector<double> real;
+        std::size_t nodes = 0;
+        for (int i = 0; i < runs; ++i) {
+            views::DagView view;
+            view.resize(1600, 1000);
+            QSignalSpy ready(&view, &views::DagView::layoutReady);
+            const auto start = Clock::now();
+            view.setWorkload(workload, 0);
+            if (!waitFor(ready, 60'000))
+                break;
+            real.push_back(msSince(start));
+            nodes = view.currentLayout()->nodes.size();
+        }
+        if (!real.empty()) {
+            char label[160];
+            std::snprintf(label, sizeof label, "open Llama-3.1 70B rank 0 (%zu ops) collapsed (%zu nodes)",
+                          workload->programOf(0).ops.size(), nodes);
+            report(label, statsOf(real).median, 2000);
+        }
+    }
+
+    // An expanded group of 2,000 ops: every group of a 2,000-op program open.
+    auto program = std::make_shared<const core::Program>(core::makeSyntheticProgram(2'000));
+    auto tree = views::DagScopeTree::build(*program);
+    views::DagCollapseState all;
+    for (const auto& group : tree->groups()) {
+        all.expanded.insert(group.path);
+        if (group.runFirst >= 0)
+            all.unfolded.insert(tree->groups()[static_cast<std::size_t>(group.runFirst)].path);
+    }
+    std::vector<double> expand;
+    std::size_t nodes = 0;
+    for (int i = 0; i < runs; ++i) {
+        const auto start = Clock::now();
+        views::DagLayout graph = tree->buildGraph(all);
+        if (!views::DagLayoutEngine::layout(graph)) {
+            std::printf("  the 2,000-op layout failed (%zu nodes)\n", graph.nodes.size());
+            return;
+        }
+        expand.push_back(msSince(start));
+        nodes = graph.nodes.size();
+    }
+    std::printf("  2,000 ops expanded show %zu nodes\n", nodes);
+    report("lay out an expanded group of 2,000 ops (median)", statsOf(expand).median, 2000);
+}
+
+void benchTimeline(int frames, bool everyRank)
+{
+    std::printf("Timeline (1,024 ranks x 10,000 events, 1920 x 1080 window)\n");
+    auto workload =
+        std::make_shared<const core::Workload>(core::makeSyntheticSpmdWorkload(10'000, 1024, 8, 256ull << 20));
+    const core::Cluster cluster = *core::clusterPreset("dgx-h100-ib", 1024);
+    core::EstimateOptions options;
+    options.exploitSymmetry = !everyRank; // every rank simulated: 1,024 distinct timelines to draw
+    auto result = core::estimate(*workload, cluster, options);
+    std::size_t events = 0;
+    for (std::size_t r = 0; r < result->ranks.size(); ++r)
+        events += result->eventsOf(r).size();
+    std::printf("  %zu events over %zu ranks (%zu distinct timelines)\n", events, result->ranks.size(),
+                result->timelines.size());
+    views::TimelineView view;
+    view.resize(1920, 1080);
+    view.setData(workload, result, 8);
+    QImage frame(view.size(), QImage::Format_ARGB32_Premultiplied);
+    const auto measure = [&](const char* what) {
+        std::vector<double> ms;
+        for (int i = 0; i < frames; ++i) {
+            QPainter painter(&frame);
+            const auto start = Clock::now();
+            view.render(&painter);
+            painter.end();
+            ms.push_back(msSince(start));
+        }
+        const Stats s = statsOf(ms);
+        char label[128];
+        std::snprintf(label, sizeof label, "%s (median; worst %.1f ms)", what, s.worst);
+        report(label, s.median, 16);
+    };
+    measure("full frame, nodes collapsed into summary lanes");
+    for (int node = 0; node < 128; ++node)
+        view.setGroupCollapsed(node, false);
+    measure("full frame, every rank's lane");
+    view.highlightOp(static_cast<int>(workload->programOf(0).ops.size()) - 1, 0);
+    measure("full frame, a collective highlighted with arrows");
+}
+
+void benchWhatIf(int runs)
+{
+    std::printf("What-if (1,024 ranks x 10,000 ops; edit -> debounce -> estimate -> every view updated)\n");
+    auto loaded = std::make_shared<core::LoadedWorkload>();
+    loaded->kind = core::InputKind::ChakraTrace;
+    loaded->name = "synthetic 1,024-rank transformer step";
+    loaded->workload = core::makeSyntheticSpmdWorkload(10'000, 1024, 8, 256ull << 20);
+    app::MainWindow window;
+    window.resize(1600, 1000);
+    window.show();
+    QSignalSpy first(&window.session(), &app::Session::estimateAvailable);
+    window.session().openWorkload(loaded, QStringLiteral("synthetic"));
+    if (!waitFor(first, 60'000)) {
+        std::printf("  the first estimate did not arrive\n");
+        return;
+    }
+    QApplication::processEvents();
+    const auto boxes = window.whatIf()->findChildren<QDoubleSpinBox*>();
+    if (boxes.isEmpty()) {
+        std::printf("  no bandwidth control in the what-if panel\n");
+        return;
+    }
+    QDoubleSpinBox* bandwidth = boxes.front();
+    std::vector<double> total;
+    for (int i = 0; i < runs; ++i) {
+        QSignalSpy updated(&window.session(), &app::Session::estimateAvailable);
+        const auto start = Clock::now();
+        bandwidth->setValue(bandwidth->value() * (i % 2 ? 2.0 : 0.5)); // as a user's edit
+        if (!waitFor(updated, 10'000)) {
+            std::printf("  an estimate did not arrive\n");
+            return;
+        }
+        // The window's own slot ran first (connected first); now paint what changed.
+        window.timeline()->repaint();
+        window.matrix()->repaint();
+        total.push_back(msSince(start));
+    }
+    const Stats s = statsOf(total);
+    char label[160];
+    std::snprintf(label, sizeof label, "edit to updated views, %d ms debounce included (median; worst %.0f)",
+                  views::WhatIfPanel::kDebounceMs, s.worst);
+    report(label, s.median, 200);
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("flint-explorer-bench"));
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Benchmark the explorer's views on synthetic workloads."));
+    parser.addHelpOption();
+    const QCommandLineOption quick(QStringLiteral("quick"), QStringLiteral("One run of each case (for tests)."));
+    parser.addOption(quick);
+    parser.process(app);
+    const bool once = parser.isSet(quick);
+    benchDag(once ? 1 : 3);
+    benchTimeline(once ? 2 : 20, false);
+    if (!once)
+        benchTimeline(20, true);
+    benchWhatIf(once ? 2 : 7);
+    return 0;
+}
