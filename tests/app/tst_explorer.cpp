@@ -1,14 +1,20 @@
 // SPDX-License-Identifier: MIT
 // The explorer end to end on the offscreen platform: open a workload, wait for the session's
 // estimate, check every view shows it, edit the cluster, and keep the previous state on errors.
+#include "app/explorer/examplegallery.h"
 #include "app/explorer/mainwindow.h"
 #include "app/explorer/session.h"
+#include "core/synthetictrace.h"
+#include "core/workloadloader.h"
 #include "views/chartspage.h"
+#include "views/commmatrixpage.h"
 #include "views/commmatrixview.h"
 #include "views/dagview.h"
+#include "views/timelinepage.h"
 #include "views/timelineview.h"
 #include "views/whatifpanel.h"
 
+#include <QComboBox>
 #include <QFileInfo>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -33,6 +39,8 @@ private Q_SLOTS:
     void initTestCase();
     void opensTraceAndShowsEveryView();
     void linkedSelection();
+    void partitionsReachMatrixAndTimeline();
+    void exampleGalleryListsBundledModels();
     void whatIfReestimatesAndCompares();
     void staleResultsAreDropped();
     void badFileKeepsPreviousState();
@@ -96,6 +104,106 @@ void TestExplorer::linkedSelection()
     Q_EMIT window.timeline()->opClicked(0, static_cast<int>(start));
     QTRY_COMPARE_WITH_TIMEOUT(window.graph()->selectedOp(), start, 20000);
     QVERIFY(window.findChild<QTextBrowser*>()->toPlainText().contains(QStringLiteral("all-reduce")));
+}
+
+void TestExplorer::partitionsReachMatrixAndTimeline()
+{
+    // 16 ranks: tensor-parallel groups of 4 consecutive ranks, data-parallel groups {r, r+4, r+8, r+12}
+    // with one gradient all-reduce of 64 MiB.
+    constexpr std::uint64_t kGradient = 64ULL << 20;
+    auto loaded = std::make_shared<core::LoadedWorkload>();
+    loaded->workload = core::makeSyntheticSpmdWorkload(120, 16, 4, kGradient);
+    loaded->name = "synthetic";
+    const core::Program& program = loaded->workload.programOf(0);
+    int gradientOp = -1;
+    for (std::size_t i = 0; i < program.ops.size(); ++i)
+        if (program.ops[i].kind == core::OpKind::Collective && program.ops[i].commBytes == kGradient)
+            gradientOp = static_cast<int>(i);
+    QVERIFY(gradientOp >= 0);
+
+    app::MainWindow window;
+    window.show();
+    QSignalSpy estimated(&window.session(), &app::Session::estimateAvailable);
+    window.session().openWorkload(loaded, QStringLiteral("synthetic"));
+    QVERIFY(estimated.wait(20000));
+
+    // Matrix: only all-reduces, so the kind chooser offers "all kinds" and ALL_REDUCE.
+    QComboBox* kinds = window.matrixPage()->kindChooser();
+    QCOMPARE(kinds->count(), 2);
+    kinds->setCurrentIndex(kinds->findData(QStringLiteral("ALL_REDUCE")));
+    QCOMPARE(window.matrix()->kindFilter(), QStringLiteral("ALL_REDUCE"));
+
+    // Ordering by the data-parallel groups puts rank 4 next to rank 0. The default cluster has 8 GPUs
+    // per node, so the all-reduce over {0, 4, 8, 12} stages per dimension: a reduce-scatter and an
+    // all-gather of S over {0, 4} inside the node (S/2 each way), and the same of S/2 over {0, 8}
+    // across nodes (S/4 each way): 0 -> 4 carries S, 0 -> 8 carries S/2.
+    QComboBox* order = window.matrixPage()->orderChooser();
+    QCOMPARE(order->count(), 3); // by rank, and the two mesh axes
+    int dpOrder = -1;
+    for (int i = 1; i < order->count(); ++i) {
+        order->setCurrentIndex(i);
+        if (window.matrix()->ranksOfCell(1).first == 4)
+            dpOrder = i;
+    }
+    QVERIFY(dpOrder > 0);
+    order->setCurrentIndex(dpOrder);
+    QCOMPARE(window.matrix()->ranksOfCell(1), std::make_pair(std::int32_t(4), std::int32_t(1)));
+    QCOMPARE(window.session().cluster().topology.dims.front().npus, 8);
+    QCOMPARE(window.matrix()->cellBytes(0, 1), static_cast<double>(kGradient));
+    QCOMPARE(window.matrix()->cellBytes(0, 2), 0.5 * static_cast<double>(kGradient));
+    QCOMPARE(window.matrix()->cellBytes(0, 3), 0.0); // 0 -> 12: a neighbour in neither stage
+    QVERIFY(window.matrix()->cellSeconds(0, 2) > window.matrix()->cellSeconds(0, 1) / 2); // slower links
+
+    // Timeline grouped by the same axis: 4 groups, the first {0, 4, 8, 12}.
+    QComboBox* grouping = window.timelinePage()->groupingChooser();
+    QCOMPARE(grouping->count(), 3); // by node, and the two mesh axes
+    int dpGrouping = -1;
+    for (int i = 1; i < grouping->count(); ++i) {
+        grouping->setCurrentIndex(i);
+        if (window.timeline()->groupRanks(0) == std::vector<std::int32_t>{0, 4, 8, 12})
+            dpGrouping = i;
+    }
+    QVERIFY(dpGrouping > 0);
+    grouping->setCurrentIndex(dpGrouping);
+    QCOMPARE(window.timeline()->groupCount(), 4);
+
+    // Selecting the gradient all-reduce outlines its cells (0 -> 4 is at positions (0, 1)), marks its
+    // group's lanes and explains its time.
+    window.showOp(0, gradientOp);
+    const auto& cells = window.matrix()->highlightedCells();
+    // Per group, both directions of {0, 4}, {8, 12} inside nodes and {0, 8}, {4, 12} across them.
+    QCOMPARE(cells.size(), std::size_t(4 * 8));
+    QVERIFY(std::find(cells.begin(), cells.end(), std::make_pair(0, 1)) != cells.end());
+    const std::vector<bool>& marked = window.timeline()->markedRanks();
+    QCOMPARE(std::count(marked.begin(), marked.end(), true), std::ptrdiff_t(4));
+    QVERIFY(marked[0] && marked[4] && marked[8] && marked[12]);
+    QVERIFY(window.detailsHtml().contains(QStringLiteral("Estimated time")));
+
+    // Clicking the cell 0 -> 4 selects the op that moves those bytes: the gradient all-reduce.
+    Q_EMIT window.matrix()->cellClicked(0, 1, 4, 1);
+    QTRY_COMPARE_WITH_TIMEOUT(window.graph()->selectedOp(), static_cast<quint32>(gradientOp), 20000);
+    QVERIFY(window.detailsHtml().contains(QString::fromStdString(program.ops[gradientOp].name)));
+}
+
+void TestExplorer::exampleGalleryListsBundledModels()
+{
+    const QVector<app::ExampleEntry> examples =
+        app::findExamples(QStringLiteral(FLINT_SOURCE_DIR "/resources/examples"));
+    QCOMPARE(examples.size(), 3);
+    QStringList titles;
+    for (const app::ExampleEntry& e : examples) {
+        titles << e.title;
+        QVERIFY2(QFileInfo::exists(e.path), qPrintable(e.path));
+        QVERIFY2(!e.description.isEmpty() && !e.source.isEmpty(), qPrintable(e.title));
+    }
+    QVERIFY2(titles.contains(QStringLiteral("llama31_70b_train_step_128_devices.hlo")), qPrintable(titles.join(u',')));
+    QVERIFY2(titles.contains(QStringLiteral("astrasim_all_reduce_8npus_1MB")), qPrintable(titles.join(u',')));
+    for (const app::ExampleEntry& e : examples)
+        if (e.title == QStringLiteral("llama2_tp4_pp2_torch_xla.hlo"))
+            QVERIFY(e.description.contains(QStringLiteral("TP4 x PP2")));
+    // A folder without examples lists nothing.
+    QTemporaryDir empty;
+    QVERIFY(app::findExamples(empty.path()).isEmpty());
 }
 
 void TestExplorer::whatIfReestimatesAndCompares()

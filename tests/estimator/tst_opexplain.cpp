@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: MIT
+#include "core/estimator/collectivemodel.h"
+#include "core/estimator/opexplain.h"
+#include "core/synthetictrace.h"
+
+#include <cmath>
+#include <map>
+
+#include <QTest>
+
+using namespace flint::core;
+
+namespace {
+
+Cluster switchCluster(std::int32_t npus)
+{
+    Cluster c;
+    c.name = "test";
+    c.device = *findDevice("H100");
+    c.topology.dims = {{TopologyKind::Switch, npus, 100, 1000}};
+    c.system.preferredDatasetSplits = 1;
+    return c;
+}
+
+std::string joined(const OpExplanation& e)
+{
+    std::string all;
+    for (const std::string& line : e.lines)
+        all += line + '\n';
+    return all;
+}
+
+/// Index of the first op of `program` that is a collective in comm slot `slot`.
+std::uint32_t firstCollectiveIn(const Program& program, std::int32_t slot)
+{
+    for (std::uint32_t i = 0; i < program.ops.size(); ++i)
+        if (program.ops[i].kind == OpKind::Collective && program.ops[i].commSlot == slot)
+            return i;
+    return std::uint32_t(-1);
+}
+
+} // namespace
+
+class TestOpExplain : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void computeIsTheRoofline();
+    void collectiveMatchesTheModel();
+    void flowsFollowTheRing();
+    void heaviestOpBetweenRanks();
+    void badIndexThrows();
+};
+
+void TestOpExplain::computeIsTheRoofline()
+{
+    Program program;
+    Op gemm;
+    gemm.id = 1;
+    gemm.name = "gemm";
+    gemm.kind = OpKind::Compute;
+    gemm.flops = 2ULL * 4096 * 4096 * 4096;
+    gemm.bytesRead = 2ULL * 4096 * 4096 * 2;
+    gemm.bytesWritten = 4096ULL * 4096 * 2;
+    gemm.dtype = DType::BF16;
+    program.ops.push_back(gemm);
+    const Workload w = Workload::spmd(std::make_shared<const Program>(program), 2,
+                                      [](std::size_t, std::size_t) { return std::vector<std::int32_t>{}; });
+    const Cluster cluster = switchCluster(2);
+    const OpExplanation e = explainOp(w, cluster, 1, 0);
+    QCOMPARE(e.seconds, computeTime(gemm, cluster));
+    const double peak = cluster.device.peakFlops(Precision::BF16) * cluster.compute.flopEfficiency;
+    const double expected = static_cast<double>(gemm.flops) / peak + cluster.compute.launchOverhead;
+    QVERIFY2(std::abs(e.seconds - expected) < 1e-12, qPrintable(QString::number(e.seconds)));
+    const std::string text = joined(e);
+    QVERIFY2(text.find("roofline") != std::string::npos, text.c_str());
+    QVERIFY2(text.find("compute-bound") != std::string::npos, text.c_str());
+}
+
+void TestOpExplain::collectiveMatchesTheModel()
+{
+    const Workload w = makeSyntheticSpmdWorkload(40, 8, 4, 64 << 20);
+    const Cluster cluster = switchCluster(8);
+    const Program& program = w.programOf(5);
+    const std::uint32_t tp = firstCollectiveIn(program, 0);
+    QVERIFY(tp != std::uint32_t(-1));
+    const Op& op = program.ops[tp];
+    const OpExplanation e = explainOp(w, cluster, 5, tp);
+    const std::vector<std::int32_t> members = {4, 5, 6, 7};
+    const CollectiveCost cost = CollectiveModel(cluster).collective(op.collective, op.commBytes, members);
+    QCOMPARE(e.seconds, cost.duration);
+    const std::string text = joined(e);
+    QVERIFY2(text.find("ALL_REDUCE of " + std::to_string(op.commBytes) + " bytes per rank over 4 members") !=
+                 std::string::npos,
+             text.c_str());
+    QVERIFY2(text.find("2(n-1) T_msg(c/n, h_nb)") != std::string::npos, text.c_str());
+    QVERIFY2(text.find("n = 4") != std::string::npos, text.c_str());
+}
+
+void TestOpExplain::flowsFollowTheRing()
+{
+    // The data-parallel all-reduce on 8 ranks with tp = 4: groups {0,4} ... {3,7}; a ring of two
+    // sends 2 (n-1)/n S = S to the other member, for each of the 4 groups.
+    const std::uint64_t gradient = 64 << 20;
+    const Workload w = makeSyntheticSpmdWorkload(40, 8, 4, gradient);
+    const Cluster cluster = switchCluster(8);
+    const Program& program = w.programOf(0);
+    const std::uint32_t dp = firstCollectiveIn(program, 1);
+    QVERIFY(dp != std::uint32_t(-1));
+    std::map<std::pair<std::int32_t, std::int32_t>, double> flows;
+    forEachOpFlow(w, cluster, 0, dp, [&](std::int32_t src, std::int32_t dst, double bytes) {
+        flows[{src, dst}] += bytes;
+    });
+    QCOMPARE(flows.size(), std::size_t(8));
+    for (std::int32_t r = 0; r < 8; ++r)
+        QCOMPARE(flows[std::make_pair(r, (r + 4) % 8)], static_cast<double>(gradient));
+
+    // A compute op moves nothing.
+    std::size_t computeFlows = 0;
+    forEachOpFlow(w, cluster, 0, 0, [&](std::int32_t, std::int32_t, double) { ++computeFlows; });
+    QCOMPARE(computeFlows, std::size_t(0));
+}
+
+void TestOpExplain::heaviestOpBetweenRanks()
+{
+    const Workload w = makeSyntheticSpmdWorkload(40, 8, 4, 64 << 20);
+    const Cluster cluster = switchCluster(8);
+    const Program& program = w.programOf(0);
+
+    // 0 -> 4 only carries the data-parallel gradient all-reduce.
+    const OpOnRank dp = heaviestOpBetween(w, cluster, 0, 1, 4, 1);
+    QCOMPARE(dp.rank, 0);
+    QCOMPARE(program.ops[dp.op].commSlot, 1);
+    QCOMPARE(dp.bytes, static_cast<double>(64 << 20));
+
+    // 0 -> 1 is the tensor-parallel ring: a "tp" all-reduce, all of them counted.
+    const OpOnRank tp = heaviestOpBetween(w, cluster, 0, 1, 1, 1);
+    QCOMPARE(tp.rank, 0);
+    QCOMPARE(program.ops[tp.op].commSlot, 0);
+    QVERIFY(tp.bytes > 0);
+
+    // 0 -> 5 is in neither ring.
+    QCOMPARE(heaviestOpBetween(w, cluster, 0, 1, 5, 1).rank, -1);
+}
+
+void TestOpExplain::badIndexThrows()
+{
+    const Workload w = makeSyntheticSpmdWorkload(10, 2, 2, 1024);
+    QVERIFY_THROWS_EXCEPTION(std::out_of_range, explainOp(w, switchCluster(2), 0, 1000));
+    QVERIFY_THROWS_EXCEPTION(std::out_of_range, explainOp(w, switchCluster(2), 7, 0));
+}
+
+QTEST_GUILESS_MAIN(TestOpExplain)
+#include "tst_opexplain.moc"

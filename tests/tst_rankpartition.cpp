@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+#include "core/rankpartition.h"
+#include "core/synthetictrace.h"
+
+#include <QTest>
+
+using namespace flint::core;
+
+class TestRankPartition : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void meshAxesOfSpmdWorkload();
+    void programsFormStages();
+    void allRankGroupsAreNotPartitions();
+};
+
+namespace {
+
+using Parts = std::vector<std::vector<std::int32_t>>;
+
+const RankPartition* findByKind(const std::vector<RankPartition>& partitions, const std::string& kind,
+                                std::size_t groupSize)
+{
+    for (const RankPartition& p : partitions)
+        if (std::find(p.kinds.begin(), p.kinds.end(), kind) != p.kinds.end() && p.parts.front().size() == groupSize)
+            return &p;
+    return nullptr;
+}
+
+} // namespace
+
+void TestRankPartition::meshAxesOfSpmdWorkload()
+{
+    // 16 ranks, tensor-parallel groups of 4 consecutive ranks, data-parallel groups of stride 4.
+    const Workload w = makeSyntheticSpmdWorkload(60, 16, 4, 1 << 20);
+    const std::vector<RankPartition> partitions = rankPartitions(w);
+    QCOMPARE(partitions.size(), std::size_t(2));
+    for (const RankPartition& p : partitions) {
+        QCOMPARE(p.basis, RankPartition::Basis::Communicator);
+        QCOMPARE(p.parts.size(), std::size_t(4));
+        QVERIFY(QString::fromStdString(p.label).startsWith(QStringLiteral("4 groups of 4 ranks (")));
+    }
+    const Parts tp = {{0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9, 10, 11}, {12, 13, 14, 15}};
+    const Parts dp = {{0, 4, 8, 12}, {1, 5, 9, 13}, {2, 6, 10, 14}, {3, 7, 11, 15}};
+    QVERIFY(partitions[0].parts == tp || partitions[1].parts == tp);
+    QVERIFY(partitions[0].parts == dp || partitions[1].parts == dp);
+    const RankPartition& byDp = partitions[0].parts == dp ? partitions[0] : partitions[1];
+    QCOMPARE(byDp.order(), (std::vector<std::int32_t>{0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15}));
+    QVERIFY(findByKind(partitions, "ALL_REDUCE", 4) != nullptr);
+}
+
+void TestRankPartition::programsFormStages()
+{
+    // Two pipeline stages of 3 ranks each, ranks interleaved: 0, 2, 4 run stage 0.
+    Workload w;
+    auto stage0 = std::make_shared<Program>();
+    stage0->name = "stage0";
+    auto stage1 = std::make_shared<Program>();
+    stage1->name = "stage1";
+    w.programs = {stage0, stage1};
+    for (std::uint32_t r = 0; r < 6; ++r)
+        w.ranks.push_back(RankBinding{r % 2, {}});
+    QCOMPARE(w.validate(), std::string());
+    const std::vector<RankPartition> partitions = rankPartitions(w);
+    QCOMPARE(partitions.size(), std::size_t(1));
+    QCOMPARE(partitions[0].basis, RankPartition::Basis::Program);
+    QCOMPARE(partitions[0].parts, (Parts{{0, 2, 4}, {1, 3, 5}}));
+    QCOMPARE(partitions[0].order(), (std::vector<std::int32_t>{0, 2, 4, 1, 3, 5}));
+    QCOMPARE(partitions[0].label, std::string("2 programs of 3 ranks"));
+}
+
+void TestRankPartition::allRankGroupsAreNotPartitions()
+{
+    // tp = ranks: one group of every rank for "tp", singleton groups for "dp": neither divides the
+    // ranks into 2..n-1 parts worth grouping by.
+    const Workload w = makeSyntheticSpmdWorkload(30, 8, 8, 1 << 20);
+    QVERIFY(rankPartitions(w).empty());
+}
+
+QTEST_GUILESS_MAIN(TestRankPartition)
+#include "tst_rankpartition.moc"
