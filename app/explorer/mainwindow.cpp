@@ -11,6 +11,8 @@
 #include "views/commmatrixpage.h"
 #include "views/commmatrixview.h"
 #include "views/dagview.h"
+#include "views/opspage.h"
+#include "views/opstablemodel.h"
 #include "views/timelinegeometry.h"
 #include "views/timelinepage.h"
 #include "views/timelineview.h"
@@ -108,10 +110,12 @@ MainWindow::MainWindow(QWidget* parent)
     m_matrixPage = new views::CommMatrixPage(m_tabs);
     m_matrix = m_matrixPage->view();
     m_charts = new views::ChartsPage(m_tabs);
+    m_ops = new views::OpsPage(m_tabs);
     m_tabs->addTab(graphPage, tr("Graph"));
     m_tabs->addTab(m_timelinePage, tr("Timeline"));
     m_tabs->addTab(m_matrixPage, tr("Communication"));
     m_tabs->addTab(m_charts, tr("Charts"));
+    m_tabs->addTab(m_ops, tr("Ops"));
     setCentralWidget(m_tabs);
 
     m_whatIf = new views::WhatIfPanel(this);
@@ -169,11 +173,18 @@ MainWindow::MainWindow(QWidget* parent)
         m_timeline->revealOp(static_cast<int>(opIndex), rank);
     });
     connect(m_matrix, &views::CommMatrixView::cellClicked, this, &MainWindow::selectFromCell);
+    connect(m_ops, &views::OpsPage::opActivated, this, [this](int rank, int opIndex) {
+        showOp(rank, opIndex, true);
+        m_timeline->revealOp(opIndex, rank);
+    });
     connect(m_graph, &views::DagView::messageChanged, this,
             [this](const QString& message) { statusBar()->showMessage(message, 5000); });
     connect(m_rank, &QSpinBox::valueChanged, this, [this](int rank) {
-        if (auto workload = m_session->workload())
-            m_graph->setWorkload(std::shared_ptr<const core::Workload>(workload, &workload->workload), rank);
+        if (auto workload = m_session->workload()) {
+            const std::shared_ptr<const core::Workload> ranks(workload, &workload->workload);
+            m_graph->setWorkload(ranks, rank);
+            m_ops->setData(ranks, m_session->result(), rank);
+        }
     });
     connect(m_timeline, &views::TimelineView::rangeSummary, this,
             [this](const QString& text) { statusBar()->showMessage(text); });
@@ -316,6 +327,7 @@ void MainWindow::showEstimate(std::shared_ptr<const core::EstimateResult> result
     m_timelinePage->setData(ranks, result, ranksPerNode());
     m_matrixPage->setData(ranks, result, ranksPerNode());
     m_charts->setData(ranks, result);
+    m_ops->setData(ranks, result, m_rank->value());
     const Means now = meansOf(*result);
     m_summary->setText(tr("<b>Step time %1</b> on %2 (%3)<br>per rank: compute %4, exposed communication %5, idle %6")
                            .arg(duration(result->stepTime), qs(cluster.name), qs(cluster.device.name),
@@ -389,6 +401,8 @@ void MainWindow::showOp(int rank, int opIndex, bool inGraph)
                         [&flows](std::int32_t src, std::int32_t dst, double) { flows.emplace_back(src, dst); });
     m_matrix->highlightFlows(flows);
     m_timeline->highlightOp(opIndex, rank);
+    if (rank == m_ops->model()->rank())
+        m_ops->selectOp(static_cast<std::uint32_t>(opIndex));
     QString html = tr("<b>%1</b> (%2) on rank %3<br>").arg(qs(op.name).toHtmlEscaped(), views::kindLabel(op)).arg(rank);
     if (!op.scope.empty())
         html += tr("scope <i>%1</i><br>").arg(qs(op.scope).toHtmlEscaped());

@@ -20,6 +20,7 @@ QT_END_NAMESPACE
 
 namespace flint::views {
 class ChartsPage;
+class OpsPage;
 class CommMatrixPage;
 class CommMatrixView;
 class DagView;
@@ -55,6 +56,7 @@ public:
     /// The Details panel's text (HTML).
     QString detailsHtml() const;
     views::ChartsPage* charts() const { return m_charts; }
+    views::OpsPage* ops() const { return m_ops; }
     views::WhatIfPanel* whatIf() const { return m_whatIf; }
     QTabWidget* tabs() const { return m_tabs; }
 
@@ -96,6 +98,7 @@ private:
     views::CommMatrixPage* m_matrixPage = nullptr;
     views::CommMatrixView* m_matrix = nullptr;
     views::ChartsPage* m_charts = nullptr;
+    views::OpsPage* m_ops = nullptr;
     views::WhatIfPanel* m_whatIf = nullptr;
     QTextBrowser* m_details = nullptr;
     QLabel* m_summary = nullptr;

@@ -10,6 +10,8 @@
 #include "views/commmatrixpage.h"
 #include "views/commmatrixview.h"
 #include "views/dagview.h"
+#include "views/opspage.h"
+#include "views/opstablemodel.h"
 #include "views/timelinepage.h"
 #include "views/timelineview.h"
 #include "views/whatifpanel.h"
@@ -19,6 +21,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
@@ -83,6 +86,9 @@ void TestExplorer::opensTraceAndShowsEveryView()
     QCOMPARE(window.matrix()->cellCount(), 1);
     QCOMPARE(window.charts()->breakdownGroups(), 8);
     QCOMPARE(window.charts()->topOps().value(0), QStringLiteral("all_reduce_8npus_1MB"));
+    QCOMPARE(window.ops()->model()->rowCount(), 1);
+    QCOMPARE(window.ops()->model()->index(0, 0).data().toString(), QStringLiteral("all_reduce_8npus_1MB"));
+    QVERIFY(!window.ops()->model()->index(0, views::OpsTableModel::Duration).data().toString().isEmpty());
     QVERIFY(window.windowTitle().contains(QStringLiteral("astrasim_all_reduce_8npus_1MB")));
     // The graph tab lays out rank 0's program off the GUI thread.
     QTRY_VERIFY_WITH_TIMEOUT(window.graph()->currentLayout() && !window.graph()->isLayingOut(), 20000);
@@ -178,11 +184,19 @@ void TestExplorer::partitionsReachMatrixAndTimeline()
     QCOMPARE(std::count(marked.begin(), marked.end(), true), std::ptrdiff_t(4));
     QVERIFY(marked[0] && marked[4] && marked[8] && marked[12]);
     QVERIFY(window.detailsHtml().contains(QStringLiteral("Estimated time")));
+    QCOMPARE(window.ops()->table()->currentIndex().data(views::OpsTableModel::OpIndexRole).toInt(), gradientOp);
 
     // Clicking the cell 0 -> 4 selects the op that moves those bytes: the gradient all-reduce.
     Q_EMIT window.matrix()->cellClicked(0, 1, 4, 1);
     QTRY_COMPARE_WITH_TIMEOUT(window.graph()->selectedOp(), static_cast<quint32>(gradientOp), 20000);
     QVERIFY(window.detailsHtml().contains(QString::fromStdString(program.ops[gradientOp].name)));
+
+    // Choosing a row in the Ops table selects that op in the graph.
+    QAbstractItemView* table = window.ops()->table();
+    const QModelIndex first = table->model()->index(0, 0);
+    const auto chosen = first.data(views::OpsTableModel::OpIndexRole).toUInt();
+    table->selectionModel()->setCurrentIndex(first, QItemSelectionModel::ClearAndSelect);
+    QTRY_COMPARE_WITH_TIMEOUT(window.graph()->selectedOp(), chosen, 20000);
 }
 
 void TestExplorer::exampleGalleryListsBundledModels()

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: MIT
+#include "views/opspage.h"
+
+#include "views/opstablemodel.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace flint::views {
+namespace detail {
+
+/// Keeps the rows whose name, kind or scope contains the filter text (case-insensitive). Looks only at
+/// those three columns, so that filtering 100,000 ops does not format every number.
+class OpsFilterProxy : public QSortFilterProxyModel {
+public:
+    using QSortFilterProxyModel::QSortFilterProxyModel;
+
+    void setText(const QString& text)
+    {
+        m_text = text;
+        invalidateFilter();
+    }
+
+protected:
+    bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override
+    {
+        if (m_text.isEmpty())
+            return true;
+        for (int column : {OpsTableModel::Name, OpsTableModel::Kind, OpsTableModel::Scope})
+            if (sourceModel()
+                    ->index(sourceRow, column, sourceParent)
+                    .data()
+                    .toString()
+                    .contains(m_text, Qt::CaseInsensitive))
+                return true;
+        return false;
+    }
+
+private:
+    QString m_text;
+};
+
+} // namespace detail
+
+OpsPage::OpsPage(QWidget* parent)
+    : QWidget(parent)
+{
+    m_model = new OpsTableModel(this);
+    auto* proxy = new detail::OpsFilterProxy(this);
+    m_proxy = proxy;
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(OpsTableModel::SortRole);
+
+    m_filter = new QLineEdit(this);
+    m_filter->setPlaceholderText(tr("Filter by name, kind or scope"));
+    m_filter->setClearButtonEnabled(true);
+    m_count = new QLabel(this);
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(m_filter, 1);
+    bar->addWidget(m_count);
+
+    m_table = new QTableView(this);
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(OpsTableModel::Duration, Qt::DescendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setWordWrap(false);
+    m_table->verticalHeader()->hide();
+    // Fixed row heights and no content-based sizing: a 100,000-row table stays instant.
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setColumnWidth(OpsTableModel::Name, 260);
+    m_table->setColumnWidth(OpsTableModel::Scope, 220);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(bar);
+    layout->addWidget(m_table, 1);
+
+    connect(m_filter, &QLineEdit::textChanged, this, [this, proxy](const QString& text) {
+        proxy->setText(text);
+        updateCount();
+    });
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                if (m_following || !current.isValid())
+                    return;
+                Q_EMIT opActivated(m_model->rank(), current.data(OpsTableModel::OpIndexRole).toInt());
+            });
+    updateCount();
+}
+
+void OpsPage::setData(std::shared_ptr<const core::Workload> workload,
+                      std::shared_ptr<const core::EstimateResult> result, int rank)
+{
+    m_model->setData(std::move(workload), std::move(result), rank);
+    updateCount();
+}
+
+void OpsPage::selectOp(std::uint32_t opIndex)
+{
+    const int row = m_model->rowOfOp(opIndex);
+    if (row < 0)
+        return;
+    const QModelIndex index = m_proxy->mapFromSource(m_model->index(row, OpsTableModel::Name));
+    if (!index.isValid())
+        return; // filtered out
+    m_following = true;
+    m_table->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_table->scrollTo(index);
+    m_following = false;
+}
+
+void OpsPage::updateCount()
+{
+    const int all = m_model->rowCount();
+    const int shown = m_proxy->rowCount();
+    m_count->setText(shown == all ? tr("%n op(s) of rank %1", nullptr, all).arg(m_model->rank())
+                                  : tr("%1 of %n op(s) of rank %2", nullptr, all).arg(shown).arg(m_model->rank()));
+}
+
+} // namespace flint::views

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/estimator/estimate.h"
+#include "core/workload.h"
+
+#include <memory>
+
+#include <QWidget>
+
+QT_BEGIN_NAMESPACE
+class QLabel;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTableView;
+QT_END_NAMESPACE
+
+namespace flint::views {
+
+class OpsTableModel;
+
+/// The Ops tab: every op of the chosen rank in a sortable table (slowest first by default) with a
+/// filter on name, kind and scope. Choosing a row emits opActivated(); selectOp() follows a
+/// selection made in another view.
+class OpsPage : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit OpsPage(QWidget* parent = nullptr);
+
+    void setData(std::shared_ptr<const core::Workload> workload, std::shared_ptr<const core::EstimateResult> result,
+                 int rank);
+    /// Selects and shows op `opIndex` of the shown rank without emitting opActivated().
+    void selectOp(std::uint32_t opIndex);
+
+    OpsTableModel* model() const { return m_model; }
+    QSortFilterProxyModel* proxy() const { return m_proxy; }
+    QTableView* table() const { return m_table; }
+    QLineEdit* filter() const { return m_filter; }
+
+Q_SIGNALS:
+    void opActivated(int rank, int opIndex);
+
+private:
+    void updateCount();
+
+    OpsTableModel* m_model = nullptr;
+    QSortFilterProxyModel* m_proxy = nullptr;
+    QTableView* m_table = nullptr;
+    QLineEdit* m_filter = nullptr;
+    QLabel* m_count = nullptr;
+    bool m_following = false; ///< selectOp() is moving the selection
+};
+
+} // namespace flint::views
