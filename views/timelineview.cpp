@@ -40,6 +40,75 @@ struct TimelineView::Lanes {
         std::uint32_t event; ///< index into the timeline's events
     };
     std::vector<std::array<std::vector<Span>, 2>> byTimeline;
+
+    /// Busy time as a prefix sum over kProfileBins equal bins of [0, span]: cumulative[i] is the busy
+    /// time before bin i, in rank-bins (per rank, the union of a track's spans, so that overlapping
+    /// communication streams count once). Lets a zoomed-out summary lane read any pixel column's busy
+    /// ranks in O(1) instead of walking every event under it.
+    struct BusyProfile {
+        std::array<std::vector<float>, 2> cumulative;
+    };
+    static constexpr std::size_t kProfileBins = 16384;
+    /// Profiles kept at most (about 128 KiB each): more than a screen of summary lanes.
+    static constexpr std::size_t kMaxGroupProfiles = 256;
+    double span = 0; ///< seconds covered by the profiles: the step time
+    /// A group's profile by group index, built on first use (painting is single-threaded, on the GUI
+    /// thread). Cleared when the groups change.
+    mutable std::unordered_map<std::size_t, BusyProfile> groupProfiles;
+
+    double binSeconds() const { return span > 0 ? span / static_cast<double>(kProfileBins) : 1.0; }
+
+    const BusyProfile& groupProfileOf(std::size_t group, const std::vector<std::int32_t>& ranks,
+                                      const std::vector<std::uint32_t>& rankTimeline) const
+    {
+        auto found = groupProfiles.find(group);
+        if (found != groupProfiles.end())
+            return found->second;
+        if (groupProfiles.size() >= kMaxGroupProfiles)
+            groupProfiles.clear();
+        std::map<std::uint32_t, int> weights; // ranks sharing a timeline add it once, weighted
+        for (std::int32_t r : ranks)
+            ++weights[rankTimeline[static_cast<std::size_t>(r)]];
+        const double bin = binSeconds();
+        BusyProfile profile;
+        std::vector<double> perBin(kProfileBins);
+        for (std::size_t track = 0; track < 2; ++track) {
+            std::fill(perBin.begin(), perBin.end(), 0.0);
+            for (const auto& [timeline, weight] : weights) {
+                const auto addBusy = [&, w = weight](double a, double b) {
+                    const double x0 = std::max(0.0, a / bin);
+                    const double x1 = std::min(static_cast<double>(kProfileBins), b / bin);
+                    for (auto i = static_cast<std::size_t>(x0); i < kProfileBins && static_cast<double>(i) < x1; ++i)
+                        perBin[i] += w * std::max(0.0, std::min(x1, static_cast<double>(i + 1)) -
+                                                           std::max(x0, static_cast<double>(i)));
+                };
+                // Spans are sorted by start: merge overlaps into their union as they come.
+                double unionStart = 0;
+                double unionEnd = -1;
+                for (const Span& sp : byTimeline[timeline][track]) {
+                    if (sp.start > unionEnd) {
+                        if (unionEnd > unionStart)
+                            addBusy(unionStart, unionEnd);
+                        unionStart = sp.start;
+                        unionEnd = sp.end;
+                    } else {
+                        unionEnd = std::max(unionEnd, sp.end);
+                    }
+                }
+                if (unionEnd > unionStart)
+                    addBusy(unionStart, unionEnd);
+            }
+            auto& cumulative = profile.cumulative[track];
+            cumulative.resize(kProfileBins + 1);
+            double sum = 0;
+            for (std::size_t i = 0; i < kProfileBins; ++i) {
+                cumulative[i] = static_cast<float>(sum);
+                sum += perBin[i];
+            }
+            cumulative[kProfileBins] = static_cast<float>(sum);
+        }
+        return groupProfiles.emplace(group, std::move(profile)).first->second;
+    }
 };
 
 /// What one frame computed per timeline, so that ranks sharing a timeline cost one lane's work.
@@ -75,6 +144,7 @@ void TimelineView::setData(std::shared_ptr<const core::Workload> workload,
     m_firstRow = 0;
     m_highlightOp = -1;
     if (m_result) {
+        m_lanes->span = m_result->stepTime;
         m_lanes->byTimeline.resize(m_result->timelines.size());
         for (std::size_t t = 0; t < m_result->timelines.size(); ++t) {
             const auto& events = m_result->timelines[t];
@@ -102,6 +172,8 @@ void TimelineView::setGrouping(const core::RankPartition* partition)
 void TimelineView::rebuildGroups(const core::RankPartition* partition)
 {
     m_groups.clear();
+    if (m_lanes)
+        m_lanes->groupProfiles.clear();
     const int ranks = laneCount();
     if (partition && ranks > 0) {
         std::size_t covered = 0;
@@ -136,6 +208,14 @@ void TimelineView::fit()
     m_time.plotLeft = kLabelWidth;
     m_time.plotWidth = std::max(10, width() - kLabelWidth - 8);
     m_time.fit();
+    update();
+}
+
+void TimelineView::showTimeRange(double from, double to)
+{
+    m_time.plotLeft = kLabelWidth;
+    m_time.plotWidth = std::max(10, width() - kLabelWidth - 8);
+    m_time.showRange(from, to, 0);
     update();
 }
 
@@ -373,60 +453,103 @@ void TimelineView::paintLane(QPainter& painter, FrameCache& cache, int rank, int
 void TimelineView::paintSummary(QPainter& painter, FrameCache& cache, const Group& group, int top) const
 {
     // Per pixel column: the share of the group's ranks whose compute (top) or communication (bottom)
-    // track is busy. Ranks that share a timeline are counted once with their weight, and each
-    // timeline's busy columns are computed once per frame.
+    // track is busy, in ranks.
     const int columns = static_cast<int>(m_time.plotWidth);
     if (columns <= 0)
         return;
-    std::map<std::uint32_t, int> weights;
-    for (std::int32_t r : group.ranks)
-        ++weights[m_result->rankTimeline[static_cast<std::size_t>(r)]];
     const double secondsPerPixel = m_time.span() / m_time.plotWidth;
-    const auto busyOf = [&](std::uint32_t timeline) -> const std::array<std::vector<float>, 2>& {
-        auto found = cache.busy.find(timeline);
-        if (found != cache.busy.end())
-            return found->second;
-        std::array<std::vector<float>, 2> busy;
-        for (int track = 0; track < 2; ++track) {
-            auto& column = busy[static_cast<std::size_t>(track)];
-            column.assign(static_cast<std::size_t>(columns), 0.0f);
-            const auto& spans = m_lanes->byTimeline[timeline][static_cast<std::size_t>(track)];
-            auto it = std::lower_bound(spans.begin(), spans.end(), m_time.viewStart - m_time.span(),
-                                       [](const Lanes::Span& s, double time) { return s.start < time; });
-            for (; it != spans.end() && it->start <= m_time.viewEnd; ++it) {
-                const double a = std::max(it->start, m_time.viewStart);
-                const double b = std::min(it->end, m_time.viewEnd);
-                if (b <= a)
-                    continue;
-                const int c0 = std::clamp(static_cast<int>((a - m_time.viewStart) / secondsPerPixel), 0, columns - 1);
-                const int c1 = std::clamp(static_cast<int>((b - m_time.viewStart) / secondsPerPixel), 0, columns - 1);
-                for (int c = c0; c <= c1; ++c) {
-                    const double cellStart = m_time.viewStart + c * secondsPerPixel;
-                    const double overlap = std::min(b, cellStart + secondsPerPixel) - std::max(a, cellStart);
-                    column[static_cast<std::size_t>(c)] += static_cast<float>(std::max(0.0, overlap) / secondsPerPixel);
-                }
+    std::array<std::vector<double>, 2> share;
+    const double binSeconds = m_lanes->binSeconds();
+    if (secondsPerPixel >= binSeconds) {
+        // Zoomed out: a pixel covers at least one profile bin. The group's profile (the sum of its
+        // ranks' prefix sums) gives each column's busy ranks from its two edges, so a frame costs two
+        // lookups per column whatever the group's size and event count.
+        const Lanes::BusyProfile& profile = m_lanes->groupProfileOf(static_cast<std::size_t>(&group - m_groups.data()),
+                                                                    group.ranks, m_result->rankTimeline);
+        const double firstBin = m_time.viewStart / binSeconds; // column edges, in bins
+        const double binsPerPixel = secondsPerPixel / binSeconds;
+        const double pixelsPerBin = 1.0 / binsPerPixel;
+        const auto bins = static_cast<double>(Lanes::kProfileBins);
+        for (std::size_t track = 0; track < 2; ++track) {
+            const float* cumulative = profile.cumulative[track].data();
+            const auto at = [cumulative, bins](double x) {
+                x = std::clamp(x, 0.0, bins);
+                const auto i = std::min(static_cast<std::size_t>(x), Lanes::kProfileBins - 1);
+                return static_cast<double>(cumulative[i]) +
+                       static_cast<double>(cumulative[i + 1] - cumulative[i]) * (x - static_cast<double>(i));
+            };
+            share[track].resize(static_cast<std::size_t>(columns));
+            double left = at(firstBin);
+            for (int c = 0; c < columns; ++c) {
+                const double right = at(firstBin + (c + 1) * binsPerPixel);
+                share[track][static_cast<std::size_t>(c)] = (right - left) * pixelsPerBin;
+                left = right;
             }
         }
-        return cache.busy.emplace(timeline, std::move(busy)).first->second;
-    };
-    for (int track = 0; track < 2; ++track) {
-        std::vector<double> share(static_cast<std::size_t>(columns), 0.0);
-        for (const auto& [timeline, weight] : weights) {
-            const auto& column = busyOf(timeline)[static_cast<std::size_t>(track)];
-            for (int c = 0; c < columns; ++c)
-                share[static_cast<std::size_t>(c)] += weight * static_cast<double>(column[static_cast<std::size_t>(c)]);
+    } else {
+        // Zoomed in: few events per timeline are visible; walk them. Ranks that share a timeline
+        // count once with their weight, and each timeline's columns are computed once per frame.
+        std::map<std::uint32_t, int> weights;
+        for (std::int32_t r : group.ranks)
+            ++weights[m_result->rankTimeline[static_cast<std::size_t>(r)]];
+        const auto busyOf = [&](std::uint32_t timeline) -> const std::array<std::vector<float>, 2>& {
+            auto found = cache.busy.find(timeline);
+            if (found != cache.busy.end())
+                return found->second;
+            std::array<std::vector<float>, 2> busy;
+            for (std::size_t track = 0; track < 2; ++track) {
+                auto& column = busy[track];
+                column.assign(static_cast<std::size_t>(columns), 0.0f);
+                const auto& spans = m_lanes->byTimeline[timeline][track];
+                auto it = std::lower_bound(spans.begin(), spans.end(), m_time.viewStart - m_time.span(),
+                                           [](const Lanes::Span& sp, double time) { return sp.start < time; });
+                for (; it != spans.end() && it->start <= m_time.viewEnd; ++it) {
+                    const double a = std::max(it->start, m_time.viewStart);
+                    const double b = std::min(it->end, m_time.viewEnd);
+                    if (b <= a)
+                        continue;
+                    const int c0 =
+                        std::clamp(static_cast<int>((a - m_time.viewStart) / secondsPerPixel), 0, columns - 1);
+                    const int c1 =
+                        std::clamp(static_cast<int>((b - m_time.viewStart) / secondsPerPixel), 0, columns - 1);
+                    for (int c = c0; c <= c1; ++c) {
+                        const double cellStart = m_time.viewStart + c * secondsPerPixel;
+                        const double overlap = std::min(b, cellStart + secondsPerPixel) - std::max(a, cellStart);
+                        column[static_cast<std::size_t>(c)] +=
+                            static_cast<float>(std::max(0.0, overlap) / secondsPerPixel);
+                    }
+                }
+            }
+            return cache.busy.emplace(timeline, std::move(busy)).first->second;
+        };
+        for (std::size_t track = 0; track < 2; ++track) {
+            share[track].assign(static_cast<std::size_t>(columns), 0.0);
+            for (const auto& [timeline, weight] : weights) {
+                const auto& column = busyOf(timeline)[track];
+                for (std::size_t c = 0; c < share[track].size(); ++c)
+                    share[track][c] += weight * static_cast<double>(column[c]);
+            }
         }
+    }
+    for (std::size_t track = 0; track < 2; ++track) {
+        // The busy share in 256 steps, each a premultiplied shade: no colour arithmetic per pixel.
+        std::array<QRgb, 256> shades;
         const QColor base = track == 0 ? colorOf(core::OpKind::Compute) : colorOf(core::OpKind::Collective);
+        for (std::size_t level = 0; level < shades.size(); ++level) {
+            QColor shade = base;
+            shade.setAlphaF(level == 0 ? 0.0f : static_cast<float>(0.15 + 0.85 * static_cast<double>(level) / 255));
+            shades[level] = qPremultiply(shade.rgba());
+        }
         QImage line(columns, 1, QImage::Format_ARGB32_Premultiplied);
         auto* pixels = reinterpret_cast<QRgb*>(line.scanLine(0));
+        const double perRank = 255.0 / static_cast<double>(group.ranks.size());
         for (int c = 0; c < columns; ++c) {
-            const double s =
-                std::min(1.0, share[static_cast<std::size_t>(c)] / static_cast<double>(group.ranks.size()));
-            QColor shade = base;
-            shade.setAlphaF(s <= 0 ? 0.0f : static_cast<float>(0.15 + 0.85 * s));
-            pixels[c] = qPremultiply(shade.rgba());
+            // A sliver of busy time still shows (ceil); the share never exceeds all ranks.
+            const double level =
+                std::clamp(std::ceil(share[track][static_cast<std::size_t>(c)] * perRank - 1e-6), 0.0, 255.0);
+            pixels[c] = shades[static_cast<std::size_t>(level)];
         }
-        const int y = top + 1 + track * (kTrackHeight + 2);
+        const int y = top + 1 + static_cast<int>(track) * (kTrackHeight + 2);
         painter.drawImage(QRectF(m_time.plotLeft, y, columns, kTrackHeight), line);
     }
 }

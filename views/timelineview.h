@@ -52,6 +52,8 @@ public:
 
 public Q_SLOTS:
     void fit();
+    /// Shows the time window [from, to] (seconds from the step start), clamped to the step.
+    void showTimeRange(double from, double to);
     /// Outlines the spans of op `opIndex` (index into each rank's program) on every lane and, for a
     /// collective, joins its members' spans with arrows as seen from `rank`; -1 clears.
     void highlightOp(int opIndex, int rank = 0);
