@@ -2,6 +2,7 @@
 // flint-explorer: the interactive desktop explorer.
 #include "app/explorer/mainwindow.h"
 #include "app/explorer/session.h"
+#include "app/explorer/translations.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -10,6 +11,7 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
+#include <QLocale>
 #include <QTimer>
 
 namespace {
@@ -19,6 +21,22 @@ bool canShowWindows()
 {
     return qEnvironmentVariableIsSet("QT_QPA_PLATFORM") || qEnvironmentVariableIsSet("DISPLAY") ||
            qEnvironmentVariableIsSet("WAYLAND_DISPLAY");
+}
+
+/// The value of `--lang CODE` or `--lang=CODE`, read before the parser runs: --help is translated.
+QString languageArgument(const QStringList& arguments)
+{
+    const QString option = QStringLiteral("--lang");
+    for (qsizetype i = 1; i < arguments.size(); ++i) {
+        const QString& argument = arguments[i];
+        if (argument == QStringLiteral("--"))
+            break;
+        if (argument == option && i + 1 < arguments.size())
+            return arguments[i + 1];
+        if (argument.startsWith(option + QLatin1Char('=')))
+            return argument.mid(option.size() + 1);
+    }
+    return QString();
 }
 
 } // namespace
@@ -47,22 +65,40 @@ int main(int argc, char** argv)
     QApplication::setOrganizationName(QStringLiteral("Flint Explorer"));
     QApplication::setApplicationVersion(QStringLiteral(FLINT_VERSION));
 
+    const QString language = languageArgument(QCoreApplication::arguments());
+    if (!language.isEmpty())
+        QLocale::setDefault(QLocale(language));
+    const flint::app::Translations translations(language.isEmpty() ? QLocale::system() : QLocale(language));
+
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Explore distributed ML workloads without a cluster."));
+    parser.setApplicationDescription(
+        QCoreApplication::translate("main", "Explore distributed ML workloads without a cluster."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("file"),
-                                 QStringLiteral("An XLA HLO module or a Chakra trace (file, prefix or folder). "
-                                                "Default: the bundled Llama-3.1 70B training step."));
+    parser.addPositionalArgument(
+        QStringLiteral("file"),
+        QCoreApplication::translate("main", "An XLA HLO module or a Chakra trace (file, prefix or folder). "
+                                            "Default: the bundled Llama-3.1 70B training step."));
     const QCommandLineOption screenshotOption(
-        QStringLiteral("screenshot"), QStringLiteral("Render the window once the estimate is ready, save it and exit."),
+        QStringLiteral("screenshot"),
+        QCoreApplication::translate("main", "Render the window once the estimate is ready, save it and exit."),
         QStringLiteral("png"));
-    const QCommandLineOption tabOption(QStringLiteral("tab"),
-                                       QStringLiteral("Tab to show: timeline, communication or charts."),
-                                       QStringLiteral("name"));
+    const QCommandLineOption tabOption(
+        QStringLiteral("tab"),
+        QCoreApplication::translate("main", "Tab to show: graph, timeline, communication, charts or ops (English names, "
+                                            "also under other languages)."),
+        QStringLiteral("name"));
+    const QCommandLineOption langOption(
+        QStringLiteral("lang"),
+        QCoreApplication::translate("main", "User interface language instead of the system's: %1 or en.")
+            .arg(flint::app::Translations::available().join(QStringLiteral(", "))),
+        QStringLiteral("code"));
     parser.addOption(screenshotOption);
     parser.addOption(tabOption);
+    parser.addOption(langOption);
     parser.process(app);
+    if (!language.isEmpty() && translations.language().isEmpty() && !language.startsWith(QStringLiteral("en")))
+        std::fprintf(stderr, "flint-explorer: no translation for '%s', using English\n", qPrintable(language));
 
     flint::app::MainWindow window;
     QString path = parser.positionalArguments().value(0);
@@ -78,7 +114,7 @@ int main(int argc, char** argv)
     }
     const QString tab = parser.value(tabOption).toLower();
     for (int i = 0; i < window.tabs()->count(); ++i)
-        if (window.tabs()->tabText(i).toLower().startsWith(tab) && !tab.isEmpty())
+        if (window.tabs()->widget(i)->objectName().startsWith(tab) && !tab.isEmpty())
             window.tabs()->setCurrentIndex(i);
     window.show();
     if (!path.isEmpty())

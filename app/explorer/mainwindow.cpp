@@ -116,6 +116,12 @@ MainWindow::MainWindow(QWidget* parent)
     m_tabs->addTab(m_matrixPage, tr("Communication"));
     m_tabs->addTab(m_charts, tr("Charts"));
     m_tabs->addTab(m_ops, tr("Ops"));
+    // Untranslated names for `--tab` and tests; the tab titles follow the UI language.
+    graphPage->setObjectName(QStringLiteral("graph"));
+    m_timelinePage->setObjectName(QStringLiteral("timeline"));
+    m_matrixPage->setObjectName(QStringLiteral("communication"));
+    m_charts->setObjectName(QStringLiteral("charts"));
+    m_ops->setObjectName(QStringLiteral("ops"));
     setCentralWidget(m_tabs);
 
     m_whatIf = new views::WhatIfPanel(this);
@@ -238,7 +244,7 @@ void MainWindow::buildMenus()
     file->addSeparator();
     file->addAction(tr("Export &Perfetto trace…"), this, &MainWindow::exportTrace);
     file->addAction(tr("Export &Chakra traces…"), this, &MainWindow::exportChakra);
-    file->addAction(tr("Export breakdown as &CSV…"), this, &MainWindow::exportBreakdownCsv);
+    file->addAction(tr("Export breakdown as CS&V…"), this, &MainWindow::exportBreakdownCsv);
     file->addAction(tr("Export view &image…"), this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export the current view"), QString(),
                                                           tr("PNG image (*.png);;SVG drawing (*.svg)"));

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+#include "app/explorer/translations.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QLibraryInfo>
+
+namespace flint::app {
+namespace {
+
+const QString kResourceFolder = QStringLiteral(":/i18n");
+const QString kPrefix = QStringLiteral("flint-explorer_");
+
+} // namespace
+
+Translations::Translations(const QLocale& locale)
+{
+    const QStringList shipped = available();
+    // uiLanguages() lists the user's languages, most preferred first ("de-DE", "de", "en-US", ...).
+    // QTranslator::load(QLocale) would skip over a preferred English and pick a later language, so
+    // walk the list ourselves and stop at English, the source language.
+    for (QString ui : locale.uiLanguages()) {
+        ui.replace(QLatin1Char('-'), QLatin1Char('_'));
+        if (ui == QStringLiteral("C") || ui == QStringLiteral("en") || ui.startsWith(QStringLiteral("en_")))
+            break;
+        // "zh_Hans_CN" and "zh_CN" both mean the Simplified Chinese we ship as zh_CN; "de_AT" falls
+        // back to "de". Try the full name, then drop the script, then keep the language alone.
+        const QStringList parts = ui.split(QLatin1Char('_'));
+        QStringList candidates{ui};
+        if (parts.size() == 3)
+            candidates << parts[0] + QLatin1Char('_') + parts[2];
+        candidates << parts[0];
+        for (const QString& candidate : candidates)
+            if (shipped.contains(candidate)) {
+                m_language = candidate;
+                break;
+            }
+        if (!m_language.isEmpty())
+            break;
+    }
+    if (m_language.isEmpty())
+        return;
+    if (m_explorer.load(kPrefix + m_language, kResourceFolder))
+        m_explorerInstalled = QCoreApplication::installTranslator(&m_explorer);
+    if (m_qt.load(QStringLiteral("qtbase_") + m_language, QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+        m_qtInstalled = QCoreApplication::installTranslator(&m_qt);
+    if (!m_explorerInstalled)
+        m_language.clear();
+}
+
+Translations::~Translations()
+{
+    if (m_qtInstalled)
+        QCoreApplication::removeTranslator(&m_qt);
+    if (m_explorerInstalled)
+        QCoreApplication::removeTranslator(&m_explorer);
+}
+
+QStringList Translations::available()
+{
+    QStringList languages;
+    const QStringList files = QDir(kResourceFolder).entryList({kPrefix + QStringLiteral("*.qm")}, QDir::Files);
+    for (const QString& file : files)
+        languages << file.mid(kPrefix.size(), file.size() - kPrefix.size() - 3);
+    return languages;
+}
+
+} // namespace flint::app

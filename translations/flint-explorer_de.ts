@@ -1,0 +1,728 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="de_DE" sourcelanguage="en">
+<context>
+    <name>flint::app::ExampleGallery</name>
+    <message>
+        <source>%1 (licence: %2)</source>
+        <translation>%1 (Lizenz: %2)</translation>
+    </message>
+    <message>
+        <source>Chakra execution trace</source>
+        <translation>Chakra-Ausführungstrace</translation>
+    </message>
+    <message>
+        <source>XLA HLO module</source>
+        <translation>XLA-HLO-Modul</translation>
+    </message>
+    <message>
+        <source>Example gallery</source>
+        <translation>Beispielgalerie</translation>
+    </message>
+    <message>
+        <source>Bundled workloads, as real compilers and tools wrote them:</source>
+        <translation>Mitgelieferte Workloads, so wie echte Compiler und Werkzeuge sie geschrieben haben:</translation>
+    </message>
+    <message>
+        <source>No bundled examples were found next to this program.</source>
+        <translation>Neben diesem Programm wurden keine mitgelieferten Beispiele gefunden.</translation>
+    </message>
+</context>
+<context>
+    <name>flint::app::MainWindow</name>
+    <message>
+        <source>Flint Explorer</source>
+        <translation>Flint Explorer</translation>
+    </message>
+    <message>
+        <source>rank </source>
+        <translation>Rang </translation>
+    </message>
+    <message>
+        <source>The rank whose graph is shown</source>
+        <translation>Der Rang, dessen Graph angezeigt wird</translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation>Graph</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>Zeitachse</translation>
+    </message>
+    <message>
+        <source>Communication</source>
+        <translation>Kommunikation</translation>
+    </message>
+    <message>
+        <source>Charts</source>
+        <translation>Diagramme</translation>
+    </message>
+    <message>
+        <source>What if</source>
+        <translation>Was wäre wenn</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>Details</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>&amp;Öffnen…</translation>
+    </message>
+    <message>
+        <source>Open a workload</source>
+        <translation>Workload öffnen</translation>
+    </message>
+    <message>
+        <source>Workloads (*.hlo *.txt *.et *.et.gz);;All files (*)</source>
+        <translation>Workloads (*.hlo *.txt *.et *.et.gz);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Open trace &amp;folder…</source>
+        <translation>Trace-Or&amp;dner öffnen…</translation>
+    </message>
+    <message>
+        <source>Open a folder of Chakra rank files</source>
+        <translation>Ordner mit Chakra-Dateien der Ränge öffnen</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>&amp;Zuletzt geöffnet</translation>
+    </message>
+    <message>
+        <source>Example &amp;gallery…</source>
+        <translation>Beispiel&amp;galerie…</translation>
+    </message>
+    <message>
+        <source>&amp;Examples</source>
+        <translation>Bei&amp;spiele</translation>
+    </message>
+    <message>
+        <source>Export &amp;Perfetto trace…</source>
+        <translation>&amp;Perfetto-Trace exportieren…</translation>
+    </message>
+    <message>
+        <source>Export &amp;Chakra traces…</source>
+        <translation>&amp;Chakra-Traces exportieren…</translation>
+    </message>
+    <message>
+        <source>Export view &amp;image…</source>
+        <translation>Ansicht als B&amp;ild exportieren…</translation>
+    </message>
+    <message>
+        <source>Export the current view</source>
+        <translation>Aktuelle Ansicht exportieren</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG drawing (*.svg)</source>
+        <translation>PNG-Bild (*.png);;SVG-Zeichnung (*.svg)</translation>
+    </message>
+    <message>
+        <source>Cannot write %1</source>
+        <translation>%1 kann nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <source>The image could not be saved.</source>
+        <translation>Das Bild konnte nicht gespeichert werden.</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <source>&amp;Fit timeline</source>
+        <translation>Zeitachse &amp;einpassen</translation>
+    </message>
+    <message>
+        <source>%1 — Flint Explorer</source>
+        <translation>%1 — Flint Explorer</translation>
+    </message>
+    <message>
+        <source>Fixed by this module: %1 devices (%2 x %3) and its parallelism, which XLA already partitioned. Network, device and collective model are free to change.</source>
+        <translation>Durch dieses Modul festgelegt: %1 Geräte (%2 x %3) und seine Parallelisierung, die XLA bereits partitioniert hat. Netzwerk, Gerät und Kollektiv-Modell sind frei änderbar.</translation>
+    </message>
+    <message>
+        <source>1 replica</source>
+        <translation>1 Replikat</translation>
+    </message>
+    <message>
+        <source>%1 replicas</source>
+        <translation>%1 Replikate</translation>
+    </message>
+    <message>
+        <source>1 partition</source>
+        <translation>1 Partition</translation>
+    </message>
+    <message>
+        <source>%1 partitions</source>
+        <translation>%1 Partitionen</translation>
+    </message>
+    <message>
+        <source>Fixed by this trace: %1 ranks and their communicator groups, as recorded. Network, device and collective model are free to change.</source>
+        <translation>Durch diesen Trace festgelegt: %1 Ränge und ihre Kommunikatorgruppen, wie aufgezeichnet. Netzwerk, Gerät und Kollektiv-Modell sind frei änderbar.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 ranks, %3 ops on rank 0, %4 communicator groups&lt;br&gt;%5</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 Ränge, %3 Ops auf Rang 0, %4 Kommunikatorgruppen&lt;br&gt;%5</translation>
+    </message>
+    <message>
+        <source>Warnings:&lt;br&gt;</source>
+        <translation>Warnungen:&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Step time %1&lt;/b&gt; on %2 (%3)&lt;br&gt;per rank: compute %4, exposed communication %5, idle %6</source>
+        <translation>&lt;b&gt;Schrittzeit %1&lt;/b&gt; auf %2 (%3)&lt;br&gt;pro Rang: Rechnen %4, nicht überlappte Kommunikation %5, Leerlauf %6</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Last change&lt;/b&gt;: step %1 → %2, %3&lt;br&gt;compute %4, exposed comm %5, idle %6</source>
+        <translation>&lt;b&gt;Letzte Änderung&lt;/b&gt;: Schritt %1 → %2, %3&lt;br&gt;Rechnen %4, nicht überlappte Komm. %5, Leerlauf %6</translation>
+    </message>
+    <message>
+        <source>Estimated %1 ranks: step time %2</source>
+        <translation>%1 Ränge geschätzt: Schrittzeit %2</translation>
+    </message>
+    <message>
+        <source>No op sends from these ranks to those</source>
+        <translation>Keine Op sendet von diesen Rängen zu jenen</translation>
+    </message>
+    <message>
+        <source>%1 moves %2 from rank %3 to ranks %4-%5 over the step</source>
+        <translation>%1 überträgt im Schritt %2 von Rang %3 zu den Rängen %4–%5</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; (%2) on rank %3&lt;br&gt;</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; (%2) auf Rang %3&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>scope &lt;i&gt;%1&lt;/i&gt;&lt;br&gt;</source>
+        <translation>Scope &lt;i&gt;%1&lt;/i&gt;&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>result %1[%2]&lt;br&gt;</source>
+        <translation>Ergebnis %1[%2]&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>%1 FLOP, %2 read, %3 written&lt;br&gt;</source>
+        <translation>%1 FLOP, %2 gelesen, %3 geschrieben&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>%1 per rank, group of %2: %3&lt;br&gt;</source>
+        <translation>%1 pro Rang, Gruppe aus %2: %3&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>runs %1 → %2 (%3)%4&lt;br&gt;</source>
+        <translation>läuft %1 → %2 (%3)%4&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>, after waiting %1 for its peers</source>
+        <translation>, nachdem sie %1 auf ihre Partner gewartet hat</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;b&gt;Estimated time %1&lt;/b&gt;, how:</source>
+        <translation>&lt;br&gt;&lt;b&gt;Geschätzte Zeit %1&lt;/b&gt;, so berechnet:</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;No estimate for this op: %1</source>
+        <translation>&lt;br&gt;Keine Schätzung für diese Op: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Its transfers are outlined in the Communication tab (%n cell(s)).</source>
+        <translation>
+            <numerusform>Ihre Übertragungen sind im Reiter „Kommunikation“ markiert (%n Zelle).</numerusform>
+            <numerusform>Ihre Übertragungen sind im Reiter „Kommunikation“ markiert (%n Zellen).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The previous workload and estimate are still shown.</source>
+        <translation>Die vorherige Workload und Schätzung werden weiterhin angezeigt.</translation>
+    </message>
+    <message>
+        <source>Export a Perfetto trace</source>
+        <translation>Perfetto-Trace exportieren</translation>
+    </message>
+    <message>
+        <source>Chrome/Perfetto trace (*.json)</source>
+        <translation>Chrome/Perfetto-Trace (*.json)</translation>
+    </message>
+    <message>
+        <source>Wrote %1</source>
+        <translation>%1 geschrieben</translation>
+    </message>
+    <message>
+        <source>Export Chakra traces: choose a folder and a file prefix</source>
+        <translation>Chakra-Traces exportieren: Ordner und Dateipräfix wählen</translation>
+    </message>
+    <message>
+        <source>Chakra trace prefix (PREFIX.RANK.et and PREFIX.json)</source>
+        <translation>Chakra-Trace-Präfix (PREFIX.RANK.et und PREFIX.json)</translation>
+    </message>
+    <message>
+        <source>Export the per-rank breakdown</source>
+        <translation>Aufschlüsselung pro Rang exportieren</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export breakdown as CS&amp;V…</source>
+        <translation>Aufschlüsselung als CS&amp;V exportieren…</translation>
+    </message>
+</context>
+<context>
+    <name>flint::app::Session</name>
+    <message>
+        <source>Loading %1…</source>
+        <translation>%1 wird geladen…</translation>
+    </message>
+    <message>
+        <source>Estimating on %1…</source>
+        <translation>Schätzung auf %1…</translation>
+    </message>
+    <message>
+        <source>Cannot open %1</source>
+        <translation>%1 kann nicht geöffnet werden</translation>
+    </message>
+    <message>
+        <source>Writing Chakra traces %1…</source>
+        <translation>Chakra-Traces %1 werden geschrieben…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Wrote %n file(s) for %1</source>
+        <translation>
+            <numerusform>%n Datei für %1 geschrieben</numerusform>
+            <numerusform>%n Dateien für %1 geschrieben</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cannot write the Chakra traces %1</source>
+        <translation>Die Chakra-Traces %1 können nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <source>Cannot estimate this workload on %1</source>
+        <translation>Diese Workload kann auf %1 nicht geschätzt werden</translation>
+    </message>
+</context>
+<context>
+    <name>flint::views::ChartsPage</name>
+    <message>
+        <source>Step-time breakdown</source>
+        <translation>Aufschlüsselung der Schrittzeit</translation>
+    </message>
+    <message>
+        <source>Top ops by time</source>
+        <translation>Zeitintensivste Ops</translation>
+    </message>
+    <message>
+        <source>Bytes per collective kind</source>
+        <translation>Bytes pro Kollektiv-Art</translation>
+    </message>
+    <message>
+        <source>Traffic per topology dimension</source>
+        <translation>Datenverkehr pro Topologiedimension</translation>
+    </message>
+    <message>
+        <source>compute</source>
+        <translation>Rechnen</translation>
+    </message>
+    <message>
+        <source>exposed communication</source>
+        <translation>nicht überlappte Kommunikation</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation>Leerlauf</translation>
+    </message>
+    <message>
+        <source>ranks</source>
+        <translation>Ränge</translation>
+    </message>
+    <message>
+        <source>Step-time breakdown (%1 per rank)</source>
+        <translation>Aufschlüsselung der Schrittzeit (%1 pro Rang)</translation>
+    </message>
+    <message>
+        <source>time over all ranks (%1)</source>
+        <translation>Zeit über alle Ränge (%1)</translation>
+    </message>
+    <message>
+        <source>GB over all ranks</source>
+        <translation>GB über alle Ränge</translation>
+    </message>
+    <message>
+        <source>GB carried</source>
+        <translation>Übertragene GB</translation>
+    </message>
+    <message>
+        <source>dim %1</source>
+        <translation>Dim. %1</translation>
+    </message>
+</context>
+<context>
+    <name>flint::views::CommMatrixPage</name>
+    <message>
+        <source>Aggregate by node</source>
+        <translation>Nach Knoten zusammenfassen</translation>
+    </message>
+    <message>
+        <source>Show the traffic of one collective kind</source>
+        <translation>Datenverkehr einer Kollektiv-Art anzeigen</translation>
+    </message>
+    <message>
+        <source>Bytes</source>
+        <translation>Bytes</translation>
+    </message>
+    <message>
+        <source>Link time</source>
+        <translation>Link-Zeit</translation>
+    </message>
+    <message>
+        <source>Link time: each cell&apos;s bytes over the bandwidth of the topology dimension that carries them (no latency, no contention)</source>
+        <translation>Link-Zeit: die Bytes jeder Zelle geteilt durch die Bandbreite der Topologiedimension, die sie überträgt (ohne Latenz, ohne Konkurrenz um den Link)</translation>
+    </message>
+    <message>
+        <source>Kind:</source>
+        <translation>Art:</translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation>Anzeige:</translation>
+    </message>
+    <message>
+        <source>Order:</source>
+        <translation>Reihenfolge:</translation>
+    </message>
+    <message>
+        <source>by rank</source>
+        <translation>nach Rang</translation>
+    </message>
+    <message>
+        <source>grouped by %1</source>
+        <translation>gruppiert nach %1</translation>
+    </message>
+    <message>
+        <source>all kinds</source>
+        <translation>alle Arten</translation>
+    </message>
+    <message>
+        <source>Put the ranks of each group side by side, so that a mesh axis&apos;s traffic shows as blocks on the diagonal</source>
+        <translation>Die Ränge jeder Gruppe nebeneinander stellen, sodass der Datenverkehr einer Mesh-Achse als Blöcke auf der Diagonalen erscheint</translation>
+    </message>
+    <message>
+        <source>Ordering needs one cell per rank: turn node aggregation off (workloads of more than 1,024 ranks are shown in bins of ranks, in rank order)</source>
+        <translation>Die Sortierung braucht eine Zelle pro Rang: Knotenaggregation ausschalten (Workloads mit mehr als 1.024 Rängen werden in Bündeln von Rängen in Rangfolge gezeigt)</translation>
+    </message>
+</context>
+<context>
+    <name>flint::views::CommMatrixView</name>
+    <message>
+        <source>No estimate yet</source>
+        <translation>Noch keine Schätzung</translation>
+    </message>
+    <message>
+        <source>No rank-to-rank traffic in this step</source>
+        <translation>Kein Datenverkehr zwischen Rängen in diesem Schritt</translation>
+    </message>
+    <message>
+        <source>No %1 traffic in this step</source>
+        <translation>Kein %1-Datenverkehr in diesem Schritt</translation>
+    </message>
+    <message>
+        <source> (grouped order)</source>
+        <translation> (gruppierte Reihenfolge)</translation>
+    </message>
+    <message>
+        <source>destination node</source>
+        <translation>Zielknoten</translation>
+    </message>
+    <message>
+        <source>destination rank</source>
+        <translation>Zielrang</translation>
+    </message>
+    <message>
+        <source>source node</source>
+        <translation>Quellknoten</translation>
+    </message>
+    <message>
+        <source>source rank</source>
+        <translation>Quellrang</translation>
+    </message>
+    <message>
+        <source>bytes, log scale</source>
+        <translation>Bytes, logarithmische Skala</translation>
+    </message>
+    <message>
+        <source>link time, log scale</source>
+        <translation>Link-Zeit, logarithmische Skala</translation>
+    </message>
+    <message>
+        <source>ranks %1 → %2: %3, %4 on the link%5</source>
+        <translation>Ränge %1 → %2: %3, %4 auf dem Link%5</translation>
+    </message>
+</context>
+<context>
+    <name>flint::views::DagStyle</name>
+    <message>
+        <source>compute</source>
+        <translation>Rechnen</translation>
+    </message>
+    <message>
+        <source>memory load/store</source>
+        <translation>Speicher laden/speichern</translation>
+    </message>
+    <message>
+        <source>send / recv</source>
+        <translation>Senden / Empfangen</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>Sonstiges</translation>
+    </message>
+    <message>
+        <source>group (double-click)</source>
+        <translation>Gruppe (Doppelklick)</translation>
+    </message>
+    <message>
+        <source>repeated block ×N</source>
+        <translation>wiederholter Block ×N</translation>
+    </message>
+</context>
+<context>
+    <name>flint::views::DagView</name>
+    <message>
+        <source>Find op by name or kind (Enter: next)</source>
+        <translation>Op nach Name oder Art suchen (Eingabe: nächste)</translation>
+    </message>
+    <message>
+        <source>The graph could not be laid out (more than %1 nodes, or Graphviz failed).</source>
+        <translation>Der Graph konnte nicht angeordnet werden (mehr als %1 Knoten, oder Graphviz ist fehlgeschlagen).</translation>
+    </message>
+    <message>
+        <source>“%1” holds %2 ops: opening it would show %3 nodes, more than the %4 the view lays out. Search for an op inside it to open just its part.</source>
+        <translation>„%1“ enthält %2 Ops: Aufklappen würde %3 Knoten zeigen, mehr als die %4, die die Ansicht anordnet. Suchen Sie eine Op darin, um nur ihren Teil aufzuklappen.</translation>
+    </message>
+    <message>
+        <source>The op is in a part of the graph too large to show.</source>
+        <translation>Die Op liegt in einem Teil des Graphen, der zu groß zum Anzeigen ist.</translation>
+    </message>
+    <message>
+        <source>No op matches “%1”.</source>
+        <translation>Keine Op passt zu „%1“.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n match(es)</source>
+        <translation>
+            <numerusform>%n Treffer</numerusform>
+            <numerusform>%n Treffer</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Match %1 of %2</source>
+        <translation>Treffer %1 von %2</translation>
+    </message>
+    <message>
+        <source>Flint Explorer DAG</source>
+        <translation>Flint-Explorer-DAG</translation>
+    </message>
+    <message>
+        <source>laying out…</source>
+        <translation>wird angeordnet…</translation>
+    </message>
+    <message>
+        <source>No program loaded</source>
+        <translation>Kein Programm geladen</translation>
+    </message>
+    <message>
+        <source>control dependency</source>
+        <translation>Steuerabhängigkeit</translation>
+    </message>
+    <message>
+        <source>data dependency</source>
+        <translation>Datenabhängigkeit</translation>
+    </message>
+</context>
+<context>
+    <name>flint::views::TimelinePage</name>
+    <message>
+        <source>How lanes are grouped; click a group&apos;s label in the timeline to collapse it</source>
+        <translation>Wie die Spuren gruppiert werden; ein Klick auf die Beschriftung einer Gruppe in der Zeitachse klappt sie zu</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>Einpassen</translation>
+    </message>
+    <message>
+        <source>Group lanes by:</source>
+        <translation>Spuren gruppieren nach:</translation>
+    </message>
+    <message numerus="yes">
+        <source>node (%n rank(s) each)</source>
+        <translation>
+            <numerusform>Knoten (je %n Rang)</numerusform>
+            <numerusform>Knoten (je %n Ränge)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>flint::views::TimelineView</name>
+    <message>
+        <source>program %1</source>
+        <translation>Programm %1</translation>
+    </message>
+    <message>
+        <source>group %1</source>
+        <translation>Gruppe %1</translation>
+    </message>
+    <message>
+        <source>node %1</source>
+        <translation>Knoten %1</translation>
+    </message>
+    <message>
+        <source>No estimate yet: open a workload</source>
+        <translation>Noch keine Schätzung: Öffnen Sie eine Workload</translation>
+    </message>
+    <message>
+        <source>rank %1</source>
+        <translation>Rang %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n rank(s) (%2), collapsed. Shade: share of its ranks computing (top) and communicating (bottom). Click the label to expand.</source>
+        <translation>
+            <numerusform>%1: %n Rang (%2), zugeklappt. Schattierung: Anteil der Ränge, die rechnen (oben) und kommunizieren (unten). Ein Klick auf die Beschriftung klappt auf.</numerusform>
+            <numerusform>%1: %n Ränge (%2), zugeklappt. Schattierung: Anteil der Ränge, die rechnen (oben) und kommunizieren (unten). Ein Klick auf die Beschriftung klappt auf.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 on rank %3&lt;br&gt;start %4, duration %5</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 auf Rang %3&lt;br&gt;Start %4, Dauer %5</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;waited %1 for its peers</source>
+        <translation>&lt;br&gt;hat %1 auf ihre Partner gewartet</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;%1 per rank</source>
+        <translation>&lt;br&gt;%1 pro Rang</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;%1 FLOP, %2 of memory traffic</source>
+        <translation>&lt;br&gt;%1 FLOP, %2 Speicherverkehr</translation>
+    </message>
+    <message>
+        <source>%1 to %2 (%3): compute %4%, exposed communication %5%, idle %6%, %7 ops</source>
+        <translation>%1 bis %2 (%3): Rechnen %4 %, nicht überlappte Kommunikation %5 %, Leerlauf %6 %, %7 Ops</translation>
+    </message>
+</context>
+<context>
+    <name>flint::views::WhatIfPanel</name>
+    <message>
+        <source>(custom)</source>
+        <translation>(benutzerdefiniert)</translation>
+    </message>
+    <message>
+        <source>A built-in system, sized to the workload&apos;s ranks</source>
+        <translation>Ein eingebautes System, passend zur Rangzahl der Workload</translation>
+    </message>
+    <message>
+        <source>Flint (default)</source>
+        <translation>Flint (Standard)</translation>
+    </message>
+    <message>
+        <source>ASTRA-sim analytical</source>
+        <translation>ASTRA-sim analytisch</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>System</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>Gerät</translation>
+    </message>
+    <message>
+        <source>Collective model</source>
+        <translation>Kollektiv-Modell</translation>
+    </message>
+    <message>
+        <source>Comm streams</source>
+        <translation>Komm.-Streams</translation>
+    </message>
+    <message>
+        <source>Topology</source>
+        <translation>Topologie</translation>
+    </message>
+    <message>
+        <source>NPUs</source>
+        <translation>NPUs</translation>
+    </message>
+    <message>
+        <source>GB/s</source>
+        <translation>GB/s</translation>
+    </message>
+    <message>
+        <source>Latency ns</source>
+        <translation>Latenz ns</translation>
+    </message>
+    <message>
+        <source>Network dimensions (innermost first)</source>
+        <translation>Netzwerkdimensionen (innerste zuerst)</translation>
+    </message>
+    <message>
+        <source>Fixed by the workload&apos;s rank count</source>
+        <translation>Durch die Rangzahl der Workload festgelegt</translation>
+    </message>
+    <message>
+        <source>Per-NPU bandwidth in GB/s (GB = 2^30 bytes, as ASTRA-sim reads it)</source>
+        <translation>Bandbreite pro NPU in GB/s (GB = 2^30 Bytes, wie ASTRA-sim sie liest)</translation>
+    </message>
+</context>
+<context>
+    <name>flint::views::partitionLabel</name>
+    <message numerus="yes">
+        <source>programs (pipeline stages): %n of %1 ranks</source>
+        <translation>
+            <numerusform>Programme (Pipeline-Stufen): %n mit je %1 Rängen</numerusform>
+            <numerusform>Programme (Pipeline-Stufen): %n mit je %1 Rängen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>mesh axis: %n group(s) of %1 ranks (%2)</source>
+        <translation>
+            <numerusform>Mesh-Achse: %n Gruppe aus %1 Rängen (%2)</numerusform>
+            <numerusform>Mesh-Achse: %n Gruppen aus je %1 Rängen (%2)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>Explore distributed ML workloads without a cluster.</source>
+        <translation>Verteilte ML-Workloads ohne Cluster erkunden.</translation>
+    </message>
+    <message>
+        <source>An XLA HLO module or a Chakra trace (file, prefix or folder). Default: the bundled Llama-3.1 70B training step.</source>
+        <translation>Ein XLA-HLO-Modul oder ein Chakra-Trace (Datei, Präfix oder Ordner). Standard: der mitgelieferte Trainingsschritt von Llama-3.1 70B.</translation>
+    </message>
+    <message>
+        <source>Render the window once the estimate is ready, save it and exit.</source>
+        <translation>Das Fenster rendern, sobald die Schätzung fertig ist, als Bild speichern und beenden.</translation>
+    </message>
+    <message>
+        <source>Tab to show: graph, timeline, communication or charts (English names, also under other languages).</source>
+        <translation>Anzuzeigender Reiter: graph, timeline, communication oder charts (englische Namen, auch in anderen Sprachen).</translation>
+    </message>
+    <message>
+        <source>User interface language instead of the system&apos;s: %1 or en.</source>
+        <translation>Sprache der Oberfläche statt der des Systems: %1 oder en.</translation>
+    </message>
+</context>
+</TS>

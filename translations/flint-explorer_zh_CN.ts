@@ -1,0 +1,721 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN" sourcelanguage="en">
+<context>
+    <name>flint::app::ExampleGallery</name>
+    <message>
+        <source>%1 (licence: %2)</source>
+        <translation>%1（许可证：%2）</translation>
+    </message>
+    <message>
+        <source>Chakra execution trace</source>
+        <translation>Chakra 执行跟踪</translation>
+    </message>
+    <message>
+        <source>XLA HLO module</source>
+        <translation>XLA HLO 模块</translation>
+    </message>
+    <message>
+        <source>Example gallery</source>
+        <translation>示例库</translation>
+    </message>
+    <message>
+        <source>Bundled workloads, as real compilers and tools wrote them:</source>
+        <translation>随附的工作负载，均由真实的编译器和工具生成：</translation>
+    </message>
+    <message>
+        <source>No bundled examples were found next to this program.</source>
+        <translation>在本程序旁未找到随附的示例。</translation>
+    </message>
+</context>
+<context>
+    <name>flint::app::MainWindow</name>
+    <message>
+        <source>Flint Explorer</source>
+        <translation>Flint Explorer</translation>
+    </message>
+    <message>
+        <source>rank </source>
+        <translation>rank </translation>
+    </message>
+    <message>
+        <source>The rank whose graph is shown</source>
+        <translation>显示其计算图的 rank</translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation>计算图</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <source>Communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <source>Charts</source>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <source>What if</source>
+        <translation>假设分析</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>打开(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open a workload</source>
+        <translation>打开工作负载</translation>
+    </message>
+    <message>
+        <source>Workloads (*.hlo *.txt *.et *.et.gz);;All files (*)</source>
+        <translation>工作负载 (*.hlo *.txt *.et *.et.gz);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Open trace &amp;folder…</source>
+        <translation>打开跟踪文件夹(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Open a folder of Chakra rank files</source>
+        <translation>打开包含各 rank 的 Chakra 文件的文件夹</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Example &amp;gallery…</source>
+        <translation>示例库(&amp;G)…</translation>
+    </message>
+    <message>
+        <source>&amp;Examples</source>
+        <translation>示例(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Export &amp;Perfetto trace…</source>
+        <translation>导出 Perfetto 跟踪(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Export &amp;Chakra traces…</source>
+        <translation>导出 Chakra 跟踪(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Export view &amp;image…</source>
+        <translation>导出视图图像(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Export the current view</source>
+        <translation>导出当前视图</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG drawing (*.svg)</source>
+        <translation>PNG 图像 (*.png);;SVG 矢量图 (*.svg)</translation>
+    </message>
+    <message>
+        <source>Cannot write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+    <message>
+        <source>The image could not be saved.</source>
+        <translation>无法保存图像。</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Fit timeline</source>
+        <translation>时间线适配窗口(&amp;F)</translation>
+    </message>
+    <message>
+        <source>%1 — Flint Explorer</source>
+        <translation>%1 — Flint Explorer</translation>
+    </message>
+    <message>
+        <source>Fixed by this module: %1 devices (%2 x %3) and its parallelism, which XLA already partitioned. Network, device and collective model are free to change.</source>
+        <translation>由该模块固定：%1 个设备（%2 x %3）及其并行方式，XLA 已完成切分。网络、设备和集合通信模型可以自由更改。</translation>
+    </message>
+    <message>
+        <source>1 replica</source>
+        <translation>1 个副本</translation>
+    </message>
+    <message>
+        <source>%1 replicas</source>
+        <translation>%1 个副本</translation>
+    </message>
+    <message>
+        <source>1 partition</source>
+        <translation>1 个分区</translation>
+    </message>
+    <message>
+        <source>%1 partitions</source>
+        <translation>%1 个分区</translation>
+    </message>
+    <message>
+        <source>Fixed by this trace: %1 ranks and their communicator groups, as recorded. Network, device and collective model are free to change.</source>
+        <translation>由该跟踪固定：%1 个 rank 及其通信组（按记录）。网络、设备和集合通信模型可以自由更改。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 ranks, %3 ops on rank 0, %4 communicator groups&lt;br&gt;%5</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 个 rank，rank 0 上 %3 个算子，%4 个通信组&lt;br&gt;%5</translation>
+    </message>
+    <message>
+        <source>Warnings:&lt;br&gt;</source>
+        <translation>警告：&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Step time %1&lt;/b&gt; on %2 (%3)&lt;br&gt;per rank: compute %4, exposed communication %5, idle %6</source>
+        <translation>&lt;b&gt;单步时间 %1&lt;/b&gt;，系统 %2（%3）&lt;br&gt;每个 rank：计算 %4，未重叠通信 %5，空闲 %6</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Last change&lt;/b&gt;: step %1 → %2, %3&lt;br&gt;compute %4, exposed comm %5, idle %6</source>
+        <translation>&lt;b&gt;上次更改&lt;/b&gt;：单步 %1 → %2，%3&lt;br&gt;计算 %4，未重叠通信 %5，空闲 %6</translation>
+    </message>
+    <message>
+        <source>Estimated %1 ranks: step time %2</source>
+        <translation>已估算 %1 个 rank：单步时间 %2</translation>
+    </message>
+    <message>
+        <source>No op sends from these ranks to those</source>
+        <translation>没有算子从这些 rank 发送到那些 rank</translation>
+    </message>
+    <message>
+        <source>%1 moves %2 from rank %3 to ranks %4-%5 over the step</source>
+        <translation>%1 在该步中从 rank %3 向 rank %4-%5 传输 %2</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; (%2) on rank %3&lt;br&gt;</source>
+        <translation>rank %3 上的 &lt;b&gt;%1&lt;/b&gt;（%2）&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>scope &lt;i&gt;%1&lt;/i&gt;&lt;br&gt;</source>
+        <translation>作用域 &lt;i&gt;%1&lt;/i&gt;&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>result %1[%2]&lt;br&gt;</source>
+        <translation>结果 %1[%2]&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>%1 FLOP, %2 read, %3 written&lt;br&gt;</source>
+        <translation>%1 FLOP，读取 %2，写入 %3&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>%1 per rank, group of %2: %3&lt;br&gt;</source>
+        <translation>每个 rank %1，%2 个成员的组：%3&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>runs %1 → %2 (%3)%4&lt;br&gt;</source>
+        <translation>运行 %1 → %2（%3）%4&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>, after waiting %1 for its peers</source>
+        <translation>，此前等待对端 %1</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;b&gt;Estimated time %1&lt;/b&gt;, how:</source>
+        <translation>&lt;br&gt;&lt;b&gt;估算时间 %1&lt;/b&gt;，计算过程：</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;No estimate for this op: %1</source>
+        <translation>&lt;br&gt;该算子没有估算：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Its transfers are outlined in the Communication tab (%n cell(s)).</source>
+        <translation>
+            <numerusform>其传输已在“通信”标签页中标出（%n 个单元格）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The previous workload and estimate are still shown.</source>
+        <translation>仍显示之前的工作负载和估算。</translation>
+    </message>
+    <message>
+        <source>Export a Perfetto trace</source>
+        <translation>导出 Perfetto 跟踪</translation>
+    </message>
+    <message>
+        <source>Chrome/Perfetto trace (*.json)</source>
+        <translation>Chrome/Perfetto 跟踪 (*.json)</translation>
+    </message>
+    <message>
+        <source>Wrote %1</source>
+        <translation>已写入 %1</translation>
+    </message>
+    <message>
+        <source>Export Chakra traces: choose a folder and a file prefix</source>
+        <translation>导出 Chakra 跟踪：选择文件夹和文件名前缀</translation>
+    </message>
+    <message>
+        <source>Chakra trace prefix (PREFIX.RANK.et and PREFIX.json)</source>
+        <translation>Chakra 跟踪前缀 (PREFIX.RANK.et 和 PREFIX.json)</translation>
+    </message>
+    <message>
+        <source>Export the per-rank breakdown</source>
+        <translation>导出各 rank 的时间分解</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export breakdown as CS&amp;V…</source>
+        <translation>将时间分解导出为 CSV(&amp;V)…</translation>
+    </message>
+</context>
+<context>
+    <name>flint::app::Session</name>
+    <message>
+        <source>Loading %1…</source>
+        <translation>正在加载 %1…</translation>
+    </message>
+    <message>
+        <source>Estimating on %1…</source>
+        <translation>正在基于 %1 估算…</translation>
+    </message>
+    <message>
+        <source>Cannot open %1</source>
+        <translation>无法打开 %1</translation>
+    </message>
+    <message>
+        <source>Writing Chakra traces %1…</source>
+        <translation>正在写入 Chakra 跟踪 %1…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Wrote %n file(s) for %1</source>
+        <translation>
+            <numerusform>已为 %1 写入 %n 个文件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cannot write the Chakra traces %1</source>
+        <translation>无法写入 Chakra 跟踪 %1</translation>
+    </message>
+    <message>
+        <source>Cannot estimate this workload on %1</source>
+        <translation>无法在 %1 上估算该工作负载</translation>
+    </message>
+</context>
+<context>
+    <name>flint::views::ChartsPage</name>
+    <message>
+        <source>Step-time breakdown</source>
+        <translation>单步时间分解</translation>
+    </message>
+    <message>
+        <source>Top ops by time</source>
+        <translation>耗时最多的算子</translation>
+    </message>
+    <message>
+        <source>Bytes per collective kind</source>
+        <translation>各类集合通信的字节数</translation>
+    </message>
+    <message>
+        <source>Traffic per topology dimension</source>
+        <translation>各拓扑维度的流量</translation>
+    </message>
+    <message>
+        <source>compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>exposed communication</source>
+        <translation>未重叠通信</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>ranks</source>
+        <translation>rank</translation>
+    </message>
+    <message>
+        <source>Step-time breakdown (%1 per rank)</source>
+        <translation>单步时间分解（每个 rank，单位 %1）</translation>
+    </message>
+    <message>
+        <source>time over all ranks (%1)</source>
+        <translation>所有 rank 的总时间（%1）</translation>
+    </message>
+    <message>
+        <source>GB over all ranks</source>
+        <translation>所有 rank 的总 GB</translation>
+    </message>
+    <message>
+        <source>GB carried</source>
+        <translation>承载的 GB</translation>
+    </message>
+    <message>
+        <source>dim %1</source>
+        <translation>维度 %1</translation>
+    </message>
+</context>
+<context>
+    <name>flint::views::CommMatrixPage</name>
+    <message>
+        <source>Aggregate by node</source>
+        <translation>按节点聚合</translation>
+    </message>
+    <message>
+        <source>Show the traffic of one collective kind</source>
+        <translation>显示某一类集合通信的流量</translation>
+    </message>
+    <message>
+        <source>Bytes</source>
+        <translation>字节</translation>
+    </message>
+    <message>
+        <source>Link time</source>
+        <translation>链路时间</translation>
+    </message>
+    <message>
+        <source>Link time: each cell&apos;s bytes over the bandwidth of the topology dimension that carries them (no latency, no contention)</source>
+        <translation>链路时间：每个单元格的字节数除以承载它的拓扑维度的带宽（不计延迟与争用）</translation>
+    </message>
+    <message>
+        <source>Kind:</source>
+        <translation>类型：</translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation>显示：</translation>
+    </message>
+    <message>
+        <source>Order:</source>
+        <translation>排序：</translation>
+    </message>
+    <message>
+        <source>by rank</source>
+        <translation>按 rank</translation>
+    </message>
+    <message>
+        <source>grouped by %1</source>
+        <translation>按%1分组</translation>
+    </message>
+    <message>
+        <source>all kinds</source>
+        <translation>所有类型</translation>
+    </message>
+    <message>
+        <source>Put the ranks of each group side by side, so that a mesh axis&apos;s traffic shows as blocks on the diagonal</source>
+        <translation>将每组的 rank 排在一起，使某个网格轴的流量显示为对角线上的块</translation>
+    </message>
+    <message>
+        <source>Ordering needs one cell per rank: turn node aggregation off (workloads of more than 1,024 ranks are shown in bins of ranks, in rank order)</source>
+        <translation>排序需要每个 rank 一个单元格：请关闭按节点聚合（超过 1,024 个 rank 的工作负载按 rank 分箱、以 rank 顺序显示）</translation>
+    </message>
+</context>
+<context>
+    <name>flint::views::CommMatrixView</name>
+    <message>
+        <source>No estimate yet</source>
+        <translation>尚无估算</translation>
+    </message>
+    <message>
+        <source>No rank-to-rank traffic in this step</source>
+        <translation>该步中没有 rank 间流量</translation>
+    </message>
+    <message>
+        <source>No %1 traffic in this step</source>
+        <translation>该步中没有 %1 流量</translation>
+    </message>
+    <message>
+        <source> (grouped order)</source>
+        <translation>（分组顺序）</translation>
+    </message>
+    <message>
+        <source>destination node</source>
+        <translation>目标节点</translation>
+    </message>
+    <message>
+        <source>destination rank</source>
+        <translation>目标 rank</translation>
+    </message>
+    <message>
+        <source>source node</source>
+        <translation>源节点</translation>
+    </message>
+    <message>
+        <source>source rank</source>
+        <translation>源 rank</translation>
+    </message>
+    <message>
+        <source>bytes, log scale</source>
+        <translation>字节，对数刻度</translation>
+    </message>
+    <message>
+        <source>link time, log scale</source>
+        <translation>链路时间，对数刻度</translation>
+    </message>
+    <message>
+        <source>ranks %1 → %2: %3, %4 on the link%5</source>
+        <translation>rank %1 → %2：%3，链路上 %4%5</translation>
+    </message>
+</context>
+<context>
+    <name>flint::views::DagStyle</name>
+    <message>
+        <source>compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>memory load/store</source>
+        <translation>内存加载/存储</translation>
+    </message>
+    <message>
+        <source>send / recv</source>
+        <translation>发送 / 接收</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>group (double-click)</source>
+        <translation>组（双击）</translation>
+    </message>
+    <message>
+        <source>repeated block ×N</source>
+        <translation>重复块 ×N</translation>
+    </message>
+</context>
+<context>
+    <name>flint::views::DagView</name>
+    <message>
+        <source>Find op by name or kind (Enter: next)</source>
+        <translation>按名称或类型查找算子（回车：下一个）</translation>
+    </message>
+    <message>
+        <source>The graph could not be laid out (more than %1 nodes, or Graphviz failed).</source>
+        <translation>无法布局该图（超过 %1 个节点，或 Graphviz 失败）。</translation>
+    </message>
+    <message>
+        <source>“%1” holds %2 ops: opening it would show %3 nodes, more than the %4 the view lays out. Search for an op inside it to open just its part.</source>
+        <translation>“%1”包含 %2 个算子：展开后将显示 %3 个节点，超过视图可布局的 %4 个。请搜索其中的某个算子，只展开它所在的部分。</translation>
+    </message>
+    <message>
+        <source>The op is in a part of the graph too large to show.</source>
+        <translation>该算子位于图中过大而无法显示的部分。</translation>
+    </message>
+    <message>
+        <source>No op matches “%1”.</source>
+        <translation>没有与“%1”匹配的算子。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n match(es)</source>
+        <translation>
+            <numerusform>%n 个匹配</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Match %1 of %2</source>
+        <translation>第 %1 个匹配，共 %2 个</translation>
+    </message>
+    <message>
+        <source>Flint Explorer DAG</source>
+        <translation>Flint Explorer 有向无环图</translation>
+    </message>
+    <message>
+        <source>laying out…</source>
+        <translation>正在布局…</translation>
+    </message>
+    <message>
+        <source>No program loaded</source>
+        <translation>未加载程序</translation>
+    </message>
+    <message>
+        <source>control dependency</source>
+        <translation>控制依赖</translation>
+    </message>
+    <message>
+        <source>data dependency</source>
+        <translation>数据依赖</translation>
+    </message>
+</context>
+<context>
+    <name>flint::views::TimelinePage</name>
+    <message>
+        <source>How lanes are grouped; click a group&apos;s label in the timeline to collapse it</source>
+        <translation>泳道的分组方式；在时间线中点击组标签可将其折叠</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适配窗口</translation>
+    </message>
+    <message>
+        <source>Group lanes by:</source>
+        <translation>泳道分组依据：</translation>
+    </message>
+    <message numerus="yes">
+        <source>node (%n rank(s) each)</source>
+        <translation>
+            <numerusform>节点（每个节点 %n 个 rank）</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>flint::views::TimelineView</name>
+    <message>
+        <source>program %1</source>
+        <translation>程序 %1</translation>
+    </message>
+    <message>
+        <source>group %1</source>
+        <translation>组 %1</translation>
+    </message>
+    <message>
+        <source>node %1</source>
+        <translation>节点 %1</translation>
+    </message>
+    <message>
+        <source>No estimate yet: open a workload</source>
+        <translation>尚无估算：请打开一个工作负载</translation>
+    </message>
+    <message>
+        <source>rank %1</source>
+        <translation>rank %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n rank(s) (%2), collapsed. Shade: share of its ranks computing (top) and communicating (bottom). Click the label to expand.</source>
+        <translation>
+            <numerusform>%1：%n 个 rank（%2），已折叠。阴影：其中正在计算（上）和通信（下）的 rank 所占比例。点击标签可展开。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 on rank %3&lt;br&gt;start %4, duration %5</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;rank %3 上的 %2&lt;br&gt;开始 %4，时长 %5</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;waited %1 for its peers</source>
+        <translation>&lt;br&gt;等待对端 %1</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;%1 per rank</source>
+        <translation>&lt;br&gt;每个 rank %1</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;%1 FLOP, %2 of memory traffic</source>
+        <translation>&lt;br&gt;%1 FLOP，内存流量 %2</translation>
+    </message>
+    <message>
+        <source>%1 to %2 (%3): compute %4%, exposed communication %5%, idle %6%, %7 ops</source>
+        <translation>%1 至 %2（%3）：计算 %4%，未重叠通信 %5%，空闲 %6%，%7 个算子</translation>
+    </message>
+</context>
+<context>
+    <name>flint::views::WhatIfPanel</name>
+    <message>
+        <source>(custom)</source>
+        <translation>（自定义）</translation>
+    </message>
+    <message>
+        <source>A built-in system, sized to the workload&apos;s ranks</source>
+        <translation>内置系统，规模按工作负载的 rank 数确定</translation>
+    </message>
+    <message>
+        <source>Flint (default)</source>
+        <translation>Flint（默认）</translation>
+    </message>
+    <message>
+        <source>ASTRA-sim analytical</source>
+        <translation>ASTRA-sim 解析模型</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>系统</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Collective model</source>
+        <translation>集合通信模型</translation>
+    </message>
+    <message>
+        <source>Comm streams</source>
+        <translation>通信流</translation>
+    </message>
+    <message>
+        <source>Topology</source>
+        <translation>拓扑</translation>
+    </message>
+    <message>
+        <source>NPUs</source>
+        <translation>NPU 数</translation>
+    </message>
+    <message>
+        <source>GB/s</source>
+        <translation>GB/s</translation>
+    </message>
+    <message>
+        <source>Latency ns</source>
+        <translation>延迟 ns</translation>
+    </message>
+    <message>
+        <source>Network dimensions (innermost first)</source>
+        <translation>网络维度（由内到外）</translation>
+    </message>
+    <message>
+        <source>Fixed by the workload&apos;s rank count</source>
+        <translation>由工作负载的 rank 数决定</translation>
+    </message>
+    <message>
+        <source>Per-NPU bandwidth in GB/s (GB = 2^30 bytes, as ASTRA-sim reads it)</source>
+        <translation>每个 NPU 的带宽，单位 GB/s（GB = 2^30 字节，与 ASTRA-sim 的解释一致）</translation>
+    </message>
+</context>
+<context>
+    <name>flint::views::partitionLabel</name>
+    <message numerus="yes">
+        <source>programs (pipeline stages): %n of %1 ranks</source>
+        <translation>
+            <numerusform>程序（流水线阶段）：%n 个，每个 %1 个 rank</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>mesh axis: %n group(s) of %1 ranks (%2)</source>
+        <translation>
+            <numerusform>网格轴：%n 个组，每组 %1 个 rank（%2）</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>Explore distributed ML workloads without a cluster.</source>
+        <translation>无需集群即可探索分布式机器学习工作负载。</translation>
+    </message>
+    <message>
+        <source>An XLA HLO module or a Chakra trace (file, prefix or folder). Default: the bundled Llama-3.1 70B training step.</source>
+        <translation>XLA HLO 模块或 Chakra 跟踪（文件、前缀或文件夹）。默认：随附的 Llama-3.1 70B 训练步。</translation>
+    </message>
+    <message>
+        <source>Render the window once the estimate is ready, save it and exit.</source>
+        <translation>估算完成后渲染窗口、保存为图像并退出。</translation>
+    </message>
+    <message>
+        <source>Tab to show: graph, timeline, communication or charts (English names, also under other languages).</source>
+        <translation>要显示的标签页：graph、timeline、communication 或 charts（在其他语言下也使用英文名称）。</translation>
+    </message>
+    <message>
+        <source>User interface language instead of the system&apos;s: %1 or en.</source>
+        <translation>界面语言（代替系统语言）：%1 或 en。</translation>
+    </message>
+</context>
+</TS>
