@@ -277,6 +277,10 @@
         <source>Export breakdown as CS&amp;V…</source>
         <translation>Aufschlüsselung als CS&amp;V exportieren…</translation>
     </message>
+    <message>
+        <source>Ops</source>
+        <translation>Ops</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::Session</name>
@@ -551,6 +555,90 @@
     </message>
 </context>
 <context>
+    <name>flint::views::OpsPage</name>
+    <message>
+        <source>Filter by name, kind or scope</source>
+        <translation>Nach Name, Art oder Bereich filtern</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n op(s) of rank %1</source>
+        <translation>
+            <numerusform>%n Op von Rang %1</numerusform>
+            <numerusform>%n Ops von Rang %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n op(s) of rank %2</source>
+        <translation>
+            <numerusform>%1 von %n Op von Rang %2</numerusform>
+            <numerusform>%1 von %n Ops von Rang %2</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>flint::views::OpsTableModel</name>
+    <message>
+        <source>FLOP</source>
+        <translation>FLOP</translation>
+    </message>
+    <message>
+        <source>Estimated start, from the step&apos;s start</source>
+        <translation>Geschätzter Beginn, ab dem Beginn des Schritts</translation>
+    </message>
+    <message>
+        <source>Estimated time once the op runs</source>
+        <translation>Geschätzte Dauer, sobald die Op läuft</translation>
+    </message>
+    <message>
+        <source>Time a collective waited for the last member of its group</source>
+        <translation>Zeit, die ein Kollektiv auf das letzte Mitglied seiner Gruppe gewartet hat</translation>
+    </message>
+    <message>
+        <source>Device memory bytes read and written</source>
+        <translation>Gelesene und geschriebene Bytes im Gerätespeicher</translation>
+    </message>
+    <message>
+        <source>Bytes this rank contributes to a collective or sends</source>
+        <translation>Bytes, die dieser Rang zu einem Kollektiv beiträgt oder sendet</translation>
+    </message>
+    <message>
+        <source>Op</source>
+        <translation>Op</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>Bereich</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>Beginn</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Dauer</translation>
+    </message>
+    <message>
+        <source>Waited</source>
+        <translation>Gewartet</translation>
+    </message>
+    <message>
+        <source>FLOPs</source>
+        <translation>FLOPs</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>Speicher</translation>
+    </message>
+    <message>
+        <source>Communicated</source>
+        <translation>Kommuniziert</translation>
+    </message>
+</context>
+<context>
     <name>flint::views::TimelinePage</name>
     <message>
         <source>How lanes are grouped; click a group&apos;s label in the timeline to collapse it</source>
@@ -717,12 +805,12 @@
         <translation>Das Fenster rendern, sobald die Schätzung fertig ist, als Bild speichern und beenden.</translation>
     </message>
     <message>
-        <source>Tab to show: graph, timeline, communication or charts (English names, also under other languages).</source>
-        <translation>Anzuzeigender Reiter: graph, timeline, communication oder charts (englische Namen, auch in anderen Sprachen).</translation>
-    </message>
-    <message>
         <source>User interface language instead of the system&apos;s: %1 or en.</source>
         <translation>Sprache der Oberfläche statt der des Systems: %1 oder en.</translation>
+    </message>
+    <message>
+        <source>Tab to show: graph, timeline, communication, charts or ops (English names, also under other languages).</source>
+        <translation>Anzuzeigender Reiter: graph, timeline, communication, charts oder ops (englische Namen, auch in anderen Sprachen).</translation>
     </message>
 </context>
 </TS>

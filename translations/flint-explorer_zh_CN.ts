@@ -276,6 +276,10 @@
         <source>Export breakdown as CS&amp;V…</source>
         <translation>将时间分解导出为 CSV(&amp;V)…</translation>
     </message>
+    <message>
+        <source>Ops</source>
+        <translation>算子</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::Session</name>
@@ -548,6 +552,88 @@
     </message>
 </context>
 <context>
+    <name>flint::views::OpsPage</name>
+    <message>
+        <source>Filter by name, kind or scope</source>
+        <translation>按名称、类型或作用域筛选</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n op(s) of rank %1</source>
+        <translation>
+            <numerusform>rank %1 的 %n 个算子</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n op(s) of rank %2</source>
+        <translation>
+            <numerusform>rank %2 的 %n 个算子中的 %1 个</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>flint::views::OpsTableModel</name>
+    <message>
+        <source>FLOP</source>
+        <translation>FLOP</translation>
+    </message>
+    <message>
+        <source>Estimated start, from the step&apos;s start</source>
+        <translation>估算的开始时间，从步骤开始算起</translation>
+    </message>
+    <message>
+        <source>Estimated time once the op runs</source>
+        <translation>算子开始运行后的估算耗时</translation>
+    </message>
+    <message>
+        <source>Time a collective waited for the last member of its group</source>
+        <translation>集合通信等待其通信组最后一个成员的时间</translation>
+    </message>
+    <message>
+        <source>Device memory bytes read and written</source>
+        <translation>读写设备内存的字节数</translation>
+    </message>
+    <message>
+        <source>Bytes this rank contributes to a collective or sends</source>
+        <translation>该 rank 为集合通信贡献或发送的字节数</translation>
+    </message>
+    <message>
+        <source>Op</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>作用域</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>耗时</translation>
+    </message>
+    <message>
+        <source>Waited</source>
+        <translation>等待</translation>
+    </message>
+    <message>
+        <source>FLOPs</source>
+        <translation>FLOPs</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>Communicated</source>
+        <translation>通信量</translation>
+    </message>
+</context>
+<context>
     <name>flint::views::TimelinePage</name>
     <message>
         <source>How lanes are grouped; click a group&apos;s label in the timeline to collapse it</source>
@@ -710,12 +796,12 @@
         <translation>估算完成后渲染窗口、保存为图像并退出。</translation>
     </message>
     <message>
-        <source>Tab to show: graph, timeline, communication or charts (English names, also under other languages).</source>
-        <translation>要显示的标签页：graph、timeline、communication 或 charts（在其他语言下也使用英文名称）。</translation>
-    </message>
-    <message>
         <source>User interface language instead of the system&apos;s: %1 or en.</source>
         <translation>界面语言（代替系统语言）：%1 或 en。</translation>
+    </message>
+    <message>
+        <source>Tab to show: graph, timeline, communication, charts or ops (English names, also under other languages).</source>
+        <translation>要显示的标签页：graph、timeline、communication、charts 或 ops（英文名称，其他语言下同样适用）。</translation>
     </message>
 </context>
 </TS>
