@@ -347,10 +347,6 @@
         <translation>Leerlauf</translation>
     </message>
     <message>
-        <source>ranks</source>
-        <translation>Ränge</translation>
-    </message>
-    <message>
         <source>Step-time breakdown (%1 per rank)</source>
         <translation>Aufschlüsselung der Schrittzeit (%1 pro Rang)</translation>
     </message>
@@ -369,6 +365,17 @@
     <message>
         <source>dim %1</source>
         <translation>Dim. %1</translation>
+    </message>
+    <message>
+        <source>rank</source>
+        <translation>Rang</translation>
+    </message>
+    <message numerus="yes">
+        <source>first rank of each group of %n rank(s)</source>
+        <translation>
+            <numerusform>erster Rang jeder Gruppe aus %n Rang</numerusform>
+            <numerusform>erster Rang jeder Gruppe aus %n Rängen</numerusform>
+        </translation>
     </message>
 </context>
 <context>

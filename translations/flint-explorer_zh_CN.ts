@@ -345,10 +345,6 @@
         <translation>空闲</translation>
     </message>
     <message>
-        <source>ranks</source>
-        <translation>rank</translation>
-    </message>
-    <message>
         <source>Step-time breakdown (%1 per rank)</source>
         <translation>单步时间分解（每个 rank，单位 %1）</translation>
     </message>
@@ -367,6 +363,16 @@
     <message>
         <source>dim %1</source>
         <translation>维度 %1</translation>
+    </message>
+    <message>
+        <source>rank</source>
+        <translation>rank</translation>
+    </message>
+    <message numerus="yes">
+        <source>first rank of each group of %n rank(s)</source>
+        <translation>
+            <numerusform>每组 %n 个 rank，标注为组内首个 rank</numerusform>
+        </translation>
     </message>
 </context>
 <context>

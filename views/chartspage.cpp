@@ -72,8 +72,9 @@ void ChartsPage::setData(std::shared_ptr<const core::Workload> workload,
         return;
     const std::size_t ranks = result->ranks.size();
 
-    // Breakdown per group of ranks (at most 32 bars), averaged within a group.
-    const std::size_t groups = std::min<std::size_t>(32, ranks);
+    // Breakdown per group of ranks (at most 8 bars, so that labels stay legible), averaged within a
+    // group; a group is labelled by its first rank.
+    const std::size_t groups = std::min<std::size_t>(8, ranks);
     const std::size_t perGroup = (ranks + groups - 1) / groups;
     const auto [scale, unit] = timeUnit(result->stepTime);
     auto* compute = new QBarSet(tr("compute"));
@@ -95,7 +96,7 @@ void ChartsPage::setData(std::shared_ptr<const core::Workload> workload,
         *compute << c / n * scale;
         *exposed << e / n * scale;
         *idle << i / n * scale;
-        categories << (last - first == 1 ? QString::number(first) : QStringLiteral("%1-%2").arg(first).arg(last - 1));
+        categories << QString::number(first);
         ++m_breakdownGroups;
     }
     auto* stacked = new QStackedBarSeries;
@@ -104,9 +105,8 @@ void ChartsPage::setData(std::shared_ptr<const core::Workload> workload,
     chart->addSeries(stacked);
     auto* rankAxis = new QBarCategoryAxis;
     rankAxis->append(categories);
-    rankAxis->setTitleText(tr("ranks"));
-    if (categories.size() > 8)
-        rankAxis->setLabelsAngle(-90); // many groups: vertical labels stay readable
+    rankAxis->setTitleText(perGroup == 1 ? tr("rank")
+                                         : tr("first rank of each group of %n rank(s)", nullptr, int(perGroup)));
     auto* timeAxis = new QValueAxis;
     timeAxis->setTitleText(unit);
     chart->addAxis(rankAxis, Qt::AlignBottom);

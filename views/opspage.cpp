@@ -76,6 +76,7 @@ OpsPage::OpsPage(QWidget* parent)
     m_table->verticalHeader()->hide();
     // Fixed row heights and no content-based sizing: a 100,000-row table stays instant.
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setColumnWidth(OpsTableModel::Name, 260);
