@@ -779,6 +779,14 @@
         <source>Per-NPU bandwidth in GB/s (GB = 2^30 bytes, as ASTRA-sim reads it)</source>
         <translation>Bandbreite pro NPU in GB/s (GB = 2^30 Bytes, wie ASTRA-sim sie liest)</translation>
     </message>
+    <message>
+        <source>Algorithm</source>
+        <translation>Algorithmus</translation>
+    </message>
+    <message>
+        <source>Collective algorithm on this dimension. Double binary tree applies to all-reduce; the other collectives then use the ring.</source>
+        <translation>Kollektiv-Algorithmus auf dieser Dimension. Der doppelte Binärbaum gilt für All-Reduce; die anderen Kollektive verwenden dann den Ring.</translation>
+    </message>
 </context>
 <context>
     <name>flint::views::partitionLabel</name>

@@ -771,6 +771,14 @@
         <source>Per-NPU bandwidth in GB/s (GB = 2^30 bytes, as ASTRA-sim reads it)</source>
         <translation>每个 NPU 的带宽，单位 GB/s（GB = 2^30 字节，与 ASTRA-sim 的解释一致）</translation>
     </message>
+    <message>
+        <source>Algorithm</source>
+        <translation>算法</translation>
+    </message>
+    <message>
+        <source>Collective algorithm on this dimension. Double binary tree applies to all-reduce; the other collectives then use the ring.</source>
+        <translation>该维度上的集合通信算法。双二叉树仅用于 all-reduce，其他集合通信此时使用环形算法。</translation>
+    </message>
 </context>
 <context>
     <name>flint::views::partitionLabel</name>

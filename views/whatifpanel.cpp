@@ -48,8 +48,8 @@ WhatIfPanel::WhatIfPanel(QWidget* parent)
     form->addRow(tr("Comm streams"), m_streams);
     layout->addLayout(form);
 
-    m_dims = new QTableWidget(0, 4, this);
-    m_dims->setHorizontalHeaderLabels({tr("Topology"), tr("NPUs"), tr("GB/s"), tr("Latency ns")});
+    m_dims = new QTableWidget(0, 5, this);
+    m_dims->setHorizontalHeaderLabels({tr("Topology"), tr("NPUs"), tr("GB/s"), tr("Latency ns"), tr("Algorithm")});
     m_dims->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_dims->verticalHeader()->setVisible(true);
     m_dims->setMinimumHeight(110);
@@ -120,6 +120,16 @@ void WhatIfPanel::fillTable()
         latency->setValue(dim.latencyNs);
         connect(latency, &QDoubleSpinBox::valueChanged, this, &WhatIfPanel::edited);
         m_dims->setCellWidget(d, 3, latency);
+        auto* algorithm = new QComboBox(m_dims);
+        for (auto a : {core::CollectiveAlgorithm::Ring, core::CollectiveAlgorithm::Direct,
+                       core::CollectiveAlgorithm::HalvingDoubling, core::CollectiveAlgorithm::DoubleBinaryTree})
+            algorithm->addItem(fromView(core::displayName(a)), int(a));
+        algorithm->setCurrentIndex(algorithm->findData(
+            int(m_cluster.system.algorithmFor(core::CollectiveKind::AllReduce, static_cast<std::size_t>(d)))));
+        algorithm->setToolTip(tr("Collective algorithm on this dimension. Double binary tree applies to "
+                                 "all-reduce; the other collectives then use the ring."));
+        connect(algorithm, &QComboBox::currentIndexChanged, this, &WhatIfPanel::edited);
+        m_dims->setCellWidget(d, 4, algorithm);
     }
 }
 
@@ -141,6 +151,26 @@ core::Cluster WhatIfPanel::cluster() const
         };
         dim.bandwidthGBps = edited(static_cast<QDoubleSpinBox*>(m_dims->cellWidget(d, 2)), dim.bandwidthGBps);
         dim.latencyNs = edited(static_cast<QDoubleSpinBox*>(m_dims->cellWidget(d, 3)), dim.latencyNs);
+        // The algorithm lists (from a preset or a system JSON) stay as they are unless this
+        // dimension's choice changed; then every collective kind takes it on this dimension.
+        const auto chosen = static_cast<core::CollectiveAlgorithm>(
+            static_cast<QComboBox*>(m_dims->cellWidget(d, 4))->currentData().toInt());
+        const auto dimIndex = static_cast<std::size_t>(d);
+        if (chosen != m_cluster.system.algorithmFor(core::CollectiveKind::AllReduce, dimIndex)) {
+            const std::size_t dims = result.topology.dims.size();
+            const auto setAt = [dims, dimIndex](std::vector<core::CollectiveAlgorithm>& list,
+                                                core::CollectiveAlgorithm algorithm) {
+                while (list.size() < dims) // a shorter list repeats its last entry
+                    list.push_back(list.empty() ? core::CollectiveAlgorithm::Ring : list.back());
+                list[dimIndex] = algorithm;
+            };
+            const auto others =
+                chosen == core::CollectiveAlgorithm::DoubleBinaryTree ? core::CollectiveAlgorithm::Ring : chosen;
+            setAt(result.system.allReduce, chosen);
+            setAt(result.system.allGather, others);
+            setAt(result.system.reduceScatter, others);
+            setAt(result.system.allToAll, others);
+        }
     }
     return result;
 }

@@ -17,6 +17,7 @@ private Q_SLOTS:
     void showsTheCluster();
     void editsAreDebouncedIntoOneChange();
     void presetChoiceIsAnnounced();
+    void algorithmPerDimension();
 };
 
 namespace {
@@ -42,6 +43,34 @@ void TestWhatIfPanel::showsTheCluster()
     QCOMPARE(changed.count(), 0);
     QCOMPARE(panel.cluster().topology, preset().topology);
     QCOMPARE(panel.cluster().device.name, preset().device.name);
+    QCOMPARE(panel.cluster().system, preset().system);
+}
+
+void TestWhatIfPanel::algorithmPerDimension()
+{
+    views::WhatIfPanel panel;
+    QSignalSpy changed(&panel, &views::WhatIfPanel::clusterChanged);
+    const core::Cluster original = preset();
+    QVERIFY(original.topology.dims.size() >= 2);
+    panel.setCluster(original);
+    auto* table = panel.findChild<QTableWidget*>();
+    auto* outer = qobject_cast<QComboBox*>(table->cellWidget(1, 4));
+    QVERIFY(outer);
+    QCOMPARE(outer->currentData().toInt(), int(original.system.algorithmFor(core::CollectiveKind::AllReduce, 1)));
+    // Double binary tree on the scale-out dimension: all-reduce takes it there, the other kinds the
+    // ring; the scale-up dimension keeps what it had.
+    outer->setCurrentIndex(outer->findData(int(core::CollectiveAlgorithm::DoubleBinaryTree)));
+    QVERIFY(changed.wait(views::WhatIfPanel::kDebounceMs * 20));
+    const core::SystemConfig system = panel.cluster().system;
+    QCOMPARE(system.algorithmFor(core::CollectiveKind::AllReduce, 1), core::CollectiveAlgorithm::DoubleBinaryTree);
+    QCOMPARE(system.algorithmFor(core::CollectiveKind::AllGather, 1), core::CollectiveAlgorithm::Ring);
+    QCOMPARE(system.algorithmFor(core::CollectiveKind::AllToAll, 1), core::CollectiveAlgorithm::Ring);
+    QCOMPARE(system.algorithmFor(core::CollectiveKind::AllReduce, 0),
+             original.system.algorithmFor(core::CollectiveKind::AllReduce, 0));
+    auto* inner = qobject_cast<QComboBox*>(table->cellWidget(0, 4));
+    inner->setCurrentIndex(inner->findData(int(core::CollectiveAlgorithm::Direct)));
+    QCOMPARE(panel.cluster().system.algorithmFor(core::CollectiveKind::AllGather, 0),
+             core::CollectiveAlgorithm::Direct);
 }
 
 void TestWhatIfPanel::editsAreDebouncedIntoOneChange()
