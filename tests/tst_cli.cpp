@@ -213,8 +213,8 @@ void TestCli::inspectMlir()
     QSKIP("built without the MLIR frontend");
 #else
     const QString data = QStringLiteral(FLINT_SOURCE_DIR "/tests/data/mlir/");
-    const Run run =
-        flintCli({QStringLiteral("inspect"), data + QStringLiteral("mlp_mesh.mlir"), QStringLiteral("--json")});
+    const Run run = flintCli({QStringLiteral("inspect"), data + QStringLiteral("mlp_mesh.mlir"),
+                              QStringLiteral("--ops"), QStringLiteral("--json")});
     QCOMPARE(run.exitCode, 0);
     const QJsonObject summary = json(run);
     QCOMPARE(summary[QStringLiteral("operations")][QStringLiteral("mesh.all_reduce")].toInt(), 1);

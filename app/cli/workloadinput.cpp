@@ -8,9 +8,9 @@ namespace flint::app {
 std::vector<OptionSpec> withWorkloadInputOptions(std::vector<OptionSpec> own)
 {
     own.push_back({"comm-groups", 0, "FILE", "Chakra: comm-group JSON (default: PREFIX.json beside the trace)"});
-    own.push_back({"replicas", 0, "N", "HLO: replica count (default: the module's, else inferred)"});
-    own.push_back({"partitions", 0, "N", "HLO: partition count (default: the module's, else inferred)"});
-    own.push_back({"while-trip-count", 0, "N", "HLO: iterations of while loops whose count is unknown"});
+    own.push_back({"replicas", 0, "N", "HLO/MLIR: replica count (default: the module's, else inferred)"});
+    own.push_back({"partitions", 0, "N", "HLO/MLIR: partition count (default: the module's, else inferred)"});
+    own.push_back({"while-trip-count", 0, "N", "HLO/MLIR: iterations of while loops whose count is unknown"});
     return own;
 }
 
