@@ -24,6 +24,7 @@ LoadedWorkload loadMlir(const std::string& path, const LoadOptions& options, con
     try {
         mlir::MlirImportOptions mlirOptions;
         mlirOptions.hlo = options.hlo;
+        mlirOptions.mesh = options.mesh;
         imported = mlir::importMlirFile(path, mlirOptions, control);
     } catch (const mlir::MlirParseError& error) {
         // The facade's error carries MLIR's column; InputError's text keeps it after the line.
@@ -34,6 +35,9 @@ LoadedWorkload loadMlir(const std::string& path, const LoadOptions& options, con
     }
     loaded.workload = std::move(imported.imported.workload);
     loaded.name = std::move(imported.imported.moduleName);
+    if (!imported.partitionedFor.empty())
+        imported.imported.warnings.push_back("partitioned for mesh " + imported.partitionedFor + ": " +
+                                             std::to_string(imported.insertedCollectives) + " collectives inserted");
     loaded.warnings = std::move(imported.imported.warnings);
     loaded.replicaCount = imported.imported.replicaCount;
     loaded.numPartitions = imported.imported.numPartitions;

@@ -24,6 +24,9 @@ enum class InputKind {
 struct LoadOptions {
     std::string commGroupsPath; ///< Chakra: comm-group JSON (default: PREFIX.json beside the trace)
     hlo::HloImportOptions hlo;  ///< HLO and MLIR: device counts and while trip counts
+    /// MLIR: the mesh ("x=2,y=4") to partition a module for that carries shardings but no
+    /// collectives; empty: the module's own sdy.mesh.
+    std::string mesh;
 };
 
 /// A device mesh an MLIR module declares (Shardy `sdy.mesh`): axis names and sizes, in order.

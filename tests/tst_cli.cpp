@@ -53,6 +53,7 @@ private Q_SLOTS:
     void inspectStableHloModule();
     void importShardyModule();
     void benchMlir();
+    void inspectShardedModuleForMeshes();
 };
 
 void TestCli::helpOnEveryCommand_data()
@@ -294,7 +295,8 @@ void TestCli::inspectStableHloModule()
 #ifndef FLINT_HAVE_MLIR
     QSKIP("built without the MLIR frontend");
 #else
-    const QString module = QStringLiteral(FLINT_SHARED_DATA "/stablehlo/resnet_50_train_step_4_devices_1024_batch.mlir");
+    const QString module =
+        QStringLiteral(FLINT_SHARED_DATA "/stablehlo/resnet_50_train_step_4_devices_1024_batch.mlir");
     if (!QFile::exists(module))
         QSKIP("shared samples not found at " FLINT_SHARED_DATA);
     const Run run = flintCli({QStringLiteral("inspect"), module, QStringLiteral("--json")});
@@ -350,11 +352,34 @@ void TestCli::benchMlir()
     QSKIP("built without the MLIR frontend");
 #else
     const QString module = QStringLiteral(FLINT_SOURCE_DIR "/tests/data/mlir/loops.mlir");
-    const Run run = flintCli({QStringLiteral("bench"), QStringLiteral("mlir"), module, QStringLiteral("--repeat"),
-                              QStringLiteral("1")});
+    const Run run = flintCli(
+        {QStringLiteral("bench"), QStringLiteral("mlir"), module, QStringLiteral("--repeat"), QStringLiteral("1")});
     QCOMPARE(run.exitCode, 0);
     QVERIFY2(run.out.contains("parse + verify + translate"), run.out.constData());
     QVERIFY2(run.out.contains("18 ops per rank, 2 ranks"), run.out.constData());
+#endif
+}
+
+void TestCli::inspectShardedModuleForMeshes()
+{
+#ifndef FLINT_HAVE_MLIR
+    QSKIP("built without the MLIR frontend");
+#else
+    const QString module = QStringLiteral(FLINT_SOURCE_DIR "/tests/data/mlir/sharded_mlp.mlir");
+    for (const auto& [mesh, ranks] :
+         {std::pair{QStringLiteral("x=4,y=2"), 8}, std::pair{QStringLiteral("x=8,y=16"), 128}}) {
+        const Run run =
+            flintCli({QStringLiteral("inspect"), module, QStringLiteral("--mesh"), mesh, QStringLiteral("--json")});
+        QCOMPARE(run.exitCode, 0);
+        const QJsonObject summary = json(run);
+        QCOMPARE(summary[QStringLiteral("ranks")].toInt(), ranks);
+        QCOMPARE(summary[QStringLiteral("collectives")][QStringLiteral("ALL_REDUCE")][QStringLiteral("count")].toInt(),
+                 2);
+        QCOMPARE(summary[QStringLiteral("collectives")][QStringLiteral("ALL_GATHER")][QStringLiteral("count")].toInt(),
+                 1);
+    }
+    const Run bad = flintCli({QStringLiteral("inspect"), module, QStringLiteral("--mesh"), QStringLiteral("x=3")});
+    QCOMPARE(bad.exitCode, 2);
 #endif
 }
 

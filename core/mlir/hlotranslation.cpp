@@ -2,6 +2,7 @@
 #include "core/mlir/hlotranslation.h"
 
 #include "core/error.h"
+#include "core/partition/logicalprogram.h"
 
 #include <algorithm>
 #include <cctype>
@@ -241,6 +242,28 @@ std::string dimLabelsOf(::mlir::Attribute attribute)
         }
     }
     return labels;
+}
+
+/// The partitioner's text for a Shardy tensor sharding dictionary ({dims = [["x"], []], ...}), or
+/// "" when `attribute` is not one.
+std::string shardingTextOf(::mlir::Attribute attribute)
+{
+    auto sharding = ::mlir::dyn_cast_or_null<::mlir::DictionaryAttr>(attribute);
+    if (!sharding)
+        return {};
+    auto dims = sharding.getAs<::mlir::ArrayAttr>("dims");
+    if (!dims)
+        return {};
+    core::partition::TensorSharding spec;
+    for (::mlir::Attribute dim : dims) {
+        std::vector<std::string> axes;
+        if (auto list = ::mlir::dyn_cast<::mlir::ArrayAttr>(dim))
+            for (::mlir::Attribute axis : list)
+                if (auto name = ::mlir::dyn_cast<::mlir::StringAttr>(axis))
+                    axes.push_back(name.getValue().str());
+        spec.dims.push_back(std::move(axes));
+    }
+    return core::partition::shardingText(spec);
 }
 
 std::string printed(::mlir::Attribute attribute)
@@ -538,14 +561,14 @@ private:
         }
         m_functions[key] = kInProgress;
         const std::uint32_t index =
-            translateRegion(function.getBody(), function.getSymName().str(), Parameters::PerArgument, false);
+            translateRegion(function.getBody(), function.getSymName().str(), Parameters::PerArgument, false, function);
         m_functions[key] = index;
         return index;
     }
 
     /// Translates the single-block region `region` into a new computation; returns its index.
     std::uint32_t translateRegion(::mlir::Region& region, const std::string& name, Parameters parameters,
-                                  bool tupleRoot)
+                                  bool tupleRoot, ::mlir::func::FuncOp function = {})
     {
         Builder builder;
         builder.computation.name = name + "." + std::to_string(m_nextComputation++);
@@ -586,6 +609,12 @@ private:
                 parameter.opcode = "parameter";
                 parameter.parameterNumber = argument.getArgNumber();
                 parameter.shape = shapeOf(argument.getType());
+                if (function) {
+                    const std::string sharding =
+                        shardingTextOf(function.getArgAttr(argument.getArgNumber(), "sdy.sharding"));
+                    if (!sharding.empty())
+                        parameter.attributes.emplace_back("sharding", sharding);
+                }
                 const std::uint32_t index = builder.add(std::move(parameter));
                 builder.values[argument] = index;
                 builder.computation.parameters.push_back(index);
@@ -725,6 +754,9 @@ private:
             instruction.toApply = translateFunction(function);
         } else if (fullName == "sdy.sharding_constraint" || fullName == "sdy.reshard") {
             opcode = "bitcast"; // free: sharding annotations move no data in a per-device program
+            const std::string sharding = shardingTextOf(op.getAttr("sharding"));
+            if (!sharding.empty())
+                instruction.attributes.emplace_back("sharding", sharding);
         } else if (name == "while" && opcode) {
             translateWhile(builder, op, std::move(instruction));
             return;
@@ -744,7 +776,7 @@ private:
         fillAttributes(op, name, instruction);
         if (isCollectiveName(name) && (dialect == "stablehlo" || dialect == "mhlo"))
             ++m_result.collectives;
-        if (op.getAttr("mhlo.sharding") || op.getAttr("sdy.sharding"))
+        if (op.getAttr("mhlo.sharding") || op.getAttr("sdy.sharding") || fullName == "sdy.sharding_constraint")
             ++m_result.shardedValues;
 
         // Reducer-like regions.

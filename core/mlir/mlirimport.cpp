@@ -3,7 +3,9 @@
 
 #include "core/mlir/hlotranslation.h"
 #include "core/mlir/moduleparser.h"
+#include "core/partition/partitioner.h"
 
+#include <stdexcept>
 #include <utility>
 
 namespace flint::mlir {
@@ -25,22 +27,6 @@ MlirModule readBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer)
     return result;
 }
 
-MlirImport lower(MlirModule read, const MlirImportOptions& options, const core::JobControl& control)
-{
-    MlirImport result;
-    result.imported = core::hlo::lowerHlo(read.module, options.hlo, control);
-    result.meshes = std::move(read.meshes);
-    std::vector<std::string> warnings = std::move(read.warnings);
-    if (read.shardedValues > 0 && read.collectives == 0)
-        warnings.push_back("the module carries " + std::to_string(read.shardedValues) +
-                           " sharding annotations but no collectives (not SPMD-partitioned); lowered as one "
-                           "device's view of the whole program");
-    for (std::string& warning : result.imported.warnings)
-        warnings.push_back(std::move(warning));
-    result.imported.warnings = std::move(warnings);
-    return result;
-}
-
 } // namespace
 
 MlirModule readMlirModule(const std::string& path)
@@ -53,15 +39,59 @@ MlirModule readMlirModuleSource(std::string_view source, const std::string& buff
     return readBuffer(detail::copySource(source, bufferName));
 }
 
+MlirImport lowerMlirModule(const MlirModule& read, const MlirImportOptions& options, const core::JobControl& control)
+{
+    MlirImport result;
+    result.meshes = read.meshes;
+    std::vector<std::string> warnings = read.warnings;
+    const bool needsPartitioning = read.shardedValues > 0 && read.collectives == 0;
+    core::partition::MeshShape mesh;
+    try {
+        if (!options.mesh.empty())
+            mesh = core::partition::MeshShape::parse(options.mesh);
+    } catch (const std::invalid_argument& e) {
+        throw core::InputError(read.module.file, std::string("--mesh: ") + e.what());
+    }
+    if (mesh.axes.empty() && !read.meshes.empty())
+        mesh.axes = read.meshes.front().axes;
+    if (!needsPartitioning && !options.mesh.empty())
+        warnings.push_back("the module is already partitioned (it has " + std::to_string(read.collectives) +
+                           " collectives or no shardings); the mesh " + options.mesh + " is not used");
+    if (needsPartitioning && !mesh.axes.empty()) {
+        core::partition::PartitionedModule partitioned;
+        try {
+            partitioned = core::partition::partitionForMesh(core::partition::logicalProgramOf(read.module), mesh,
+                                                            read.module.file);
+        } catch (const std::invalid_argument& e) {
+            throw core::InputError(read.module.file,
+                                   std::string("partitioning for mesh ") + mesh.toString() + ": " + e.what());
+        }
+        result.imported = core::hlo::lowerHlo(partitioned.module, options.hlo, control);
+        result.partitionedFor = mesh.toString();
+        result.insertedCollectives = partitioned.collectivesInserted;
+        warnings.insert(warnings.end(), partitioned.warnings.begin(), partitioned.warnings.end());
+    } else {
+        if (needsPartitioning)
+            warnings.push_back("the module carries " + std::to_string(read.shardedValues) +
+                               " sharding annotations but no collectives and declares no mesh; lowered as one "
+                               "device's view of the whole program (give --mesh to partition it)");
+        result.imported = core::hlo::lowerHlo(read.module, options.hlo, control);
+    }
+    for (std::string& warning : result.imported.warnings)
+        warnings.push_back(std::move(warning));
+    result.imported.warnings = std::move(warnings);
+    return result;
+}
+
 MlirImport importMlirFile(const std::string& path, const MlirImportOptions& options, const core::JobControl& control)
 {
-    return lower(readMlirModule(path), options, control);
+    return lowerMlirModule(readMlirModule(path), options, control);
 }
 
 MlirImport importMlirSource(std::string_view source, const std::string& bufferName, const MlirImportOptions& options,
                             const core::JobControl& control)
 {
-    return lower(readMlirModuleSource(source, bufferName), options, control);
+    return lowerMlirModule(readMlirModuleSource(source, bufferName), options, control);
 }
 
 } // namespace flint::mlir

@@ -3,6 +3,7 @@
 
 #include "core/hlo/hloimport.h"
 #include "core/hlo/hlomodule.h"
+#include "core/partition/logicalprogram.h"
 #include "core/progress.h"
 
 #include <cstdint>
@@ -20,6 +21,9 @@ namespace flint::mlir {
 /// the op limit mean what they mean for HLO (core::hlo::HloImportOptions).
 struct MlirImportOptions {
     core::hlo::HloImportOptions hlo;
+    /// Mesh to partition a module for that carries shardings but no collectives, as "x=2,y=4" (axis
+    /// names as the module's shardings use them); default: the module's first `sdy.mesh`.
+    std::string mesh;
 };
 
 /// A Shardy mesh of the module (`sdy.mesh @name = <["x"=2, "y"=4]>`).
@@ -43,6 +47,10 @@ struct MlirModule {
 struct MlirImport {
     core::hlo::HloImport imported;
     std::vector<MeshAxes> meshes;
+    /// The mesh the module was partitioned for ("x=2,y=4"); empty when it was not partitioned.
+    std::string partitionedFor;
+    /// Collectives the partitioner inserted (0 when not partitioned).
+    std::size_t insertedCollectives = 0;
 };
 
 /// Parses and verifies the MLIR file at `path` with upstream dialects and the reader dialects, and
@@ -52,12 +60,17 @@ MlirModule readMlirModule(const std::string& path);
 /// Same for text held in memory; `bufferName` is what locations report.
 MlirModule readMlirModuleSource(std::string_view source, const std::string& bufferName);
 
-/// Reads and lowers an MLIR file to per-rank workloads. Modules that carry shardings but no
-/// collectives are lowered as they are (one device's view of the global program) with a warning.
+/// Reads and lowers an MLIR file to per-rank workloads. A module that carries shardings but no
+/// collectives is SPMD-partitioned first (core/partition/partitioner.h) for `options.mesh` or its
+/// own mesh; without either it is lowered as one device's view of the program, with a warning.
 /// Throws MlirParseError, core::InputError, core::Cancelled.
 MlirImport importMlirFile(const std::string& path, const MlirImportOptions& options = {},
                           const core::JobControl& control = {});
 MlirImport importMlirSource(std::string_view source, const std::string& bufferName,
                             const MlirImportOptions& options = {}, const core::JobControl& control = {});
+
+/// Lowers a module already read: partitions it as importMlirFile does, then lowers it.
+MlirImport lowerMlirModule(const MlirModule& module, const MlirImportOptions& options = {},
+                           const core::JobControl& control = {});
 
 } // namespace flint::mlir

@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <QFileInfo>
@@ -106,6 +107,11 @@ private Q_SLOTS:
     void badPrettySyntaxReportsLineAndColumn();
     void callToMissingFunctionIsAnMlirError();
     void collectiveGroupsOutOfRangeAreInputErrors();
+    void shardedMlpPartitionsForMesh_data();
+    void shardedMlpPartitionsForMesh();
+    void partitionedLocalShapesAndBytes();
+    void meshWithoutAnAxisDropsItsShardings();
+    void badMeshIsAnInputError();
 };
 
 void TestMlirImport::resnet50AllReducesOverFourReplicas()
@@ -322,6 +328,104 @@ void TestMlirImport::collectiveGroupsOutOfRangeAreInputErrors()
         QFAIL("groups naming missing replicas were accepted");
     } catch (const flint::core::InputError& error) {
         QVERIFY2(std::string(error.what()).find("out of range") != std::string::npos, error.what());
+    }
+}
+
+void TestMlirImport::shardedMlpPartitionsForMesh_data()
+{
+    QTest::addColumn<QString>("mesh");
+    QTest::addColumn<int>("ranks");
+    QTest::addColumn<int>("rank");
+    QTest::addColumn<QString>("yGroup");
+    QTest::addColumn<QString>("xGroup");
+
+    // sharded_mlp.mlir: h = x.w1 is local (x rows on "x", w1 columns on "y"); y = relu(h).w2 contracts
+    // the "y"-sharded dimension on both sides, a partial sum completed by an all-reduce over "y"
+    // before tanh; the weight gradient contracts the "x"-sharded batch: all-reduce over "x"; the
+    // constraint to replicated all-gathers the "x" rows. Device d = x * |y| + y.
+    QTest::newRow("file_mesh_x2_y4") << QString() << 8 << 0 << QStringLiteral("{0,1,2,3}") << QStringLiteral("{0,4}");
+    QTest::newRow("x2_y4_rank6") << QStringLiteral("x=2,y=4") << 8 << 6 << QStringLiteral("{4,5,6,7}")
+                                 << QStringLiteral("{2,6}");
+    QTest::newRow("x4_y2_rank3") << QStringLiteral("x=4,y=2") << 8 << 3 << QStringLiteral("{2,3}")
+                                 << QStringLiteral("{1,3,5,7}");
+    QString y16;
+    QString x8;
+    for (int k = 0; k < 16; ++k)
+        y16 += (k ? QStringLiteral(",") : QStringLiteral("{")) + QString::number(16 + k);
+    for (int k = 0; k < 8; ++k)
+        x8 += (k ? QStringLiteral(",") : QStringLiteral("{")) + QString::number(16 * k + 1);
+    QTest::newRow("x8_y16_rank17") << QStringLiteral("x=8,y=16") << 128 << 17 << y16 + QStringLiteral("}")
+                                   << x8 + QStringLiteral("}");
+}
+
+void TestMlirImport::shardedMlpPartitionsForMesh()
+{
+    QFETCH(QString, mesh);
+    QFETCH(int, ranks);
+    QFETCH(int, rank);
+    QFETCH(QString, yGroup);
+    QFETCH(QString, xGroup);
+    flint::mlir::MlirImportOptions options;
+    options.mesh = mesh.toStdString();
+    const MlirImport imported = flint::mlir::importMlirFile(fixture("sharded_mlp.mlir"), options);
+    QCOMPARE(imported.imported.workload.rankCount(), std::size_t(ranks));
+    QCOMPARE(imported.insertedCollectives, std::size_t(3));
+    QCOMPARE(imported.imported.numPartitions, std::int64_t(ranks));
+    const std::map<std::string, int> expected{
+        {"all-reduce " + yGroup.toStdString(), 1},
+        {"all-reduce " + xGroup.toStdString(), 1},
+        {"all-gather " + xGroup.toStdString(), 1},
+    };
+    QCOMPARE(collectivesOf(imported.imported.workload, static_cast<std::size_t>(rank)), expected);
+    QVERIFY(!hasWarning(imported, "no collectives"));
+}
+
+void TestMlirImport::partitionedLocalShapesAndBytes()
+{
+    for (const auto& [mesh, rows, columns] :
+         std::vector<std::tuple<std::string, std::int64_t, std::int64_t>>{{"x=2,y=4", 2, 4}, {"x=4,y=2", 4, 2}}) {
+        flint::mlir::MlirImportOptions options;
+        options.mesh = mesh;
+        const MlirImport imported = flint::mlir::importMlirFile(fixture("sharded_mlp.mlir"), options);
+        QCOMPARE(imported.partitionedFor, mesh);
+        const auto& ops = imported.imported.workload.programOf(0).ops;
+        // dot, broadcast, two local slices of the broadcast, maximum, dot, all-reduce, tanh, dot,
+        // all-gather, all-reduce.
+        QCOMPARE(ops.size(), std::size_t(11));
+        const auto first =
+            std::find_if(ops.begin(), ops.end(), [](const Op& op) { return op.name.rfind("dot", 0) == 0; });
+        QVERIFY(first != ops.end());
+        // Local h: (16 / rows) x (256 / columns), contracting all 64.
+        QCOMPARE(first->shape, (std::vector<std::int64_t>{16 / rows, 256 / columns}));
+        QCOMPARE(first->flops, std::uint64_t(2 * (16 / rows) * 64 * (256 / columns)));
+        for (const Op& op : ops)
+            if (op.kind == OpKind::Collective && op.collective == CollectiveKind::AllGather)
+                QCOMPARE(op.commBytes, std::uint64_t(4 * (16 / rows) * 64));
+    }
+}
+
+void TestMlirImport::meshWithoutAnAxisDropsItsShardings()
+{
+    flint::mlir::MlirImportOptions options;
+    options.mesh = "x=8";
+    const MlirImport imported = flint::mlir::importMlirFile(fixture("sharded_mlp.mlir"), options);
+    QVERIFY(hasWarning(imported, "mesh axis 'y' is not in mesh x=8"));
+    // Pure data parallelism: the gradient's all-reduce and the rows' all-gather over all 8.
+    const std::map<std::string, int> expected{{"all-reduce {0,1,2,3,4,5,6,7}", 1}, {"all-gather {0,1,2,3,4,5,6,7}", 1}};
+    QCOMPARE(collectivesOf(imported.imported.workload, 5), expected);
+}
+
+void TestMlirImport::badMeshIsAnInputError()
+{
+    for (const char* mesh : {"x=3,y=4", "x=2,x=2", "x", "x=0"}) {
+        flint::mlir::MlirImportOptions options;
+        options.mesh = mesh;
+        try {
+            (void)flint::mlir::importMlirFile(fixture("sharded_mlp.mlir"), options);
+            QFAIL(qPrintable(QStringLiteral("mesh %1 accepted").arg(QString::fromLatin1(mesh))));
+        } catch (const flint::core::InputError& error) {
+            QVERIFY2(std::string(error.what()).find("sharded_mlp.mlir") != std::string::npos, error.what());
+        }
     }
 }
 
