@@ -4,10 +4,77 @@
 #include "core/chakra.h"
 #include "core/hlo/hloparser.h"
 
+#ifdef FLINT_HAVE_MLIR
+#include "core/mlir/mlirimport.h"
+#include "core/mlir/mlirreader.h"
+#endif
+
 #include <cstdio>
 #include <filesystem>
 
 namespace flint::core {
+namespace {
+
+LoadedWorkload loadMlir(const std::string& path, const LoadOptions& options, const JobControl& control)
+{
+#ifdef FLINT_HAVE_MLIR
+    LoadedWorkload loaded;
+    loaded.kind = InputKind::MlirModule;
+    mlir::MlirImport imported;
+    try {
+        mlir::MlirImportOptions mlirOptions;
+        mlirOptions.hlo = options.hlo;
+        mlirOptions.mesh = options.mesh;
+        imported = mlir::importMlirFile(path, mlirOptions, control);
+    } catch (const mlir::MlirParseError& error) {
+        // The facade's error carries MLIR's column; InputError's text keeps it after the line.
+        const auto& where = error.error();
+        throw InputError(where.file, std::nullopt, where.line > 0 ? std::optional<int>(where.line) : std::nullopt,
+                         (where.line > 0 ? "column " + std::to_string(where.column) + ": " : std::string()) +
+                             where.message);
+    }
+    loaded.workload = std::move(imported.imported.workload);
+    loaded.name = std::move(imported.imported.moduleName);
+    if (!imported.partitionedFor.empty())
+        imported.imported.warnings.push_back("partitioned for mesh " + imported.partitionedFor + ": " +
+                                             std::to_string(imported.insertedCollectives) + " collectives inserted");
+    loaded.warnings = std::move(imported.imported.warnings);
+    loaded.replicaCount = imported.imported.replicaCount;
+    loaded.numPartitions = imported.imported.numPartitions;
+    for (mlir::MeshAxes& mesh : imported.meshes)
+        loaded.meshes.push_back(MeshDeclaration{std::move(mesh.name), std::move(mesh.axes)});
+    return loaded;
+#else
+    (void)options;
+    (void)control;
+    throw InputError(path, "this build has no MLIR frontend (configured with FLINT_BUILD_MLIR=OFF)");
+#endif
+}
+
+} // namespace
+
+bool looksLikeMlir(std::string_view text)
+{
+    std::size_t at = 0;
+    while (at < text.size()) {
+        const char c = text[at];
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+            ++at;
+            continue;
+        }
+        if (text.substr(at, 2) != "//")
+            break;
+        const std::size_t end = text.find('\n', at);
+        if (end == std::string_view::npos)
+            return false;
+        at = end + 1;
+    }
+    const std::string_view rest = text.substr(std::min(at, text.size()));
+    for (std::string_view start : {"module", "func.func", "#", "!", "\"builtin.module\"", "\"func.func\""})
+        if (rest.starts_with(start))
+            return true;
+    return false;
+}
 
 InputKind detectInputKind(const std::string& path)
 {
@@ -17,10 +84,15 @@ InputKind detectInputKind(const std::string& path)
     std::FILE* file = std::fopen(path.c_str(), "rb");
     if (!file)
         return InputKind::ChakraTrace;
-    char head[256];
+    char head[4096];
     const std::size_t got = std::fread(head, 1, sizeof head, file);
     std::fclose(file);
-    return hlo::looksLikeHlo(std::string_view(head, got)) ? InputKind::HloModule : InputKind::ChakraTrace;
+    const std::string_view text(head, got);
+    if (hlo::looksLikeHlo(text))
+        return InputKind::HloModule;
+    if (std::filesystem::path(path).extension() == ".mlir" || looksLikeMlir(text))
+        return InputKind::MlirModule;
+    return InputKind::ChakraTrace;
 }
 
 LoadedWorkload loadWorkload(const std::string& path, const LoadOptions& options, const JobControl& control)
@@ -36,6 +108,8 @@ LoadedWorkload loadWorkload(const std::string& path, const LoadOptions& options,
         loaded.numPartitions = imported.numPartitions;
         return loaded;
     }
+    if (loaded.kind == InputKind::MlirModule)
+        return loadMlir(path, options, control);
     loaded.workload = readChakraWorkload(path, options.commGroupsPath, control);
     loaded.name = std::filesystem::path(path).filename().string();
     return loaded;

@@ -5,7 +5,10 @@
 #include "core/progress.h"
 #include "core/workload.h"
 
+#include <cstdint>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace flint::core {
@@ -14,12 +17,22 @@ namespace flint::core {
 enum class InputKind {
     ChakraTrace, ///< .et rank files (a file, a prefix or a directory)
     HloModule,   ///< XLA HLO text
+    MlirModule,  ///< MLIR text: StableHLO, MHLO, Shardy or upstream dialects (needs flint_mlir)
 };
 
 /// Options for every input kind; each reader uses its own.
 struct LoadOptions {
     std::string commGroupsPath; ///< Chakra: comm-group JSON (default: PREFIX.json beside the trace)
-    hlo::HloImportOptions hlo;  ///< HLO: device counts and while trip counts
+    hlo::HloImportOptions hlo;  ///< HLO and MLIR: device counts and while trip counts
+    /// MLIR: the mesh ("x=2,y=4") to partition a module for that carries shardings but no
+    /// collectives; empty: the module's own sdy.mesh.
+    std::string mesh;
+};
+
+/// A device mesh an MLIR module declares (Shardy `sdy.mesh`): axis names and sizes, in order.
+struct MeshDeclaration {
+    std::string name;
+    std::vector<std::pair<std::string, std::int64_t>> axes;
 };
 
 /// A workload and what the user should know about how it was derived.
@@ -28,16 +41,24 @@ struct LoadedWorkload {
     Workload workload;
     std::string name;
     std::vector<std::string> warnings;
-    /// HLO modules: the device space (global device id = replica * partitions + partition).
+    /// HLO and MLIR modules: the device space (global device id = replica * partitions + partition).
     std::int64_t replicaCount = 1;
     std::int64_t numPartitions = 1;
+    /// MLIR modules: the meshes they declare.
+    std::vector<MeshDeclaration> meshes;
 };
 
-/// The kind of input at `path`: a regular file whose text starts with `HloModule` is HLO; anything
-/// else is taken for a Chakra trace (a file, prefix or directory).
+/// True when `text`, the start of a file, reads like MLIR: after blank lines and `//` comments it
+/// starts with `module`, `func.func`, an attribute or type alias (`#`, `!`), or a quoted generic op.
+bool looksLikeMlir(std::string_view text);
+
+/// The kind of input at `path`: a regular file whose text starts with `HloModule` is HLO, one named
+/// `*.mlir` or whose text looks like MLIR is MLIR; anything else is taken for a Chakra trace (a
+/// file, prefix or directory).
 InputKind detectInputKind(const std::string& path);
 
-/// Reads any supported input into a Workload. Throws InputError, Cancelled.
+/// Reads any supported input into a Workload. Throws InputError (MLIR: with file, line and column;
+/// also when the program was built without the MLIR frontend), Cancelled.
 LoadedWorkload loadWorkload(const std::string& path, const LoadOptions& options = {}, const JobControl& control = {});
 
 } // namespace flint::core

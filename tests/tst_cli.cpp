@@ -50,6 +50,10 @@ private Q_SLOTS:
     void inspectHloModule();
     void importHloModule();
     void badHloExitsTwo();
+    void inspectStableHloModule();
+    void importShardyModule();
+    void benchMlir();
+    void inspectShardedModuleForMeshes();
 };
 
 void TestCli::helpOnEveryCommand_data()
@@ -213,8 +217,8 @@ void TestCli::inspectMlir()
     QSKIP("built without the MLIR frontend");
 #else
     const QString data = QStringLiteral(FLINT_SOURCE_DIR "/tests/data/mlir/");
-    const Run run =
-        flintCli({QStringLiteral("inspect"), data + QStringLiteral("mlp_mesh.mlir"), QStringLiteral("--json")});
+    const Run run = flintCli({QStringLiteral("inspect"), data + QStringLiteral("mlp_mesh.mlir"),
+                              QStringLiteral("--ops"), QStringLiteral("--json")});
     QCOMPARE(run.exitCode, 0);
     const QJsonObject summary = json(run);
     QCOMPARE(summary[QStringLiteral("operations")][QStringLiteral("mesh.all_reduce")].toInt(), 1);
@@ -284,6 +288,99 @@ void TestCli::badHloExitsTwo()
                  .exitCode,
              2);
     QVERIFY(!QDir(dir.filePath(QStringLiteral("x"))).exists());
+}
+
+void TestCli::inspectStableHloModule()
+{
+#ifndef FLINT_HAVE_MLIR
+    QSKIP("built without the MLIR frontend");
+#else
+    const QString module =
+        QStringLiteral(FLINT_SHARED_DATA "/stablehlo/resnet_50_train_step_4_devices_1024_batch.mlir");
+    if (!QFile::exists(module))
+        QSKIP("shared samples not found at " FLINT_SHARED_DATA);
+    const Run run = flintCli({QStringLiteral("inspect"), module, QStringLiteral("--json")});
+    QCOMPARE(run.exitCode, 0);
+    const QJsonObject summary = json(run);
+    // The same keys as for HLO: per-rank counts, the device space, warnings.
+    QCOMPARE(summary[QStringLiteral("ranks")].toInt(), 4);
+    QCOMPARE(summary[QStringLiteral("scope")].toString(), QStringLiteral("per_rank"));
+    QCOMPARE(summary[QStringLiteral("replica_count")].toInt(), 4);
+    QCOMPARE(summary[QStringLiteral("num_partitions")].toInt(), 1);
+    QCOMPARE(summary[QStringLiteral("collectives")][QStringLiteral("ALL_REDUCE")][QStringLiteral("count")].toInt(),
+             375);
+    QCOMPARE(summary[QStringLiteral("warnings")].toArray().size(), 0);
+    // Bad MLIR: exit 2 with file, line and column.
+    const Run broken =
+        flintCli({QStringLiteral("inspect"), QStringLiteral(FLINT_SOURCE_DIR "/tests/data/mlir/bad_pretty.mlir")});
+    QCOMPARE(broken.exitCode, 2);
+    QVERIFY2(broken.err.contains("bad_pretty.mlir:6: column 53: custom op 'stablehlo.broadcast_in_dim'"),
+             broken.err.constData());
+#endif
+}
+
+void TestCli::importShardyModule()
+{
+#ifndef FLINT_HAVE_MLIR
+    QSKIP("built without the MLIR frontend");
+#else
+    const QString module = QStringLiteral(FLINT_SHARED_DATA "/stablehlo/e2e_fsdp_tp_shardy.mlir");
+    if (!QFile::exists(module))
+        QSKIP("shared samples not found at " FLINT_SHARED_DATA);
+    QTemporaryDir dir;
+    const QString prefix = dir.filePath(QStringLiteral("out/mlp"));
+    const Run run = flintCli({QStringLiteral("import"), module, QStringLiteral("-o"), prefix});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.out.contains("8 ranks (1 replica x 8 partitions), 60 ops per rank"), run.out.constData());
+    for (int rank = 0; rank < 8; ++rank)
+        QVERIFY(QFile::exists(prefix + QStringLiteral(".%1.et").arg(rank)));
+    // Read back: per rank 12 all-gathers, 6 reduce-scatters, 2 all-reduces; summed over 8 ranks.
+    const Run back = flintCli({QStringLiteral("inspect"), prefix, QStringLiteral("--json")});
+    QCOMPARE(back.exitCode, 0);
+    const QJsonObject collectives = json(back)[QStringLiteral("collectives")].toObject();
+    QCOMPARE(collectives[QStringLiteral("ALL_GATHER")][QStringLiteral("count")].toInt(), 8 * 12);
+    QCOMPARE(collectives[QStringLiteral("REDUCE_SCATTER")][QStringLiteral("count")].toInt(), 8 * 6);
+    QCOMPARE(collectives[QStringLiteral("ALL_REDUCE")][QStringLiteral("count")].toInt(), 8 * 2);
+    // Chakra comm_size of rank 0's all-gathers: 83,780 bytes per rank.
+    QCOMPARE(collectives[QStringLiteral("ALL_GATHER")][QStringLiteral("bytes")].toInteger(), qint64(8) * 83780);
+#endif
+}
+
+void TestCli::benchMlir()
+{
+#ifndef FLINT_HAVE_MLIR
+    QSKIP("built without the MLIR frontend");
+#else
+    const QString module = QStringLiteral(FLINT_SOURCE_DIR "/tests/data/mlir/loops.mlir");
+    const Run run = flintCli(
+        {QStringLiteral("bench"), QStringLiteral("mlir"), module, QStringLiteral("--repeat"), QStringLiteral("1")});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.out.contains("parse + verify + translate"), run.out.constData());
+    QVERIFY2(run.out.contains("18 ops per rank, 2 ranks"), run.out.constData());
+#endif
+}
+
+void TestCli::inspectShardedModuleForMeshes()
+{
+#ifndef FLINT_HAVE_MLIR
+    QSKIP("built without the MLIR frontend");
+#else
+    const QString module = QStringLiteral(FLINT_SOURCE_DIR "/tests/data/mlir/sharded_mlp.mlir");
+    for (const auto& [mesh, ranks] :
+         {std::pair{QStringLiteral("x=4,y=2"), 8}, std::pair{QStringLiteral("x=8,y=16"), 128}}) {
+        const Run run =
+            flintCli({QStringLiteral("inspect"), module, QStringLiteral("--mesh"), mesh, QStringLiteral("--json")});
+        QCOMPARE(run.exitCode, 0);
+        const QJsonObject summary = json(run);
+        QCOMPARE(summary[QStringLiteral("ranks")].toInt(), ranks);
+        QCOMPARE(summary[QStringLiteral("collectives")][QStringLiteral("ALL_REDUCE")][QStringLiteral("count")].toInt(),
+                 2);
+        QCOMPARE(summary[QStringLiteral("collectives")][QStringLiteral("ALL_GATHER")][QStringLiteral("count")].toInt(),
+                 1);
+    }
+    const Run bad = flintCli({QStringLiteral("inspect"), module, QStringLiteral("--mesh"), QStringLiteral("x=3")});
+    QCOMPARE(bad.exitCode, 2);
+#endif
 }
 
 QTEST_GUILESS_MAIN(TestCli)

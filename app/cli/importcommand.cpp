@@ -16,7 +16,8 @@ int runImport(const std::vector<std::string>& arguments)
 {
     std::vector<OptionSpec> options{{"output", 'o', "OUTDIR/PREFIX", "where to write PREFIX.RANK.et and PREFIX.json"}};
     CommandLine cli("import", "MODULE -o OUTDIR/PREFIX [OPTIONS]",
-                    "Lower an XLA HLO module to per-rank workloads and write them as Chakra execution traces in the\n"
+                    "Lower an XLA HLO module or an MLIR module (StableHLO, MHLO, Shardy) to per-rank workloads and "
+                    "write them as Chakra execution traces in the\n"
                     "form ASTRA-sim reads: OUTDIR/PREFIX.RANK.et for every device and OUTDIR/PREFIX.json with the\n"
                     "communicator groups the nodes' pg_name attributes name. OUTDIR is created when missing. All\n"
                     "files appear together or none does.",
@@ -27,9 +28,10 @@ int runImport(const std::vector<std::string>& arguments)
     if (output.empty())
         throw UsageError("missing -o OUTDIR/PREFIX");
     const std::string& input = cli.onePositional("MODULE");
-    if (core::detectInputKind(input) != core::InputKind::HloModule)
-        throw core::InputError(input, "expected an XLA HLO module (text starting with 'HloModule'); "
-                                      "for Chakra traces use 'flint convert --to chakra'");
+    const core::InputKind kind = core::detectInputKind(input);
+    if (kind != core::InputKind::HloModule && kind != core::InputKind::MlirModule)
+        throw core::InputError(input, "expected an XLA HLO module (text starting with 'HloModule') or an MLIR "
+                                      "module (.mlir); for Chakra traces use 'flint convert --to chakra'");
     const core::LoadedWorkload loaded = loadWorkloadFromCli(input, cli);
 
     namespace fs = std::filesystem;
@@ -57,7 +59,7 @@ int runImport(const std::vector<std::string>& arguments)
 }
 
 const bool registered = Commands::add(
-    {"import", "lower an XLA HLO module to per-rank Chakra traces (PREFIX.RANK.et + PREFIX.json)", runImport, 15});
+    {"import", "lower an HLO or MLIR module to per-rank Chakra traces (PREFIX.RANK.et + PREFIX.json)", runImport, 15});
 
 } // namespace
 } // namespace flint::app

@@ -15,12 +15,7 @@
 namespace flint::app {
 namespace {
 
-bool isMlirFile(const std::string& path)
-{
-    return path.ends_with(".mlir");
-}
-
-int inspectMlir(const std::string& path, bool json)
+int listMlirOperations(const std::string& path, bool json)
 {
 #ifdef FLINT_HAVE_MLIR
     mlir::MlirSummary summary;
@@ -57,24 +52,25 @@ int inspectMlir(const std::string& path, bool json)
 
 int runInspect(const std::vector<std::string>& arguments)
 {
-    std::vector<OptionSpec> options{{"json", 0, {}, "print the summary as JSON"}};
+    std::vector<OptionSpec> options{{"json", 0, {}, "print the summary as JSON"},
+                                    {"ops", 0, {}, "MLIR: list the file's operations by name instead of lowering it"}};
     CommandLine cli("inspect", "PATH [--json] [OPTIONS]",
                     "Summarize a workload. PATH is a Chakra trace (one .et file, a prefix PATH.0.et, PATH.1.et, ...\n"
-                    "or a directory holding one prefix's rank files) or an XLA HLO module (text). Prints the number\n"
-                    "of ranks, nodes per type, collectives per kind with count and bytes, FLOPs, communicator\n"
-                    "groups and the longest dependency chain. For a trace, counts are summed over its ranks; for\n"
-                    "an HLO module they are one rank's, for one execution of the entry computation.\n"
-                    "For a .mlir file, lists its operations by name.",
+                    "or a directory holding one prefix's rank files), an XLA HLO module (text) or an MLIR module\n"
+                    "(StableHLO, MHLO, Shardy; .mlir). Prints the number of ranks, nodes per type, collectives per\n"
+                    "kind with count and bytes, FLOPs, communicator groups and the longest dependency chain. For a\n"
+                    "trace, counts are summed over its ranks; for an HLO or MLIR module they are one rank's, for\n"
+                    "one execution of the entry function. With --ops, an MLIR file's operations are listed by name.",
                     withWorkloadInputOptions(std::move(options)));
     if (!cli.parseOrShowHelp(arguments))
         return ExitSuccess;
     const std::string& path = cli.onePositional("PATH");
-    if (isMlirFile(path))
-        return inspectMlir(path, cli.has("json"));
+    if (cli.has("ops"))
+        return listMlirOperations(path, cli.has("json"));
 
     const bool json = cli.has("json");
     const core::LoadedWorkload loaded = loadWorkloadFromCli(path, cli, json);
-    const bool perRank = loaded.kind == core::InputKind::HloModule;
+    const bool perRank = loaded.kind == core::InputKind::HloModule || loaded.kind == core::InputKind::MlirModule;
     const core::WorkloadSummary summary =
         perRank ? core::summarizePerRank(loaded.workload) : core::summarize(loaded.workload);
     std::string text;
@@ -83,6 +79,14 @@ int runInspect(const std::vector<std::string>& arguments)
         if (perRank) {
             out["replica_count"] = loaded.replicaCount;
             out["num_partitions"] = loaded.numPartitions;
+        }
+        if (!loaded.meshes.empty()) {
+            auto& meshes = out["meshes"] = nlohmann::ordered_json::object();
+            for (const core::MeshDeclaration& mesh : loaded.meshes) {
+                auto& axes = meshes[mesh.name] = nlohmann::ordered_json::object();
+                for (const auto& [axis, size] : mesh.axes)
+                    axes[axis] = size;
+            }
         }
         out["warnings"] = loaded.warnings;
         text = out.dump(2) + "\n";
@@ -94,8 +98,7 @@ int runInspect(const std::vector<std::string>& arguments)
 }
 
 const bool registered = Commands::add(
-    {"inspect", "summarize a workload (Chakra trace: .et file, prefix or directory) or list an MLIR file's ops",
-     runInspect, 10});
+    {"inspect", "summarize a workload (Chakra trace, HLO or MLIR module) or list an MLIR file's ops", runInspect, 10});
 
 } // namespace
 } // namespace flint::app

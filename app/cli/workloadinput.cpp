@@ -8,9 +8,10 @@ namespace flint::app {
 std::vector<OptionSpec> withWorkloadInputOptions(std::vector<OptionSpec> own)
 {
     own.push_back({"comm-groups", 0, "FILE", "Chakra: comm-group JSON (default: PREFIX.json beside the trace)"});
-    own.push_back({"replicas", 0, "N", "HLO: replica count (default: the module's, else inferred)"});
-    own.push_back({"partitions", 0, "N", "HLO: partition count (default: the module's, else inferred)"});
-    own.push_back({"while-trip-count", 0, "N", "HLO: iterations of while loops whose count is unknown"});
+    own.push_back({"replicas", 0, "N", "HLO/MLIR: replica count (default: the module's, else inferred)"});
+    own.push_back({"partitions", 0, "N", "HLO/MLIR: partition count (default: the module's, else inferred)"});
+    own.push_back({"while-trip-count", 0, "N", "HLO/MLIR: iterations of while loops whose count is unknown"});
+    own.push_back({"mesh", 0, "x=2,y=4", "MLIR: mesh to partition a sharded module without collectives for"});
     return own;
 }
 
@@ -30,6 +31,7 @@ core::LoadedWorkload loadWorkloadFromCli(const std::string& path, const CommandL
     options.hlo.numPartitions = positive("partitions");
     if (cli.has("while-trip-count"))
         options.hlo.whileTripCount = static_cast<std::int64_t>(cli.number("while-trip-count", 0));
+    options.mesh = cli.value("mesh");
     core::LoadedWorkload loaded = core::loadWorkload(path, options);
     if (!quiet)
         for (const std::string& warning : loaded.warnings)

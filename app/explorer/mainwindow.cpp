@@ -213,8 +213,8 @@ void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open a workload"), QString(),
-                                                          tr("Workloads (*.hlo *.txt *.et *.et.gz);;All files (*)"));
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open a workload"), QString(), tr("Workloads (*.hlo *.txt *.mlir *.et *.et.gz);;All files (*)"));
         if (!path.isEmpty())
             openPath(path);
     });
@@ -297,7 +297,7 @@ void MainWindow::showWorkload(std::shared_ptr<const core::LoadedWorkload> worklo
         m_rank->setValue(0);
     }
     m_graph->setWorkload(std::shared_ptr<const core::Workload>(workload, &workload->workload), 0);
-    const bool module = workload->kind == core::InputKind::HloModule;
+    const bool module = workload->kind == core::InputKind::HloModule || workload->kind == core::InputKind::MlirModule;
     m_whatIf->setFixedParameters(
         module ? tr("Fixed by this module: %1 devices (%2 x %3) and its parallelism, which XLA "
                     "already partitioned. Network, device and collective model are free to change.")

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "core/mlir/mlirreader.h"
 
+#include "core/mlir/moduleparser.h"
+#include "core/mlir/readerdialects.h"
+
 #include <algorithm>
 #include <map>
 #include <memory>
@@ -138,7 +141,12 @@ MlirSummary countOperations(::mlir::Operation* root)
     return summary;
 }
 
-MlirSummary summarizeBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer, const MlirReadOptions& options)
+} // namespace
+
+namespace detail {
+
+void parseModule(std::unique_ptr<llvm::MemoryBuffer> buffer, const MlirReadOptions& options,
+                 llvm::function_ref<void(::mlir::ModuleOp)> use)
 {
     const std::string bufferName = buffer->getBufferIdentifier().str();
     const llvm::StringRef text = buffer->getBuffer();
@@ -147,6 +155,9 @@ MlirSummary summarizeBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer, const Ml
     ::mlir::DialectRegistry registry;
     ::mlir::registerAllDialects(registry);
     ::mlir::registerAllExtensions(registry);
+    if (options.readerDialects) {
+        registerReaderDialects(registry);
+    }
     // No thread pool per call: callers already run readers on their own worker threads, and a
     // context with threading enabled would start one thread per core for every file read.
     ::mlir::MLIRContext context(registry, ::mlir::MLIRContext::Threading::DISABLED);
@@ -158,23 +169,18 @@ MlirSummary summarizeBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer, const Ml
     std::string diagnostics;
     llvm::raw_string_ostream diagnosticStream(diagnostics);
     std::optional<MlirError> firstError;
-    bool parsed = false;
-    std::optional<MlirSummary> summary;
+    ::mlir::OwningOpRef<::mlir::ModuleOp> module;
     {
         ::mlir::SourceMgrDiagnosticHandler renderer(sourceMgr, &context, diagnosticStream);
         FirstErrorRecorder recorder(&context);
-        ::mlir::OwningOpRef<::mlir::ModuleOp> module =
-            ::mlir::parseSourceFile<::mlir::ModuleOp>(sourceMgr, ::mlir::ParserConfig(&context));
-        parsed = static_cast<bool>(module);
-        if (parsed) {
-            summary = countOperations(module->getOperation());
-        }
+        module = ::mlir::parseSourceFile<::mlir::ModuleOp>(sourceMgr, ::mlir::ParserConfig(&context));
         firstError = recorder.firstError();
     }
     diagnosticStream.flush();
 
-    if (parsed && !firstError) {
-        return std::move(*summary);
+    if (module && !firstError) {
+        use(*module);
+        return;
     }
 
     MlirError error = firstError.value_or(MlirError{bufferName, 0, 0, "invalid MLIR input"});
@@ -186,11 +192,38 @@ MlirSummary summarizeBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer, const Ml
             const std::string dialect = operation->name.substr(0, operation->name.find('.'));
             error.column = operation->column;
             error.message = "operation '" + operation->name + "' belongs to dialect '" + dialect +
-                            "', which is not registered (only upstream MLIR dialects are; generic-form "
-                            "operations of other dialects need allowUnregistered)";
+                            "', which is not registered (upstream MLIR dialects and the stablehlo, mhlo, chlo "
+                            "and sdy reader dialects are; generic-form operations of other dialects need "
+                            "allowUnregistered)";
         }
     }
     throw MlirParseError(std::move(error), std::move(diagnostics));
+}
+
+std::unique_ptr<llvm::MemoryBuffer> openFile(const std::string& path)
+{
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+    if (!buffer) {
+        throw MlirParseError(MlirError{path, 0, 0, "cannot read file: " + buffer.getError().message()}, {});
+    }
+    return std::move(*buffer);
+}
+
+std::unique_ptr<llvm::MemoryBuffer> copySource(std::string_view source, const std::string& bufferName)
+{
+    return llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(source.data(), source.size()), bufferName);
+}
+
+} // namespace detail
+
+namespace {
+
+MlirSummary summarizeBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer, const MlirReadOptions& options)
+{
+    MlirSummary summary;
+    detail::parseModule(std::move(buffer), options,
+                        [&summary](::mlir::ModuleOp module) { summary = countOperations(module.getOperation()); });
+    return summary;
 }
 
 } // namespace
@@ -203,17 +236,12 @@ MlirParseError::MlirParseError(MlirError error, std::string diagnostics)
 
 MlirSummary summarizeMlirFile(const std::string& path, const MlirReadOptions& options)
 {
-    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
-    if (!buffer) {
-        throw MlirParseError(MlirError{path, 0, 0, "cannot read file: " + buffer.getError().message()}, {});
-    }
-    return summarizeBuffer(std::move(*buffer), options);
+    return summarizeBuffer(detail::openFile(path), options);
 }
 
 MlirSummary summarizeMlirSource(std::string_view source, const std::string& bufferName, const MlirReadOptions& options)
 {
-    return summarizeBuffer(
-        llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(source.data(), source.size()), bufferName), options);
+    return summarizeBuffer(detail::copySource(source, bufferName), options);
 }
 
 } // namespace flint::mlir

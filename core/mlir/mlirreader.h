@@ -64,15 +64,19 @@ private:
 
 /// Options of the MLIR reader.
 struct MlirReadOptions {
-    /// Accept operations, attributes and types of dialects that are not registered (StableHLO,
-    /// Shardy, MHLO, ...) as opaque generic operations, like `mlir-opt --allow-unregistered-dialect`.
-    /// Only the generic form `"stablehlo.add"(%a, %b) : ...` parses this way; a dialect's pretty
-    /// form still fails because its parser is missing.
+    /// Accept operations, attributes and types of dialects that are not registered as opaque generic
+    /// operations, like `mlir-opt --allow-unregistered-dialect`. Only the generic form
+    /// `"tf.Add"(%a, %b) : ...` parses this way; a dialect's pretty form still fails because its
+    /// parser is missing.
     bool allowUnregistered = false;
+    /// Register flint_mlir's reader dialects for the stablehlo, mhlo, chlo and sdy namespaces, which
+    /// parse the pretty and generic forms of their operations (see docs/mlir-frontend.md). Off: only
+    /// MLIR's upstream dialects are registered.
+    bool readerDialects = true;
 };
 
-/// Parses the MLIR file at `path` (text form) in a fresh context with MLIR's upstream dialects and
-/// dialect extensions registered, verifies it, and counts its operations by name.
+/// Parses the MLIR file at `path` (text form) in a fresh context with MLIR's upstream dialects,
+/// dialect extensions and (by default) the reader dialects registered, verifies it, and counts its operations by name.
 /// Thread-safe: each call owns its MLIR context; calls may run concurrently on different threads.
 /// Throws MlirParseError for an unreadable file or invalid input; never aborts on bad input.
 [[nodiscard]] MlirSummary summarizeMlirFile(const std::string& path, const MlirReadOptions& options = {});

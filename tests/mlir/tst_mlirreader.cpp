@@ -69,6 +69,8 @@ private Q_SLOTS:
     void concurrentCallsAreIndependent();
     void sharedStableHloNeedsItsDialect_data();
     void sharedStableHloNeedsItsDialect();
+    void sharedStableHloParsesWithReaderDialects_data();
+    void sharedStableHloParsesWithReaderDialects();
 };
 
 void TestMlirReader::countsUpstreamFixtureExactly()
@@ -163,8 +165,11 @@ void TestMlirReader::missingFileThrows()
 
 void TestMlirReader::unregisteredGenericOpsRejectedByDefault()
 {
-    const auto caught =
-        expectParseError([] { return flint::mlir::summarizeMlirFile(fixture("generic_stablehlo.mlir")); });
+    // Without the reader dialects, sdy and stablehlo are unknown namespaces.
+    MlirReadOptions upstreamOnly;
+    upstreamOnly.readerDialects = false;
+    const auto caught = expectParseError(
+        [&] { return flint::mlir::summarizeMlirFile(fixture("generic_stablehlo.mlir"), upstreamOnly); });
     QVERIFY(caught.has_value());
     // MLIR points past the quoted name; the reader moves the column back to the operation.
     QCOMPARE(caught->error().line, 7);
@@ -177,7 +182,10 @@ void TestMlirReader::unregisteredGenericOpsAcceptedWhenAllowed()
 {
     MlirReadOptions options;
     options.allowUnregistered = true;
+    options.readerDialects = false;
     const MlirSummary summary = flint::mlir::summarizeMlirFile(fixture("generic_stablehlo.mlir"), options);
+    // The reader dialects read the same generic form without allowUnregistered.
+    QVERIFY(flint::mlir::summarizeMlirFile(fixture("generic_stablehlo.mlir")) == summary);
 
     const std::vector<OperationCount> expected{
         {"builtin.module", 1},        {"func.func", 1},
@@ -242,10 +250,12 @@ void TestMlirReader::sharedStableHloNeedsItsDialect()
         QSKIP(qPrintable(QStringLiteral("sample %1 not present").arg(path)));
     }
 
-    // Pretty form needs the dialect's own parser, so it fails with and without allowUnregistered.
+    // Pretty form needs the dialect's own parser, so without the reader dialects it fails with and
+    // without allowUnregistered.
     for (const bool allowUnregistered : {false, true}) {
         MlirReadOptions options;
         options.allowUnregistered = allowUnregistered;
+        options.readerDialects = false;
         const auto caught =
             expectParseError([&] { return flint::mlir::summarizeMlirFile(path.toStdString(), options); });
         QVERIFY2(caught.has_value(), "pretty-form sample parsed without its dialect");
@@ -257,6 +267,50 @@ void TestMlirReader::sharedStableHloNeedsItsDialect()
         QVERIFY2(error.message.find(expectedText) != std::string::npos, error.message.c_str());
         QVERIFY2(error.message.back() != ' ', error.message.c_str());
     }
+}
+
+void TestMlirReader::sharedStableHloParsesWithReaderDialects_data()
+{
+    QTest::addColumn<QString>("fileName");
+    QTest::addColumn<QString>("operation");
+    QTest::addColumn<qulonglong>("count");
+
+    // Counts by grep over the files (each op is printed once per occurrence); the pretty form of
+    // convolution, reduce (compact and with a reducer), compare and slice, the generic form of the
+    // collectives, reduce_window and select_and_scatter, and Shardy's mesh and manual computation.
+    QTest::newRow("resnet50_all_reduce") << QStringLiteral("resnet_50_train_step_4_devices_1024_batch.mlir")
+                                         << QStringLiteral("stablehlo.all_reduce") << 375ull;
+    QTest::newRow("resnet50_convolution") << QStringLiteral("resnet_50_train_step_4_devices_1024_batch.mlir")
+                                          << QStringLiteral("stablehlo.convolution") << 158ull;
+    QTest::newRow("resnet50_select_and_scatter") << QStringLiteral("resnet_50_train_step_4_devices_1024_batch.mlir")
+                                                 << QStringLiteral("stablehlo.select_and_scatter") << 1ull;
+    QTest::newRow("resnet50_func_call") << QStringLiteral("resnet_50_train_step_4_devices_1024_batch.mlir")
+                                        << QStringLiteral("func.call") << 58ull;
+    QTest::newRow("shardy_all_gather") << QStringLiteral("e2e_fsdp_tp_shardy.mlir")
+                                       << QStringLiteral("stablehlo.all_gather") << 12ull;
+    QTest::newRow("shardy_reduce_scatter")
+        << QStringLiteral("e2e_fsdp_tp_shardy.mlir") << QStringLiteral("stablehlo.reduce_scatter") << 6ull;
+    QTest::newRow("shardy_mesh") << QStringLiteral("e2e_fsdp_tp_shardy.mlir") << QStringLiteral("sdy.mesh") << 1ull;
+    QTest::newRow("shardy_manual_computation")
+        << QStringLiteral("e2e_fsdp_tp_shardy.mlir") << QStringLiteral("sdy.manual_computation") << 1ull;
+    QTest::newRow("jax_example_all_reduce")
+        << QStringLiteral("jax_example.mlir") << QStringLiteral("stablehlo.all_reduce") << 6ull;
+    QTest::newRow("split_groups_all_reduce")
+        << QStringLiteral("test_split_replica_groups.mlir") << QStringLiteral("stablehlo.all_reduce") << 2ull;
+}
+
+void TestMlirReader::sharedStableHloParsesWithReaderDialects()
+{
+    QFETCH(QString, fileName);
+    QFETCH(QString, operation);
+    QFETCH(qulonglong, count);
+
+    const QString path = sharedStableHloDir() + QLatin1Char('/') + fileName;
+    if (!QFileInfo::exists(path)) {
+        QSKIP(qPrintable(QStringLiteral("sample %1 not present (a clone without ../shared/data)").arg(path)));
+    }
+    const MlirSummary summary = flint::mlir::summarizeMlirFile(path.toStdString());
+    QCOMPARE(countOf(summary, operation.toStdString()), std::uint64_t(count));
 }
 
 QTEST_GUILESS_MAIN(TestMlirReader)

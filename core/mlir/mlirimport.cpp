@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+#include "core/mlir/mlirimport.h"
+
+#include "core/mlir/hlotranslation.h"
+#include "core/mlir/moduleparser.h"
+#include "core/partition/partitioner.h"
+
+#include <stdexcept>
+#include <utility>
+
+namespace flint::mlir {
+namespace {
+
+MlirModule readBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer)
+{
+    const std::string file = buffer->getBufferIdentifier().str();
+    MlirModule result;
+    detail::parseModule(std::move(buffer), MlirReadOptions{}, [&](::mlir::ModuleOp module) {
+        detail::TranslatedModule translated = detail::translateToHlo(module, file);
+        result.module = std::move(translated.module);
+        result.warnings = std::move(translated.warnings);
+        result.shardedValues = translated.shardedValues;
+        result.collectives = translated.collectives;
+        for (detail::MeshDeclaration& mesh : translated.meshes)
+            result.meshes.push_back(MeshAxes{std::move(mesh.name), std::move(mesh.axes)});
+    });
+    return result;
+}
+
+} // namespace
+
+MlirModule readMlirModule(const std::string& path)
+{
+    return readBuffer(detail::openFile(path));
+}
+
+MlirModule readMlirModuleSource(std::string_view source, const std::string& bufferName)
+{
+    return readBuffer(detail::copySource(source, bufferName));
+}
+
+MlirImport lowerMlirModule(const MlirModule& read, const MlirImportOptions& options, const core::JobControl& control)
+{
+    MlirImport result;
+    result.meshes = read.meshes;
+    std::vector<std::string> warnings = read.warnings;
+    const bool needsPartitioning = read.shardedValues > 0 && read.collectives == 0;
+    core::partition::MeshShape mesh;
+    try {
+        if (!options.mesh.empty())
+            mesh = core::partition::MeshShape::parse(options.mesh);
+    } catch (const std::invalid_argument& e) {
+        throw core::InputError(read.module.file, std::string("--mesh: ") + e.what());
+    }
+    if (mesh.axes.empty() && !read.meshes.empty())
+        mesh.axes = read.meshes.front().axes;
+    if (!needsPartitioning && !options.mesh.empty())
+        warnings.push_back("the module is already partitioned (it has " + std::to_string(read.collectives) +
+                           " collectives or no shardings); the mesh " + options.mesh + " is not used");
+    if (needsPartitioning && !mesh.axes.empty()) {
+        core::partition::PartitionedModule partitioned;
+        try {
+            partitioned = core::partition::partitionForMesh(core::partition::logicalProgramOf(read.module), mesh,
+                                                            read.module.file);
+        } catch (const std::invalid_argument& e) {
+            throw core::InputError(read.module.file,
+                                   std::string("partitioning for mesh ") + mesh.toString() + ": " + e.what());
+        }
+        result.imported = core::hlo::lowerHlo(partitioned.module, options.hlo, control);
+        result.partitionedFor = mesh.toString();
+        result.insertedCollectives = partitioned.collectivesInserted;
+        warnings.insert(warnings.end(), partitioned.warnings.begin(), partitioned.warnings.end());
+    } else {
+        if (needsPartitioning)
+            warnings.push_back("the module carries " + std::to_string(read.shardedValues) +
+                               " sharding annotations but no collectives and declares no mesh; lowered as one "
+                               "device's view of the whole program (give --mesh to partition it)");
+        result.imported = core::hlo::lowerHlo(read.module, options.hlo, control);
+    }
+    for (std::string& warning : result.imported.warnings)
+        warnings.push_back(std::move(warning));
+    result.imported.warnings = std::move(warnings);
+    return result;
+}
+
+MlirImport importMlirFile(const std::string& path, const MlirImportOptions& options, const core::JobControl& control)
+{
+    return lowerMlirModule(readMlirModule(path), options, control);
+}
+
+MlirImport importMlirSource(std::string_view source, const std::string& bufferName, const MlirImportOptions& options,
+                            const core::JobControl& control)
+{
+    return lowerMlirModule(readMlirModuleSource(source, bufferName), options, control);
+}
+
+} // namespace flint::mlir

@@ -1,0 +1,577 @@
+// SPDX-License-Identifier: MIT
+#include "core/partition/partitioner.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <set>
+#include <stdexcept>
+
+namespace flint::core::partition {
+namespace {
+
+using hlo::Instruction;
+using hlo::Shape;
+using Axes = std::vector<std::string>;
+
+bool isElementwise(const std::string& opcode)
+{
+    static const std::set<std::string, std::less<>> ops{"abs",
+                                                        "add",
+                                                        "and",
+                                                        "atan2",
+                                                        "cbrt",
+                                                        "ceil",
+                                                        "clamp",
+                                                        "compare",
+                                                        "convert",
+                                                        "cosine",
+                                                        "divide",
+                                                        "erf",
+                                                        "exponential",
+                                                        "exponential-minus-one",
+                                                        "floor",
+                                                        "is-finite",
+                                                        "log",
+                                                        "log-plus-one",
+                                                        "logistic",
+                                                        "maximum",
+                                                        "minimum",
+                                                        "multiply",
+                                                        "negate",
+                                                        "not",
+                                                        "or",
+                                                        "power",
+                                                        "remainder",
+                                                        "round-nearest-afz",
+                                                        "round-nearest-even",
+                                                        "rsqrt",
+                                                        "select",
+                                                        "sign",
+                                                        "sine",
+                                                        "sqrt",
+                                                        "subtract",
+                                                        "tan",
+                                                        "tanh",
+                                                        "xor",
+                                                        "bitcast",
+                                                        "copy",
+                                                        "reduce-precision"};
+    return ops.count(opcode) != 0;
+}
+
+class Partitioner {
+public:
+    Partitioner(const LogicalProgram& program, const MeshShape& mesh, const std::string& file)
+        : m_program(program)
+        , m_mesh(mesh)
+    {
+        m_out.module.name = program.name;
+        m_out.module.file = file;
+        m_out.module.replicaCount = 1;
+        m_out.module.numPartitions = mesh.devices();
+        m_out.module.hasReplicaCount = true;
+        m_out.module.hasNumPartitions = true;
+    }
+
+    PartitionedModule run()
+    {
+        m_value.resize(m_program.ops.size());
+        m_spec.resize(m_program.ops.size());
+        for (std::uint32_t i = 0; i < m_program.ops.size(); ++i)
+            partitionOp(i);
+        Instruction root;
+        root.name = "results";
+        root.opcode = "tuple";
+        root.shape.isTuple = true;
+        for (std::uint32_t result : m_program.results) {
+            const std::uint32_t complete = resolvePartial(result);
+            root.operands.push_back(complete);
+            root.shape.tupleElements.push_back(m_computation.instructions[complete].shape);
+        }
+        m_computation.root = emit(std::move(root));
+        m_computation.name = "partitioned";
+        m_computation.isEntry = true;
+        m_out.module.computations.push_back(std::move(m_computation));
+        m_out.module.entry = 0;
+        return std::move(m_out);
+    }
+
+private:
+    const Shape& globalShape(std::uint32_t op) const { return m_program.ops[op].instruction.shape; }
+
+    std::int64_t axesProduct(const Axes& axes) const
+    {
+        std::int64_t product = 1;
+        for (const std::string& axis : axes)
+            product *= std::max<std::int64_t>(1, m_mesh.sizeOf(axis));
+        return product;
+    }
+
+    Shape localShape(const Shape& global, const TensorSharding& sharding, const std::string& what) const
+    {
+        Shape local = global;
+        if (!local.isArray())
+            return local;
+        for (std::size_t d = 0; d < local.dims.size() && d < sharding.dims.size(); ++d) {
+            const std::int64_t parts = axesProduct(sharding.dims[d]);
+            if (local.dims[d] % parts != 0)
+                throw std::invalid_argument(what + ": dimension " + std::to_string(d) + " of size " +
+                                            std::to_string(local.dims[d]) + " does not split into " +
+                                            std::to_string(parts) + " shards on mesh " + m_mesh.toString());
+            local.dims[d] /= parts;
+        }
+        return local;
+    }
+
+    std::uint32_t emit(Instruction instruction)
+    {
+        m_computation.instructions.push_back(std::move(instruction));
+        return static_cast<std::uint32_t>(m_computation.instructions.size() - 1);
+    }
+
+    /// Groups of global device ids that differ only in their coordinates on `axes`.
+    std::shared_ptr<const hlo::ReplicaGroupList> groupsOver(const Axes& axes)
+    {
+        std::string key;
+        for (const std::string& axis : axes)
+            key += axis + ",";
+        if (const auto it = m_groups.find(key); it != m_groups.end())
+            return it->second;
+        std::map<std::vector<std::int64_t>, std::vector<std::int64_t>> byRest;
+        const std::int64_t devices = m_mesh.devices();
+        for (std::int64_t device = 0; device < devices; ++device) {
+            std::vector<std::int64_t> rest;
+            std::int64_t remaining = device;
+            std::vector<std::int64_t> coordinates(m_mesh.axes.size());
+            for (std::size_t a = m_mesh.axes.size(); a-- > 0;) {
+                coordinates[a] = remaining % m_mesh.axes[a].second;
+                remaining /= m_mesh.axes[a].second;
+            }
+            for (std::size_t a = 0; a < m_mesh.axes.size(); ++a)
+                if (std::find(axes.begin(), axes.end(), m_mesh.axes[a].first) == axes.end())
+                    rest.push_back(coordinates[a]);
+            byRest[rest].push_back(device);
+        }
+        auto groups = std::make_shared<hlo::ReplicaGroupList>();
+        for (auto& [rest, members] : byRest)
+            groups->push_back(std::move(members));
+        std::sort(groups->begin(), groups->end());
+        m_groups.emplace(key, groups);
+        return groups;
+    }
+
+    std::uint32_t collective(const std::string& opcode, std::uint32_t operand, Shape shape, const Axes& axes,
+                             std::vector<std::int64_t> dimensions, const std::string& scope)
+    {
+        Instruction op;
+        op.opcode = opcode;
+        op.name = opcode + "." + std::to_string(++m_collectives);
+        op.operands = {operand};
+        op.shape = std::move(shape);
+        op.channelId = m_collectives;
+        if (opcode != "all-to-all")
+            op.useGlobalDeviceIds = true;
+        op.replicaGroups = groupsOver(axes);
+        op.dimensions = std::move(dimensions);
+        op.metadata.opName = scope.empty() ? "partitioner/" + opcode : scope + "/" + opcode;
+        ++m_out.collectivesInserted;
+        return emit(std::move(op));
+    }
+
+    std::string scopeOf(std::uint32_t op) const { return m_program.ops[op].instruction.metadata.opName; }
+
+    /// Completes a pending partial sum of `op`'s value with an all-reduce over its partial axes.
+    std::uint32_t resolvePartial(std::uint32_t op)
+    {
+        TensorSharding& spec = m_spec[op];
+        if (spec.partial.empty())
+            return m_value[op];
+        const Shape shape = m_computation.instructions[m_value[op]].shape;
+        m_value[op] = collective("all-reduce", m_value[op], shape, spec.partial, {}, scopeOf(op));
+        spec.partial.clear();
+        return m_value[op];
+    }
+
+    /// The local value of `op` laid out as `target` (no partial axes), inserting the collectives it
+    /// takes; the result is cached only when `target` equals the op's own spec.
+    std::uint32_t reshard(std::uint32_t op, const TensorSharding& target)
+    {
+        TensorSharding current = m_spec[op];
+        std::uint32_t value = m_value[op];
+        const Shape& global = globalShape(op);
+        const std::string scope = scopeOf(op);
+        const std::size_t rank = global.dims.size();
+        current.dims.resize(rank);
+        // Partial -> sharded on exactly the partial axes along an unsharded dimension: reduce-scatter.
+        if (!current.partial.empty()) {
+            bool scattered = false;
+            for (std::size_t d = 0; d < rank && d < target.dims.size(); ++d)
+                if (current.dims[d].empty() && target.dims[d] == current.partial) {
+                    TensorSharding next = current;
+                    next.dims[d] = current.partial;
+                    next.partial.clear();
+                    value = collective("reduce-scatter", value, localShape(global, next, scope), current.partial,
+                                       {static_cast<std::int64_t>(d)}, scope);
+                    current = next;
+                    scattered = true;
+                    break;
+                }
+            if (!scattered) {
+                value = collective("all-reduce", value, m_computation.instructions[value].shape, current.partial, {},
+                                   scope);
+                current.partial.clear();
+                if (m_spec[op].dims == current.dims) {
+                    m_spec[op] = current;
+                    m_value[op] = value;
+                }
+            }
+        }
+        // Axes moving from one dimension to another: all-to-all.
+        for (std::size_t from = 0; from < rank; ++from) {
+            if (current.dims[from].empty() || (from < target.dims.size() && current.dims[from] == target.dims[from]))
+                continue;
+            for (std::size_t to = 0; to < rank && to < target.dims.size(); ++to)
+                if (to != from && current.dims[to].empty() && target.dims[to] == current.dims[from] &&
+                    (from >= target.dims.size() || target.dims[from].empty())) {
+                    TensorSharding next = current;
+                    next.dims[to] = current.dims[from];
+                    next.dims[from].clear();
+                    value = collective("all-to-all", value, localShape(global, next, scope), current.dims[from],
+                                       {static_cast<std::int64_t>(from), static_cast<std::int64_t>(to)}, scope);
+                    current = next;
+                    break;
+                }
+        }
+        // Sharded -> less sharded: all-gather the axes the target does not keep.
+        for (std::size_t d = 0; d < rank; ++d) {
+            const Axes want = d < target.dims.size() ? target.dims[d] : Axes{};
+            if (current.dims[d].empty() || current.dims[d] == want)
+                continue;
+            TensorSharding next = current;
+            next.dims[d].clear();
+            value = collective("all-gather", value, localShape(global, next, scope), current.dims[d],
+                               {static_cast<std::int64_t>(d)}, scope);
+            current = next;
+        }
+        // Replicated -> sharded: each device slices its shard locally (no communication).
+        for (std::size_t d = 0; d < rank && d < target.dims.size(); ++d) {
+            if (current.dims[d] == target.dims[d])
+                continue;
+            TensorSharding next = current;
+            next.dims[d] = target.dims[d];
+            Instruction slice;
+            slice.opcode = "slice";
+            slice.name = "reshard.slice." + std::to_string(++m_slices);
+            slice.operands = {value};
+            slice.shape = localShape(global, next, scope);
+            slice.metadata.opName = scope.empty() ? "partitioner/slice" : scope + "/slice";
+            value = emit(std::move(slice));
+            current = next;
+        }
+        return value;
+    }
+
+    TensorSharding replicated(std::uint32_t op) const
+    {
+        TensorSharding spec;
+        spec.dims.resize(globalShape(op).dims.size());
+        return spec;
+    }
+
+    /// Drops axes the mesh does not have, and axes used twice.
+    TensorSharding fitToMesh(TensorSharding spec, const std::string& what)
+    {
+        std::set<std::string> used;
+        for (Axes& axes : spec.dims) {
+            Axes kept;
+            for (const std::string& axis : axes) {
+                if (m_mesh.sizeOf(axis) == 0) {
+                    warn(what + ": mesh axis '" + axis + "' is not in mesh " + m_mesh.toString() + "; ignored");
+                    continue;
+                }
+                if (used.insert(axis).second)
+                    kept.push_back(axis);
+            }
+            axes = std::move(kept);
+        }
+        return spec;
+    }
+
+    void warn(const std::string& text)
+    {
+        if (m_warningSet.insert(text).second)
+            m_out.warnings.push_back(text);
+    }
+
+    /// Emits `op` with local operands `operands`, result spec `spec`.
+    void emitOp(std::uint32_t op, std::vector<std::uint32_t> operands, TensorSharding spec)
+    {
+        const LogicalOp& logical = m_program.ops[op];
+        Instruction instruction = logical.instruction;
+        instruction.operands = std::move(operands);
+        if (instruction.shape.isArray())
+            instruction.shape = localShape(instruction.shape, spec, instruction.name);
+        instruction.attributes.erase(
+            std::remove_if(instruction.attributes.begin(), instruction.attributes.end(),
+                           [](const auto& attribute) { return attribute.first == "sharding"; }),
+            instruction.attributes.end());
+        m_value[op] = emit(std::move(instruction));
+        m_spec[op] = std::move(spec);
+    }
+
+    void partitionOp(std::uint32_t op)
+    {
+        const LogicalOp& logical = m_program.ops[op];
+        const Instruction& instruction = logical.instruction;
+        const std::string& opcode = instruction.opcode;
+        const std::size_t rank = instruction.shape.dims.size();
+        const auto& operands = logical.operands;
+
+        if (opcode == "parameter") {
+            TensorSharding spec = logical.sharding ? fitToMesh(*logical.sharding, instruction.name) : replicated(op);
+            spec.dims.resize(rank);
+            emitOp(op, {}, std::move(spec));
+            return;
+        }
+        if (logical.sharding && operands.size() == 1 && (opcode == "bitcast" || opcode == "copy")) {
+            // A sharding constraint: reshard the operand to it.
+            TensorSharding target = fitToMesh(*logical.sharding, instruction.name);
+            target.dims.resize(rank);
+            m_value[op] = reshard(operands[0], target);
+            m_spec[op] = std::move(target);
+            return;
+        }
+        if (opcode == "constant" || opcode == "iota" || opcode == "replica-id" || opcode == "partition-id") {
+            emitOp(op, {}, replicated(op));
+            return;
+        }
+        if (isElementwise(opcode) && !operands.empty()) {
+            // Follow the operand (of full rank) with the most sharded dimensions.
+            std::optional<std::uint32_t> leader;
+            std::size_t best = 0;
+            for (std::uint32_t operand : operands) {
+                if (globalShape(operand).dims != instruction.shape.dims)
+                    continue;
+                std::size_t sharded = 0;
+                for (const Axes& axes : m_spec[operand].dims)
+                    sharded += axes.size();
+                if (!leader || sharded > best) {
+                    leader = operand;
+                    best = sharded;
+                }
+            }
+            TensorSharding target = leader ? m_spec[*leader] : replicated(op);
+            target.partial.clear();
+            target.dims.resize(rank);
+            std::vector<std::uint32_t> locals;
+            for (std::uint32_t operand : operands)
+                locals.push_back(globalShape(operand).dims == instruction.shape.dims
+                                     ? reshard(operand, target)
+                                     : reshard(operand, replicated(operand)));
+            emitOp(op, std::move(locals), std::move(target));
+            return;
+        }
+        if (opcode == "broadcast" && operands.size() == 1) {
+            TensorSharding source = m_spec[operands[0]];
+            source.partial.clear();
+            TensorSharding target = replicated(op);
+            for (std::size_t i = 0; i < instruction.dimensions.size() && i < source.dims.size(); ++i) {
+                const auto d = static_cast<std::size_t>(instruction.dimensions[i]);
+                // A size-1 operand dimension broadcast to a larger one cannot stay sharded.
+                if (d < rank && globalShape(operands[0]).dims[i] == instruction.shape.dims[d])
+                    target.dims[d] = source.dims[i];
+                else
+                    source.dims[i].clear();
+            }
+            emitOp(op, {reshard(operands[0], source)}, std::move(target));
+            return;
+        }
+        if (opcode == "transpose" && operands.size() == 1) {
+            TensorSharding source = m_spec[operands[0]];
+            source.partial.clear();
+            TensorSharding target = replicated(op);
+            for (std::size_t i = 0; i < instruction.dimensions.size() && i < rank; ++i)
+                target.dims[i] = source.dims.at(static_cast<std::size_t>(instruction.dimensions[i]));
+            emitOp(op, {reshard(operands[0], source)}, std::move(target));
+            return;
+        }
+        if (opcode == "reshape" && operands.size() == 1) {
+            partitionReshape(op);
+            return;
+        }
+        if (opcode == "dot" && operands.size() == 2) {
+            partitionDot(op);
+            return;
+        }
+        if (opcode == "reduce" && operands.size() == 2) {
+            TensorSharding source = m_spec[operands[0]];
+            source.partial.clear();
+            TensorSharding target;
+            for (std::size_t d = 0; d < source.dims.size(); ++d) {
+                const bool reduced = std::find(instruction.dimensions.begin(), instruction.dimensions.end(),
+                                               static_cast<std::int64_t>(d)) != instruction.dimensions.end();
+                if (reduced)
+                    target.partial.insert(target.partial.end(), source.dims[d].begin(), source.dims[d].end());
+                else
+                    target.dims.push_back(source.dims[d]);
+            }
+            target.dims.resize(rank);
+            emitOp(op, {reshard(operands[0], source), reshard(operands[1], replicated(operands[1]))},
+                   std::move(target));
+            return;
+        }
+        if (opcode == "tuple") {
+            std::vector<std::uint32_t> locals;
+            for (std::uint32_t operand : operands)
+                locals.push_back(resolvePartial(operand));
+            Instruction tuple = instruction;
+            tuple.operands = locals;
+            tuple.shape.tupleElements.clear();
+            for (std::uint32_t local : locals)
+                tuple.shape.tupleElements.push_back(m_computation.instructions[local].shape);
+            m_value[op] = emit(std::move(tuple));
+            m_spec[op] = {};
+            return;
+        }
+        // Anything else runs on replicated operands and gives a replicated result.
+        if (opcode == "while" || opcode == "conditional" || opcode == "call")
+            warn("'" + opcode + "' is not partitioned (its operands are gathered and it runs as one opaque op)");
+        std::vector<std::uint32_t> locals;
+        for (std::uint32_t operand : operands)
+            locals.push_back(reshard(operand, replicated(operand)));
+        if (opcode == "while" || opcode == "conditional" || opcode == "call") {
+            Instruction opaque = instruction;
+            opaque.opcode = "custom-call";
+            opaque.customCallTarget = "flint.unpartitioned." + instruction.opcode;
+            opaque.condition.reset();
+            opaque.body.reset();
+            opaque.toApply.reset();
+            opaque.branchComputations.clear();
+            opaque.operands = std::move(locals);
+            m_value[op] = emit(std::move(opaque));
+            m_spec[op] = replicated(op);
+            return;
+        }
+        emitOp(op, std::move(locals), replicated(op));
+    }
+
+    void partitionReshape(std::uint32_t op)
+    {
+        const LogicalOp& logical = m_program.ops[op];
+        const std::uint32_t operand = logical.operands[0];
+        const auto& in = globalShape(operand).dims;
+        const auto& out = logical.instruction.shape.dims;
+        TensorSharding source = m_spec[operand];
+        source.partial.clear();
+        source.dims.resize(in.size());
+        TensorSharding target = replicated(op);
+        // A sharded dimension keeps its axes when a result dimension starts at the same element
+        // offset (equal product of the dimensions before it) and still divides by the axes.
+        const auto prefixes = [](const std::vector<std::int64_t>& dims) {
+            std::vector<std::int64_t> prefix(dims.size() + 1, 1);
+            for (std::size_t d = 0; d < dims.size(); ++d)
+                prefix[d + 1] = prefix[d] * dims[d];
+            return prefix;
+        };
+        const auto inPrefix = prefixes(in);
+        const auto outPrefix = prefixes(out);
+        for (std::size_t d = 0; d < in.size(); ++d) {
+            if (source.dims[d].empty())
+                continue;
+            bool kept = false;
+            for (std::size_t e = 0; e < out.size(); ++e)
+                if (outPrefix[e] == inPrefix[d] && out[e] % axesProduct(source.dims[d]) == 0 &&
+                    (out[e] % in[d] == 0 || in[d] % out[e] == 0) && target.dims[e].empty()) {
+                    target.dims[e] = source.dims[d];
+                    kept = true;
+                    break;
+                }
+            if (!kept)
+                source.dims[d].clear();
+        }
+        emitOp(op, {reshard(operand, source)}, std::move(target));
+    }
+
+    void partitionDot(std::uint32_t op)
+    {
+        const LogicalOp& logical = m_program.ops[op];
+        const hlo::DotDimensions& dot = logical.instruction.dot;
+        const std::uint32_t lhsOp = logical.operands[0];
+        const std::uint32_t rhsOp = logical.operands[1];
+        TensorSharding lhs = m_spec[lhsOp];
+        TensorSharding rhs = m_spec[rhsOp];
+        lhs.partial.clear();
+        rhs.partial.clear();
+        lhs.dims.resize(globalShape(lhsOp).dims.size());
+        rhs.dims.resize(globalShape(rhsOp).dims.size());
+        const auto contains = [](const std::vector<std::int64_t>& dims, std::size_t d) {
+            return std::find(dims.begin(), dims.end(), static_cast<std::int64_t>(d)) != dims.end();
+        };
+        TensorSharding target;
+        std::set<std::string> used;
+        // Batch dimensions follow the lhs; the rhs is resharded to match.
+        for (std::size_t k = 0; k < dot.lhsBatch.size() && k < dot.rhsBatch.size(); ++k) {
+            const Axes& axes = lhs.dims[static_cast<std::size_t>(dot.lhsBatch[k])];
+            rhs.dims[static_cast<std::size_t>(dot.rhsBatch[k])] = axes;
+            target.dims.push_back(axes);
+            used.insert(axes.begin(), axes.end());
+        }
+        // Contracting dimensions: matching axes give a partial sum; one-sided axes slice the other
+        // operand (free) when its dimension is unsharded, and are gathered otherwise.
+        for (std::size_t k = 0; k < dot.lhsContracting.size() && k < dot.rhsContracting.size(); ++k) {
+            Axes& l = lhs.dims[static_cast<std::size_t>(dot.lhsContracting[k])];
+            Axes& r = rhs.dims[static_cast<std::size_t>(dot.rhsContracting[k])];
+            if (l.empty() && !r.empty())
+                l = r;
+            else if (r.empty() && !l.empty())
+                r = l;
+            else if (l != r) {
+                l.clear();
+                r.clear();
+            }
+            target.partial.insert(target.partial.end(), l.begin(), l.end());
+            used.insert(l.begin(), l.end());
+        }
+        // Free dimensions: lhs then rhs; an axis already used elsewhere is gathered.
+        const auto freeDims = [&](TensorSharding& side, const std::vector<std::int64_t>& batch,
+                                  const std::vector<std::int64_t>& contracting) {
+            for (std::size_t d = 0; d < side.dims.size(); ++d) {
+                if (contains(batch, d) || contains(contracting, d))
+                    continue;
+                Axes kept;
+                for (const std::string& axis : side.dims[d])
+                    if (used.insert(axis).second)
+                        kept.push_back(axis);
+                side.dims[d] = kept;
+                target.dims.push_back(kept);
+            }
+        };
+        freeDims(lhs, dot.lhsBatch, dot.lhsContracting);
+        freeDims(rhs, dot.rhsBatch, dot.rhsContracting);
+        target.dims.resize(logical.instruction.shape.dims.size());
+        const std::uint32_t lhsLocal = reshard(lhsOp, lhs);
+        const std::uint32_t rhsLocal = reshard(rhsOp, rhs);
+        emitOp(op, {lhsLocal, rhsLocal}, std::move(target));
+    }
+
+    const LogicalProgram& m_program;
+    const MeshShape& m_mesh;
+    PartitionedModule m_out;
+    hlo::Computation m_computation;
+    std::vector<std::uint32_t> m_value; ///< logical op -> local instruction holding its value
+    std::vector<TensorSharding> m_spec; ///< logical op -> how that value is laid out
+    std::map<std::string, std::shared_ptr<const hlo::ReplicaGroupList>> m_groups;
+    std::set<std::string> m_warningSet;
+    std::int64_t m_collectives = 0;
+    std::int64_t m_slices = 0;
+};
+
+} // namespace
+
+PartitionedModule partitionForMesh(const LogicalProgram& program, const MeshShape& mesh, const std::string& file)
+{
+    return Partitioner(program, mesh, file).run();
+}
+
+} // namespace flint::core::partition

@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: MIT
+#include "core/error.h"
+#include "core/mlir/mlirimport.h"
+#include "core/mlir/mlirreader.h"
+#include "core/workload.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <QFileInfo>
+#include <QString>
+#include <QTest>
+
+using flint::core::CollectiveKind;
+using flint::core::Op;
+using flint::core::OpKind;
+using flint::core::Workload;
+using flint::mlir::MlirImport;
+using flint::mlir::MlirParseError;
+
+namespace {
+
+std::string fixture(const char* name)
+{
+    return std::string(FLINT_MLIR_TEST_DATA) + '/' + name;
+}
+
+/// The shared sample `name`, or nothing (the test then skips) in a clone without ../shared/data.
+std::optional<std::string> sharedSample(const char* name)
+{
+    const std::string path = std::string(FLINT_SHARED_DATA "/stablehlo/") + name;
+    if (!QFileInfo::exists(QString::fromStdString(path)))
+        return std::nullopt;
+    return path;
+}
+
+#define REQUIRE_SAMPLE(var, name)                                                                                      \
+    const std::optional<std::string> var = sharedSample(name);                                                         \
+    if (!var)                                                                                                          \
+        QSKIP("shared sample " name " not found under " FLINT_SHARED_DATA "/stablehlo");
+
+/// Collectives of rank `rank`: "KIND {members}" -> count, in program order of first appearance.
+std::map<std::string, int> collectivesOf(const Workload& workload, std::size_t rank)
+{
+    std::map<std::string, int> counts;
+    for (const Op& op : workload.programOf(rank).ops) {
+        if (op.kind != OpKind::Collective)
+            continue;
+        std::string key(flint::core::displayName(op.collective));
+        key += " {";
+        const auto members = workload.membersOf(rank, op);
+        for (std::size_t i = 0; i < members.size(); ++i)
+            key += (i ? "," : "") + std::to_string(members[i]);
+        key += '}';
+        ++counts[key];
+    }
+    return counts;
+}
+
+std::size_t countOps(const Workload& workload, const std::string& namePrefix)
+{
+    const auto& ops = workload.programOf(0).ops;
+    return static_cast<std::size_t>(
+        std::count_if(ops.begin(), ops.end(), [&](const Op& op) { return op.name.rfind(namePrefix, 0) == 0; }));
+}
+
+bool hasWarning(const MlirImport& imported, const std::string& text)
+{
+    for (const std::string& warning : imported.imported.warnings)
+        if (warning.find(text) != std::string::npos)
+            return true;
+    return false;
+}
+
+template <typename Call>
+std::optional<MlirParseError> expectParseError(Call&& call)
+{
+    try {
+        (void)call();
+    } catch (const MlirParseError& error) {
+        return error;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+class TestMlirImport : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void resnet50AllReducesOverFourReplicas();
+    void shardyMlpCollectivesOnTwoByFourMesh();
+    void shardyMlpGroupsPerRank_data();
+    void shardyMlpGroupsPerRank();
+    void splitReplicaGroups();
+    void jaxExampleSingleReplica();
+    void countedWhileUnrolledAndCallsInlined();
+    void unknownTripCountTakesUserCount();
+    void locNamesBecomeScopes();
+    void unsupportedOpIsNamedNotDropped();
+    void badPrettySyntaxReportsLineAndColumn();
+    void callToMissingFunctionIsAnMlirError();
+    void collectiveGroupsOutOfRangeAreInputErrors();
+    void shardedMlpPartitionsForMesh_data();
+    void shardedMlpPartitionsForMesh();
+    void partitionedLocalShapesAndBytes();
+    void meshWithoutAnAxisDropsItsShardings();
+    void badMeshIsAnInputError();
+};
+
+void TestMlirImport::resnet50AllReducesOverFourReplicas()
+{
+    REQUIRE_SAMPLE(path, "resnet_50_train_step_4_devices_1024_batch.mlir");
+    const MlirImport imported = flint::mlir::importMlirFile(*path);
+    const Workload& workload = imported.imported.workload;
+    QCOMPARE(imported.imported.replicaCount, std::int64_t(4));
+    QCOMPARE(imported.imported.numPartitions, std::int64_t(1));
+    QCOMPARE(workload.rankCount(), std::size_t(4));
+    // `grep -c '"stablehlo.all_reduce"'`: 375, all with replica_groups [[0, 1, 2, 3]], no channel.
+    for (std::size_t rank = 0; rank < 4; ++rank) {
+        const auto collectives = collectivesOf(workload, rank);
+        QCOMPARE(collectives.size(), std::size_t(1));
+        QCOMPARE(collectives.at("all-reduce {0,1,2,3}"), 375);
+    }
+    // 158 convolutions in @main, 3 dot_general, none left out; calls inlined.
+    QCOMPARE(countOps(workload, "convolution."), std::size_t(158));
+    QCOMPARE(countOps(workload, "dot."), std::size_t(3));
+    QCOMPARE(countOps(workload, "call."), std::size_t(0));
+    QCOMPARE(imported.imported.warnings, std::vector<std::string>{});
+}
+
+void TestMlirImport::shardyMlpCollectivesOnTwoByFourMesh()
+{
+    REQUIRE_SAMPLE(path, "e2e_fsdp_tp_shardy.mlir");
+    const MlirImport imported = flint::mlir::importMlirFile(*path);
+    const Workload& workload = imported.imported.workload;
+    QCOMPARE(imported.imported.numPartitions, std::int64_t(8));
+    QCOMPARE(workload.rankCount(), std::size_t(8));
+    QCOMPARE(imported.meshes.size(), std::size_t(1));
+    QCOMPARE(imported.meshes[0].name, std::string("mesh"));
+    const std::vector<std::pair<std::string, std::int64_t>> axes{{"x", 2}, {"y", 4}};
+    QCOMPARE(imported.meshes[0].axes, axes);
+
+    // The manual computation's body is what every device runs: 12 all_gather (weights and biases,
+    // over "x": flattened ids {0,4},{1,5},...), 6 reduce_scatter over "y" ({0..3},{4..7}), 2 all_reduce.
+    const auto& ops = workload.programOf(0).ops;
+    QCOMPARE(ops.size(), std::size_t(60));
+    std::uint64_t gatherBytes = 0;
+    std::uint64_t scatterBytes = 0;
+    for (const Op& op : ops) {
+        if (op.kind == OpKind::Collective && op.collective == CollectiveKind::AllGather)
+            gatherBytes += op.commBytes;
+        if (op.kind == OpKind::Collective && op.collective == CollectiveKind::ReduceScatter)
+            scatterBytes += op.commBytes;
+    }
+    // all_gather inputs: 98x128 + 16 + 4 x (16x128 + 16) + 16x8 + 1 floats; reduce_scatter inputs:
+    // 5 x 16x128 + 16x8 floats.
+    QCOMPARE(gatherBytes, std::uint64_t(4 * (98 * 128 + 16 + 4 * (16 * 128 + 16) + 16 * 8 + 1)));
+    QCOMPARE(scatterBytes, std::uint64_t(4 * (5 * 16 * 128 + 16 * 8)));
+    // The first dot_general: 16x196 by 196x128, 2 FLOPs per multiply-add.
+    const auto dot = std::find_if(ops.begin(), ops.end(), [](const Op& op) { return op.name.rfind("dot.", 0) == 0; });
+    QVERIFY(dot != ops.end());
+    QCOMPARE(dot->flops, std::uint64_t(2ull * 16 * 196 * 128));
+}
+
+void TestMlirImport::shardyMlpGroupsPerRank_data()
+{
+    QTest::addColumn<int>("rank");
+    QTest::addColumn<QString>("xGroup");
+    QTest::addColumn<QString>("yGroup");
+    QTest::newRow("rank0") << 0 << QStringLiteral("{0,4}") << QStringLiteral("{0,1,2,3}");
+    QTest::newRow("rank3") << 3 << QStringLiteral("{3,7}") << QStringLiteral("{0,1,2,3}");
+    QTest::newRow("rank5") << 5 << QStringLiteral("{1,5}") << QStringLiteral("{4,5,6,7}");
+    QTest::newRow("rank7") << 7 << QStringLiteral("{3,7}") << QStringLiteral("{4,5,6,7}");
+}
+
+void TestMlirImport::shardyMlpGroupsPerRank()
+{
+    QFETCH(int, rank);
+    QFETCH(QString, xGroup);
+    QFETCH(QString, yGroup);
+    REQUIRE_SAMPLE(path, "e2e_fsdp_tp_shardy.mlir");
+    const MlirImport imported = flint::mlir::importMlirFile(*path);
+    const auto collectives = collectivesOf(imported.imported.workload, static_cast<std::size_t>(rank));
+    const std::map<std::string, int> expected{
+        {"all-gather " + xGroup.toStdString(), 12},
+        {"reduce-scatter " + yGroup.toStdString(), 6},
+        {"all-reduce " + yGroup.toStdString(), 1},
+        {"all-reduce " + xGroup.toStdString(), 1},
+    };
+    QCOMPARE(collectives, expected);
+}
+
+void TestMlirImport::splitReplicaGroups()
+{
+    REQUIRE_SAMPLE(path, "test_split_replica_groups.mlir");
+    const MlirImport imported = flint::mlir::importMlirFile(*path);
+    const Workload& workload = imported.imported.workload;
+    QCOMPARE(workload.rankCount(), std::size_t(4));
+    QCOMPARE(workload.programOf(0).ops.size(), std::size_t(5)); // dot, all_reduce, tanh, all_reduce, negate
+    const std::map<std::string, int> rank2{{"all-reduce {2,3}", 1}, {"all-reduce {0,1,2,3}", 1}};
+    QCOMPARE(collectivesOf(workload, 2), rank2);
+    const std::map<std::string, int> rank0{{"all-reduce {0,1}", 1}, {"all-reduce {0,1,2,3}", 1}};
+    QCOMPARE(collectivesOf(workload, 0), rank0);
+    const Op& dot = workload.programOf(0).ops.front();
+    QCOMPARE(dot.flops, std::uint64_t(2ull * 128 * 256 * 512));
+    QCOMPARE(workload.programOf(0).ops[1].commBytes, std::uint64_t(128 * 512 * 4));
+}
+
+void TestMlirImport::jaxExampleSingleReplica()
+{
+    REQUIRE_SAMPLE(path, "jax_example.mlir");
+    const MlirImport imported = flint::mlir::importMlirFile(*path);
+    const Workload& workload = imported.imported.workload;
+    QCOMPARE(workload.rankCount(), std::size_t(1));
+    const std::map<std::string, int> expected{{"all-reduce {0}", 6}};
+    QCOMPARE(collectivesOf(workload, 0), expected);
+    std::uint64_t bytes = 0;
+    for (const Op& op : workload.programOf(0).ops)
+        bytes += op.commBytes;
+    // Gradients of 784x1024, 1024, 1024x1024, 1024, 1024x10 and 10 floats.
+    QCOMPARE(bytes, std::uint64_t(4 * (784 * 1024 + 1024 + 1024 * 1024 + 1024 + 1024 * 10 + 10)));
+}
+
+void TestMlirImport::countedWhileUnrolledAndCallsInlined()
+{
+    const MlirImport imported = flint::mlir::importMlirFile(fixture("loops.mlir"));
+    const Workload& workload = imported.imported.workload;
+    QCOMPARE(workload.rankCount(), std::size_t(2));
+    // Loop 1: 5 iterations of add, dot, tanh (through the inlined call); loop 2 (unknown count): once,
+    // add and negate; then the all_reduce.
+    QCOMPARE(workload.programOf(0).ops.size(), std::size_t(5 * 3 + 2 + 1));
+    QCOMPARE(countOps(workload, "dot."), std::size_t(5));
+    QCOMPARE(countOps(workload, "tanh."), std::size_t(5));
+    for (const Op& op : workload.programOf(0).ops)
+        if (op.name.rfind("dot.", 0) == 0)
+            QCOMPARE(op.flops, std::uint64_t(2 * 8 * 16 * 16));
+    QVERIFY(hasWarning(imported, "trip count unknown"));
+    const std::map<std::string, int> collectives{{"all-reduce {0,1}", 1}};
+    QCOMPARE(collectivesOf(workload, 1), collectives);
+}
+
+void TestMlirImport::unknownTripCountTakesUserCount()
+{
+    flint::mlir::MlirImportOptions options;
+    options.hlo.whileTripCount = 3;
+    const MlirImport imported = flint::mlir::importMlirFile(fixture("loops.mlir"), options);
+    QCOMPARE(imported.imported.workload.programOf(0).ops.size(), std::size_t(5 * 3 + 3 * 2 + 1));
+    QVERIFY(hasWarning(imported, "3 iterations as given"));
+}
+
+void TestMlirImport::locNamesBecomeScopes()
+{
+    const MlirImport imported = flint::mlir::importMlirFile(fixture("loops.mlir"));
+    int scoped = 0;
+    for (const Op& op : imported.imported.workload.programOf(0).ops) {
+        if (op.name.rfind("dot.", 0) != 0 && op.name.rfind("tanh.", 0) != 0)
+            continue;
+        const std::string suffix = "jit(step)/layer";
+        QVERIFY2(op.scope.size() > suffix.size() && op.scope.ends_with(suffix), op.scope.c_str());
+        QVERIFY2(op.scope.find("/iteration_") != std::string::npos, op.scope.c_str());
+        ++scoped;
+    }
+    QCOMPARE(scoped, 10);
+}
+
+void TestMlirImport::unsupportedOpIsNamedNotDropped()
+{
+    const MlirImport imported = flint::mlir::importMlirFile(fixture("unsupported.mlir"));
+    const Workload& workload = imported.imported.workload;
+    QCOMPARE(workload.rankCount(), std::size_t(2));
+    // frobnicate (kept), mhlo.add, chlo.erf, mhlo.all_gather, stablehlo.slice.
+    QCOMPARE(workload.programOf(0).ops.size(), std::size_t(5));
+    QCOMPARE(countOps(workload, "stablehlo.frobnicate."), std::size_t(1));
+    QVERIFY(hasWarning(imported, "'stablehlo.frobnicate' is not supported by the MLIR frontend"));
+    QVERIFY(hasWarning(imported, "line 6"));
+    const Op& frobnicate = workload.programOf(0).ops.front();
+    QCOMPARE(frobnicate.bytesRead, std::uint64_t(4 * 8 * 4));
+    const std::map<std::string, int> collectives{{"all-gather {0,1}", 1}};
+    QCOMPARE(collectivesOf(workload, 0), collectives);
+    QCOMPARE(countOps(workload, "erf."), std::size_t(1));
+}
+
+void TestMlirImport::badPrettySyntaxReportsLineAndColumn()
+{
+    const std::string path = fixture("bad_pretty.mlir");
+    const auto caught = expectParseError([&] { return flint::mlir::importMlirFile(path); });
+    QVERIFY(caught.has_value());
+    QCOMPARE(caught->error().file, path);
+    QCOMPARE(caught->error().line, 6);
+    // `[0 :` reads as the start of a slice bound `0:N`, so MLIR stops at the `(` after the colon.
+    QCOMPARE(caught->error().column, 53);
+    QVERIFY2(caught->error().message.find("custom op 'stablehlo.broadcast_in_dim' expected integer value") !=
+                 std::string::npos,
+             caught->error().message.c_str());
+    QVERIFY2(caught->diagnostics().find("stablehlo.broadcast_in_dim %0, dims = [0 :") != std::string::npos,
+             caught->diagnostics().c_str());
+}
+
+void TestMlirImport::callToMissingFunctionIsAnMlirError()
+{
+    const auto caught = expectParseError([] {
+        return flint::mlir::importMlirSource("func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+                                             "  %0 = func.call @gone(%a) : (tensor<4xf32>) -> tensor<4xf32>\n"
+                                             "  return %0 : tensor<4xf32>\n"
+                                             "}\n",
+                                             "missing.mlir");
+    });
+    QVERIFY(caught.has_value());
+    QCOMPARE(caught->error().line, 2);
+    QCOMPARE(caught->error().column, 8);
+    QVERIFY2(caught->error().message.find("'gone' does not reference a valid function") != std::string::npos,
+             caught->error().message.c_str());
+}
+
+void TestMlirImport::collectiveGroupsOutOfRangeAreInputErrors()
+{
+    // generic_stablehlo.mlir: an all_reduce without channel over replica groups [[0, 1], [2, 3]] in a
+    // module of 1 replica x 4 partitions names replicas that do not exist (StableHLO cross_replica).
+    try {
+        (void)flint::mlir::importMlirFile(fixture("generic_stablehlo.mlir"));
+        QFAIL("groups naming missing replicas were accepted");
+    } catch (const flint::core::InputError& error) {
+        QVERIFY2(std::string(error.what()).find("out of range") != std::string::npos, error.what());
+    }
+}
+
+void TestMlirImport::shardedMlpPartitionsForMesh_data()
+{
+    QTest::addColumn<QString>("mesh");
+    QTest::addColumn<int>("ranks");
+    QTest::addColumn<int>("rank");
+    QTest::addColumn<QString>("yGroup");
+    QTest::addColumn<QString>("xGroup");
+
+    // sharded_mlp.mlir: h = x.w1 is local (x rows on "x", w1 columns on "y"); y = relu(h).w2 contracts
+    // the "y"-sharded dimension on both sides, a partial sum completed by an all-reduce over "y"
+    // before tanh; the weight gradient contracts the "x"-sharded batch: all-reduce over "x"; the
+    // constraint to replicated all-gathers the "x" rows. Device d = x * |y| + y.
+    QTest::newRow("file_mesh_x2_y4") << QString() << 8 << 0 << QStringLiteral("{0,1,2,3}") << QStringLiteral("{0,4}");
+    QTest::newRow("x2_y4_rank6") << QStringLiteral("x=2,y=4") << 8 << 6 << QStringLiteral("{4,5,6,7}")
+                                 << QStringLiteral("{2,6}");
+    QTest::newRow("x4_y2_rank3") << QStringLiteral("x=4,y=2") << 8 << 3 << QStringLiteral("{2,3}")
+                                 << QStringLiteral("{1,3,5,7}");
+    QString y16;
+    QString x8;
+    for (int k = 0; k < 16; ++k)
+        y16 += (k ? QStringLiteral(",") : QStringLiteral("{")) + QString::number(16 + k);
+    for (int k = 0; k < 8; ++k)
+        x8 += (k ? QStringLiteral(",") : QStringLiteral("{")) + QString::number(16 * k + 1);
+    QTest::newRow("x8_y16_rank17") << QStringLiteral("x=8,y=16") << 128 << 17 << y16 + QStringLiteral("}")
+                                   << x8 + QStringLiteral("}");
+}
+
+void TestMlirImport::shardedMlpPartitionsForMesh()
+{
+    QFETCH(QString, mesh);
+    QFETCH(int, ranks);
+    QFETCH(int, rank);
+    QFETCH(QString, yGroup);
+    QFETCH(QString, xGroup);
+    flint::mlir::MlirImportOptions options;
+    options.mesh = mesh.toStdString();
+    const MlirImport imported = flint::mlir::importMlirFile(fixture("sharded_mlp.mlir"), options);
+    QCOMPARE(imported.imported.workload.rankCount(), std::size_t(ranks));
+    QCOMPARE(imported.insertedCollectives, std::size_t(3));
+    QCOMPARE(imported.imported.numPartitions, std::int64_t(ranks));
+    const std::map<std::string, int> expected{
+        {"all-reduce " + yGroup.toStdString(), 1},
+        {"all-reduce " + xGroup.toStdString(), 1},
+        {"all-gather " + xGroup.toStdString(), 1},
+    };
+    QCOMPARE(collectivesOf(imported.imported.workload, static_cast<std::size_t>(rank)), expected);
+    QVERIFY(!hasWarning(imported, "no collectives"));
+}
+
+void TestMlirImport::partitionedLocalShapesAndBytes()
+{
+    for (const auto& [mesh, rows, columns] :
+         std::vector<std::tuple<std::string, std::int64_t, std::int64_t>>{{"x=2,y=4", 2, 4}, {"x=4,y=2", 4, 2}}) {
+        flint::mlir::MlirImportOptions options;
+        options.mesh = mesh;
+        const MlirImport imported = flint::mlir::importMlirFile(fixture("sharded_mlp.mlir"), options);
+        QCOMPARE(imported.partitionedFor, mesh);
+        const auto& ops = imported.imported.workload.programOf(0).ops;
+        // dot, broadcast, two local slices of the broadcast, maximum, dot, all-reduce, tanh, dot,
+        // all-gather, all-reduce.
+        QCOMPARE(ops.size(), std::size_t(11));
+        const auto first =
+            std::find_if(ops.begin(), ops.end(), [](const Op& op) { return op.name.rfind("dot", 0) == 0; });
+        QVERIFY(first != ops.end());
+        // Local h: (16 / rows) x (256 / columns), contracting all 64.
+        QCOMPARE(first->shape, (std::vector<std::int64_t>{16 / rows, 256 / columns}));
+        QCOMPARE(first->flops, std::uint64_t(2 * (16 / rows) * 64 * (256 / columns)));
+        for (const Op& op : ops)
+            if (op.kind == OpKind::Collective && op.collective == CollectiveKind::AllGather)
+                QCOMPARE(op.commBytes, std::uint64_t(4 * (16 / rows) * 64));
+    }
+}
+
+void TestMlirImport::meshWithoutAnAxisDropsItsShardings()
+{
+    flint::mlir::MlirImportOptions options;
+    options.mesh = "x=8";
+    const MlirImport imported = flint::mlir::importMlirFile(fixture("sharded_mlp.mlir"), options);
+    QVERIFY(hasWarning(imported, "mesh axis 'y' is not in mesh x=8"));
+    // Pure data parallelism: the gradient's all-reduce and the rows' all-gather over all 8.
+    const std::map<std::string, int> expected{{"all-reduce {0,1,2,3,4,5,6,7}", 1}, {"all-gather {0,1,2,3,4,5,6,7}", 1}};
+    QCOMPARE(collectivesOf(imported.imported.workload, 5), expected);
+}
+
+void TestMlirImport::badMeshIsAnInputError()
+{
+    for (const char* mesh : {"x=3,y=4", "x=2,x=2", "x", "x=0"}) {
+        flint::mlir::MlirImportOptions options;
+        options.mesh = mesh;
+        try {
+            (void)flint::mlir::importMlirFile(fixture("sharded_mlp.mlir"), options);
+            QFAIL(qPrintable(QStringLiteral("mesh %1 accepted").arg(QString::fromLatin1(mesh))));
+        } catch (const flint::core::InputError& error) {
+            QVERIFY2(std::string(error.what()).find("sharded_mlp.mlir") != std::string::npos, error.what());
+        }
+    }
+}
+
+QTEST_GUILESS_MAIN(TestMlirImport)
+#include "tst_mlirimport.moc"
