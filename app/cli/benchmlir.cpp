@@ -13,6 +13,34 @@
 namespace flint::app {
 namespace {
 
+/// A jax.jit-style module of `layers` Megatron MLP blocks (dot, maximum, dot, tanh: 4 ops each)
+/// with shardings on its arguments and no collectives.
+std::string syntheticShardedModule(std::uint64_t layers)
+{
+    std::string text =
+        "module @synthetic_sharded {\n  sdy.mesh @mesh = <[\"x\"=2, \"y\"=4]>\n"
+        "  func.func public @main(%x: tensor<128x1024xf32> {sdy.sharding = #sdy.sharding<@mesh, "
+        "[{\"x\"}, {}]>}, %w1: tensor<1024x4096xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, "
+        "{\"y\"}]>}, %w2: tensor<4096x1024xf32> {sdy.sharding = #sdy.sharding<@mesh, [{\"y\"}, "
+        "{}]>}) -> tensor<128x1024xf32> {\n"
+        "    %zero = stablehlo.constant dense<0.0> : tensor<f32>\n"
+        "    %zb = stablehlo.broadcast_in_dim %zero, dims = [] : (tensor<f32>) -> tensor<128x4096xf32>\n";
+    std::string previous = "%x";
+    for (std::uint64_t l = 0; l < layers; ++l) {
+        const std::string n = std::to_string(l);
+        text += "    %h" + n + " = stablehlo.dot_general " + previous +
+                ", %w1, contracting_dims = [1] x [0] : (tensor<128x1024xf32>, tensor<1024x4096xf32>) -> "
+                "tensor<128x4096xf32>\n";
+        text += "    %a" + n + " = stablehlo.maximum %h" + n + ", %zb : tensor<128x4096xf32>\n";
+        text += "    %y" + n + " = stablehlo.dot_general %a" + n +
+                ", %w2, contracting_dims = [1] x [0] : (tensor<128x4096xf32>, tensor<4096x1024xf32>) -> "
+                "tensor<128x1024xf32>\n";
+        text += "    %t" + n + " = stablehlo.tanh %y" + n + " : tensor<128x1024xf32>\n";
+        previous = "%t" + n;
+    }
+    return text + "    return " + previous + " : tensor<128x1024xf32>\n  }\n}\n";
+}
+
 int runMlirBenchmark(const std::vector<std::string>& arguments)
 {
     CommandLine cli("bench mlir", "[FILE.mlir] [--repeat K]",
@@ -20,7 +48,8 @@ int runMlirBenchmark(const std::vector<std::string>& arguments)
                     "translate it to the HLO frontend's module, then lower it (cost every op, unroll loops, inline\n"
                     "calls, bind every collective's groups). Prints the time of each phase, best of --repeat.\n"
                     "FILE defaults to the ResNet-50 training step of the shared samples (" FLINT_BENCH_MLIR_FILE ").",
-                    {{"repeat", 0, "K", "runs of each phase; the best is reported (default 5)"}});
+                    {{"repeat", 0, "K", "runs of each phase; the best is reported (default 5)"},
+                     {"partition-ops", 0, "N", "ops of the synthetic sharded module to re-partition (default 10000)"}});
     if (!cli.parseOrShowHelp(arguments))
         return ExitSuccess;
     if (cli.positionals().size() > 1)
@@ -61,6 +90,26 @@ int runMlirBenchmark(const std::vector<std::string>& arguments)
         collectives += stats.count;
     std::printf("  per rank: %llu FLOPs, %llu collectives\n", static_cast<unsigned long long>(summary.flops),
                 static_cast<unsigned long long>(collectives));
+
+    // Re-partitioning: a sharded module read once, partitioned and lowered for one mesh after another.
+    const std::uint64_t layers = std::max<std::uint64_t>(1, cli.number("partition-ops", 10'000) / 4);
+    const mlir::MlirModule sharded = mlir::readMlirModuleSource(syntheticShardedModule(layers), "synthetic.mlir");
+    std::printf("re-partition benchmark: %llu ops with shardings, no collectives\n",
+                static_cast<unsigned long long>(layers * 4));
+    for (const char* mesh : {"x=2,y=4", "x=8,y=16", "x=64,y=4"}) {
+        double seconds = 1e300;
+        mlir::MlirImport partitioned;
+        for (std::uint64_t run = 0; run < repeat; ++run) {
+            mlir::MlirImportOptions options;
+            options.mesh = mesh;
+            const auto start = BenchClock::now();
+            partitioned = mlir::lowerMlirModule(sharded, options);
+            seconds = std::min(seconds, secondsSince(start));
+        }
+        std::printf("  partition + lower %-10s %8.3f s   (%zu ranks, %zu ops per rank, %zu collectives inserted)\n",
+                    mesh, seconds, partitioned.imported.workload.rankCount(),
+                    partitioned.imported.workload.programOf(0).ops.size(), partitioned.insertedCollectives);
+    }
     return ExitSuccess;
 }
 
