@@ -79,10 +79,6 @@
         <translation>Workload öffnen</translation>
     </message>
     <message>
-        <source>Workloads (*.hlo *.txt *.et *.et.gz);;All files (*)</source>
-        <translation>Workloads (*.hlo *.txt *.et *.et.gz);;Alle Dateien (*)</translation>
-    </message>
-    <message>
         <source>Open trace &amp;folder…</source>
         <translation>Trace-Or&amp;dner öffnen…</translation>
     </message>
@@ -280,6 +276,10 @@
     <message>
         <source>Ops</source>
         <translation>Ops</translation>
+    </message>
+    <message>
+        <source>Workloads (*.hlo *.txt *.mlir *.et *.et.gz);;All files (*)</source>
+        <translation>Workloads (*.hlo *.txt *.mlir *.et *.et.gz);;Alle Dateien (*)</translation>
     </message>
 </context>
 <context>

@@ -79,10 +79,6 @@
         <translation>打开工作负载</translation>
     </message>
     <message>
-        <source>Workloads (*.hlo *.txt *.et *.et.gz);;All files (*)</source>
-        <translation>工作负载 (*.hlo *.txt *.et *.et.gz);;所有文件 (*)</translation>
-    </message>
-    <message>
         <source>Open trace &amp;folder…</source>
         <translation>打开跟踪文件夹(&amp;F)…</translation>
     </message>
@@ -279,6 +275,10 @@
     <message>
         <source>Ops</source>
         <translation>算子</translation>
+    </message>
+    <message>
+        <source>Workloads (*.hlo *.txt *.mlir *.et *.et.gz);;All files (*)</source>
+        <translation>工作负载 (*.hlo *.txt *.mlir *.et *.et.gz);;所有文件 (*)</translation>
     </message>
 </context>
 <context>
