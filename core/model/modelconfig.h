@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/estimator/device.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+// Built-in models and parallel strategies (issue 7): what a user picks instead of an IR file. The
+// generator (core/model/modelgenerator.h) turns a model and a strategy into StableHLO with shardings
+// that goes through the MLIR frontend's partitioner and lowering like a user's IR.
+namespace flint::core::model {
+
+/// A decoder-only transformer as its publication gives it. Dense models leave the MoE fields 0.
+struct TransformerConfig {
+    std::string name;   ///< key, e.g. "gpt3-175b"
+    std::string title;  ///< e.g. "GPT-3 175B"
+    std::string source; ///< where the hyperparameters come from (paper, table, model card)
+    std::int64_t layers = 0;
+    std::int64_t hidden = 0;   ///< d_model
+    std::int64_t heads = 0;    ///< attention (query) heads
+    std::int64_t kvHeads = 0;  ///< key/value heads (= heads without grouped-query attention)
+    std::int64_t headDim = 0;  ///< per head; 0: hidden / heads
+    std::int64_t ffn = 0;      ///< FFN inner size of a dense layer
+    std::int64_t vocab = 0;
+    std::int64_t seqLen = 0;   ///< training sequence length
+    bool gatedMlp = false;     ///< SwiGLU/GeGLU: three FFN matrices instead of two
+    // Mixture of experts: `experts` routed experts of inner size `expertFfn`, `topK` per token,
+    // `sharedExperts` always-on experts, and the first `denseLayers` layers dense.
+    std::int64_t experts = 0;
+    std::int64_t topK = 0;
+    std::int64_t expertFfn = 0;
+    std::int64_t sharedExperts = 0;
+    std::int64_t denseLayers = 0;
+
+    bool isMoe() const { return experts > 0; }
+    std::int64_t headDimension() const { return headDim > 0 ? headDim : hidden / heads; }
+    /// Parameters in total (embeddings included) and those a token activates (MoE: top-k experts).
+    double parameters() const;
+    double activeParameters() const;
+};
+
+/// The built-in library: GPT-3 175B, Llama-3 8B / 70B / 405B, Mixtral 8x7B, a DeepSeek-V3-style MoE.
+const std::vector<TransformerConfig>& builtinModels();
+/// A built-in model by name, case-insensitively ("gpt3-175b", "llama3-70b", ...); nullptr if none.
+const TransformerConfig* findModel(std::string_view name);
+/// Reads a user's model file (format in docs/models.md: `key = value` lines, `#` comments). Throws
+/// InputError with file and line for unknown keys, bad numbers and missing required keys.
+TransformerConfig readModelFile(const std::string& path);
+TransformerConfig parseModelText(std::string_view text, const std::string& fileName);
+
+enum class Phase : std::uint8_t { Training, Prefill, Decode };
+enum class PipelineSchedule : std::uint8_t { GPipe, OneFOneB, Interleaved };
+enum class Recompute : std::uint8_t { None, Selective, Full };
+/// ZeRO stage: 1 shards optimizer state, 2 also gradients, 3 (= FSDP) also parameters, over DP.
+enum class ZeroStage : std::uint8_t { None = 0, OptimizerState = 1, Gradients = 2, Parameters = 3 };
+
+std::string_view displayName(Phase phase);
+std::string_view displayName(PipelineSchedule schedule);
+std::string_view displayName(Recompute recompute);
+std::optional<Phase> parsePhase(std::string_view text);                 ///< "train", "prefill", "decode"
+std::optional<PipelineSchedule> parseSchedule(std::string_view text);   ///< "gpipe", "1f1b", "interleaved"
+std::optional<Recompute> parseRecompute(std::string_view text);         ///< "none", "selective", "full"
+
+/// How a model is laid out over ranks. ranks() = tp * cp * pp * dp; expert parallelism carves its
+/// `ep` groups out of the dp * cp ranks of a stage (Megatron-Core's convention), so ep divides dp * cp.
+struct ParallelConfig {
+    std::int64_t tp = 1;
+    std::int64_t pp = 1;
+    std::int64_t dp = 1;
+    std::int64_t cp = 1; ///< context parallelism (ring attention over sequence shards)
+    std::int64_t ep = 1; ///< expert parallelism (MoE only)
+    bool sequenceParallel = true; ///< Megatron sequence parallelism with tp > 1
+    PipelineSchedule schedule = PipelineSchedule::OneFOneB;
+    std::int64_t virtualStages = 1; ///< model chunks per pipeline rank (Interleaved only)
+    std::int64_t microbatchSize = 1; ///< sequences per microbatch
+    std::int64_t globalBatch = 0;    ///< sequences per step; 0: dp * pp * microbatchSize * 4
+    ZeroStage zero = ZeroStage::OptimizerState;
+    Recompute recompute = Recompute::Selective;
+    Precision dtype = Precision::BF16; ///< BF16 or FP8 matmuls (weights kept in bf16, master fp32)
+    Phase phase = Phase::Training;
+    std::int64_t seqLen = 0;       ///< 0: the model's
+    std::int64_t decodeContext = 0; ///< Decode: tokens already in the KV cache (0: seqLen)
+
+    std::int64_t ranks() const { return tp * cp * pp * dp; }
+    std::int64_t effectiveGlobalBatch() const { return globalBatch > 0 ? globalBatch : dp * pp * microbatchSize * 4; }
+    /// Microbatches each pipeline runs per step: globalBatch / (dp * microbatchSize).
+    std::int64_t microbatches() const { return effectiveGlobalBatch() / (dp * microbatchSize); }
+};
+
+/// Why a strategy cannot run a model, with valid values to try. Empty when it can.
+struct StrategyProblem {
+    std::string message;    ///< e.g. "TP 12 does not divide the 96 attention heads of GPT-3 175B"
+    std::string suggestion; ///< e.g. "TP 1, 2, 4, 8, 16, 32, 48 or 96 divide 96 heads"
+};
+std::vector<StrategyProblem> validateStrategy(const TransformerConfig& model, const ParallelConfig& parallel);
+
+/// Bytes one rank holds at its peak, by what they are for.
+struct MemoryBreakdown {
+    double weights = 0;
+    double gradients = 0;
+    double optimizer = 0;   ///< fp32 master weights and Adam moments
+    double activations = 0; ///< with the chosen recomputation, for the microbatches in flight
+    double commBuffers = 0;
+    double total() const { return weights + gradients + optimizer + activations + commBuffers; }
+};
+/// The busiest rank's memory (the first pipeline stage holds the most activations under 1F1B).
+MemoryBreakdown memoryPerRank(const TransformerConfig& model, const ParallelConfig& parallel);
+
+/// Model FLOPs of one step (forward + backward, no recomputation; see docs/models.md for the
+/// definition and its source), used for model FLOPs utilisation.
+double modelFlopsPerStep(const TransformerConfig& model, const ParallelConfig& parallel);
+/// Fraction of a pipeline's step its stages stand idle by the schedule alone:
+/// (pp - 1) / (virtualStages * microbatches + pp - 1).
+double pipelineBubbleFraction(const ParallelConfig& parallel);
+
+} // namespace flint::core::model
