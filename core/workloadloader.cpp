@@ -36,8 +36,8 @@ LoadedWorkload loadMlir(const std::string& path, const LoadOptions& options, con
     loaded.workload = std::move(imported.imported.workload);
     loaded.name = std::move(imported.imported.moduleName);
     if (!imported.partitionedFor.empty())
-        imported.imported.warnings.push_back("partitioned for mesh " + imported.partitionedFor + ": " +
-                                             std::to_string(imported.insertedCollectives) + " collectives inserted");
+        loaded.notes.push_back("partitioned for mesh " + imported.partitionedFor + ": " +
+                               std::to_string(imported.insertedCollectives) + " collectives inserted");
     loaded.warnings = std::move(imported.imported.warnings);
     loaded.replicaCount = imported.imported.replicaCount;
     loaded.numPartitions = imported.imported.numPartitions;

@@ -41,6 +41,8 @@ struct LoadedWorkload {
     Workload workload;
     std::string name;
     std::vector<std::string> warnings;
+    /// What the user should know that is not a problem (the mesh a module was partitioned for).
+    std::vector<std::string> notes;
     /// HLO and MLIR modules: the device space (global device id = replica * partitions + partition).
     std::int64_t replicaCount = 1;
     std::int64_t numPartitions = 1;

@@ -88,6 +88,7 @@ int runInspect(const std::vector<std::string>& arguments)
                     axes[axis] = size;
             }
         }
+        out["notes"] = loaded.notes;
         out["warnings"] = loaded.warnings;
         text = out.dump(2) + "\n";
     } else {

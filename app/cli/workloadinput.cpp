@@ -33,9 +33,12 @@ core::LoadedWorkload loadWorkloadFromCli(const std::string& path, const CommandL
         options.hlo.whileTripCount = static_cast<std::int64_t>(cli.number("while-trip-count", 0));
     options.mesh = cli.value("mesh");
     core::LoadedWorkload loaded = core::loadWorkload(path, options);
-    if (!quiet)
+    if (!quiet) {
+        for (const std::string& note : loaded.notes)
+            std::fprintf(stderr, "note: %s\n", note.c_str());
         for (const std::string& warning : loaded.warnings)
             std::fprintf(stderr, "warning: %s\n", warning.c_str());
+    }
     return loaded;
 }
 

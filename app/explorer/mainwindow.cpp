@@ -315,12 +315,18 @@ void MainWindow::showWorkload(std::shared_ptr<const core::LoadedWorkload> worklo
             .arg(workload->workload.rankCount())
             .arg(program.ops.size())
             .arg(workload->workload.groups.size())
-            .arg(workload->warnings.empty() ? QString() : tr("Warnings:<br>") + QString::fromStdString([&] {
-                                                              std::string all;
-                                                              for (const auto& w : workload->warnings)
-                                                                  all += "• " + w + "<br>";
-                                                              return all;
-                                                          }())));
+            .arg(QString::fromStdString([&] {
+                     std::string all;
+                     for (const auto& note : workload->notes)
+                         all += note + "<br>";
+                     return all;
+                 }()) +
+                 (workload->warnings.empty() ? QString() : tr("Warnings:<br>") + QString::fromStdString([&] {
+                                                               std::string all;
+                                                               for (const auto& w : workload->warnings)
+                                                                   all += "• " + w + "<br>";
+                                                               return all;
+                                                           }()))));
 }
 
 void MainWindow::showEstimate(std::shared_ptr<const core::EstimateResult> result, const core::Cluster& cluster)

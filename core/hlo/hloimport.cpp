@@ -515,7 +515,13 @@ private:
         if (*trips < 0)
             fail(loop, "negative trip count " + std::to_string(*trips));
         Value state = values[loop.operands.at(0)];
-        mergeInto(state.parts.empty() ? state.parts.emplace_back() : state.parts.front(), controlDeps(loop, values));
+        // Everything the loop computes waits for its control predecessors (in MLIR: values its regions
+        // read from outside), whichever element of the state it starts from.
+        const Deps control = controlDeps(loop, values);
+        if (state.parts.empty())
+            state.parts.emplace_back();
+        for (Deps& part : state.parts)
+            mergeInto(part, control);
         for (std::int64_t k = 0; k < *trips; ++k) {
             m_control.check();
             const std::string iteration = prefix + loop.name + "/iteration_" + std::to_string(k) + "/";

@@ -2,12 +2,14 @@
 #include "core/mlir/hlotranslation.h"
 
 #include "core/error.h"
+#include "core/partition/gspmdsharding.h"
 #include "core/partition/logicalprogram.h"
 
 #include <algorithm>
 #include <cctype>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -426,9 +428,10 @@ bool isCollectiveName(StringRef name)
 
 class Translator {
 public:
-    Translator(::mlir::ModuleOp module, const std::string& file)
+    Translator(::mlir::ModuleOp module, const std::string& file, const SourcePositions& positions)
         : m_root(module)
         , m_file(file)
+        , m_positions(positions)
         , m_symbols(module)
     {}
 
@@ -470,6 +473,8 @@ public:
         for (unsigned i = 0; i < entry.getNumArguments(); ++i)
             if (entry.getArgAttr(i, "sdy.sharding") || entry.getArgAttr(i, "mhlo.sharding"))
                 ++m_result.shardedValues;
+        if (m_result.meshes.empty())
+            declareGspmdMesh(out);
         out.entry = translateFunction(entry);
         out.computations[out.entry].isEntry = true;
         return std::move(m_result);
@@ -481,6 +486,21 @@ private:
         Computation computation;
         ::llvm::DenseMap<::mlir::Value, std::uint32_t> values;
         std::uint32_t captured = 0;
+        /// Instructions of this computation that a region of the op being translated here reads
+        /// (StableHLO regions may use enclosing values): the op depends on them.
+        std::vector<std::uint32_t> capturedByRegions;
+
+        /// Moves capturedByRegions into `instruction`'s control predecessors.
+        void dependOnCaptures(Instruction& instruction)
+        {
+            for (std::uint32_t index : capturedByRegions)
+                if (std::find(instruction.controlPredecessors.begin(), instruction.controlPredecessors.end(), index) ==
+                        instruction.controlPredecessors.end() &&
+                    std::find(instruction.operands.begin(), instruction.operands.end(), index) ==
+                        instruction.operands.end())
+                    instruction.controlPredecessors.push_back(index);
+            capturedByRegions.clear();
+        }
 
         std::uint32_t add(Instruction instruction)
         {
@@ -500,6 +520,72 @@ private:
             m_result.warnings.push_back(std::move(text));
     }
 
+    /// A module sharded with GSPMD strings (`mhlo.sharding = "{devices=[2,1]<=[2]}"`) names no mesh:
+    /// declare one ("gspmd", axes d0, d1, ...) that refines every tiling the module uses, so that
+    /// its shardings become partitioner annotations like Shardy's.
+    void declareGspmdMesh(const core::hlo::Module& module)
+    {
+        std::vector<core::partition::GspmdSharding> tilings;
+        const auto collect = [&tilings](::mlir::Attribute attribute) {
+            if (auto text = ::mlir::dyn_cast_or_null<::mlir::StringAttr>(attribute))
+                if (auto sharding = core::partition::parseGspmdSharding(text.getValue().str()))
+                    tilings.push_back(*sharding);
+        };
+        m_root.walk([&](::mlir::Operation* op) {
+            collect(op->getAttr("mhlo.sharding"));
+            if (auto function = ::mlir::dyn_cast<::mlir::func::FuncOp>(op)) {
+                for (unsigned i = 0; i < function.getNumArguments(); ++i)
+                    collect(function.getArgAttr(i, "mhlo.sharding"));
+                for (unsigned i = 0; i < function.getNumResults(); ++i)
+                    collect(function.getResultAttr(i, "mhlo.sharding"));
+            }
+        });
+        const bool tiled = std::any_of(tilings.begin(), tilings.end(), [](const auto& sharding) {
+            return sharding.kind == core::partition::GspmdSharding::Kind::Tiled;
+        });
+        if (!tiled)
+            return;
+        std::int64_t devices = module.hasNumPartitions ? module.numPartitions : 1;
+        for (const auto& sharding : tilings) {
+            std::int64_t product = 1;
+            for (std::int64_t tile : sharding.tiles)
+                product *= tile;
+            devices = std::max(devices, product);
+        }
+        std::optional<core::partition::MeshShape> mesh = core::partition::meshForTilings(tilings, devices);
+        if (!mesh) {
+            warn("the module's mhlo.sharding tilings do not nest into one device mesh; they are ignored");
+            return;
+        }
+        m_gspmdMesh = *mesh;
+        MeshDeclaration declaration;
+        declaration.name = "gspmd";
+        declaration.axes = mesh->axes;
+        m_result.meshes.push_back(std::move(declaration));
+    }
+
+    /// The partitioner's text for a GSPMD sharding string on a value of type `type`; "" when the
+    /// module has no GSPMD mesh or the sharding cannot be expressed on it (with a warning).
+    std::string gspmdShardingText(::mlir::Attribute attribute, ::mlir::Type type, int line)
+    {
+        auto text = ::mlir::dyn_cast_or_null<::mlir::StringAttr>(attribute);
+        const auto shaped = ::mlir::dyn_cast<::mlir::ShapedType>(type);
+        if (!text || !m_gspmdMesh || !shaped || !shaped.hasRank())
+            return {};
+        const auto sharding = core::partition::parseGspmdSharding(text.getValue().str());
+        const auto spec =
+            sharding
+                ? core::partition::toTensorSharding(*sharding, static_cast<std::size_t>(shaped.getRank()), *m_gspmdMesh)
+                : std::nullopt;
+        if (!spec) {
+            warn("mhlo.sharding \"" + text.getValue().str() + "\"" +
+                 (line > 0 ? " (line " + std::to_string(line) + ")" : std::string()) + " cannot be expressed on mesh " +
+                 m_gspmdMesh->toString() + "; the value is taken as replicated");
+            return {};
+        }
+        return core::partition::shardingText(*spec);
+    }
+
     void recordMesh(::mlir::Operation& op)
     {
         MeshDeclaration mesh;
@@ -516,6 +602,13 @@ private:
         m_result.meshes.push_back(std::move(mesh));
     }
 
+    /// Line and column of `op` in the file: where the parser read it, else its own file location.
+    std::pair<int, int> position(::mlir::Operation* op) const
+    {
+        const auto read = m_positions.of(op);
+        return read.first > 0 ? read : position(op->getLoc());
+    }
+
     std::pair<int, int> position(::mlir::Location location) const
     {
         if (auto file = location->findInstanceOf<::mlir::FileLineColLoc>())
@@ -526,7 +619,7 @@ private:
 
     [[noreturn]] void fail(::mlir::Operation& op, const std::string& reason) const
     {
-        const auto [line, column] = position(op.getLoc());
+        const auto [line, column] = position(&op);
         throw InputError(m_file, std::nullopt, line > 0 ? std::optional<int>(line) : std::nullopt,
                          (line > 0 ? "column " + std::to_string(column) + ": " : std::string()) + "'" +
                              op.getName().getStringRef().str() + "': " + reason);
@@ -571,6 +664,11 @@ private:
                                   bool tupleRoot, ::mlir::func::FuncOp function = {})
     {
         Builder builder;
+        m_builders.push_back(&builder);
+        struct Pop {
+            std::vector<Builder*>& stack;
+            ~Pop() { stack.pop_back(); }
+        } pop{m_builders};
         builder.computation.name = name + "." + std::to_string(m_nextComputation++);
         if (region.empty()) {
             Instruction root;
@@ -610,8 +708,10 @@ private:
                 parameter.parameterNumber = argument.getArgNumber();
                 parameter.shape = shapeOf(argument.getType());
                 if (function) {
-                    const std::string sharding =
-                        shardingTextOf(function.getArgAttr(argument.getArgNumber(), "sdy.sharding"));
+                    std::string sharding = shardingTextOf(function.getArgAttr(argument.getArgNumber(), "sdy.sharding"));
+                    if (sharding.empty())
+                        sharding = gspmdShardingText(function.getArgAttr(argument.getArgNumber(), "mhlo.sharding"),
+                                                     argument.getType(), position(function.getOperation()).first);
                     if (!sharding.empty())
                         parameter.attributes.emplace_back("sharding", sharding);
                 }
@@ -625,7 +725,8 @@ private:
             const StringRef opName = op.getName().getStringRef();
             if (opName == "func.return" || opName == "stablehlo.return" || opName == "mhlo.return" ||
                 opName == "sdy.return" || opName == "tensor.yield" || opName == "linalg.yield") {
-                builder.computation.root = rootOf(builder, op, tupleRoot);
+                builder.computation.root =
+                    rootOf(builder, op, tupleRoot, function ? constrainResults(builder, op, function) : Overrides{});
                 rooted = true;
                 continue;
             }
@@ -641,17 +742,50 @@ private:
         return push(std::move(builder.computation));
     }
 
+    /// A function's result shardings (`-> (tensor<..> {sdy.sharding = ...})`, jax's out_shardings)
+    /// become sharding constraints on the returned values, so the partitioner lays them out so.
+    using Overrides = std::vector<std::optional<std::uint32_t>>;
+
+    Overrides constrainResults(Builder& builder, ::mlir::Operation& terminator, ::mlir::func::FuncOp function)
+    {
+        Overrides overrides(terminator.getNumOperands());
+        for (unsigned k = 0; k < terminator.getNumOperands() && k < function.getNumResults(); ++k) {
+            const ::mlir::Value value = terminator.getOperand(k);
+            std::string sharding = shardingTextOf(function.getResultAttr(k, "sdy.sharding"));
+            if (sharding.empty())
+                sharding = gspmdShardingText(function.getResultAttr(k, "mhlo.sharding"), value.getType(),
+                                             position(&terminator).first);
+            if (sharding.empty())
+                continue;
+            Instruction constraint;
+            constraint.name = "result_sharding." + std::to_string(m_nextInstruction++);
+            constraint.opcode = "bitcast";
+            constraint.operands = {lookup(builder, value)};
+            constraint.shape = shapeOf(value.getType());
+            constraint.attributes.emplace_back("sharding", sharding);
+            const auto [line, column] = position(&terminator);
+            constraint.line = line;
+            constraint.column = column;
+            overrides[k] = builder.add(std::move(constraint));
+            ++m_result.shardedValues;
+        }
+        return overrides;
+    }
+
     std::uint32_t push(Computation computation)
     {
         m_result.module.computations.push_back(std::move(computation));
         return static_cast<std::uint32_t>(m_result.module.computations.size() - 1);
     }
 
-    std::uint32_t rootOf(Builder& builder, ::mlir::Operation& terminator, bool tupleRoot)
+    /// The root of a region: its terminator's operands (replaced by `overrides` where set).
+    std::uint32_t rootOf(Builder& builder, ::mlir::Operation& terminator, bool tupleRoot,
+                         const Overrides& overrides = {})
     {
         std::vector<std::uint32_t> operands;
-        for (::mlir::Value operand : terminator.getOperands())
-            operands.push_back(lookup(builder, operand));
+        for (unsigned k = 0; k < terminator.getNumOperands(); ++k)
+            operands.push_back(k < overrides.size() && overrides[k] ? *overrides[k]
+                                                                    : lookup(builder, terminator.getOperand(k)));
         if (operands.size() == 1 && !tupleRoot)
             return operands.front();
         Instruction tuple;
@@ -671,6 +805,16 @@ private:
     {
         if (const auto it = builder.values.find(value); it != builder.values.end())
             return it->second;
+        // The op whose region this is (in the nearest enclosing computation that defines the value)
+        // must run after the value's producer.
+        for (std::size_t k = m_builders.size(); k-- > 0;) {
+            if (m_builders[k] == &builder)
+                continue;
+            if (const auto it = m_builders[k]->values.find(value); it != m_builders[k]->values.end()) {
+                m_builders[k]->capturedByRegions.push_back(it->second);
+                break;
+            }
+        }
         Instruction placeholder;
         placeholder.name = "captured." + std::to_string(builder.captured);
         placeholder.opcode = "parameter";
@@ -717,7 +861,7 @@ private:
             return;
 
         Instruction instruction;
-        const auto [line, column] = position(op.getLoc());
+        const auto [line, column] = position(&op);
         instruction.line = line;
         instruction.column = column;
         instruction.metadata.opName = locationName(op.getLoc());
@@ -774,6 +918,16 @@ private:
         instruction.name = instruction.opcode + "." + std::to_string(m_nextInstruction++);
 
         fillAttributes(op, name, instruction);
+        if (instruction.opcode == "custom-call" && instruction.customCallTarget == "Sharding" &&
+            op.getNumOperands() == 1 && op.getNumResults() == 1) {
+            // GSPMD's sharding annotation (what jax and torch_xla print for with_sharding_constraint).
+            instruction.opcode = "bitcast";
+            instruction.customCallTarget.clear();
+            const std::string sharding =
+                gspmdShardingText(op.getAttr("mhlo.sharding"), op.getResult(0).getType(), line);
+            if (!sharding.empty())
+                instruction.attributes.emplace_back("sharding", sharding);
+        }
         if (isCollectiveName(name) && (dialect == "stablehlo" || dialect == "mhlo"))
             ++m_result.collectives;
         if (op.getAttr("mhlo.sharding") || op.getAttr("sdy.sharding") || fullName == "sdy.sharding_constraint")
@@ -791,6 +945,7 @@ private:
             instruction.attributes.emplace_back("select", m_result.module.computations[select].name);
             instruction.attributes.emplace_back("scatter", m_result.module.computations[scatter].name);
         }
+        builder.dependOnCaptures(instruction);
         const std::uint32_t index = builder.add(std::move(instruction));
         mapResults(builder, op, index);
     }
@@ -819,6 +974,7 @@ private:
             fail(op, "a while needs a cond and a body region");
         loop.condition = translateRegion(op.getRegion(0), "while_cond", Parameters::Tuple, false);
         loop.body = translateRegion(op.getRegion(1), "while_body", Parameters::Tuple, true);
+        builder.dependOnCaptures(loop);
         const std::uint32_t index = builder.add(std::move(loop));
         for (::mlir::OpResult result : op.getResults()) {
             Instruction element;
@@ -924,6 +1080,25 @@ private:
                     dimension.paddingHigh = padding[2 * d + 1];
                 }
                 instruction.window.push_back(dimension);
+            }
+        } else if (opcode == "gather") {
+            // Generic: dimension_numbers = #stablehlo.gather<offset_dims = [1], ...>, slice_sizes =
+            // array<i64: 1, 128>; pretty (rare): the same keys as attributes. Written as "1,128" lists.
+            const std::string text = opaqueText(get("dimension_numbers"));
+            const auto list = [&](std::string_view key) {
+                std::vector<std::int64_t> values = intsAfterKey(text, key);
+                if (values.empty())
+                    values = intList(op.getAttr(key));
+                std::string joined;
+                for (std::size_t k = 0; k < values.size(); ++k)
+                    joined += (k ? "," : "") + std::to_string(values[k]);
+                return joined;
+            };
+            if (!text.empty() || op.getAttr("offset_dims")) {
+                for (std::string_view key :
+                     {"offset_dims", "collapsed_slice_dims", "start_index_map", "index_vector_dim"})
+                    instruction.attributes.emplace_back(std::string(key), list(key));
+                instruction.attributes.emplace_back("slice_sizes", list("slice_sizes"));
             }
         } else if (opcode == "custom-call") {
             if (auto target = ::mlir::dyn_cast_or_null<::mlir::StringAttr>(get("call_target_name")))
@@ -1049,20 +1224,23 @@ private:
 
     ::mlir::ModuleOp m_root;
     std::string m_file;
+    const SourcePositions& m_positions;
     ::mlir::SymbolTable m_symbols;
     TranslatedModule m_result;
     std::unordered_map<::mlir::Operation*, std::uint32_t> m_functions;
     ::llvm::DenseMap<::mlir::Attribute, std::shared_ptr<const core::hlo::ReplicaGroupList>> m_groups;
     std::set<std::string> m_warningSet;
+    std::optional<core::partition::MeshShape> m_gspmdMesh;
+    std::vector<Builder*> m_builders; ///< computations being built, outermost first
     std::uint64_t m_nextInstruction = 0;
     std::uint64_t m_nextComputation = 0;
 };
 
 } // namespace
 
-TranslatedModule translateToHlo(::mlir::ModuleOp module, const std::string& file)
+TranslatedModule translateToHlo(::mlir::ModuleOp module, const std::string& file, const SourcePositions& positions)
 {
-    return Translator(module, file).run();
+    return Translator(module, file, positions).run();
 }
 
 } // namespace flint::mlir::detail

@@ -6,6 +6,7 @@
 // rules and one lowering to Programs (core/hlo/hloimport.h).
 
 #include "core/hlo/hlomodule.h"
+#include "core/mlir/moduleparser.h"
 
 #include <string>
 #include <vector>
@@ -34,6 +35,6 @@ struct TranslatedModule {
 /// cost model does not know keep their MLIR name as opcode, so the HLO lowering names them in a
 /// warning instead of dropping them. Throws core::InputError with file and line for operations that
 /// cannot be represented (a function call to a missing symbol, a malformed attribute).
-TranslatedModule translateToHlo(::mlir::ModuleOp module, const std::string& file);
+TranslatedModule translateToHlo(::mlir::ModuleOp module, const std::string& file, const SourcePositions& positions);
 
 } // namespace flint::mlir::detail

@@ -15,15 +15,16 @@ MlirModule readBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer)
 {
     const std::string file = buffer->getBufferIdentifier().str();
     MlirModule result;
-    detail::parseModule(std::move(buffer), MlirReadOptions{}, [&](::mlir::ModuleOp module) {
-        detail::TranslatedModule translated = detail::translateToHlo(module, file);
-        result.module = std::move(translated.module);
-        result.warnings = std::move(translated.warnings);
-        result.shardedValues = translated.shardedValues;
-        result.collectives = translated.collectives;
-        for (detail::MeshDeclaration& mesh : translated.meshes)
-            result.meshes.push_back(MeshAxes{std::move(mesh.name), std::move(mesh.axes)});
-    });
+    detail::parseModule(std::move(buffer), MlirReadOptions{},
+                        [&](::mlir::ModuleOp module, const detail::SourcePositions& positions) {
+                            detail::TranslatedModule translated = detail::translateToHlo(module, file, positions);
+                            result.module = std::move(translated.module);
+                            result.warnings = std::move(translated.warnings);
+                            result.shardedValues = translated.shardedValues;
+                            result.collectives = translated.collectives;
+                            for (detail::MeshDeclaration& mesh : translated.meshes)
+                                result.meshes.push_back(MeshAxes{std::move(mesh.name), std::move(mesh.axes)});
+                        });
     return result;
 }
 

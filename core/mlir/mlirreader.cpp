@@ -16,6 +16,7 @@
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/raw_ostream.h>
+#include <mlir/AsmParser/AsmParser.h>
 #include <mlir/IR/BuiltinOps.h>
 #include <mlir/IR/Diagnostics.h>
 #include <mlir/IR/DialectRegistry.h>
@@ -145,8 +146,17 @@ MlirSummary countOperations(::mlir::Operation* root)
 
 namespace detail {
 
+std::pair<int, int> SourcePositions::of(::mlir::Operation* op) const
+{
+    const ::mlir::AsmParserState::OperationDefinition* definition = m_state.getOpDef(op);
+    if (definition == nullptr || !definition->loc.Start.isValid())
+        return {0, 0};
+    const auto [line, column] = m_sourceMgr.getLineAndColumn(definition->loc.Start);
+    return {static_cast<int>(line), static_cast<int>(column)};
+}
+
 void parseModule(std::unique_ptr<llvm::MemoryBuffer> buffer, const MlirReadOptions& options,
-                 llvm::function_ref<void(::mlir::ModuleOp)> use)
+                 llvm::function_ref<void(::mlir::ModuleOp, const SourcePositions&)> use)
 {
     const std::string bufferName = buffer->getBufferIdentifier().str();
     const llvm::StringRef text = buffer->getBuffer();
@@ -170,16 +180,24 @@ void parseModule(std::unique_ptr<llvm::MemoryBuffer> buffer, const MlirReadOptio
     llvm::raw_string_ostream diagnosticStream(diagnostics);
     std::optional<MlirError> firstError;
     ::mlir::OwningOpRef<::mlir::ModuleOp> module;
+    ::mlir::AsmParserState parserState;
     {
         ::mlir::SourceMgrDiagnosticHandler renderer(sourceMgr, &context, diagnosticStream);
         FirstErrorRecorder recorder(&context);
-        module = ::mlir::parseSourceFile<::mlir::ModuleOp>(sourceMgr, ::mlir::ParserConfig(&context));
+        // parseSourceFile<ModuleOp> without the parser state: parse into a block, keep the state of
+        // every op's position, then wrap the block's ops in a module as parseSourceFile does.
+        ::mlir::Block block;
+        const ::mlir::ParserConfig config(&context);
+        const ::mlir::Location fileLocation = ::mlir::FileLineColLoc::get(&context, bufferName, 0, 0);
+        if (::mlir::succeeded(::mlir::parseAsmSourceFile(sourceMgr, &block, config, &parserState)))
+            module = ::mlir::detail::constructContainerOpForParserIfNecessary<::mlir::ModuleOp>(&block, &context,
+                                                                                                fileLocation);
         firstError = recorder.firstError();
     }
     diagnosticStream.flush();
 
     if (module && !firstError) {
-        use(*module);
+        use(*module, SourcePositions(parserState, sourceMgr));
         return;
     }
 
@@ -222,7 +240,9 @@ MlirSummary summarizeBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer, const Ml
 {
     MlirSummary summary;
     detail::parseModule(std::move(buffer), options,
-                        [&summary](::mlir::ModuleOp module) { summary = countOperations(module.getOperation()); });
+                        [&summary](::mlir::ModuleOp module, const detail::SourcePositions&) {
+                            summary = countOperations(module.getOperation());
+                        });
     return summary;
 }
 

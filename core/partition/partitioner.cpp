@@ -290,7 +290,8 @@ private:
                     warn(what + ": mesh axis '" + axis + "' is not in mesh " + m_mesh.toString() + "; ignored");
                     continue;
                 }
-                if (used.insert(axis).second)
+                // An axis of size 1 splits nothing: the dimension is whole on every device.
+                if (used.insert(axis).second && m_mesh.sizeOf(axis) > 1)
                     kept.push_back(axis);
             }
             axes = std::move(kept);
@@ -404,6 +405,14 @@ private:
             partitionDot(op);
             return;
         }
+        if (opcode == "convolution" && operands.size() == 2) {
+            partitionConvolution(op);
+            return;
+        }
+        if (opcode == "gather" && operands.size() == 2 && instruction.attribute("offset_dims")) {
+            partitionGather(op);
+            return;
+        }
         if (opcode == "reduce" && operands.size() == 2) {
             TensorSharding source = m_spec[operands[0]];
             source.partial.clear();
@@ -456,6 +465,204 @@ private:
         emitOp(op, std::move(locals), replicated(op));
     }
 
+    static std::string dimsText(const std::vector<std::int64_t>& dims)
+    {
+        std::string text = "[";
+        for (std::size_t d = 0; d < dims.size(); ++d)
+            text += (d ? "x" : "") + std::to_string(dims[d]);
+        return text + "]";
+    }
+
+    std::string axesText(const Axes& axes) const
+    {
+        std::string text;
+        for (const std::string& axis : axes)
+            text += (text.empty() ? "" : ",") + axis + "=" + std::to_string(m_mesh.sizeOf(axis));
+        return "{" + text + "}";
+    }
+
+    /// "line N: " (or the op's scope) for warnings about `op`.
+    std::string where(std::uint32_t op) const
+    {
+        const Instruction& instruction = m_program.ops[op].instruction;
+        if (instruction.line > 0)
+            return "line " + std::to_string(instruction.line) + ": ";
+        if (!instruction.metadata.opName.empty())
+            return instruction.metadata.opName + ": ";
+        return instruction.name + ": ";
+    }
+
+    /// Convolution (dim_labels "b01f_01io->b01f"): the input's batch dimension and the kernel's
+    /// output-feature dimension keep their axes on the result's batch and feature dimensions; the
+    /// contracted input features sharded on both sides (or sliced to match, as for dot) give a
+    /// partial sum. Spatial dimensions are gathered: halo exchange is not modelled. Grouped
+    /// convolutions keep only the batch rule.
+    void partitionConvolution(std::uint32_t op)
+    {
+        const LogicalOp& logical = m_program.ops[op];
+        const Instruction& instruction = logical.instruction;
+        const std::uint32_t lhsOp = logical.operands[0];
+        const std::uint32_t rhsOp = logical.operands[1];
+        const std::string& labels = instruction.dimLabels;
+        const std::size_t underscore = labels.find('_');
+        const std::size_t arrow = labels.find("->");
+        const std::size_t rank = instruction.shape.dims.size();
+        TensorSharding lhs = replicated(lhsOp);
+        TensorSharding rhs = replicated(rhsOp);
+        TensorSharding target = replicated(op);
+        if (underscore == std::string::npos || arrow == std::string::npos) {
+            emitOp(op, {reshard(lhsOp, lhs), reshard(rhsOp, rhs)}, std::move(target));
+            return;
+        }
+        const std::string lhsLabels = labels.substr(0, underscore);
+        const std::string rhsLabels = labels.substr(underscore + 1, arrow - underscore - 1);
+        const std::string outLabels = labels.substr(arrow + 2);
+        const auto position = [](const std::string& text, char label) { return text.find(label); };
+        const std::size_t lb = position(lhsLabels, 'b');
+        const std::size_t lf = position(lhsLabels, 'f');
+        const std::size_t ri = position(rhsLabels, 'i');
+        const std::size_t ro = position(rhsLabels, 'o');
+        const std::size_t ob = position(outLabels, 'b');
+        const std::size_t of = position(outLabels, 'f');
+        const TensorSharding& lhsSpec = m_spec[lhsOp];
+        const TensorSharding& rhsSpec = m_spec[rhsOp];
+        const auto axesAt = [](const TensorSharding& spec, std::size_t d) {
+            return d < spec.dims.size() ? spec.dims[d] : Axes{};
+        };
+        std::set<std::string> used;
+        if (lb < lhs.dims.size() && ob < rank && instruction.batchGroupCount == 1) {
+            lhs.dims[lb] = axesAt(lhsSpec, lb);
+            target.dims[ob] = lhs.dims[lb];
+            used.insert(lhs.dims[lb].begin(), lhs.dims[lb].end());
+        }
+        const bool ungrouped = instruction.featureGroupCount == 1 && instruction.batchGroupCount == 1;
+        if (ungrouped && lf < lhs.dims.size() && ri < rhs.dims.size()) {
+            Axes l = axesAt(lhsSpec, lf);
+            Axes r = axesAt(rhsSpec, ri);
+            if (l.empty())
+                l = r;
+            else if (r.empty())
+                r = l;
+            else if (l != r)
+                l = r = {};
+            if (std::any_of(l.begin(), l.end(), [&](const std::string& axis) { return used.count(axis) != 0; }))
+                l = r = {};
+            lhs.dims[lf] = l;
+            rhs.dims[ri] = r;
+            target.partial = l;
+            used.insert(l.begin(), l.end());
+        }
+        if (ungrouped && ro < rhs.dims.size() && of < rank) {
+            Axes kept;
+            for (const std::string& axis : axesAt(rhsSpec, ro))
+                if (used.insert(axis).second)
+                    kept.push_back(axis);
+            rhs.dims[ro] = kept;
+            target.dims[of] = kept;
+        }
+        const std::uint32_t lhsLocal = reshard(lhsOp, lhs);
+        const std::uint32_t rhsLocal = reshard(rhsOp, rhs);
+        emitOp(op, {lhsLocal, rhsLocal}, std::move(target));
+    }
+
+    static std::vector<std::int64_t> intListAttribute(const Instruction& instruction, std::string_view key)
+    {
+        std::vector<std::int64_t> values;
+        if (const std::string* text = instruction.attribute(key)) {
+            std::int64_t value = 0;
+            bool inNumber = false;
+            bool negative = false;
+            for (const char c : *text + ",") {
+                if (c >= '0' && c <= '9') {
+                    value = value * 10 + (c - '0');
+                    inNumber = true;
+                } else if (c == '-') {
+                    negative = true;
+                } else {
+                    if (inNumber)
+                        values.push_back(negative ? -value : value);
+                    value = 0;
+                    inNumber = false;
+                    negative = false;
+                }
+            }
+        }
+        return values;
+    }
+
+    /// Gather (attributes offset_dims, collapsed_slice_dims, start_index_map, index_vector_dim,
+    /// slice_sizes as the translation writes them): the indices' batch dimensions keep their axes on
+    /// the result's batch dimensions; an operand dimension taken whole keeps its axes on its offset
+    /// dimension; an operand dimension the indices select from (a vocabulary, say) stays sharded and
+    /// gives a partial sum: each device gathers the rows it holds, zeros elsewhere (Megatron's
+    /// vocabulary-parallel embedding). Anything else is gathered first.
+    void partitionGather(std::uint32_t op)
+    {
+        const LogicalOp& logical = m_program.ops[op];
+        const Instruction& instruction = logical.instruction;
+        const std::uint32_t operandOp = logical.operands[0];
+        const std::uint32_t indicesOp = logical.operands[1];
+        const auto offsetDims = intListAttribute(instruction, "offset_dims");
+        const auto collapsed = intListAttribute(instruction, "collapsed_slice_dims");
+        const auto startIndexMap = intListAttribute(instruction, "start_index_map");
+        const auto indexVector = intListAttribute(instruction, "index_vector_dim");
+        const auto sliceSizes = intListAttribute(instruction, "slice_sizes");
+        const auto& operandShape = globalShape(operandOp).dims;
+        const auto& indicesShape = globalShape(indicesOp).dims;
+        const std::size_t rank = instruction.shape.dims.size();
+        const auto contains = [](const std::vector<std::int64_t>& list, std::size_t d) {
+            return std::find(list.begin(), list.end(), static_cast<std::int64_t>(d)) != list.end();
+        };
+        const std::size_t indexVectorDim =
+            indexVector.empty() ? indicesShape.size() : static_cast<std::size_t>(indexVector.front());
+        TensorSharding operand = replicated(operandOp);
+        TensorSharding indices = replicated(indicesOp);
+        TensorSharding target = replicated(op);
+        std::set<std::string> used;
+        const TensorSharding& operandSpec = m_spec[operandOp];
+        const TensorSharding& indicesSpec = m_spec[indicesOp];
+        // Result batch dimensions, in order, are the indices' dimensions other than index_vector_dim.
+        std::vector<std::size_t> batchDims;
+        for (std::size_t d = 0; d < rank; ++d)
+            if (!contains(offsetDims, d))
+                batchDims.push_back(d);
+        std::size_t batch = 0;
+        for (std::size_t d = 0; d < indicesShape.size() && batch < batchDims.size(); ++d) {
+            if (d == indexVectorDim)
+                continue;
+            if (d < indicesSpec.dims.size()) {
+                indices.dims[d] = indicesSpec.dims[d];
+                target.dims[batchDims[batch]] = indicesSpec.dims[d];
+                used.insert(indicesSpec.dims[d].begin(), indicesSpec.dims[d].end());
+            }
+            ++batch;
+        }
+        std::size_t offset = 0;
+        for (std::size_t d = 0; d < operandShape.size(); ++d) {
+            const Axes axes = d < operandSpec.dims.size() ? operandSpec.dims[d] : Axes{};
+            const bool isCollapsed = contains(collapsed, d);
+            const bool whole = d < sliceSizes.size() && sliceSizes[d] == operandShape[d];
+            const bool free =
+                std::all_of(axes.begin(), axes.end(), [&](const std::string& axis) { return used.count(axis) == 0; });
+            if (!axes.empty() && free && isCollapsed && contains(startIndexMap, d) && d < sliceSizes.size() &&
+                sliceSizes[d] == 1) {
+                operand.dims[d] = axes;
+                target.partial.insert(target.partial.end(), axes.begin(), axes.end());
+                used.insert(axes.begin(), axes.end());
+            } else if (!axes.empty() && free && !isCollapsed && whole && !contains(startIndexMap, d) &&
+                       offset < offsetDims.size()) {
+                operand.dims[d] = axes;
+                target.dims[static_cast<std::size_t>(offsetDims[offset])] = axes;
+                used.insert(axes.begin(), axes.end());
+            }
+            if (!isCollapsed)
+                ++offset;
+        }
+        const std::uint32_t operandLocal = reshard(operandOp, operand);
+        const std::uint32_t indicesLocal = reshard(indicesOp, indices);
+        emitOp(op, {operandLocal, indicesLocal}, std::move(target));
+    }
+
     void partitionReshape(std::uint32_t op)
     {
         const LogicalOp& logical = m_program.ops[op];
@@ -487,8 +694,12 @@ private:
                     kept = true;
                     break;
                 }
-            if (!kept)
+            if (!kept) {
+                warn(where(op) + "reshape " + dimsText(in) + " -> " + dimsText(out) + ": dimension " +
+                     std::to_string(d) + " sharded over " + axesText(source.dims[d]) +
+                     " does not map onto a result dimension that splits as evenly; it is all-gathered first");
                 source.dims[d].clear();
+            }
         }
         emitOp(op, {reshard(operand, source)}, std::move(target));
     }

@@ -112,6 +112,13 @@ private Q_SLOTS:
     void partitionedLocalShapesAndBytes();
     void meshWithoutAnAxisDropsItsShardings();
     void badMeshIsAnInputError();
+    void shardedAttentionMegatronCollectives_data();
+    void shardedAttentionMegatronCollectives();
+    void attentionHeadsThatDoNotSplitWarn();
+    void convolutionAndGatherRules();
+    void gspmdShardingsPartitionOnImplicitMesh();
+    void capturedValueKeepsItsDependency();
+    void errorUnderNameLocationHasFileLine();
 };
 
 void TestMlirImport::resnet50AllReducesOverFourReplicas()
@@ -426,6 +433,150 @@ void TestMlirImport::badMeshIsAnInputError()
         } catch (const flint::core::InputError& error) {
             QVERIFY2(std::string(error.what()).find("sharded_mlp.mlir") != std::string::npos, error.what());
         }
+    }
+}
+
+namespace {
+
+QString membersText(std::initializer_list<int> members)
+{
+    QString text = QStringLiteral("{");
+    for (int m : members)
+        text += (text.size() > 1 ? QStringLiteral(",") : QString()) + QString::number(m);
+    return text + QStringLiteral("}");
+}
+
+} // namespace
+
+void TestMlirImport::shardedAttentionMegatronCollectives_data()
+{
+    QTest::addColumn<QString>("mesh");
+    QTest::addColumn<int>("ranks");
+    QTest::addColumn<int>("rank");
+    QTest::addColumn<QString>("yGroup"); // empty: "y" has size 1, no collective at all
+    QTest::addColumn<int>("localBatch");
+    QTest::addColumn<int>("localHeads");
+
+    // sharded_attention.mlir (batch 8, sequence 32, 8 heads): sequence parallelism all-gathers the
+    // sequence over "y" before QKV, the heads stay split on "y" through scores, softmax and context,
+    // and the row-parallel output is reduce-scattered back onto the sequence. Device d = x * |y| + y.
+    QTest::newRow("file_mesh_x2_y4_rank5") << QString() << 8 << 5 << membersText({4, 5, 6, 7}) << 4 << 2;
+    QTest::newRow("x4_y2_rank3") << QStringLiteral("x=4,y=2") << 8 << 3 << membersText({2, 3}) << 2 << 4;
+    QTest::newRow("x1_y8_rank0") << QStringLiteral("x=1,y=8") << 8 << 0 << membersText({0, 1, 2, 3, 4, 5, 6, 7}) << 8
+                                 << 1;
+    QTest::newRow("x2_y8_rank9") << QStringLiteral("x=2,y=8") << 16 << 9 << membersText({8, 9, 10, 11, 12, 13, 14, 15})
+                                 << 4 << 1;
+    QTest::newRow("x8_y1_pure_data_parallel") << QStringLiteral("x=8,y=1") << 8 << 7 << QString() << 1 << 8;
+}
+
+void TestMlirImport::shardedAttentionMegatronCollectives()
+{
+    QFETCH(QString, mesh);
+    QFETCH(int, ranks);
+    QFETCH(int, rank);
+    QFETCH(QString, yGroup);
+    QFETCH(int, localBatch);
+    QFETCH(int, localHeads);
+    flint::mlir::MlirImportOptions options;
+    options.mesh = mesh.toStdString();
+    const MlirImport imported = flint::mlir::importMlirFile(fixture("sharded_attention.mlir"), options);
+    const Workload& workload = imported.imported.workload;
+    QCOMPARE(workload.rankCount(), std::size_t(ranks));
+    std::map<std::string, int> expected;
+    if (!yGroup.isEmpty())
+        expected = {{"all-gather " + yGroup.toStdString(), 1}, {"reduce-scatter " + yGroup.toStdString(), 1}};
+    QCOMPARE(collectivesOf(workload, static_cast<std::size_t>(rank)), expected);
+    QVERIFY(imported.imported.warnings.empty());
+    // The scores: local batch x local heads x 32 x 32, contracting the 16 of a head.
+    const auto& ops = workload.programOf(static_cast<std::size_t>(rank)).ops;
+    // The first dot with a 4-D result is the scores (the context dot comes after it).
+    const auto scores = std::find_if(ops.begin(), ops.end(), [](const Op& op) {
+        return op.name.rfind("dot", 0) == 0 && op.shape.size() == 4;
+    });
+    QVERIFY(scores != ops.end());
+    QCOMPARE(scores->shape, (std::vector<std::int64_t>{localBatch, localHeads, 32, 32}));
+    QCOMPARE(scores->flops, std::uint64_t(2) * std::uint64_t(localBatch * localHeads) * 32 * 32 * 16);
+}
+
+void TestMlirImport::attentionHeadsThatDoNotSplitWarn()
+{
+    // 16 shards of 8 heads: the reshapes to heads cannot keep "y"; Q, K and V are gathered, and the
+    // user is told where.
+    flint::mlir::MlirImportOptions options;
+    options.mesh = "x=1,y=16";
+    const MlirImport imported = flint::mlir::importMlirFile(fixture("sharded_attention.mlir"), options);
+    QVERIFY(hasWarning(imported, "line 21: reshape [8x32x128] -> [8x32x8x16]: dimension 2 sharded over {y=16}"));
+    const auto counts = collectivesOf(imported.imported.workload, 0);
+    const std::string all = "{0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15}";
+    QCOMPARE(counts.at("all-gather " + all), 4);
+    QCOMPARE(counts.at("reduce-scatter " + all), 1);
+}
+
+void TestMlirImport::convolutionAndGatherRules()
+{
+    const MlirImport imported = flint::mlir::importMlirFile(fixture("sharded_conv_embedding.mlir"));
+    QCOMPARE(imported.partitionedFor, std::string("x=2,y=4"));
+    const Workload& workload = imported.imported.workload;
+    // conv2's partial sum and the embedding's, each all-reduced over "y"; the embedding's out
+    // sharding reduce-scatters it over "y" instead for the third result.
+    const std::map<std::string, int> expected{{"all-reduce {4,5,6,7}", 2}, {"reduce-scatter {4,5,6,7}", 1}};
+    QCOMPARE(collectivesOf(workload, 6), expected);
+    const auto& ops = workload.programOf(6).ops;
+    const auto conv1 =
+        std::find_if(ops.begin(), ops.end(), [](const Op& op) { return op.scope == "net" && op.shape.size() == 4; });
+    QVERIFY(conv1 != ops.end());
+    QCOMPARE(conv1->shape, (std::vector<std::int64_t>{4, 16, 16, 16})); // batch / 2, features / 4
+    for (const Op& op : ops)
+        if (op.kind == OpKind::Collective && op.collective == CollectiveKind::ReduceScatter)
+            QCOMPARE(op.commBytes, std::uint64_t(4 * 32 * 64 * 4)); // the local batch's partial embeddings
+}
+
+void TestMlirImport::gspmdShardingsPartitionOnImplicitMesh()
+{
+    const MlirImport imported = flint::mlir::importMlirFile(fixture("gspmd_mlp.mlir"));
+    // <=[8] and <=[2,4]T(1,0) nest into d0=2 (rows of x) and d1=4 (Megatron columns and rows).
+    QCOMPARE(imported.partitionedFor, std::string("d0=2,d1=4"));
+    QCOMPARE(imported.insertedCollectives, std::size_t(1));
+    QCOMPARE(collectivesOf(imported.imported.workload, 6), (std::map<std::string, int>{{"all-reduce {4,5,6,7}", 1}}));
+    QVERIFY(imported.imported.warnings.empty());
+    // The implicit mesh is a parameter like any other.
+    flint::mlir::MlirImportOptions options;
+    options.mesh = "d0=4,d1=4";
+    const MlirImport wider = flint::mlir::importMlirFile(fixture("gspmd_mlp.mlir"), options);
+    QCOMPARE(wider.imported.workload.rankCount(), std::size_t(16));
+    QCOMPARE(collectivesOf(wider.imported.workload, 13), (std::map<std::string, int>{{"all-reduce {12,13,14,15}", 1}}));
+}
+
+void TestMlirImport::capturedValueKeepsItsDependency()
+{
+    const MlirImport imported = flint::mlir::importMlirFile(fixture("captured_value.mlir"));
+    const auto& ops = imported.imported.workload.programOf(0).ops;
+    const auto exp = std::find_if(ops.begin(), ops.end(), [](const Op& op) { return op.scope == "outer"; });
+    QVERIFY(exp != ops.end());
+    int multiplies = 0;
+    for (const Op& op : ops) {
+        if (op.name.rfind("multiply", 0) != 0)
+            continue;
+        ++multiplies;
+        if (multiplies > 1)
+            continue;
+        // The first iteration's multiply reads the exponential taken from outside the loop.
+        const bool waits = std::find(op.dataDeps.begin(), op.dataDeps.end(), exp->id) != op.dataDeps.end() ||
+                           std::find(op.ctrlDeps.begin(), op.ctrlDeps.end(), exp->id) != op.ctrlDeps.end();
+        QVERIFY2(waits, op.name.c_str());
+    }
+    QCOMPARE(multiplies, 3);
+}
+
+void TestMlirImport::errorUnderNameLocationHasFileLine()
+{
+    try {
+        (void)flint::mlir::importMlirFile(fixture("bad_composite_loc.mlir"));
+        QFAIL("a composite without decomposition was accepted");
+    } catch (const flint::core::InputError& error) {
+        const std::string text = error.what();
+        QVERIFY2(text.find("bad_composite_loc.mlir:8: column 10: 'stablehlo.composite'") != std::string::npos,
+                 text.c_str());
     }
 }
 
