@@ -85,8 +85,9 @@ int main(int argc, char** argv)
         QStringLiteral("png"));
     const QCommandLineOption tabOption(
         QStringLiteral("tab"),
-        QCoreApplication::translate("main", "Tab to show: graph, timeline, communication, charts or ops (English names, "
-                                            "also under other languages)."),
+        QCoreApplication::translate("main",
+                                    "Tab to show: graph, timeline, communication, charts or ops (English names, "
+                                    "also under other languages)."),
         QStringLiteral("name"));
     const QCommandLineOption langOption(
         QStringLiteral("lang"),

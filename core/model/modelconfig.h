@@ -20,14 +20,14 @@ struct TransformerConfig {
     std::string title;  ///< e.g. "GPT-3 175B"
     std::string source; ///< where the hyperparameters come from (paper, table, model card)
     std::int64_t layers = 0;
-    std::int64_t hidden = 0;   ///< d_model
-    std::int64_t heads = 0;    ///< attention (query) heads
-    std::int64_t kvHeads = 0;  ///< key/value heads (= heads without grouped-query attention)
-    std::int64_t headDim = 0;  ///< per head; 0: hidden / heads
-    std::int64_t ffn = 0;      ///< FFN inner size of a dense layer
+    std::int64_t hidden = 0;  ///< d_model
+    std::int64_t heads = 0;   ///< attention (query) heads
+    std::int64_t kvHeads = 0; ///< key/value heads (= heads without grouped-query attention)
+    std::int64_t headDim = 0; ///< per head; 0: hidden / heads
+    std::int64_t ffn = 0;     ///< FFN inner size of a dense layer
     std::int64_t vocab = 0;
-    std::int64_t seqLen = 0;   ///< training sequence length
-    bool gatedMlp = false;     ///< SwiGLU/GeGLU: three FFN matrices instead of two
+    std::int64_t seqLen = 0; ///< training sequence length
+    bool gatedMlp = false;   ///< SwiGLU/GeGLU: three FFN matrices instead of two
     // Mixture of experts: `experts` routed experts of inner size `expertFfn`, `topK` per token,
     // `sharedExperts` always-on experts, and the first `denseLayers` layers dense.
     std::int64_t experts = 0;
@@ -61,9 +61,9 @@ enum class ZeroStage : std::uint8_t { None = 0, OptimizerState = 1, Gradients = 
 std::string_view displayName(Phase phase);
 std::string_view displayName(PipelineSchedule schedule);
 std::string_view displayName(Recompute recompute);
-std::optional<Phase> parsePhase(std::string_view text);                 ///< "train", "prefill", "decode"
-std::optional<PipelineSchedule> parseSchedule(std::string_view text);   ///< "gpipe", "1f1b", "interleaved"
-std::optional<Recompute> parseRecompute(std::string_view text);         ///< "none", "selective", "full"
+std::optional<Phase> parsePhase(std::string_view text);               ///< "train", "prefill", "decode"
+std::optional<PipelineSchedule> parseSchedule(std::string_view text); ///< "gpipe", "1f1b", "interleaved"
+std::optional<Recompute> parseRecompute(std::string_view text);       ///< "none", "selective", "full"
 
 /// How a model is laid out over ranks. ranks() = tp * cp * pp * dp; expert parallelism carves its
 /// `ep` groups out of the dp * cp ranks of a stage (Megatron-Core's convention), so ep divides dp * cp.
@@ -71,18 +71,18 @@ struct ParallelConfig {
     std::int64_t tp = 1;
     std::int64_t pp = 1;
     std::int64_t dp = 1;
-    std::int64_t cp = 1; ///< context parallelism (ring attention over sequence shards)
-    std::int64_t ep = 1; ///< expert parallelism (MoE only)
+    std::int64_t cp = 1;          ///< context parallelism (ring attention over sequence shards)
+    std::int64_t ep = 1;          ///< expert parallelism (MoE only)
     bool sequenceParallel = true; ///< Megatron sequence parallelism with tp > 1
     PipelineSchedule schedule = PipelineSchedule::OneFOneB;
-    std::int64_t virtualStages = 1; ///< model chunks per pipeline rank (Interleaved only)
+    std::int64_t virtualStages = 1;  ///< model chunks per pipeline rank (Interleaved only)
     std::int64_t microbatchSize = 1; ///< sequences per microbatch
     std::int64_t globalBatch = 0;    ///< sequences per step; 0: dp * pp * microbatchSize * 4
     ZeroStage zero = ZeroStage::OptimizerState;
     Recompute recompute = Recompute::Selective;
     Precision dtype = Precision::BF16; ///< BF16 or FP8 matmuls (weights kept in bf16, master fp32)
     Phase phase = Phase::Training;
-    std::int64_t seqLen = 0;       ///< 0: the model's
+    std::int64_t seqLen = 0;        ///< 0: the model's
     std::int64_t decodeContext = 0; ///< Decode: tokens already in the KV cache (0: seqLen)
 
     std::int64_t ranks() const { return tp * cp * pp * dp; }

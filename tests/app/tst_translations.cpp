@@ -313,9 +313,9 @@ void TestTranslations::windowIsTranslated()
         }
         QCOMPARE(tabTitles, tabs);
         // --tab matches these, whatever the language.
-        QCOMPARE(tabNames, (QStringList{QStringLiteral("graph"), QStringLiteral("timeline"),
-                                        QStringLiteral("communication"), QStringLiteral("charts"),
-                                        QStringLiteral("ops")}));
+        QCOMPARE(tabNames,
+                 (QStringList{QStringLiteral("graph"), QStringLiteral("timeline"), QStringLiteral("communication"),
+                              QStringLiteral("charts"), QStringLiteral("ops")}));
         QMenu* file = window.menuBar()->actions().value(0)->menu();
         QVERIFY(file);
         QCOMPARE(file->actions().value(0)->text(), open);

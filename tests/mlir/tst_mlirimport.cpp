@@ -490,9 +490,8 @@ void TestMlirImport::shardedAttentionMegatronCollectives()
     // The scores: local batch x local heads x 32 x 32, contracting the 16 of a head.
     const auto& ops = workload.programOf(static_cast<std::size_t>(rank)).ops;
     // The first dot with a 4-D result is the scores (the context dot comes after it).
-    const auto scores = std::find_if(ops.begin(), ops.end(), [](const Op& op) {
-        return op.name.rfind("dot", 0) == 0 && op.shape.size() == 4;
-    });
+    const auto scores = std::find_if(ops.begin(), ops.end(),
+                                     [](const Op& op) { return op.name.rfind("dot", 0) == 0 && op.shape.size() == 4; });
     QVERIFY(scores != ops.end());
     QCOMPARE(scores->shape, (std::vector<std::int64_t>{localBatch, localHeads, 32, 32}));
     QCOMPARE(scores->flops, std::uint64_t(2) * std::uint64_t(localBatch * localHeads) * 32 * 32 * 16);
