@@ -265,6 +265,11 @@ std::string shardingTextOf(::mlir::Attribute attribute)
                     axes.push_back(name.getValue().str());
         spec.dims.push_back(std::move(axes));
     }
+    // Shardy's `unreduced={"x"}`: the value is a pending partial sum over those axes.
+    if (auto unreduced = sharding.getAs<::mlir::ArrayAttr>("unreduced"))
+        for (::mlir::Attribute axis : unreduced)
+            if (auto name = ::mlir::dyn_cast<::mlir::StringAttr>(axis))
+                spec.partial.push_back(name.getValue().str());
     return core::partition::shardingText(spec);
 }
 
@@ -1081,10 +1086,12 @@ private:
                 }
                 instruction.window.push_back(dimension);
             }
-        } else if (opcode == "gather") {
+        } else if (opcode == "gather" || opcode == "scatter") {
             // Generic: dimension_numbers = #stablehlo.gather<offset_dims = [1], ...>, slice_sizes =
-            // array<i64: 1, 128>; pretty (rare): the same keys as attributes. Written as "1,128" lists.
-            const std::string text = opaqueText(get("dimension_numbers"));
+            // array<i64: 1, 128> (scatter: #stablehlo.scatter<update_window_dims = [1], ...>); pretty
+            // (rare): the same keys as attributes. Written as "1,128" lists.
+            const std::string text =
+                opaqueText(get(opcode == "gather" ? "dimension_numbers" : "scatter_dimension_numbers"));
             const auto list = [&](std::string_view key) {
                 std::vector<std::int64_t> values = intsAfterKey(text, key);
                 if (values.empty())
@@ -1094,12 +1101,16 @@ private:
                     joined += (k ? "," : "") + std::to_string(values[k]);
                 return joined;
             };
-            if (!text.empty() || op.getAttr("offset_dims")) {
+            if (opcode == "gather" && (!text.empty() || op.getAttr("offset_dims"))) {
                 for (std::string_view key :
                      {"offset_dims", "collapsed_slice_dims", "start_index_map", "index_vector_dim"})
                     instruction.attributes.emplace_back(std::string(key), list(key));
                 instruction.attributes.emplace_back("slice_sizes", list("slice_sizes"));
             }
+            if (opcode == "scatter" && (!text.empty() || op.getAttr("update_window_dims")))
+                for (std::string_view key :
+                     {"update_window_dims", "inserted_window_dims", "scatter_dims_to_operand_dims", "index_vector_dim"})
+                    instruction.attributes.emplace_back(std::string(key), list(key));
         } else if (opcode == "custom-call") {
             if (auto target = ::mlir::dyn_cast_or_null<::mlir::StringAttr>(get("call_target_name")))
                 instruction.customCallTarget = target.getValue().str();

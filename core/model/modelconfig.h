@@ -35,12 +35,22 @@ struct TransformerConfig {
     std::int64_t expertFfn = 0;
     std::int64_t sharedExperts = 0;
     std::int64_t denseLayers = 0;
+    bool tiedEmbeddings = false;   ///< the output projection reuses the token embedding (GPT-3)
+    bool learnedPositions = false; ///< learned absolute position embeddings (GPT-3); else rotary
 
     bool isMoe() const { return experts > 0; }
+    /// Whether layer `layer` (0-based) is a mixture-of-experts layer.
+    bool isMoeLayer(std::int64_t layer) const { return isMoe() && layer >= denseLayers; }
     std::int64_t headDimension() const { return headDim > 0 ? headDim : hidden / heads; }
     /// Parameters in total (embeddings included) and those a token activates (MoE: top-k experts).
     double parameters() const;
     double activeParameters() const;
+    /// Parameters of one transformer layer (attention, FFN or experts, norms).
+    double layerParameters(std::int64_t layer) const;
+    /// Parameters of the embedding tables and the output projection (once when tied).
+    double embeddingParameters() const;
+    /// Checks the fields (positive sizes, heads dividing hidden, ...); "" when sound.
+    std::string validate() const;
 };
 
 /// The built-in library: GPT-3 175B, Llama-3 8B / 70B / 405B, Mixtral 8x7B, a DeepSeek-V3-style MoE.
@@ -61,12 +71,15 @@ enum class ZeroStage : std::uint8_t { None = 0, OptimizerState = 1, Gradients = 
 std::string_view displayName(Phase phase);
 std::string_view displayName(PipelineSchedule schedule);
 std::string_view displayName(Recompute recompute);
+std::string_view displayName(ZeroStage zero);                         ///< "none", "ZeRO-1", "ZeRO-2", "ZeRO-3 (FSDP)"
 std::optional<Phase> parsePhase(std::string_view text);               ///< "train", "prefill", "decode"
 std::optional<PipelineSchedule> parseSchedule(std::string_view text); ///< "gpipe", "1f1b", "interleaved"
 std::optional<Recompute> parseRecompute(std::string_view text);       ///< "none", "selective", "full"
+std::optional<ZeroStage> parseZero(std::string_view text);            ///< "0".."3", "zero1", "fsdp"
 
-/// How a model is laid out over ranks. ranks() = tp * cp * pp * dp; expert parallelism carves its
-/// `ep` groups out of the dp * cp ranks of a stage (Megatron-Core's convention), so ep divides dp * cp.
+/// How a model is laid out over ranks. ranks() = tp * cp * pp * dp, numbered with tp fastest, then
+/// cp, then dp, then pp (Megatron-LM's order). Expert parallelism carves its `ep` groups out of the
+/// dp ranks of a stage (consecutive data-parallel indices), so ep divides dp.
 struct ParallelConfig {
     std::int64_t tp = 1;
     std::int64_t pp = 1;
@@ -84,6 +97,13 @@ struct ParallelConfig {
     Phase phase = Phase::Training;
     std::int64_t seqLen = 0;        ///< 0: the model's
     std::int64_t decodeContext = 0; ///< Decode: tokens already in the KV cache (0: seqLen)
+    /// Fused (flash) attention: scores and probabilities stay on chip and are recomputed in the
+    /// backward pass; off, they are materialised in device memory as in Megatron-LM before 2022.
+    bool flashAttention = true;
+
+    std::int64_t sequenceLength(const TransformerConfig& model) const { return seqLen > 0 ? seqLen : model.seqLen; }
+    /// One line: "TP 8 x PP 8 x DP 16, 1F1B, 96 microbatches of 1, ZeRO-1, selective recompute, bf16".
+    std::string describe() const;
 
     std::int64_t ranks() const { return tp * cp * pp * dp; }
     std::int64_t effectiveGlobalBatch() const { return globalBatch > 0 ? globalBatch : dp * pp * microbatchSize * 4; }
@@ -109,6 +129,10 @@ struct MemoryBreakdown {
 };
 /// The busiest rank's memory (the first pipeline stage holds the most activations under 1F1B).
 MemoryBreakdown memoryPerRank(const TransformerConfig& model, const ParallelConfig& parallel);
+
+/// Activation bytes one microbatch leaves in memory for the backward pass of layer `layer` on one rank,
+/// with the chosen recomputation, sequence and tensor parallelism (Korthikanti et al. 2022, Sec. 4).
+double activationBytesPerLayer(const TransformerConfig& model, const ParallelConfig& parallel, std::int64_t layer);
 
 /// Model FLOPs of one step (forward + backward, no recomputation; see docs/models.md for the
 /// definition and its source), used for model FLOPs utilisation.

@@ -81,29 +81,45 @@ std::string shardingText(const TensorSharding& sharding)
             text += (i ? "," : "") + axes[i];
         text += ']';
     }
+    if (!sharding.partial.empty()) {
+        text += '|';
+        for (std::size_t i = 0; i < sharding.partial.size(); ++i)
+            text += (i ? "," : "") + sharding.partial[i];
+    }
     return text;
 }
 
 TensorSharding parseShardingText(const std::string& text, std::size_t rank)
 {
     TensorSharding sharding;
+    const std::size_t bar = text.find('|');
+    const std::string dims = text.substr(0, bar);
     std::size_t at = 0;
-    while ((at = text.find('[', at)) != std::string::npos) {
-        const std::size_t close = text.find(']', at);
+    while ((at = dims.find('[', at)) != std::string::npos) {
+        const std::size_t close = dims.find(']', at);
         if (close == std::string::npos)
             break;
         std::vector<std::string> axes;
         std::size_t start = at + 1;
         while (start < close) {
-            const std::size_t comma = std::min(text.find(',', start), close);
+            const std::size_t comma = std::min(dims.find(',', start), close);
             if (comma > start)
-                axes.push_back(text.substr(start, comma - start));
+                axes.push_back(dims.substr(start, comma - start));
             start = comma + 1;
         }
         sharding.dims.push_back(std::move(axes));
         at = close + 1;
     }
     sharding.dims.resize(rank);
+    if (bar != std::string::npos) {
+        std::size_t start = bar + 1;
+        while (start < text.size()) {
+            const std::size_t comma = std::min(text.find(',', start), text.size());
+            if (comma > start)
+                sharding.partial.push_back(text.substr(start, comma - start));
+            start = comma + 1;
+        }
+    }
     return sharding;
 }
 

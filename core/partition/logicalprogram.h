@@ -37,7 +37,8 @@ struct TensorSharding {
 };
 
 /// The text the MLIR translation writes into an instruction's "sharding" attribute: one bracket per
-/// dimension with its axes, "[x,y][]"; parseShardingText reads it back (empty text: unsharded).
+/// dimension with its axes, then the partial (Shardy: unreduced) axes after a bar, "[x,y][]|z";
+/// parseShardingText reads it back (empty text: unsharded).
 std::string shardingText(const TensorSharding& sharding);
 TensorSharding parseShardingText(const std::string& text, std::size_t rank);
 

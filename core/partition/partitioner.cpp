@@ -85,7 +85,7 @@ public:
         root.opcode = "tuple";
         root.shape.isTuple = true;
         for (std::uint32_t result : m_program.results) {
-            const std::uint32_t complete = resolvePartial(result);
+            const std::uint32_t complete = m_keepPartial.count(result) ? m_value[result] : resolvePartial(result);
             root.operands.push_back(complete);
             root.shape.tupleElements.push_back(m_computation.instructions[complete].shape);
         }
@@ -227,21 +227,42 @@ private:
                 }
             }
         }
-        // Axes moving from one dimension to another: all-to-all.
+        return reshardDims(value, current, target, global, scope);
+    }
+
+    /// `value`, laid out as `current` (dimensions only; pending partial axes are carried along, as
+    /// gathering, exchanging or slicing addends is linear), laid out as `target`'s dimensions.
+    std::uint32_t reshardDims(std::uint32_t value, TensorSharding current, const TensorSharding& target,
+                              const Shape& global, const std::string& scope)
+    {
+        const std::size_t rank = global.dims.size();
+        current.dims.resize(rank);
+        // Axes moving from one dimension to another: all-to-all. The moving axes are the whole list
+        // of the source dimension, or its minor (trailing) axes when the rest stays.
         for (std::size_t from = 0; from < rank; ++from) {
             if (current.dims[from].empty() || (from < target.dims.size() && current.dims[from] == target.dims[from]))
                 continue;
-            for (std::size_t to = 0; to < rank && to < target.dims.size(); ++to)
-                if (to != from && current.dims[to].empty() && target.dims[to] == current.dims[from] &&
-                    (from >= target.dims.size() || target.dims[from].empty())) {
-                    TensorSharding next = current;
-                    next.dims[to] = current.dims[from];
-                    next.dims[from].clear();
-                    value = collective("all-to-all", value, localShape(global, next, scope), current.dims[from],
-                                       {static_cast<std::int64_t>(from), static_cast<std::int64_t>(to)}, scope);
-                    current = next;
-                    break;
-                }
+            const Axes stay = from < target.dims.size() ? target.dims[from] : Axes{};
+            if (stay.size() >= current.dims[from].size() ||
+                !std::equal(stay.begin(), stay.end(), current.dims[from].begin()))
+                continue;
+            const Axes moving(current.dims[from].begin() + static_cast<std::ptrdiff_t>(stay.size()),
+                              current.dims[from].end());
+            for (std::size_t to = 0; to < rank && to < target.dims.size(); ++to) {
+                if (to == from)
+                    continue;
+                Axes joined = current.dims[to];
+                joined.insert(joined.end(), moving.begin(), moving.end());
+                if (target.dims[to] != joined)
+                    continue;
+                TensorSharding next = current;
+                next.dims[to] = joined;
+                next.dims[from] = stay;
+                value = collective("all-to-all", value, localShape(global, next, scope), moving,
+                                   {static_cast<std::int64_t>(from), static_cast<std::int64_t>(to)}, scope);
+                current = next;
+                break;
+            }
         }
         // Sharded -> less sharded: all-gather the axes the target does not keep.
         for (std::size_t d = 0; d < rank; ++d) {
@@ -272,6 +293,27 @@ private:
         return value;
     }
 
+    /// The value of `op` laid out as `target`, which may keep partial axes (Shardy's unreduced):
+    /// partial axes the target does not keep are reduced, axes it adds are free (the value is
+    /// already complete along them), and dimensions are resharded with the addends.
+    std::uint32_t reshardKeepingPartial(std::uint32_t op, const TensorSharding& target)
+    {
+        if (target.partial.empty())
+            return reshard(op, target);
+        TensorSharding current = m_spec[op];
+        std::uint32_t value = m_value[op];
+        const Shape& global = globalShape(op);
+        const std::string scope = scopeOf(op);
+        Axes extra;
+        for (const std::string& axis : current.partial)
+            if (std::find(target.partial.begin(), target.partial.end(), axis) == target.partial.end())
+                extra.push_back(axis);
+        if (!extra.empty())
+            value = collective("all-reduce", value, m_computation.instructions[value].shape, extra, {}, scope);
+        current.partial = target.partial;
+        return reshardDims(value, current, target, global, scope);
+    }
+
     TensorSharding replicated(std::uint32_t op) const
     {
         TensorSharding spec;
@@ -296,6 +338,11 @@ private:
             }
             axes = std::move(kept);
         }
+        Axes partial;
+        for (const std::string& axis : spec.partial)
+            if (m_mesh.sizeOf(axis) > 1 && used.insert(axis).second)
+                partial.push_back(axis);
+        spec.partial = std::move(partial);
         return spec;
     }
 
@@ -332,6 +379,8 @@ private:
         if (opcode == "parameter") {
             TensorSharding spec = logical.sharding ? fitToMesh(*logical.sharding, instruction.name) : replicated(op);
             spec.dims.resize(rank);
+            if (!spec.partial.empty())
+                m_keepPartial.insert(op);
             emitOp(op, {}, std::move(spec));
             return;
         }
@@ -339,7 +388,9 @@ private:
             // A sharding constraint: reshard the operand to it.
             TensorSharding target = fitToMesh(*logical.sharding, instruction.name);
             target.dims.resize(rank);
-            m_value[op] = reshard(operands[0], target);
+            m_value[op] = reshardKeepingPartial(operands[0], target);
+            if (!target.partial.empty())
+                m_keepPartial.insert(op);
             m_spec[op] = std::move(target);
             return;
         }
@@ -347,6 +398,8 @@ private:
             emitOp(op, {}, replicated(op));
             return;
         }
+        if (isElementwise(opcode) && !operands.empty() && partitionLinear(op))
+            return;
         if (isElementwise(opcode) && !operands.empty()) {
             // Follow the operand (of full rank) with the most sharded dimensions.
             std::optional<std::uint32_t> leader;
@@ -413,6 +466,10 @@ private:
             partitionGather(op);
             return;
         }
+        if (opcode == "scatter" && operands.size() == 3 && instruction.attribute("update_window_dims")) {
+            partitionScatter(op);
+            return;
+        }
         if (opcode == "reduce" && operands.size() == 2) {
             TensorSharding source = m_spec[operands[0]];
             source.partial.clear();
@@ -433,7 +490,7 @@ private:
         if (opcode == "tuple") {
             std::vector<std::uint32_t> locals;
             for (std::uint32_t operand : operands)
-                locals.push_back(resolvePartial(operand));
+                locals.push_back(m_keepPartial.count(operand) ? m_value[operand] : resolvePartial(operand));
             Instruction tuple = instruction;
             tuple.operands = locals;
             tuple.shape.tupleElements.clear();
@@ -463,6 +520,57 @@ private:
             return;
         }
         emitOp(op, std::move(locals), replicated(op));
+    }
+
+    /// Linear elementwise ops keep pending partial sums pending (no collective): add and subtract of
+    /// addends over the same axes, negate, convert, copy and bitcast of one, and multiply or divide
+    /// of one by complete values. False when `op` is not such a case (it is then partitioned as
+    /// any elementwise op, which completes its operands).
+    bool partitionLinear(std::uint32_t op)
+    {
+        const LogicalOp& logical = m_program.ops[op];
+        const std::string& opcode = logical.instruction.opcode;
+        const auto& operands = logical.operands;
+        const std::size_t rank = logical.instruction.shape.dims.size();
+        std::vector<std::uint32_t> partial;
+        for (std::uint32_t operand : operands)
+            if (!m_spec[operand].partial.empty())
+                partial.push_back(operand);
+        if (partial.empty())
+            return false;
+        const auto sameShape = [&](std::uint32_t operand) {
+            return globalShape(operand).dims == logical.instruction.shape.dims;
+        };
+        bool linear = false;
+        if (opcode == "negate" || opcode == "convert" || opcode == "copy" || opcode == "bitcast" ||
+            opcode == "reduce-precision")
+            linear = operands.size() == 1 && sameShape(operands[0]);
+        else if (opcode == "add" || opcode == "subtract")
+            linear = partial.size() == operands.size() &&
+                     std::all_of(operands.begin(), operands.end(), [&](std::uint32_t operand) {
+                         return sameShape(operand) && m_spec[operand].partial == m_spec[operands[0]].partial;
+                     });
+        else if (opcode == "multiply")
+            linear = partial.size() == 1 && sameShape(partial[0]);
+        else if (opcode == "divide")
+            linear = partial.size() == 1 && partial[0] == operands[0] && sameShape(operands[0]);
+        if (!linear)
+            return false;
+        TensorSharding target = m_spec[partial[0]];
+        target.dims.resize(rank);
+        std::vector<std::uint32_t> locals;
+        for (std::uint32_t operand : operands) {
+            if (!m_spec[operand].partial.empty()) {
+                locals.push_back(
+                    reshardDims(m_value[operand], m_spec[operand], target, globalShape(operand), scopeOf(operand)));
+            } else {
+                TensorSharding complete;
+                complete.dims = sameShape(operand) ? target.dims : replicated(operand).dims;
+                locals.push_back(reshard(operand, complete));
+            }
+        }
+        emitOp(op, std::move(locals), std::move(target));
+        return true;
     }
 
     static std::string dimsText(const std::vector<std::int64_t>& dims)
@@ -663,6 +771,86 @@ private:
         emitOp(op, {operandLocal, indicesLocal}, std::move(target));
     }
 
+    /// Scatter (attributes update_window_dims, inserted_window_dims, scatter_dims_to_operand_dims,
+    /// index_vector_dim as the translation writes them), as an embedding's backward pass uses it:
+    /// the updates' scatter dimensions keep their axes (the indices follow them) and the result is a
+    /// partial sum over those axes, each device adding its own updates; an operand dimension the
+    /// indices select rows of keeps its axes (a device applies the updates that fall in its shard,
+    /// so the updates are gathered along those axes first); window dimensions keep the operand's
+    /// axes where the updates' window dimension has them. The operand is taken as the additive
+    /// identity (zeros), as for a gradient.
+    void partitionScatter(std::uint32_t op)
+    {
+        const LogicalOp& logical = m_program.ops[op];
+        const Instruction& instruction = logical.instruction;
+        const std::uint32_t operandOp = logical.operands[0];
+        const std::uint32_t indicesOp = logical.operands[1];
+        const std::uint32_t updatesOp = logical.operands[2];
+        const auto windowDims = intListAttribute(instruction, "update_window_dims");
+        const auto inserted = intListAttribute(instruction, "inserted_window_dims");
+        const auto toOperand = intListAttribute(instruction, "scatter_dims_to_operand_dims");
+        const auto indexVector = intListAttribute(instruction, "index_vector_dim");
+        const auto& operandShape = globalShape(operandOp).dims;
+        const auto& indicesShape = globalShape(indicesOp).dims;
+        const auto& updatesShape = globalShape(updatesOp).dims;
+        const auto contains = [](const std::vector<std::int64_t>& list, std::size_t d) {
+            return std::find(list.begin(), list.end(), static_cast<std::int64_t>(d)) != list.end();
+        };
+        const std::size_t indexVectorDim =
+            indexVector.empty() ? indicesShape.size() : static_cast<std::size_t>(indexVector.front());
+        const TensorSharding& operandSpec = m_spec[operandOp];
+        const TensorSharding& updatesSpec = m_spec[updatesOp];
+        TensorSharding operand = replicated(operandOp);
+        TensorSharding indices = replicated(indicesOp);
+        TensorSharding updates = replicated(updatesOp);
+        TensorSharding target = replicated(op);
+        std::set<std::string> used;
+        // Operand dimensions the indices select rows of keep their axes.
+        for (std::size_t d = 0; d < operandShape.size() && d < operandSpec.dims.size(); ++d)
+            if (contains(inserted, d) && contains(toOperand, d) && !operandSpec.dims[d].empty()) {
+                operand.dims[d] = operandSpec.dims[d];
+                target.dims[d] = operandSpec.dims[d];
+                used.insert(operandSpec.dims[d].begin(), operandSpec.dims[d].end());
+            }
+        // Window dimensions: the k-th update window dimension is the k-th operand dimension not inserted.
+        std::size_t window = 0;
+        for (std::size_t d = 0; d < operandShape.size() && window < windowDims.size(); ++d) {
+            if (contains(inserted, d))
+                continue;
+            const auto u = static_cast<std::size_t>(windowDims[window++]);
+            const Axes axes = d < operandSpec.dims.size() ? operandSpec.dims[d] : Axes{};
+            if (!axes.empty() && u < updatesSpec.dims.size() && updatesSpec.dims[u] == axes &&
+                std::none_of(axes.begin(), axes.end(), [&](const std::string& a) { return used.count(a) != 0; })) {
+                operand.dims[d] = axes;
+                updates.dims[u] = axes;
+                target.dims[d] = axes;
+                used.insert(axes.begin(), axes.end());
+            }
+        }
+        // Scatter dimensions of the updates, in order, are the indices' dimensions but index_vector_dim.
+        std::size_t indexDim = 0;
+        for (std::size_t u = 0; u < updatesShape.size(); ++u) {
+            if (contains(windowDims, u))
+                continue;
+            if (indexDim == indexVectorDim)
+                ++indexDim;
+            const Axes axes = u < updatesSpec.dims.size() ? updatesSpec.dims[u] : Axes{};
+            if (!axes.empty() &&
+                std::none_of(axes.begin(), axes.end(), [&](const std::string& a) { return used.count(a) != 0; })) {
+                updates.dims[u] = axes;
+                if (indexDim < indices.dims.size())
+                    indices.dims[indexDim] = axes;
+                target.partial.insert(target.partial.end(), axes.begin(), axes.end());
+                used.insert(axes.begin(), axes.end());
+            }
+            ++indexDim;
+        }
+        const std::uint32_t operandLocal = reshard(operandOp, operand);
+        const std::uint32_t indicesLocal = reshard(indicesOp, indices);
+        const std::uint32_t updatesLocal = reshard(updatesOp, updates);
+        emitOp(op, {operandLocal, indicesLocal, updatesLocal}, std::move(target));
+    }
+
     void partitionReshape(std::uint32_t op)
     {
         const LogicalOp& logical = m_program.ops[op];
@@ -774,6 +962,8 @@ private:
     std::vector<TensorSharding> m_spec; ///< logical op -> how that value is laid out
     std::map<std::string, std::shared_ptr<const hlo::ReplicaGroupList>> m_groups;
     std::set<std::string> m_warningSet;
+    /// Ops whose pending partial sum was asked for (Shardy unreduced) and stays when returned.
+    std::set<std::uint32_t> m_keepPartial;
     std::int64_t m_collectives = 0;
     std::int64_t m_slices = 0;
 };

@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: MIT
+// Parallel strategies: names, validity, memory per rank and the figures MFU needs (docs/models.md).
+#include "core/model/modelconfig.h"
+#include "core/model/pipelineschedule.h"
+
+#include <algorithm>
+#include <cctype>
+#include <numeric>
+
+namespace flint::core::model {
+namespace {
+
+std::string lower(std::string_view text)
+{
+    std::string out;
+    for (char c : text)
+        if (c != '-' && c != '_' && c != ' ')
+            out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+std::string number(std::int64_t value)
+{
+    return std::to_string(value);
+}
+
+/// "1, 2, 4 or 8": the divisors of `n` that are at most `limit`.
+std::string divisorList(std::int64_t n, std::int64_t limit = 1 << 20)
+{
+    std::vector<std::int64_t> values;
+    for (std::int64_t d = 1; d <= n && d <= limit; ++d)
+        if (n % d == 0)
+            values.push_back(d);
+    std::string text;
+    for (std::size_t i = 0; i < values.size(); ++i)
+        text += (i == 0 ? "" : i + 1 == values.size() ? " or " : ", ") + number(values[i]);
+    return text;
+}
+
+constexpr double kBf16 = 2;
+
+/// Layers of pipeline stage `stage`: a list of global layer indices (chunks in order).
+std::vector<std::int64_t> stageLayers(const TransformerConfig& model, const ParallelConfig& parallel,
+                                      std::int64_t stage)
+{
+    const std::int64_t chunks = parallel.schedule == PipelineSchedule::Interleaved ? parallel.virtualStages : 1;
+    const std::int64_t perChunk = model.layers / (parallel.pp * chunks);
+    std::vector<std::int64_t> layers;
+    for (std::int64_t c = 0; c < chunks; ++c)
+        for (std::int64_t l = 0; l < perChunk; ++l)
+            layers.push_back((c * parallel.pp + stage) * perChunk + l);
+    return layers;
+}
+
+} // namespace
+
+std::string_view displayName(Phase phase)
+{
+    switch (phase) {
+    case Phase::Training:
+        return "training";
+    case Phase::Prefill:
+        return "prefill";
+    case Phase::Decode:
+        return "decode";
+    }
+    return "?";
+}
+
+std::string_view displayName(PipelineSchedule schedule)
+{
+    switch (schedule) {
+    case PipelineSchedule::GPipe:
+        return "GPipe";
+    case PipelineSchedule::OneFOneB:
+        return "1F1B";
+    case PipelineSchedule::Interleaved:
+        return "interleaved 1F1B";
+    }
+    return "?";
+}
+
+std::string_view displayName(Recompute recompute)
+{
+    switch (recompute) {
+    case Recompute::None:
+        return "none";
+    case Recompute::Selective:
+        return "selective";
+    case Recompute::Full:
+        return "full";
+    }
+    return "?";
+}
+
+std::string_view displayName(ZeroStage zero)
+{
+    switch (zero) {
+    case ZeroStage::None:
+        return "none";
+    case ZeroStage::OptimizerState:
+        return "ZeRO-1";
+    case ZeroStage::Gradients:
+        return "ZeRO-2";
+    case ZeroStage::Parameters:
+        return "ZeRO-3 (FSDP)";
+    }
+    return "?";
+}
+
+std::optional<Phase> parsePhase(std::string_view text)
+{
+    const std::string key = lower(text);
+    if (key == "train" || key == "training")
+        return Phase::Training;
+    if (key == "prefill")
+        return Phase::Prefill;
+    if (key == "decode")
+        return Phase::Decode;
+    return std::nullopt;
+}
+
+std::optional<PipelineSchedule> parseSchedule(std::string_view text)
+{
+    const std::string key = lower(text);
+    if (key == "gpipe")
+        return PipelineSchedule::GPipe;
+    if (key == "1f1b" || key == "onefoneb" || key == "pipedreamflush")
+        return PipelineSchedule::OneFOneB;
+    if (key == "interleaved" || key == "interleaved1f1b" || key == "vpp")
+        return PipelineSchedule::Interleaved;
+    return std::nullopt;
+}
+
+std::optional<Recompute> parseRecompute(std::string_view text)
+{
+    const std::string key = lower(text);
+    if (key == "none" || key == "no" || key == "off")
+        return Recompute::None;
+    if (key == "selective")
+        return Recompute::Selective;
+    if (key == "full")
+        return Recompute::Full;
+    return std::nullopt;
+}
+
+std::optional<ZeroStage> parseZero(std::string_view text)
+{
+    const std::string key = lower(text);
+    if (key == "0" || key == "none" || key == "zero0" || key == "off")
+        return ZeroStage::None;
+    if (key == "1" || key == "zero1")
+        return ZeroStage::OptimizerState;
+    if (key == "2" || key == "zero2")
+        return ZeroStage::Gradients;
+    if (key == "3" || key == "zero3" || key == "fsdp")
+        return ZeroStage::Parameters;
+    return std::nullopt;
+}
+
+std::string ParallelConfig::describe() const
+{
+    std::string text = "TP " + number(tp);
+    if (cp > 1)
+        text += " x CP " + number(cp);
+    text += " x PP " + number(pp) + " x DP " + number(dp);
+    if (ep > 1)
+        text += " (EP " + number(ep) + ")";
+    text += " = " + number(ranks()) + " ranks";
+    if (tp > 1 && sequenceParallel)
+        text += ", SP";
+    if (phase == Phase::Training) {
+        if (pp > 1) {
+            text += ", " + std::string(displayName(schedule));
+            if (schedule == PipelineSchedule::Interleaved)
+                text += " (" + number(virtualStages) + " chunks)";
+        }
+        text += ", " + number(microbatches()) + " microbatches of " + number(microbatchSize);
+        text += ", " + std::string(displayName(zero)) + ", " + std::string(displayName(recompute)) + " recompute";
+    } else {
+        text += ", " + std::string(displayName(phase)) + ", batch " + number(effectiveGlobalBatch());
+    }
+    text += ", " + std::string(core::displayName(dtype));
+    return text;
+}
+
+std::vector<StrategyProblem> validateStrategy(const TransformerConfig& model, const ParallelConfig& parallel)
+{
+    std::vector<StrategyProblem> problems;
+    const auto add = [&problems](std::string message, std::string suggestion) {
+        problems.push_back(StrategyProblem{std::move(message), std::move(suggestion)});
+    };
+    if (const std::string problem = model.validate(); !problem.empty()) {
+        add(model.title + ": " + problem, "fix the model definition");
+        return problems;
+    }
+    for (const auto& [name, value] :
+         {std::pair{"TP", parallel.tp}, std::pair{"PP", parallel.pp}, std::pair{"DP", parallel.dp},
+          std::pair{"CP", parallel.cp}, std::pair{"EP", parallel.ep},
+          std::pair{"microbatch size", parallel.microbatchSize}, std::pair{"virtual stages", parallel.virtualStages}})
+        if (value < 1)
+            add(std::string(name) + " must be at least 1, not " + number(value), std::string(name) + " 1");
+    if (!problems.empty())
+        return problems;
+
+    const std::int64_t tp = parallel.tp;
+    if (model.heads % tp != 0)
+        add("TP " + number(tp) + " does not divide the " + number(model.heads) + " attention heads of " + model.title,
+            "TP " + divisorList(model.heads, 64) + " divide " + number(model.heads) + " heads");
+    else if (model.kvHeads % tp != 0)
+        add("TP " + number(tp) + " does not divide the " + number(model.kvHeads) + " key/value heads of " +
+                model.title + " (replicating key/value heads is not modelled)",
+            "TP " + divisorList(model.kvHeads) + " divide " + number(model.kvHeads) + " key/value heads");
+    if (model.ffn > 0 && (model.layers > model.denseLayers * (model.isMoe() ? 1 : 0)) && model.ffn % tp != 0)
+        add("TP " + number(tp) + " does not divide the FFN size " + number(model.ffn),
+            "TP " + divisorList(std::gcd(model.ffn, model.heads), 64));
+    if (model.isMoe() && model.expertFfn % tp != 0)
+        add("TP " + number(tp) + " does not divide the expert FFN size " + number(model.expertFfn),
+            "TP " + divisorList(std::gcd(model.expertFfn, model.heads), 64));
+
+    const std::int64_t chunks = parallel.schedule == PipelineSchedule::Interleaved ? parallel.virtualStages : 1;
+    if (parallel.schedule != PipelineSchedule::Interleaved && parallel.virtualStages != 1)
+        add("virtual stages (" + number(parallel.virtualStages) + ") need the interleaved schedule",
+            "schedule interleaved, or virtual stages 1");
+    if (model.layers % (parallel.pp * chunks) != 0) {
+        std::string suggestion;
+        if (chunks > 1)
+            suggestion = "PP x virtual stages must divide " + number(model.layers) +
+                         " layers: " + divisorList(model.layers, 256);
+        else
+            suggestion = "PP " + divisorList(model.layers, 128) + " divide " + number(model.layers) + " layers";
+        add("PP " + number(parallel.pp) + (chunks > 1 ? " x " + number(chunks) + " virtual stages" : std::string()) +
+                " does not divide the " + number(model.layers) + " layers of " + model.title,
+            suggestion);
+    }
+    if (parallel.schedule == PipelineSchedule::Interleaved && parallel.pp == 1)
+        add("the interleaved schedule needs PP > 1", "schedule 1F1B");
+
+    const std::int64_t seq = parallel.sequenceLength(model);
+    if (parallel.phase != Phase::Decode) {
+        if (seq % parallel.cp != 0 || (parallel.cp > 1 && (seq / parallel.cp) % 2 != 0))
+            add("CP " + number(parallel.cp) + " does not split the sequence of " + number(seq) +
+                    " tokens into equal halves per rank (ring attention balances causal work with 2 x CP chunks)",
+                "CP " + divisorList(seq / 2, 64) + " (CP must divide half the sequence)");
+        else if (tp > 1 && parallel.sequenceParallel && (seq / parallel.cp) % tp != 0)
+            add("sequence parallelism needs TP " + number(tp) + " to divide the " + number(seq / parallel.cp) +
+                    " tokens of a CP shard",
+                "turn sequence parallelism off, or TP " + divisorList(seq / parallel.cp, 64));
+    } else if (parallel.cp > 1) {
+        add("context parallelism splits the prompt; decode generates one token at a time", "CP 1 for decode");
+    }
+
+    if (parallel.ep > 1) {
+        if (!model.isMoe())
+            add("EP " + number(parallel.ep) + " needs a mixture-of-experts model; " + model.title + " is dense",
+                "EP 1");
+        else if (model.experts % parallel.ep != 0)
+            add("EP " + number(parallel.ep) + " does not divide the " + number(model.experts) + " experts",
+                "EP " + divisorList(model.experts, parallel.dp));
+        if (parallel.dp % parallel.ep != 0)
+            add("EP " + number(parallel.ep) + " must divide DP " + number(parallel.dp) +
+                    " (expert-parallel groups are carved out of the data-parallel ranks)",
+                "EP " + divisorList(parallel.dp) + ", or a DP that EP divides");
+    }
+
+    const std::int64_t batch = parallel.effectiveGlobalBatch();
+    if (batch % (parallel.dp * parallel.microbatchSize) != 0)
+        add("the global batch of " + number(batch) + " sequences does not split into DP " + number(parallel.dp) +
+                " x microbatches of " + number(parallel.microbatchSize),
+            "a global batch that is a multiple of " + number(parallel.dp * parallel.microbatchSize));
+    else if (parallel.schedule == PipelineSchedule::Interleaved && parallel.microbatches() % parallel.pp != 0)
+        add("the interleaved schedule needs the " + number(parallel.microbatches()) +
+                " microbatches per pipeline to be a multiple of PP " + number(parallel.pp),
+            "a global batch that is a multiple of " + number(parallel.dp * parallel.microbatchSize * parallel.pp));
+
+    if (parallel.phase == Phase::Training && parallel.pp > 1 && parallel.zero >= ZeroStage::Gradients)
+        add(std::string(displayName(parallel.zero)) +
+                " shards gradients every microbatch, which pipelines do not combine with (DeepSpeed rejects it)",
+            "ZeRO-1 with PP > 1, or PP 1");
+    if (parallel.phase != Phase::Training && parallel.zero != ZeroStage::None &&
+        parallel.zero != ZeroStage::OptimizerState)
+        add("ZeRO stages apply to training", "ZeRO none for inference");
+    if (parallel.dtype != Precision::BF16 && parallel.dtype != Precision::FP8)
+        add("matmul precision " + std::string(core::displayName(parallel.dtype)) + " is not modelled", "bf16 or fp8");
+    return problems;
+}
+
+double activationBytesPerLayer(const TransformerConfig& model, const ParallelConfig& parallel, std::int64_t layer)
+{
+    const double b = static_cast<double>(parallel.microbatchSize);
+    const double seq = static_cast<double>(parallel.sequenceLength(model));
+    const double s = seq / static_cast<double>(parallel.cp);
+    const double h = static_cast<double>(model.hidden);
+    const double t = static_cast<double>(parallel.tp);
+    const double split = parallel.tp > 1 && parallel.sequenceParallel ? t : 1.0;
+    const double a = static_cast<double>(model.heads);
+    const double k = static_cast<double>(model.kvHeads);
+    const double d = static_cast<double>(model.headDimension());
+    const double input = s * b * h * kBf16 / split;
+    if (parallel.recompute == Recompute::Full)
+        return input;
+    double bytes = 2 * input;                     // layer input, first norm's output
+    bytes += b * s * (a + 2 * k) * d * kBf16 / t; // Q, K, V
+    if (parallel.recompute == Recompute::None) {
+        bytes += b * s * a * d * kBf16 / t; // attention output
+        bytes += parallel.flashAttention ? b * a * s * 4 / t : b * a * s * seq * kBf16 / t;
+    }
+    bytes += 2 * input; // residual sum, second norm's output
+    const double up = model.gatedMlp ? 2.0 : 1.0;
+    if (model.isMoeLayer(layer)) {
+        const double routed = b * s * static_cast<double>(model.topK);
+        const double fe = static_cast<double>(model.expertFfn);
+        bytes += routed * h * kBf16;                             // dispatched tokens
+        bytes += routed * (up + 1) * fe * kBf16 / t;             // expert up-projection(s) and activation
+        bytes += b * s * static_cast<double>(model.experts) * 4; // router probabilities (fp32)
+        if (model.sharedExperts > 0)
+            bytes += b * s * (up + 1) * fe * static_cast<double>(model.sharedExperts) * kBf16 / t;
+    } else {
+        bytes += b * s * (up + 1) * static_cast<double>(model.ffn) * kBf16 / t; // up-projection(s), activation
+    }
+    return bytes;
+}
+
+MemoryBreakdown memoryPerRank(const TransformerConfig& model, const ParallelConfig& parallel)
+{
+    MemoryBreakdown busiest;
+    if (!validateStrategy(model, parallel).empty())
+        return busiest;
+    const double t = static_cast<double>(parallel.tp);
+    const double dp = static_cast<double>(parallel.dp);
+    const double ep = static_cast<double>(parallel.ep);
+    const bool training = parallel.phase == Phase::Training;
+    const double weightBytes = !training && parallel.dtype == Precision::FP8 ? 1.0 : kBf16;
+    const double seq = static_cast<double>(parallel.sequenceLength(model));
+    const double b = static_cast<double>(parallel.microbatchSize);
+    const double h = static_cast<double>(model.hidden);
+    for (std::int64_t stage = 0; stage < parallel.pp; ++stage) {
+        // Parameters on one rank of this stage: dense ones split over TP, experts over EP x TP.
+        double dense = 0;
+        double experts = 0;
+        const std::vector<std::int64_t> layers = stageLayers(model, parallel, stage);
+        for (std::int64_t layer : layers) {
+            const double all = model.layerParameters(layer);
+            if (model.isMoeLayer(layer)) {
+                const double routed = static_cast<double>(model.experts) * (model.gatedMlp ? 3.0 : 2.0) * h *
+                                      static_cast<double>(model.expertFfn);
+                experts += routed / (ep * t);
+                dense += (all - routed) / t;
+            } else {
+                dense += all / t;
+            }
+        }
+        const double table = static_cast<double>(model.vocab) * h / t;
+        if (stage == 0)
+            dense += table + (model.learnedPositions ? static_cast<double>(model.seqLen) * h / t : 0.0);
+        if (stage == parallel.pp - 1)
+            dense += (model.tiedEmbeddings && stage == 0 ? 0.0 : table) + h;
+        const double params = dense + experts;
+        // Replicas of a dense parameter: DP; of an expert: DP / EP.
+        const double denseShards = parallel.zero == ZeroStage::None ? 1.0 : dp;
+        const double expertShards = parallel.zero == ZeroStage::None ? 1.0 : dp / ep;
+        MemoryBreakdown m;
+        m.weights = weightBytes * (parallel.zero == ZeroStage::Parameters ? dense / dp + experts / (dp / ep) : params);
+        if (training) {
+            // Megatron-LM accumulates gradients in fp32 main-grad buffers; mixed-precision Adam keeps
+            // an fp32 master copy and two fp32 moments: 4 + 12 bytes per parameter (Rajbhandari et
+            // al. 2020, ZeRO, Sec. 3.1, with fp32 gradients as Megatron-LM keeps them).
+            const bool shardGrads = parallel.zero >= ZeroStage::Gradients;
+            m.gradients = 4 * (shardGrads ? dense / dp + experts / (dp / ep) : params);
+            m.optimizer = 12 * (dense / denseShards + experts / expertShards);
+            const std::vector<PipelineStep> order = pipelineOrder(
+                parallel.schedule, parallel.pp, parallel.virtualStages, parallel.microbatches(), stage, true);
+            const double inFlight = static_cast<double>(peakChunksInFlight(order));
+            double perChunk = 0;
+            const std::size_t chunkLayers =
+                layers.size() /
+                static_cast<std::size_t>(std::max<std::int64_t>(
+                    1, parallel.schedule == PipelineSchedule::Interleaved ? parallel.virtualStages : 1));
+            for (std::size_t i = 0; i < layers.size(); ++i)
+                perChunk += activationBytesPerLayer(model, parallel, layers[i]) / static_cast<double>(chunkLayers);
+            perChunk *= static_cast<double>(chunkLayers);
+            m.activations = inFlight * perChunk;
+            if (stage == parallel.pp - 1) // fp32 logits of the microbatch whose loss is being taken
+                m.activations += b * seq / static_cast<double>(parallel.cp) * static_cast<double>(model.vocab) * 4 / t;
+            // Gathered sequence-parallel activations (two in use at once), pipeline send and receive
+            // buffers, and under ZeRO-3 two layers of gathered parameters (one in use, one prefetched).
+            const double gathered = b * seq / static_cast<double>(parallel.cp) * h * kBf16;
+            m.commBuffers = (parallel.tp > 1 ? 2 * gathered : 0.0) + (parallel.pp > 1 ? 2 * gathered / t : 0.0);
+            if (parallel.zero == ZeroStage::Parameters && !layers.empty())
+                m.commBuffers += 2 * kBf16 * model.layerParameters(layers.front()) / t;
+        } else {
+            // The KV cache of every sequence in flight on this stage, and one layer's working set.
+            const double sequences = static_cast<double>(parallel.effectiveGlobalBatch()) / dp;
+            const double context =
+                parallel.phase == Phase::Decode
+                    ? static_cast<double>(parallel.decodeContext > 0 ? parallel.decodeContext : seq) + 1
+                    : seq;
+            m.activations = static_cast<double>(layers.size()) * 2 * sequences * context *
+                            static_cast<double>(model.kvHeads * model.headDimension()) * kBf16 / t;
+            const double tokens = parallel.phase == Phase::Decode ? sequences : sequences * seq;
+            m.commBuffers = tokens * (h + static_cast<double>(std::max(model.ffn, model.expertFfn)) / t) * kBf16;
+        }
+        if (m.total() > busiest.total())
+            busiest = m;
+    }
+    return busiest;
+}
+
+double modelFlopsPerStep(const TransformerConfig& model, const ParallelConfig& parallel)
+{
+    // PaLM's model FLOPs (Chowdhery et al. 2022, Appendix B): per token, 6N + 12 L H Q T for
+    // training, with N the (activated) parameters outside the embeddings, L layers, H heads of
+    // size Q and T the sequence length; the forward pass alone is a third of that.
+    const double n = model.activeParameters() - model.embeddingParameters();
+    const double seq = static_cast<double>(parallel.sequenceLength(model));
+    const double attention = static_cast<double>(model.layers * model.heads * model.headDimension());
+    const double sequences = static_cast<double>(parallel.effectiveGlobalBatch());
+    switch (parallel.phase) {
+    case Phase::Training:
+        return (6 * n + 12 * attention * seq) * seq * sequences;
+    case Phase::Prefill:
+        return (2 * n + 4 * attention * seq) * seq * sequences;
+    case Phase::Decode: {
+        const double context = static_cast<double>(parallel.decodeContext > 0 ? parallel.decodeContext : seq) + 1;
+        return (2 * n + 4 * attention * context) * sequences;
+    }
+    }
+    return 0;
+}
+
+double pipelineBubbleFraction(const ParallelConfig& parallel)
+{
+    if (parallel.pp <= 1)
+        return 0;
+    const double chunks =
+        parallel.schedule == PipelineSchedule::Interleaved ? static_cast<double>(parallel.virtualStages) : 1.0;
+    const double p = static_cast<double>(parallel.pp);
+    return (p - 1) / (chunks * static_cast<double>(parallel.microbatches()) + p - 1);
+}
+
+} // namespace flint::core::model
