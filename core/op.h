@@ -129,7 +129,8 @@ struct Op {
     std::vector<std::uint64_t> dataDeps;
     std::vector<std::uint64_t> ctrlDeps;
 
-    /// Result element type and shape when the frontend knows them.
+    /// Result element type and shape when the frontend knows them. A dot or convolution on 8-bit
+    /// floats takes its operands' type instead: the type sets the precision its multiply runs at.
     DType dtype = DType::Unknown;
     std::vector<std::int64_t> shape;
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // `flint estimate`: simulate a workload on a modelled cluster.
+#include "cli/clusteroptions.h"
 #include "cli/commandline.h"
 #include "cli/commands.h"
 #include "cli/workloadinput.h"
@@ -28,80 +29,18 @@ std::string seconds(double s)
     return buffer;
 }
 
-std::string presetList()
-{
-    std::string text = "Cluster presets:\n";
-    for (const auto& p : core::clusterPresets())
-        text += "  " + p.name + std::string(p.name.size() < 20 ? 20 - p.name.size() : 1, ' ') + p.description + "\n";
-    text += "Devices:\n";
-    for (const auto& d : core::devicePresets()) {
-        char line[256];
-        std::snprintf(line, sizeof line, "  %-8s %-26s bf16 %7.1f TFLOP/s  HBM %6.0f GB/s  %4.0f GB  (%s)\n",
-                      d.name.c_str(), d.title.c_str(), d.peakFlops(core::Precision::BF16) / 1e12,
-                      d.memoryBandwidth / 1e9, d.memoryCapacity / 1e9, d.source.c_str());
-        text += line;
-    }
-    return text;
-}
-
-core::Cluster makeCluster(const CommandLine& cli, std::int64_t ranks)
-{
-    const std::string spec = cli.value("cluster", "dgx-h100-ib");
-    core::Cluster cluster;
-    const bool isFile = spec.ends_with(".yml") || spec.ends_with(".yaml") || std::filesystem::exists(spec);
-    if (isFile) {
-        cluster.name = std::filesystem::path(spec).stem().string();
-        cluster.device = *core::findDevice("H100");
-        cluster.topology = core::readNetworkYaml(spec);
-    } else if (auto preset = core::clusterPreset(spec, ranks)) {
-        cluster = *preset;
-    } else {
-        throw UsageError("unknown cluster '" + spec + "' (a network .yml file or one of the presets; see --list)");
-    }
-    if (cli.has("system"))
-        cluster.system = core::readSystemJson(cli.value("system"));
-    if (cli.has("device")) {
-        const core::DeviceSpec* device = core::findDevice(cli.value("device"));
-        if (!device)
-            throw UsageError("unknown device '" + cli.value("device") + "' (see --list)");
-        cluster.device = *device;
-    }
-    if (cli.has("model")) {
-        const std::string model = cli.value("model");
-        if (model == "astrasim" || model == "astra-sim")
-            cluster.model = core::CostModel::AstraSim;
-        else if (model == "flint")
-            cluster.model = core::CostModel::Flint;
-        else
-            throw UsageError("--model must be 'flint' or 'astrasim'");
-    }
-    if (cli.has("comm-streams")) {
-        const std::uint64_t streams = cli.number("comm-streams", 1);
-        if (streams < 1 || streams > 64)
-            throw UsageError("--comm-streams must be 1..64");
-        cluster.commStreams = static_cast<std::int32_t>(streams);
-    }
-    return cluster;
-}
-
 int runEstimate(const std::vector<std::string>& arguments)
 {
-    std::vector<OptionSpec> options = {
-        {"cluster", 0, "PRESET|FILE", "cluster preset (default dgx-h100-ib, sized to the workload) or network YAML"},
-        {"system", 0, "FILE", "ASTRA-sim system JSON: collective algorithms, chunks, endpoint delay"},
-        {"device", 0, "NAME",
-         "device preset: A100, H100, H200, B200, MI300X, TPUv5p (default: the preset's, H100 for a YAML)"},
-        {"model", 0, "NAME", "collective cost conventions: flint (default) or astrasim"},
-        {"comm-streams", 0, "N", "communication streams per rank (default 1)"},
-        {"timing", 0, "MODE", "compute times: auto (recorded if present, else roofline), roofline, recorded"},
-        {"trace", 0, "FILE", "write a Perfetto/Chrome trace JSON (a process per rank)"},
-        {"trace-ranks", 0, "N", "ranks in the trace (default: all, at most 256 unless given)"},
-        {"csv", 0, "FILE", "write the per-rank breakdown as CSV"},
-        {"matrix", 0, "FILE", "write the communication matrix (src,dst,bytes) as CSV"},
-        {"json", 0, {}, "print the estimate as JSON"},
-        {"top", 0, "N", "top ops to list (default 10)"},
-        {"no-symmetry", 0, {}, "simulate every rank instead of one per class of identical ranks"},
-        {"list", 0, {}, "list cluster presets and devices"}};
+    std::vector<OptionSpec> options = withClusterOptions(
+        {{"timing", 0, "MODE", "compute times: auto (recorded if present, else roofline), roofline, recorded"},
+         {"trace", 0, "FILE", "write a Perfetto/Chrome trace JSON (a process per rank)"},
+         {"trace-ranks", 0, "N", "ranks in the trace (default: all, at most 256 unless given)"},
+         {"csv", 0, "FILE", "write the per-rank breakdown as CSV"},
+         {"matrix", 0, "FILE", "write the communication matrix (src,dst,bytes) as CSV"},
+         {"json", 0, {}, "print the estimate as JSON"},
+         {"top", 0, "N", "top ops to list (default 10)"},
+         {"no-symmetry", 0, {}, "simulate every rank instead of one per class of identical ranks"},
+         {"list", 0, {}, "list cluster presets and devices"}});
     CommandLine cli(
         "estimate",
         "WORKLOAD [--cluster PRESET|network.yml] [--system system.json] [--device NAME] [--model flint|astrasim]\n"

@@ -385,6 +385,15 @@ private:
         op.flops = cost.flops + cost.transcendentals;
         op.bytesRead = cost.bytesRead;
         op.bytesWritten = cost.bytesWritten;
+        // A matmul or convolution on 8-bit floats runs at the FP8 peak whatever type it writes
+        // (FP8 GEMMs output bf16 or f32): its op takes the operands' type, which sets its precision.
+        const Computation& comp = m_module.computations[computation];
+        const Instruction& inst = comp.instructions[instruction];
+        if ((inst.opcode == "dot" || inst.opcode == "convolution") && !inst.operands.empty()) {
+            const Shape& lhs = comp.instructions[inst.operands.front()].shape;
+            if (lhs.isArray() && lhs.elementType >= DType::F8E4M3FN && lhs.elementType <= DType::F8E3M4)
+                op.dtype = lhs.elementType;
+        }
     }
 
     /// Lowers computation `index` with parameter values `arguments`; returns its root's value.

@@ -130,6 +130,11 @@ struct MemoryBreakdown {
 /// The busiest rank's memory (the first pipeline stage holds the most activations under 1F1B).
 MemoryBreakdown memoryPerRank(const TransformerConfig& model, const ParallelConfig& parallel);
 
+/// Global indices of the layers pipeline stage `stage` holds, chunk by chunk (interleaved: chunk c is
+/// virtual stage c * pp + stage).
+std::vector<std::int64_t> stageLayers(const TransformerConfig& model, const ParallelConfig& parallel,
+                                      std::int64_t stage);
+
 /// Activation bytes one microbatch leaves in memory for the backward pass of layer `layer` on one rank,
 /// with the chosen recomputation, sequence and tensor parallelism (Korthikanti et al. 2022, Sec. 4).
 double activationBytesPerLayer(const TransformerConfig& model, const ParallelConfig& parallel, std::int64_t layer);

@@ -39,6 +39,8 @@ std::string divisorList(std::int64_t n, std::int64_t limit = 1 << 20)
 
 constexpr double kBf16 = 2;
 
+} // namespace
+
 /// Layers of pipeline stage `stage`: a list of global layer indices (chunks in order).
 std::vector<std::int64_t> stageLayers(const TransformerConfig& model, const ParallelConfig& parallel,
                                       std::int64_t stage)
@@ -51,8 +53,6 @@ std::vector<std::int64_t> stageLayers(const TransformerConfig& model, const Para
             layers.push_back((c * parallel.pp + stage) * perChunk + l);
     return layers;
 }
-
-} // namespace
 
 std::string_view displayName(Phase phase)
 {
@@ -211,7 +211,8 @@ std::vector<StrategyProblem> validateStrategy(const TransformerConfig& model, co
         add("TP " + number(tp) + " does not divide the " + number(model.kvHeads) + " key/value heads of " +
                 model.title + " (replicating key/value heads is not modelled)",
             "TP " + divisorList(model.kvHeads) + " divide " + number(model.kvHeads) + " key/value heads");
-    if (model.ffn > 0 && (model.layers > model.denseLayers * (model.isMoe() ? 1 : 0)) && model.ffn % tp != 0)
+    const bool hasDenseLayers = !model.isMoe() || model.denseLayers > 0;
+    if (hasDenseLayers && model.ffn % tp != 0)
         add("TP " + number(tp) + " does not divide the FFN size " + number(model.ffn),
             "TP " + divisorList(std::gcd(model.ffn, model.heads), 64));
     if (model.isMoe() && model.expertFfn % tp != 0)
@@ -257,6 +258,8 @@ std::vector<StrategyProblem> validateStrategy(const TransformerConfig& model, co
         else if (model.experts % parallel.ep != 0)
             add("EP " + number(parallel.ep) + " does not divide the " + number(model.experts) + " experts",
                 "EP " + divisorList(model.experts, parallel.dp));
+        if (parallel.cp > 1)
+            add("expert parallelism with context parallelism is not modelled", "CP 1 or EP 1");
         if (parallel.dp % parallel.ep != 0)
             add("EP " + number(parallel.ep) + " must divide DP " + number(parallel.dp) +
                     " (expert-parallel groups are carved out of the data-parallel ranks)",

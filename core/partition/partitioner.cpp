@@ -364,6 +364,10 @@ private:
             std::remove_if(instruction.attributes.begin(), instruction.attributes.end(),
                            [](const auto& attribute) { return attribute.first == "sharding"; }),
             instruction.attributes.end());
+        // The partitioned module holds one computation: a combiner (reduce, scatter) is costed by
+        // the op's opcode, not by a computation the new module does not have.
+        instruction.toApply.reset();
+        instruction.calls.clear();
         m_value[op] = emit(std::move(instruction));
         m_spec[op] = std::move(spec);
     }

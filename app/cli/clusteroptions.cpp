@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+// Cluster options shared by `flint estimate`, `flint model` and `flint sweep`.
+#include "cli/clusteroptions.h"
+
+#include "core/error.h"
+
+#include <cstdio>
+#include <filesystem>
+
+namespace flint::app {
+
+std::vector<OptionSpec> withClusterOptions(std::vector<OptionSpec> own, const std::string& costModelOption)
+{
+    std::vector<OptionSpec> options = {
+        {"cluster", 0, "PRESET|FILE", "cluster preset (default dgx-h100-ib, sized to the workload) or network YAML"},
+        {"system", 0, "FILE", "ASTRA-sim system JSON: collective algorithms, chunks, endpoint delay"},
+        {"device", 0, "NAME",
+         "device preset: A100, H100, H200, B200, MI300X, TPUv5p (default: the preset's, H100 for a YAML)"},
+        {costModelOption, 0, "NAME", "collective cost conventions: flint (default) or astrasim"},
+        {"comm-streams", 0, "N", "communication streams per rank (default 1)"},
+        {"bandwidth-scale", 0, "X", "multiply every network dimension's bandwidth by X (e.g. 0.5)"},
+        {"scale-out-bandwidth", 0, "GBPS", "set the outermost (inter-node) dimension's bandwidth, GB/s per GPU"}};
+    options.insert(options.end(), own.begin(), own.end());
+    return options;
+}
+
+std::string presetList()
+{
+    std::string text = "Cluster presets:\n";
+    for (const auto& p : core::clusterPresets())
+        text += "  " + p.name + std::string(p.name.size() < 20 ? 20 - p.name.size() : 1, ' ') + p.description + "\n";
+    text += "Devices:\n";
+    for (const auto& d : core::devicePresets()) {
+        char line[256];
+        std::snprintf(line, sizeof line, "  %-8s %-26s bf16 %7.1f TFLOP/s  HBM %6.0f GB/s  %4.0f GB  (%s)\n",
+                      d.name.c_str(), d.title.c_str(), d.peakFlops(core::Precision::BF16) / 1e12,
+                      d.memoryBandwidth / 1e9, d.memoryCapacity / 1e9, d.source.c_str());
+        text += line;
+    }
+    return text;
+}
+
+core::Cluster makeCluster(const CommandLine& cli, std::int64_t ranks, const std::string& costModelOption)
+{
+    const std::string spec = cli.value("cluster", "dgx-h100-ib");
+    core::Cluster cluster;
+    const bool isFile = spec.ends_with(".yml") || spec.ends_with(".yaml") || std::filesystem::exists(spec);
+    if (isFile) {
+        cluster.name = std::filesystem::path(spec).stem().string();
+        cluster.device = *core::findDevice("H100");
+        cluster.topology = core::readNetworkYaml(spec);
+    } else if (auto preset = core::clusterPreset(spec, ranks)) {
+        cluster = *preset;
+    } else {
+        throw UsageError("unknown cluster '" + spec + "' (a network .yml file or one of the presets; see --list)");
+    }
+    if (cli.has("system"))
+        cluster.system = core::readSystemJson(cli.value("system"));
+    if (cli.has("device")) {
+        const core::DeviceSpec* device = core::findDevice(cli.value("device"));
+        if (!device)
+            throw UsageError("unknown device '" + cli.value("device") + "' (see --list)");
+        cluster.device = *device;
+    }
+    if (cli.has(costModelOption)) {
+        const std::string model = cli.value(costModelOption);
+        if (model == "astrasim" || model == "astra-sim")
+            cluster.model = core::CostModel::AstraSim;
+        else if (model == "flint")
+            cluster.model = core::CostModel::Flint;
+        else
+            throw UsageError("--" + costModelOption + " must be 'flint' or 'astrasim'");
+    }
+    if (cli.has("comm-streams")) {
+        const std::uint64_t streams = cli.number("comm-streams", 1);
+        if (streams < 1 || streams > 64)
+            throw UsageError("--comm-streams must be 1..64");
+        cluster.commStreams = static_cast<std::int32_t>(streams);
+    }
+    if (cli.has("bandwidth-scale")) {
+        const double scale = std::stod(cli.value("bandwidth-scale"));
+        if (!(scale > 0))
+            throw UsageError("--bandwidth-scale must be a positive number");
+        for (core::TopologyDim& dim : cluster.topology.dims)
+            dim.bandwidthGBps *= scale;
+    }
+    if (cli.has("scale-out-bandwidth")) {
+        const double gbps = std::stod(cli.value("scale-out-bandwidth"));
+        if (!(gbps > 0) || cluster.topology.dims.empty())
+            throw UsageError("--scale-out-bandwidth must be a positive number of GB/s");
+        cluster.topology.dims.back().bandwidthGBps = core::fromDecimalGBps(gbps);
+    }
+    return cluster;
+}
+
+} // namespace flint::app

@@ -1,0 +1,478 @@
+// SPDX-License-Identifier: MIT
+// `flint model` and `flint sweep`: built-in models and parallel strategies (docs/models.md).
+#include "cli/clusteroptions.h"
+#include "cli/commands.h"
+#include "cli/modeloptions.h"
+#include "core/error.h"
+#include "core/estimator/estimate.h"
+#include "core/estimator/estimateexport.h"
+#include "core/fileio.h"
+#include "core/model/modelcompiler.h"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <limits>
+#include <sstream>
+
+namespace flint::app {
+
+std::vector<OptionSpec> withStrategyOptions(std::vector<OptionSpec> own)
+{
+    std::vector<OptionSpec> options = {
+        {"ranks", 0, "N", "GPUs in all; DP defaults to N / (TP x PP x CP)"},
+        {"tp", 0, "N", "tensor-parallel degree (Megatron column/row; default 1)"},
+        {"pp", 0, "N", "pipeline stages (default 1)"},
+        {"dp", 0, "N", "data-parallel replicas (default: from --ranks, else 1)"},
+        {"cp", 0, "N", "context-parallel degree (default 1)"},
+        {"ep", 0, "N", "expert-parallel degree, dividing DP (MoE models; default 1)"},
+        {"no-sp", 0, {}, "turn sequence parallelism off (on by default with TP > 1)"},
+        {"schedule", 0, "NAME", "pipeline schedule: 1f1b (default), gpipe, interleaved"},
+        {"virtual-stages", 0, "N", "model chunks per pipeline rank (interleaved; default 1)"},
+        {"microbatch-size", 0, "N", "sequences per microbatch (default 1)"},
+        {"global-batch", 0, "N", "sequences per step (default DP x PP x microbatch size x 4)"},
+        {"zero", 0, "STAGE", "ZeRO stage: 0, 1 (default), 2, 3 (= fsdp)"},
+        {"recompute", 0, "MODE", "activation recomputation: none, selective (default), full"},
+        {"dtype", 0, "TYPE", "matmul precision: bf16 (default) or fp8"},
+        {"phase", 0, "NAME", "train (default), prefill or decode"},
+        {"seq-len", 0, "N", "sequence length (default: the model's)"},
+        {"decode-context", 0, "N", "decode: tokens already in the KV cache (default: the sequence length)"},
+        {"no-flash", 0, {}, "materialise attention scores instead of flash attention"}};
+    options.insert(options.end(), own.begin(), own.end());
+    return options;
+}
+
+core::model::TransformerConfig modelFromArgument(const std::string& nameOrFile)
+{
+    if (const auto* model = core::model::findModel(nameOrFile))
+        return *model;
+    if (std::filesystem::exists(nameOrFile))
+        return core::model::readModelFile(nameOrFile);
+    std::string names;
+    for (const auto& m : core::model::builtinModels())
+        names += (names.empty() ? "" : ", ") + m.name;
+    throw UsageError("unknown model '" + nameOrFile + "' (a model file, or one of " + names + ")");
+}
+
+namespace {
+
+std::int64_t positive(const CommandLine& cli, const std::string& name, std::int64_t fallback)
+{
+    if (!cli.has(name))
+        return fallback;
+    const std::uint64_t value = cli.number(name, 0);
+    if (value < 1 || value > (1u << 30))
+        throw UsageError("--" + name + " must be a positive integer");
+    return static_cast<std::int64_t>(value);
+}
+
+} // namespace
+
+core::model::ParallelConfig strategyFromCli(const CommandLine& cli, core::model::ParallelConfig p)
+{
+    using namespace core::model;
+    p.tp = positive(cli, "tp", p.tp);
+    p.pp = positive(cli, "pp", p.pp);
+    p.cp = positive(cli, "cp", p.cp);
+    p.ep = positive(cli, "ep", p.ep);
+    if (cli.has("dp")) {
+        p.dp = positive(cli, "dp", p.dp);
+    } else if (cli.has("ranks")) {
+        const std::int64_t ranks = positive(cli, "ranks", 1);
+        const std::int64_t others = p.tp * p.pp * p.cp;
+        if (ranks % others != 0)
+            throw UsageError("--ranks " + std::to_string(ranks) +
+                             " is not a multiple of TP x PP x CP = " + std::to_string(others));
+        p.dp = ranks / others;
+    }
+    if (cli.has("ranks") && p.ranks() != positive(cli, "ranks", 1))
+        throw UsageError("TP x PP x CP x DP = " + std::to_string(p.ranks()) + ", not --ranks " + cli.value("ranks"));
+    if (cli.has("no-sp"))
+        p.sequenceParallel = false;
+    if (cli.has("schedule")) {
+        const auto s = parseSchedule(cli.value("schedule"));
+        if (!s)
+            throw UsageError("--schedule must be gpipe, 1f1b or interleaved");
+        p.schedule = *s;
+    }
+    p.virtualStages = positive(cli, "virtual-stages", p.virtualStages);
+    if (p.virtualStages > 1 && !cli.has("schedule"))
+        p.schedule = PipelineSchedule::Interleaved;
+    p.microbatchSize = positive(cli, "microbatch-size", p.microbatchSize);
+    if (cli.has("global-batch"))
+        p.globalBatch = positive(cli, "global-batch", 1);
+    if (cli.has("zero")) {
+        const auto z = parseZero(cli.value("zero"));
+        if (!z)
+            throw UsageError("--zero must be 0, 1, 2, 3 or fsdp");
+        p.zero = *z;
+    }
+    if (cli.has("recompute")) {
+        const auto r = parseRecompute(cli.value("recompute"));
+        if (!r)
+            throw UsageError("--recompute must be none, selective or full");
+        p.recompute = *r;
+    }
+    if (cli.has("dtype")) {
+        const std::string d = cli.value("dtype");
+        if (d == "bf16")
+            p.dtype = core::Precision::BF16;
+        else if (d == "fp8")
+            p.dtype = core::Precision::FP8;
+        else
+            throw UsageError("--dtype must be bf16 or fp8");
+    }
+    if (cli.has("phase")) {
+        const auto ph = parsePhase(cli.value("phase"));
+        if (!ph)
+            throw UsageError("--phase must be train, prefill or decode");
+        p.phase = *ph;
+        if (p.phase != Phase::Training && !cli.has("zero"))
+            p.zero = ZeroStage::None;
+    }
+    if (cli.has("seq-len"))
+        p.seqLen = positive(cli, "seq-len", 1);
+    if (cli.has("decode-context"))
+        p.decodeContext = positive(cli, "decode-context", 1);
+    if (cli.has("no-flash"))
+        p.flashAttention = false;
+    return p;
+}
+
+std::string formatSeconds(double s)
+{
+    char buffer[64];
+    if (s >= 1)
+        std::snprintf(buffer, sizeof buffer, "%.3f s", s);
+    else if (s >= 1e-3)
+        std::snprintf(buffer, sizeof buffer, "%.2f ms", s * 1e3);
+    else
+        std::snprintf(buffer, sizeof buffer, "%.2f us", s * 1e6);
+    return buffer;
+}
+
+std::string figuresText(const core::model::CompiledModel& compiled, const core::model::StepFigures& f)
+{
+    char text[1024];
+    const auto& mem = compiled.memory;
+    const bool decode = compiled.parallel.phase == core::model::Phase::Decode;
+    std::snprintf(text, sizeof text,
+                  "step time: %s\n"
+                  "%s: %.4g /s (%.4g per GPU)\n"
+                  "model FLOPs utilisation: %.1f%% (PaLM definition, of the dense BF16 peak)\n"
+                  "pipeline bubble (schedule): %.1f%%\n"
+                  "exposed communication (busiest rank): %.1f%% of the step\n"
+                  "memory per GPU: %.1f GiB of %.0f GiB%s (weights %.1f, gradients %.1f, optimizer %.1f, "
+                  "activations %.1f, buffers %.1f GiB)\n",
+                  formatSeconds(f.stepTime).c_str(), decode ? "generated tokens" : "tokens", f.tokensPerSecond,
+                  f.tokensPerSecond / static_cast<double>(compiled.workload.rankCount()), 100 * f.mfu,
+                  100 * f.bubbleFraction, 100 * f.exposedCommFraction, f.memoryBytes / 1073741824.0,
+                  f.memoryCapacity / 1073741824.0, f.outOfMemory ? " -- OUT OF MEMORY" : "", mem.weights / 1073741824.0,
+                  mem.gradients / 1073741824.0, mem.optimizer / 1073741824.0, mem.activations / 1073741824.0,
+                  mem.commBuffers / 1073741824.0);
+    return text;
+}
+
+namespace {
+
+std::string modelSummary(const core::model::TransformerConfig& m)
+{
+    std::ostringstream out;
+    out << m.title << " (" << m.name << ")\n  source: " << m.source << "\n";
+    out << "  layers " << m.layers << ", hidden " << m.hidden << ", heads " << m.heads << " (key/value " << m.kvHeads
+        << ", dim " << m.headDimension() << "), FFN " << m.ffn << (m.gatedMlp ? " (gated)" : "") << ", vocabulary "
+        << m.vocab << ", sequence " << m.seqLen << "\n";
+    if (m.isMoe())
+        out << "  experts " << m.experts << " (top " << m.topK << ", FFN " << m.expertFfn << ", shared "
+            << m.sharedExperts << "), first " << m.denseLayers << " layers dense\n";
+    char params[128];
+    std::snprintf(params, sizeof params, "  parameters %.1f B (%.1f B active per token)\n", m.parameters() / 1e9,
+                  m.activeParameters() / 1e9);
+    out << params;
+    return out.str();
+}
+
+int runModelList()
+{
+    std::printf("%-14s %-24s %8s %7s %7s %7s  %s\n", "NAME", "MODEL", "PARAMS", "LAYERS", "HIDDEN", "SEQ", "SOURCE");
+    for (const auto& m : core::model::builtinModels())
+        std::printf("%-14s %-24s %7.1fB %7lld %7lld %7lld  %s\n", m.name.c_str(), m.title.c_str(), m.parameters() / 1e9,
+                    static_cast<long long>(m.layers), static_cast<long long>(m.hidden),
+                    static_cast<long long>(m.seqLen), m.source.c_str());
+    return ExitSuccess;
+}
+
+int runModel(const std::vector<std::string>& arguments)
+{
+    CommandLine cli(
+        "model", "list | show MODEL | emit MODEL [STRATEGY] -o DIR | estimate MODEL [STRATEGY] [CLUSTER] [--json]",
+        "Built-in models and parallel strategies (docs/models.md). MODEL is a built-in name (see 'flint\n"
+        "model list') or a model file. 'emit' writes the StableHLO blocks the model compiles to;\n"
+        "'estimate' compiles the step through the MLIR partitioner, composes the pipeline and\n"
+        "estimates it: step time, tokens/s, MFU, bubble, exposed communication, memory per GPU.",
+        withClusterOptions(withStrategyOptions({{"output", 'o', "DIR", "emit: directory for the .mlir files"},
+                                                {"json", 0, {}, "estimate: print JSON"},
+                                                {"trace", 0, "FILE", "estimate: write a Perfetto trace"}}),
+                           "cost-model"));
+    if (!cli.parseOrShowHelp(arguments))
+        return ExitSuccess;
+    const auto& pos = cli.positionals();
+    if (pos.empty())
+        throw UsageError("missing action: list, show, emit or estimate");
+    const std::string& action = pos[0];
+    if (action == "list")
+        return runModelList();
+    if (pos.size() != 2)
+        throw UsageError("'" + action + "' takes one MODEL");
+    const core::model::TransformerConfig model = modelFromArgument(pos[1]);
+    if (action == "show") {
+        std::fputs(modelSummary(model).c_str(), stdout);
+        return ExitSuccess;
+    }
+    const core::model::ParallelConfig parallel = strategyFromCli(cli, {});
+    if (const auto problems = core::model::validateStrategy(model, parallel); !problems.empty()) {
+        std::string text;
+        for (const auto& p : problems)
+            text += "\n  " + p.message + "; try " + p.suggestion;
+        throw core::InputError("strategy", "cannot run " + model.title + " as " + parallel.describe() + ":" + text);
+    }
+    if (action == "emit") {
+        if (!cli.has("output"))
+            throw UsageError("emit needs -o DIR");
+        const std::filesystem::path dir = cli.value("output");
+        core::OutputTransaction outputs;
+        std::filesystem::create_directories(dir);
+        for (const auto& [name, text] : core::model::ModelCompiler::blockTexts(model, parallel)) {
+            std::string file = name;
+            for (char& c : file)
+                if (c == ' ' || c == '(' || c == ')')
+                    c = c == ' ' ? '_' : '\0';
+            file.erase(std::remove(file.begin(), file.end(), '\0'), file.end());
+            outputs.write((dir / (model.name + "." + file + ".mlir")).string(), text);
+        }
+        outputs.commit();
+        std::printf("wrote the blocks of %s under %s to %s\n", model.title.c_str(), parallel.describe().c_str(),
+                    dir.string().c_str());
+        return ExitSuccess;
+    }
+    if (action != "estimate")
+        throw UsageError("unknown action '" + action + "' (list, show, emit, estimate)");
+    core::model::ModelCompiler compiler;
+    const auto compiled = compiler.compile(model, parallel);
+    const core::Cluster cluster =
+        makeCluster(cli, static_cast<std::int64_t>(compiled.workload.rankCount()), "cost-model");
+    const auto result = core::estimate(compiled.workload, cluster);
+    const auto figures = core::model::stepFigures(compiled, *result, cluster);
+    if (cli.has("trace")) {
+        core::OutputTransaction outputs;
+        outputs.write(cli.value("trace"), core::chromeTraceJson(*result, compiled.workload, 64));
+        outputs.commit();
+    }
+    if (cli.has("json")) {
+        std::printf("{\"model\": \"%s\", \"strategy\": \"%s\", \"ranks\": %zu, \"step_time_s\": %.9g, "
+                    "\"tokens_per_s\": %.9g, \"mfu\": %.6g, \"bubble\": %.6g, \"exposed_comm\": %.6g, "
+                    "\"memory_bytes\": %.9g, \"memory_capacity_bytes\": %.9g, \"out_of_memory\": %s}\n",
+                    model.name.c_str(), parallel.describe().c_str(), compiled.workload.rankCount(), figures.stepTime,
+                    figures.tokensPerSecond, figures.mfu, figures.bubbleFraction, figures.exposedCommFraction,
+                    figures.memoryBytes, figures.memoryCapacity, figures.outOfMemory ? "true" : "false");
+        return ExitSuccess;
+    }
+    std::printf("%s on %zu x %s (%s): %s\n", model.title.c_str(), compiled.workload.rankCount(),
+                cluster.device.name.c_str(), cluster.topology.describe().c_str(), parallel.describe().c_str());
+    for (const std::string& w : compiled.warnings)
+        std::fprintf(stderr, "warning: %s\n", w.c_str());
+    std::fputs(figuresText(compiled, figures).c_str(), stdout);
+    return ExitSuccess;
+}
+
+/// One swept parameter: its name and values.
+struct Sweep {
+    std::string name;
+    std::vector<std::string> values;
+};
+
+Sweep parseSweep(const std::string& text)
+{
+    const std::size_t eq = text.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+        throw UsageError("--vary expects NAME=V1,V2,... (e.g. tp=1,2,4,8)");
+    Sweep s{text.substr(0, eq), {}};
+    static const std::vector<std::string> known = {"tp",
+                                                   "pp",
+                                                   "dp",
+                                                   "cp",
+                                                   "ep",
+                                                   "microbatch-size",
+                                                   "global-batch",
+                                                   "virtual-stages",
+                                                   "zero",
+                                                   "recompute",
+                                                   "dtype",
+                                                   "schedule",
+                                                   "bandwidth-scale",
+                                                   "scale-out-bandwidth",
+                                                   "ranks"};
+    if (std::find(known.begin(), known.end(), s.name) == known.end()) {
+        std::string list;
+        for (const auto& k : known)
+            list += (list.empty() ? "" : ", ") + k;
+        throw UsageError("cannot vary '" + s.name + "' (one of " + list + ")");
+    }
+    std::stringstream in(text.substr(eq + 1));
+    for (std::string v; std::getline(in, v, ',');)
+        if (!v.empty())
+            s.values.push_back(v);
+    return s;
+}
+
+int runSweep(const std::vector<std::string>& arguments)
+{
+    const auto makeCli = [] {
+        return CommandLine(
+            "sweep", "MODEL --vary NAME=V1,V2,... [--vary NAME=...] [STRATEGY] [CLUSTER] [--csv FILE]",
+            "Estimates MODEL for every combination of one or two swept parameters (strategy options such\n"
+            "as tp, pp, dp, ranks, microbatch-size, zero, recompute, dtype, schedule; or the network's\n"
+            "bandwidth-scale / scale-out-bandwidth), prints a table and marks the best feasible\n"
+            "configuration (valid, fits in memory) by step time per token. With --ranks fixed, DP follows\n"
+            "TP x PP x CP. Compiled blocks are reused between points.",
+            withClusterOptions(withStrategyOptions({{"vary", 0, "NAME=LIST", "a swept parameter (once or twice)"},
+                                                    {"csv", 0, "FILE", "write the table as CSV"},
+                                                    {"objective", 0, "NAME", "best by: throughput (default) or mfu"}}),
+                               "cost-model"));
+    };
+    CommandLine cli = makeCli();
+    // --vary may repeat: collect its values before the parser keeps only the last.
+    std::vector<Sweep> sweeps;
+    std::vector<std::string> rest;
+    for (std::size_t i = 0; i < arguments.size(); ++i) {
+        const std::string& a = arguments[i];
+        if (a == "--vary" && i + 1 < arguments.size()) {
+            sweeps.push_back(parseSweep(arguments[++i]));
+        } else if (a.rfind("--vary=", 0) == 0) {
+            sweeps.push_back(parseSweep(a.substr(7)));
+        } else {
+            rest.push_back(a);
+        }
+    }
+    if (!cli.parseOrShowHelp(rest))
+        return ExitSuccess;
+    const core::model::TransformerConfig model = modelFromArgument(cli.onePositional("MODEL"));
+    if (sweeps.empty() || sweeps.size() > 2)
+        throw UsageError("give one or two --vary NAME=V1,V2,...");
+    const bool objectiveMfu = cli.value("objective", "throughput") == "mfu";
+
+    struct Row {
+        std::vector<std::string> point;
+        std::string strategy;
+        std::string status; ///< "" when estimated
+        core::model::StepFigures figures;
+    };
+    std::vector<Row> rows;
+    core::model::ModelCompiler compiler;
+    const std::size_t second = sweeps.size() > 1 ? sweeps[1].values.size() : 1;
+    for (std::size_t i = 0; i < sweeps[0].values.size(); ++i)
+        for (std::size_t j = 0; j < second; ++j) {
+            // Re-parse the command line with the swept values as options.
+            std::vector<std::string> args = rest;
+            Row row;
+            for (std::size_t k = 0; k < sweeps.size(); ++k) {
+                const std::string& value = sweeps[k].values[k == 0 ? i : j];
+                args.push_back("--" + sweeps[k].name);
+                args.push_back(value);
+                row.point.push_back(value);
+            }
+            CommandLine pointCli = makeCli();
+            pointCli.parse(args);
+            try {
+                const auto parallel = strategyFromCli(pointCli, {});
+                row.strategy = parallel.describe();
+                const auto problems = core::model::validateStrategy(model, parallel);
+                if (!problems.empty()) {
+                    row.status = "invalid: " + problems.front().message;
+                } else {
+                    const auto compiled = compiler.compile(model, parallel);
+                    const core::Cluster cluster =
+                        makeCluster(pointCli, static_cast<std::int64_t>(compiled.workload.rankCount()), "cost-model");
+                    const auto result = core::estimate(compiled.workload, cluster);
+                    row.figures = core::model::stepFigures(compiled, *result, cluster);
+                    if (row.figures.outOfMemory)
+                        row.status = "out of memory";
+                }
+            } catch (const UsageError& e) {
+                row.status = std::string("invalid: ") + e.what();
+            }
+            rows.push_back(std::move(row));
+            std::fprintf(stderr, "\r%zu/%zu", rows.size(), sweeps[0].values.size() * second);
+        }
+    std::fprintf(stderr, "\r");
+    std::size_t best = rows.size();
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        if (!rows[r].status.empty())
+            continue;
+        const auto score = [&](const Row& row) {
+            return objectiveMfu ? row.figures.mfu : row.figures.tokensPerSecond / 1.0;
+        };
+        if (best == rows.size() || score(rows[r]) > score(rows[best]))
+            best = r;
+    }
+    // Per GPU, so that points with different GPU counts compare fairly.
+    std::printf("%s: sweep of %s%s\n", model.title.c_str(), sweeps[0].name.c_str(),
+                sweeps.size() > 1 ? (" x " + sweeps[1].name).c_str() : "");
+    std::string head;
+    for (const Sweep& s : sweeps) {
+        char cell[32];
+        std::snprintf(cell, sizeof cell, "%-10s", s.name.c_str());
+        head += cell;
+    }
+    std::printf("  %s %12s %14s %7s %7s %8s %10s  %s\n", head.c_str(), "step time", "tokens/s", "MFU", "bubble",
+                "exposed", "memory", "note");
+    std::ostringstream csv;
+    for (const Sweep& s : sweeps)
+        csv << s.name << ",";
+    csv << "strategy,step_time_s,tokens_per_s,mfu,bubble,exposed_comm,memory_gib,status,best\n";
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        const Row& row = rows[r];
+        std::string point;
+        for (const std::string& v : row.point) {
+            char cell[32];
+            std::snprintf(cell, sizeof cell, "%-10s", v.c_str());
+            point += cell;
+        }
+        const bool estimated = row.status.empty() || row.status == "out of memory";
+        const auto& f = row.figures;
+        if (estimated)
+            std::printf("%s %s %12s %14.4g %6.1f%% %6.1f%% %7.1f%% %7.1f GiB  %s\n", r == best ? "*" : " ",
+                        point.c_str(), formatSeconds(f.stepTime).c_str(), f.tokensPerSecond, 100 * f.mfu,
+                        100 * f.bubbleFraction, 100 * f.exposedCommFraction, f.memoryBytes / 1073741824.0,
+                        row.status.c_str());
+        else
+            std::printf("  %s %s\n", point.c_str(), row.status.c_str());
+        for (const std::string& v : row.point)
+            csv << v << ",";
+        std::string status = row.status.empty() ? "ok" : row.status;
+        for (char& c : status)
+            if (c == ',' || c == '"')
+                c = ';';
+        csv << "\"" << row.strategy << "\"," << f.stepTime << "," << f.tokensPerSecond << "," << f.mfu << ","
+            << f.bubbleFraction << "," << f.exposedCommFraction << "," << f.memoryBytes / 1073741824.0 << ",\""
+            << status << "\"," << (r == best ? 1 : 0) << "\n";
+    }
+    if (best < rows.size())
+        std::printf("* best feasible: %s\n", rows[best].strategy.c_str());
+    else
+        std::printf("no feasible configuration\n");
+    if (cli.has("csv")) {
+        core::OutputTransaction outputs;
+        outputs.write(cli.value("csv"), csv.str());
+        outputs.commit();
+    }
+    return ExitSuccess;
+}
+
+const bool registeredModel = Commands::add(
+    {"model", "built-in models: list, show, emit as StableHLO, estimate a parallel strategy", runModel, 35});
+const bool registeredSweep = Commands::add(
+    {"sweep", "estimate a model over one or two swept parameters; table, CSV, best marked", runSweep, 36});
+
+} // namespace
+} // namespace flint::app

@@ -1,0 +1,631 @@
+// SPDX-License-Identifier: MIT
+#include "core/model/modelcompiler.h"
+
+#include "core/error.h"
+#include "core/mlir/mlirimport.h"
+#include "core/model/pipelineschedule.h"
+
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace flint::core::model {
+
+/// One block lowered for the stage mesh: its program (one for every device of the stage) after
+/// kernel fusion, and for each comm slot the member devices of every device's group.
+struct ModelCompiler::LoweredBlock {
+    Program program;
+    /// slotMembers[slot][device]: the devices of `device`'s group (stage-local ids).
+    std::vector<std::vector<std::vector<std::int32_t>>> slotMembers;
+    std::int64_t devices = 1;
+    std::vector<std::string> warnings;
+};
+
+namespace {
+
+/// The fused-kernel key of a scope: up to and including its first component that ends in ".fused"
+/// ("attention/core.fused/x" -> "attention/core.fused"); empty when there is none.
+std::string_view fusedKey(std::string_view scope)
+{
+    const std::size_t at = scope.find(".fused");
+    if (at == std::string_view::npos)
+        return {};
+    const std::size_t end = at + 6;
+    if (end != scope.size() && scope[end] != '/')
+        return {};
+    return scope.substr(0, end);
+}
+
+/// Kernel fusion: each maximal run of consecutive compute ops under one ".fused" scope becomes one
+/// op, as the generator's fused kernels (norms, activations, flash attention, Adam) run on a GPU.
+/// FLOPs add up; memory traffic is what crosses the kernel's boundary: an op's reads minus the
+/// tensors produced inside the kernel, and the results that ops outside it (or nobody) consume.
+Program fuseKernels(const Program& in)
+{
+    const std::size_t n = in.ops.size();
+    std::vector<std::int64_t> group(n, -1);
+    std::vector<std::pair<std::size_t, std::size_t>> runs; // [begin, end)
+    for (std::size_t i = 0; i < n;) {
+        const std::string_view key = in.ops[i].kind == OpKind::Compute ? fusedKey(in.ops[i].scope) : std::string_view{};
+        std::size_t j = i + 1;
+        if (!key.empty())
+            while (j < n && in.ops[j].kind == OpKind::Compute && fusedKey(in.ops[j].scope) == key)
+                ++j;
+        if (!key.empty() && j - i > 1) {
+            for (std::size_t k = i; k < j; ++k)
+                group[k] = static_cast<std::int64_t>(runs.size());
+            runs.emplace_back(i, j);
+        }
+        i = j;
+    }
+    if (runs.empty())
+        return in;
+    const auto index = in.indexById();
+    // Consumers outside the run, per op.
+    std::vector<char> usedOutside(n, 0), used(n, 0);
+    for (std::size_t i = 0; i < n; ++i)
+        for (const auto* deps : {&in.ops[i].dataDeps, &in.ops[i].ctrlDeps})
+            for (std::uint64_t id : *deps) {
+                const auto it = index.find(id);
+                if (it == index.end())
+                    continue;
+                used[it->second] = 1;
+                if (group[it->second] < 0 || group[it->second] != group[i])
+                    usedOutside[it->second] = 1;
+            }
+    // Every member's id maps to its run's first op.
+    std::unordered_map<std::uint64_t, std::uint64_t> rename;
+    for (const auto& [begin, end] : runs)
+        for (std::size_t k = begin + 1; k < end; ++k)
+            rename.emplace(in.ops[k].id, in.ops[begin].id);
+    const auto renamed = [&rename](std::vector<std::uint64_t> deps, std::uint64_t self) {
+        for (std::uint64_t& d : deps)
+            if (const auto it = rename.find(d); it != rename.end())
+                d = it->second;
+        std::sort(deps.begin(), deps.end());
+        deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+        deps.erase(std::remove(deps.begin(), deps.end(), self), deps.end());
+        return deps;
+    };
+
+    Program out;
+    out.name = in.name;
+    out.schemaVersion = in.schemaVersion;
+    out.metadataAttributes = in.metadataAttributes;
+    out.commSlots = in.commSlots;
+    out.ops.reserve(n);
+    for (std::size_t i = 0; i < n;) {
+        if (group[i] < 0) {
+            Op op = in.ops[i];
+            op.dataDeps = renamed(std::move(op.dataDeps), op.id);
+            op.ctrlDeps = renamed(std::move(op.ctrlDeps), op.id);
+            out.ops.push_back(std::move(op));
+            ++i;
+            continue;
+        }
+        const auto [begin, end] = runs[static_cast<std::size_t>(group[i])];
+        Op fused;
+        fused.id = in.ops[begin].id;
+        fused.kind = OpKind::Compute;
+        const std::string_view key = fusedKey(in.ops[begin].scope);
+        const std::size_t slash = key.rfind('/');
+        const std::string_view last = slash == std::string_view::npos ? key : key.substr(slash + 1);
+        fused.name = std::string(last.substr(0, last.size() - 6));
+        fused.scope = slash == std::string_view::npos ? std::string() : std::string(key.substr(0, slash));
+        std::uint64_t heaviest = 0;
+        for (std::size_t k = begin; k < end; ++k) {
+            const Op& op = in.ops[k];
+            fused.flops += op.flops;
+            if (op.flops >= heaviest) {
+                heaviest = op.flops;
+                fused.dtype = op.dtype;
+                fused.shape = op.shape;
+            }
+            std::uint64_t inside = 0;
+            for (std::uint64_t id : op.dataDeps) {
+                const auto it = index.find(id);
+                if (it != index.end() && group[it->second] == group[k])
+                    inside += in.ops[it->second].bytesWritten;
+                else
+                    fused.dataDeps.push_back(id);
+            }
+            for (std::uint64_t id : op.ctrlDeps) {
+                const auto it = index.find(id);
+                if (it == index.end() || group[it->second] != group[k])
+                    fused.ctrlDeps.push_back(id);
+            }
+            fused.bytesRead += op.bytesRead > inside ? op.bytesRead - inside : 0;
+            if (usedOutside[k] || !used[k])
+                fused.bytesWritten += op.bytesWritten;
+        }
+        fused.dataDeps = renamed(std::move(fused.dataDeps), fused.id);
+        fused.ctrlDeps = renamed(std::move(fused.ctrlDeps), fused.id);
+        out.ops.push_back(std::move(fused));
+        i = end;
+    }
+    return out;
+}
+
+std::int64_t tensorBytes(double elements, double bytesPerElement)
+{
+    return static_cast<std::int64_t>(elements * bytesPerElement);
+}
+
+/// Builds the program of one pipeline stage by appending block copies.
+class StageBuilder {
+public:
+    StageBuilder(std::int64_t stage, std::int64_t devices)
+        : m_stage(stage)
+        , m_devices(devices)
+    {
+        m_program.name = "stage " + std::to_string(stage);
+    }
+
+    /// Appends a copy of `block` whose entry ops depend on `after`; returns its exit ops (those no
+    /// other op of the block consumes).
+    std::vector<std::uint64_t> append(const ModelCompiler::LoweredBlock& block, const std::string& scope,
+                                      const std::vector<std::uint64_t>& after)
+    {
+        const std::vector<std::int32_t>& slots = slotMap(block);
+        const std::uint64_t base = m_nextId;
+        std::uint64_t maxId = 0;
+        for (const Op& op : block.program.ops)
+            maxId = std::max(maxId, op.id);
+        m_nextId += maxId + 1;
+        std::vector<char> consumed;
+        const auto exits = exitsOf(block);
+        const std::string prefix = scope.empty() ? std::string() : scope + "/";
+        for (const Op& src : block.program.ops) {
+            Op op = src;
+            op.id += base;
+            for (std::uint64_t& d : op.dataDeps)
+                d += base;
+            for (std::uint64_t& d : op.ctrlDeps)
+                d += base;
+            if (src.dataDeps.empty() && src.ctrlDeps.empty())
+                op.ctrlDeps = after;
+            op.scope = op.scope.empty() ? scope : prefix + op.scope;
+            if (op.commSlot >= 0)
+                op.commSlot = slots[static_cast<std::size_t>(op.commSlot)];
+            m_program.ops.push_back(std::move(op));
+        }
+        std::vector<std::uint64_t> result;
+        result.reserve(exits.size());
+        for (std::uint64_t id : exits)
+            result.push_back(id + base);
+        return result;
+    }
+
+    /// A point-to-point transfer with the stage at `peerStage` of the pipeline group.
+    std::uint64_t transfer(bool send, std::int64_t peerStage, std::int32_t tag, std::uint64_t bytes,
+                           const std::string& scope, const std::string& name, const std::vector<std::uint64_t>& after)
+    {
+        Op op;
+        op.id = m_nextId++;
+        op.kind = send ? OpKind::Send : OpKind::Recv;
+        op.name = name;
+        op.scope = scope;
+        op.commBytes = bytes;
+        op.commSlot = pipelineSlot();
+        op.commTag = tag;
+        if (send) {
+            op.commSrc = static_cast<std::int32_t>(m_stage);
+            op.commDst = static_cast<std::int32_t>(peerStage);
+        } else {
+            op.commSrc = static_cast<std::int32_t>(peerStage);
+            op.commDst = static_cast<std::int32_t>(m_stage);
+        }
+        op.dataDeps = after;
+        m_program.ops.push_back(std::move(op));
+        return m_program.ops.back().id;
+    }
+
+    /// An all-reduce of the tied embedding's gradient between the first and the last stage.
+    std::uint64_t tiedAllReduce(std::uint64_t bytes, const std::vector<std::uint64_t>& after)
+    {
+        Op op;
+        op.id = m_nextId++;
+        op.kind = OpKind::Collective;
+        op.collective = CollectiveKind::AllReduce;
+        op.name = "tied_embedding_all_reduce";
+        op.scope = "embedding";
+        op.commBytes = bytes;
+        op.dtype = DType::F32;
+        op.commSlot = m_program.commSlotFor("tied embedding (first and last stage)");
+        m_tiedSlot = op.commSlot;
+        op.dataDeps = after;
+        m_program.ops.push_back(std::move(op));
+        return m_program.ops.back().id;
+    }
+
+    std::int32_t pipelineSlot()
+    {
+        if (m_pipelineSlot < 0)
+            m_pipelineSlot = m_program.commSlotFor("pipeline (stages of this data-parallel position)");
+        return m_pipelineSlot;
+    }
+
+    Program& program() { return m_program; }
+    /// Per stage-level slot: kPipeline, kTied, or the members of each device's group.
+    std::vector<const std::vector<std::vector<std::int32_t>>*> slotPatterns() const { return m_patterns; }
+    std::int32_t pipelineSlotIndex() const { return m_pipelineSlot; }
+    std::int32_t tiedSlotIndex() const { return m_tiedSlot; }
+
+private:
+    const std::vector<std::int32_t>& slotMap(const ModelCompiler::LoweredBlock& block)
+    {
+        auto it = m_slotMaps.find(&block);
+        if (it != m_slotMaps.end())
+            return it->second;
+        std::vector<std::int32_t> map;
+        for (std::size_t s = 0; s < block.slotMembers.size(); ++s) {
+            // Slots of equal groups on every device share one stage-level slot.
+            const auto& pattern = block.slotMembers[s];
+            std::int32_t found = -1;
+            for (std::size_t k = 0; k < m_patterns.size(); ++k)
+                if (m_patterns[k] && *m_patterns[k] == pattern) {
+                    found = static_cast<std::int32_t>(k);
+                    break;
+                }
+            if (found < 0) {
+                found = m_program.commSlotFor(block.program.commSlots[s] + " #" + std::to_string(m_patterns.size()));
+                if (m_patterns.size() <= static_cast<std::size_t>(found))
+                    m_patterns.resize(static_cast<std::size_t>(found) + 1, nullptr);
+                m_patterns[static_cast<std::size_t>(found)] = &pattern;
+            }
+            map.push_back(found);
+        }
+        return m_slotMaps.emplace(&block, std::move(map)).first->second;
+    }
+
+    const std::vector<std::uint64_t>& exitsOf(const ModelCompiler::LoweredBlock& block)
+    {
+        auto it = m_exits.find(&block);
+        if (it != m_exits.end())
+            return it->second;
+        std::unordered_set<std::uint64_t> consumed;
+        for (const Op& op : block.program.ops) {
+            consumed.insert(op.dataDeps.begin(), op.dataDeps.end());
+            consumed.insert(op.ctrlDeps.begin(), op.ctrlDeps.end());
+        }
+        std::vector<std::uint64_t> exits;
+        for (const Op& op : block.program.ops)
+            if (!consumed.count(op.id))
+                exits.push_back(op.id);
+        return m_exits.emplace(&block, std::move(exits)).first->second;
+    }
+
+    std::int64_t m_stage;
+    std::int64_t m_devices;
+    Program m_program;
+    std::uint64_t m_nextId = 1;
+    std::int32_t m_pipelineSlot = -1;
+    std::int32_t m_tiedSlot = -1;
+    std::vector<const std::vector<std::vector<std::int32_t>>*> m_patterns;
+    std::unordered_map<const void*, std::vector<std::int32_t>> m_slotMaps;
+    std::unordered_map<const void*, std::vector<std::uint64_t>> m_exits;
+};
+
+/// Parameters one rank of `stage` updates before tensor parallelism: dense ones, plus its expert
+/// parallel share of the experts.
+double stageParameterCount(const TransformerConfig& model, const ParallelConfig& parallel, std::int64_t stage)
+{
+    const double h = static_cast<double>(model.hidden);
+    double count = 0;
+    for (std::int64_t layer : stageLayers(model, parallel, stage)) {
+        double all = model.layerParameters(layer);
+        if (model.isMoeLayer(layer)) {
+            const double routed = static_cast<double>(model.experts) * (model.gatedMlp ? 3.0 : 2.0) * h *
+                                  static_cast<double>(model.expertFfn);
+            all += routed / static_cast<double>(parallel.ep) - routed;
+        }
+        count += all;
+    }
+    const double table = static_cast<double>(model.vocab) * h;
+    if (stage == 0)
+        count += table + (model.learnedPositions ? static_cast<double>(model.seqLen) * h : 0.0);
+    if (stage == parallel.pp - 1)
+        count += (model.tiedEmbeddings && stage == 0 ? 0.0 : table) + h;
+    return count;
+}
+
+} // namespace
+
+ModelCompiler::ModelCompiler() = default;
+ModelCompiler::~ModelCompiler() = default;
+
+std::shared_ptr<const ModelCompiler::LoweredBlock> ModelCompiler::lower(const std::string& text,
+                                                                        const std::string& mesh, bool& reused)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        if (const auto it = m_cache.find(text); it != m_cache.end()) {
+            reused = true;
+            return it->second;
+        }
+    }
+    reused = false;
+    mlir::MlirImportOptions options;
+    options.mesh = mesh;
+    const mlir::MlirImport imported = mlir::importMlirSource(text, "generated block", options);
+    auto block = std::make_shared<LoweredBlock>();
+    const Workload& w = imported.imported.workload;
+    if (w.programs.size() != 1)
+        throw InputError("generated block", "the partitioned block has " + std::to_string(w.programs.size()) +
+                                                " programs; expected one SPMD program");
+    block->program = fuseKernels(*w.programs.front());
+    block->devices = static_cast<std::int64_t>(w.rankCount());
+    block->slotMembers.resize(block->program.commSlots.size());
+    for (std::size_t s = 0; s < block->slotMembers.size(); ++s) {
+        block->slotMembers[s].resize(w.rankCount());
+        for (std::size_t d = 0; d < w.rankCount(); ++d)
+            block->slotMembers[s][d] = w.groups[w.ranks[d].slotGroups[s]].ranks;
+    }
+    block->warnings = imported.imported.warnings;
+    std::lock_guard lock(m_mutex);
+    return m_cache.emplace(text, std::move(block)).first->second;
+}
+
+std::vector<std::pair<std::string, std::string>> ModelCompiler::blockTexts(const TransformerConfig& model,
+                                                                           const ParallelConfig& parallel)
+{
+    std::vector<std::pair<std::string, std::string>> texts;
+    const bool training = parallel.phase == Phase::Training;
+    bool dense = false, moe = false;
+    for (std::int64_t l = 0; l < model.layers; ++l)
+        (model.isMoeLayer(l) ? moe : dense) = true;
+    const auto add = [&](Block block, bool isMoe, double params = 0) {
+        texts.emplace_back(std::string(displayName(block)) + (isMoe ? " (MoE)" : ""),
+                           generateBlock(block, model, parallel, isMoe, params));
+    };
+    add(Block::EmbeddingForward, false);
+    for (bool isMoe : {false, true}) {
+        if ((isMoe && !moe) || (!isMoe && !dense))
+            continue;
+        add(Block::LayerForward, isMoe);
+        if (training) {
+            add(Block::LayerBackward, isMoe);
+            add(Block::LayerGradientSync, isMoe);
+        }
+    }
+    add(Block::HeadForward, false);
+    if (training) {
+        add(Block::HeadBackward, false);
+        add(Block::HeadGradientSync, false);
+        add(Block::EmbeddingBackward, false);
+        add(Block::EmbeddingGradientSync, false);
+        add(Block::Optimizer, false, stageParameterCount(model, parallel, 0));
+    }
+    return texts;
+}
+
+CompiledModel ModelCompiler::compile(const TransformerConfig& model, const ParallelConfig& parallel,
+                                     const JobControl& control)
+{
+    if (const auto problems = validateStrategy(model, parallel); !problems.empty()) {
+        std::string message = problems.front().message + " (try " + problems.front().suggestion + ")";
+        for (std::size_t i = 1; i < problems.size(); ++i)
+            message += "; " + problems[i].message + " (try " + problems[i].suggestion + ")";
+        throw InputError("strategy", message);
+    }
+    CompiledModel out;
+    out.model = model;
+    out.parallel = parallel;
+    out.memory = memoryPerRank(model, parallel);
+    out.modelFlops = modelFlopsPerStep(model, parallel);
+    out.bubbleFraction = pipelineBubbleFraction(parallel);
+    const bool training = parallel.phase == Phase::Training;
+    const double seq = static_cast<double>(parallel.sequenceLength(model));
+    out.tokensPerStep =
+        static_cast<double>(parallel.effectiveGlobalBatch()) * (parallel.phase == Phase::Decode ? 1.0 : seq);
+    const StageMesh mesh = stageMesh(parallel);
+    out.meshText = mesh.text();
+    const std::int64_t devices = mesh.devices();
+
+    std::vector<std::string> warningsSeen;
+    const auto lowerBlock = [&](Block block, bool isMoe, double params = 0) {
+        control.check();
+        bool reused = false;
+        auto lowered = lower(generateBlock(block, model, parallel, isMoe, params), out.meshText, reused);
+        ++(reused ? out.blocksReused : out.blocksLowered);
+        for (const std::string& w : lowered->warnings)
+            if (std::find(warningsSeen.begin(), warningsSeen.end(), w) == warningsSeen.end()) {
+                warningsSeen.push_back(w);
+                out.warnings.push_back(std::string(displayName(block)) + ": " + w);
+            }
+        if (lowered->devices != devices)
+            throw InputError("generated block", std::string(displayName(block)) + " lowered for " +
+                                                    std::to_string(lowered->devices) + " devices, expected " +
+                                                    std::to_string(devices));
+        return lowered;
+    };
+    bool hasDense = false, hasMoe = false;
+    for (std::int64_t l = 0; l < model.layers; ++l)
+        (model.isMoeLayer(l) ? hasMoe : hasDense) = true;
+    std::shared_ptr<const LoweredBlock> fwd[2], bwd[2], sync[2];
+    for (int isMoe = 0; isMoe < 2; ++isMoe) {
+        if (!(isMoe ? hasMoe : hasDense))
+            continue;
+        fwd[isMoe] = lowerBlock(Block::LayerForward, isMoe);
+        if (training) {
+            bwd[isMoe] = lowerBlock(Block::LayerBackward, isMoe);
+            sync[isMoe] = lowerBlock(Block::LayerGradientSync, isMoe);
+        }
+    }
+    const auto embF = lowerBlock(Block::EmbeddingForward, false);
+    const auto headF = lowerBlock(Block::HeadForward, false);
+    std::shared_ptr<const LoweredBlock> embB, headB, embSync, headSync;
+    if (training) {
+        embB = lowerBlock(Block::EmbeddingBackward, false);
+        headB = lowerBlock(Block::HeadBackward, false);
+        embSync = lowerBlock(Block::EmbeddingGradientSync, false);
+        headSync = lowerBlock(Block::HeadGradientSync, false);
+    }
+    control.report(0.3);
+
+    const std::int64_t pp = parallel.pp;
+    const std::int64_t chunks = parallel.schedule == PipelineSchedule::Interleaved ? parallel.virtualStages : 1;
+    const std::int64_t microbatches = parallel.microbatches();
+    const std::int64_t virtualStages = pp * chunks;
+    // Activations between stages: one microbatch's [b, s, h] in bf16 per rank, split over CP and
+    // (Megatron-LM's scatter-gather of pipeline tensors) over TP.
+    const double tokensPerRank = static_cast<double>(parallel.microbatchSize) *
+                                 (parallel.phase == Phase::Decode ? 1.0 : seq / static_cast<double>(parallel.cp));
+    const auto p2pBytes = static_cast<std::uint64_t>(
+        tensorBytes(tokensPerRank * static_cast<double>(model.hidden) / static_cast<double>(parallel.tp), 2.0));
+    const auto fwdTag = [&](std::int64_t receiver, std::int64_t mb) {
+        return static_cast<std::int32_t>(2 * (receiver * microbatches + mb));
+    };
+    const auto bwdTag = [&](std::int64_t sender, std::int64_t mb) {
+        return static_cast<std::int32_t>(2 * (sender * microbatches + mb) + 1);
+    };
+
+    std::vector<std::shared_ptr<const Program>> programs;
+    std::vector<std::vector<const std::vector<std::vector<std::int32_t>>*>> patterns;
+    std::vector<std::int32_t> pipelineSlots, tiedSlots;
+    const bool tiedAcrossStages = training && model.tiedEmbeddings && pp > 1;
+    const double tiedBytes =
+        static_cast<double>(model.vocab) * static_cast<double>(model.hidden) / static_cast<double>(parallel.tp) * 4.0;
+    for (std::int64_t stage = 0; stage < pp; ++stage) {
+        control.check();
+        StageBuilder builder(stage, devices);
+        const std::vector<std::int64_t> layers = stageLayers(model, parallel, stage);
+        const std::size_t perChunk = layers.size() / static_cast<std::size_t>(chunks);
+        std::vector<std::uint64_t> chain;     // exits of the previous step
+        std::vector<std::uint64_t> syncExits; // gradient syncs, for the optimizer
+        const auto order = pipelineOrder(parallel.schedule, pp, chunks, microbatches, stage, training);
+        for (const PipelineStep& step : order) {
+            const std::int64_t vstage = step.chunk * pp + stage;
+            const bool first = vstage == 0;
+            const bool last = vstage == virtualStages - 1;
+            const std::string mbScope = "microbatch " + std::to_string(step.microbatch);
+            std::vector<std::uint64_t> entry = chain;
+            if (!step.backward) {
+                if (!first) {
+                    const std::int64_t from = (stage + pp - 1) % pp;
+                    entry.push_back(builder.transfer(false, from, fwdTag(vstage, step.microbatch), p2pBytes,
+                                                     mbScope + "/pipeline", "recv_activations", {}));
+                }
+                std::vector<std::uint64_t> exits = entry;
+                if (first)
+                    exits = builder.append(*embF, mbScope + "/embedding/forward", exits);
+                for (std::size_t i = 0; i < perChunk; ++i) {
+                    const std::int64_t layer = layers[static_cast<std::size_t>(step.chunk) * perChunk + i];
+                    exits = builder.append(*fwd[model.isMoeLayer(layer) ? 1 : 0],
+                                           mbScope + "/layer " + std::to_string(layer) + "/forward", exits);
+                }
+                if (last)
+                    exits = builder.append(*headF, mbScope + "/head/forward", exits);
+                else
+                    builder.transfer(true, (stage + 1) % pp, fwdTag(vstage + 1, step.microbatch), p2pBytes,
+                                     mbScope + "/pipeline", "send_activations", exits);
+                chain = exits;
+                continue;
+            }
+            if (!last) {
+                const std::int64_t from = (stage + 1) % pp;
+                entry.push_back(builder.transfer(false, from, bwdTag(vstage + 1, step.microbatch), p2pBytes,
+                                                 mbScope + "/pipeline", "recv_gradients", {}));
+            }
+            const bool lastMicrobatch = step.microbatch == microbatches - 1;
+            std::vector<std::uint64_t> exits = entry;
+            if (last) {
+                exits = builder.append(*headB, mbScope + "/head/backward", exits);
+                if (lastMicrobatch) {
+                    auto s = builder.append(*headSync, "gradient sync/head", exits);
+                    syncExits.insert(syncExits.end(), s.begin(), s.end());
+                }
+            }
+            for (std::size_t i = perChunk; i-- > 0;) {
+                const std::int64_t layer = layers[static_cast<std::size_t>(step.chunk) * perChunk + i];
+                const int isMoe = model.isMoeLayer(layer) ? 1 : 0;
+                exits = builder.append(*bwd[isMoe], mbScope + "/layer " + std::to_string(layer) + "/backward", exits);
+                if (lastMicrobatch) {
+                    auto s = builder.append(*sync[isMoe], "gradient sync/layer " + std::to_string(layer), exits);
+                    syncExits.insert(syncExits.end(), s.begin(), s.end());
+                }
+            }
+            if (first) {
+                exits = builder.append(*embB, mbScope + "/embedding/backward", exits);
+                if (lastMicrobatch) {
+                    auto s = builder.append(*embSync, "gradient sync/embedding", exits);
+                    syncExits.insert(syncExits.end(), s.begin(), s.end());
+                }
+            } else {
+                builder.transfer(true, (stage + pp - 1) % pp, bwdTag(vstage, step.microbatch), p2pBytes,
+                                 mbScope + "/pipeline", "send_gradients", exits);
+            }
+            chain = exits;
+        }
+        if (training) {
+            std::vector<std::uint64_t> before = chain;
+            before.insert(before.end(), syncExits.begin(), syncExits.end());
+            if (tiedAcrossStages && (stage == 0 || stage == pp - 1))
+                before.push_back(builder.tiedAllReduce(static_cast<std::uint64_t>(tiedBytes), syncExits));
+            bool reused = false;
+            auto optimizer = lower(
+                generateBlock(Block::Optimizer, model, parallel, false, stageParameterCount(model, parallel, stage)),
+                out.meshText, reused);
+            ++(reused ? out.blocksReused : out.blocksLowered);
+            builder.append(*optimizer, "optimizer", before);
+        }
+        patterns.push_back(builder.slotPatterns());
+        pipelineSlots.push_back(builder.pipelineSlotIndex());
+        tiedSlots.push_back(builder.tiedSlotIndex());
+        programs.push_back(std::make_shared<const Program>(std::move(builder.program())));
+        control.report(0.3 + 0.6 * static_cast<double>(stage + 1) / static_cast<double>(pp));
+    }
+
+    // Ranks: stage-major, the stage mesh's device order inside (tp fastest).
+    Workload& w = out.workload;
+    w.programs = programs;
+    w.ranks.resize(static_cast<std::size_t>(pp * devices));
+    Workload::GroupIndex index;
+    for (std::int64_t stage = 0; stage < pp; ++stage)
+        for (std::int64_t d = 0; d < devices; ++d) {
+            RankBinding& binding = w.ranks[static_cast<std::size_t>(stage * devices + d)];
+            binding.program = static_cast<std::uint32_t>(stage);
+            const Program& program = *programs[static_cast<std::size_t>(stage)];
+            binding.slotGroups.resize(program.commSlots.size());
+            const auto& stagePatterns = patterns[static_cast<std::size_t>(stage)];
+            for (std::size_t s = 0; s < program.commSlots.size(); ++s) {
+                std::vector<std::int32_t> members;
+                if (static_cast<std::int32_t>(s) == pipelineSlots[static_cast<std::size_t>(stage)]) {
+                    for (std::int64_t k = 0; k < pp; ++k)
+                        members.push_back(static_cast<std::int32_t>(k * devices + d));
+                } else if (static_cast<std::int32_t>(s) == tiedSlots[static_cast<std::size_t>(stage)]) {
+                    members = {static_cast<std::int32_t>(d), static_cast<std::int32_t>((pp - 1) * devices + d)};
+                } else {
+                    for (std::int32_t m : (*stagePatterns[s])[static_cast<std::size_t>(d)])
+                        members.push_back(static_cast<std::int32_t>(stage * devices + m));
+                }
+                binding.slotGroups[s] = index.groupFor(w, std::move(members));
+            }
+        }
+    control.report(1.0);
+    return out;
+}
+
+StepFigures stepFigures(const CompiledModel& compiled, const EstimateResult& estimate, const Cluster& cluster)
+{
+    StepFigures f;
+    f.stepTime = estimate.stepTime;
+    if (f.stepTime > 0) {
+        f.tokensPerSecond = compiled.tokensPerStep / f.stepTime;
+        const double peak = cluster.device.peakFlops(Precision::BF16);
+        const double ranks = static_cast<double>(compiled.workload.rankCount());
+        if (peak > 0)
+            f.mfu = compiled.modelFlops / (f.stepTime * ranks * peak);
+        double exposed = 0;
+        for (const RankBreakdown& r : estimate.ranks)
+            exposed = std::max(exposed, r.exposedComm);
+        f.exposedCommFraction = exposed / f.stepTime;
+    }
+    f.bubbleFraction = compiled.bubbleFraction;
+    f.memoryBytes = compiled.memory.total();
+    f.memoryCapacity = cluster.device.memoryCapacity;
+    f.outOfMemory = f.memoryCapacity > 0 && f.memoryBytes > f.memoryCapacity;
+    return f;
+}
+
+} // namespace flint::core::model

@@ -1,0 +1,1151 @@
+// SPDX-License-Identifier: MIT
+// StableHLO + Shardy text for the blocks of a transformer step (docs/models.md). Shapes are global
+// (logical); shardings say how the stage mesh splits them, and the partitioner derives every
+// collective. The ops follow what Megatron-LM runs per layer: column-parallel Q/K/V and FFN input
+// projections, row-parallel output projections, sequence parallelism around the norms, context
+// parallelism as an all-gather of keys and values over "cp", experts over "ep" with all-to-all
+// dispatch and combine.
+#include "core/model/modelgenerator.h"
+
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+namespace flint::core::model {
+namespace {
+
+using Dims = std::vector<std::int64_t>;
+using Axes = std::vector<std::string>;
+using Sharding = std::vector<Axes>;
+
+struct Value {
+    std::string name;
+    Dims shape;
+    std::string type = "bf16";
+};
+
+std::string tensorType(const Dims& shape, const std::string& element)
+{
+    std::string text = "tensor<";
+    for (std::int64_t d : shape)
+        text += std::to_string(d) + "x";
+    return text + element + ">";
+}
+std::string tensorType(const Value& v)
+{
+    return tensorType(v.shape, v.type);
+}
+
+std::string intList(const Dims& values)
+{
+    std::string text = "[";
+    for (std::size_t i = 0; i < values.size(); ++i)
+        text += (i ? ", " : "") + std::to_string(values[i]);
+    return text + "]";
+}
+
+std::string shardingBody(const Sharding& sharding, const Axes& unreduced = {})
+{
+    std::string text = "<@mesh, [";
+    for (std::size_t d = 0; d < sharding.size(); ++d) {
+        text += d ? ", {" : "{";
+        for (std::size_t a = 0; a < sharding[d].size(); ++a)
+            text += (a ? ", \"" : "\"") + sharding[d][a] + "\"";
+        text += "}";
+    }
+    text += "]";
+    if (!unreduced.empty()) {
+        text += ", unreduced={";
+        for (std::size_t a = 0; a < unreduced.size(); ++a)
+            text += (a ? ", \"" : "\"") + unreduced[a] + "\"";
+        text += "}";
+    }
+    return text + ">";
+}
+
+Axes concat(Axes a, const Axes& b)
+{
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+}
+
+/// Writes one function `@main` op by op. Every op gets a loc() name "<scope>/<what>", which the
+/// lowering keeps as the op's scope.
+class Emitter {
+public:
+    Value arg(const std::string& name, Dims shape, const Sharding& sharding, std::string type = "bf16")
+    {
+        Value v{"%" + name, std::move(shape), std::move(type)};
+        m_args.push_back(v.name + ": " + tensorType(v) + " {sdy.sharding = #sdy.sharding" + shardingBody(sharding) +
+                         "}");
+        return v;
+    }
+    /// An argument that is a pending partial sum over `unreduced`.
+    Value partialArg(const std::string& name, Dims shape, const Sharding& sharding, const Axes& unreduced,
+                     std::string type)
+    {
+        Value v{"%" + name, std::move(shape), std::move(type)};
+        m_args.push_back(v.name + ": " + tensorType(v) + " {sdy.sharding = #sdy.sharding" +
+                         shardingBody(sharding, unreduced) + "}");
+        return v;
+    }
+    void scope(std::string name) { m_scope = std::move(name); }
+
+    Value dot(const Value& a, const Value& b, const Dims& batchA, const Dims& batchB, const Dims& contractA,
+              const Dims& contractB, const std::string& what, const std::string& resultType = "bf16")
+    {
+        Dims shape;
+        for (std::int64_t d : batchA)
+            shape.push_back(a.shape[static_cast<std::size_t>(d)]);
+        const auto freeDims = [](const Value& v, const Dims& batch, const Dims& contract, Dims& out) {
+            for (std::size_t d = 0; d < v.shape.size(); ++d) {
+                const auto in = [&](const Dims& list) {
+                    for (std::int64_t x : list)
+                        if (static_cast<std::size_t>(x) == d)
+                            return true;
+                    return false;
+                };
+                if (!in(batch) && !in(contract))
+                    out.push_back(v.shape[d]);
+            }
+        };
+        freeDims(a, batchA, contractA, shape);
+        freeDims(b, batchB, contractB, shape);
+        Value r = fresh(shape, resultType);
+        std::string text = r.name + " = stablehlo.dot_general " + a.name + ", " + b.name;
+        if (!batchA.empty())
+            text += ", batching_dims = " + intList(batchA) + " x " + intList(batchB);
+        text += ", contracting_dims = " + intList(contractA) + " x " + intList(contractB) + " : (" + tensorType(a) +
+                ", " + tensorType(b) + ") -> " + tensorType(r);
+        line(text, what);
+        return r;
+    }
+    /// x @ w over x's last dimension and w's `wDim`.
+    Value matmul(const Value& x, const Value& w, std::int64_t wDim, const std::string& what)
+    {
+        return dot(x, w, {}, {}, {static_cast<std::int64_t>(x.shape.size()) - 1}, {wDim}, what);
+    }
+    Value binary(const std::string& op, const Value& a, const Value& b, const std::string& what)
+    {
+        Value r = fresh(a.shape, a.type);
+        line(r.name + " = stablehlo." + op + " " + a.name + ", " + b.name + " : " + tensorType(r), what);
+        return r;
+    }
+    Value unary(const std::string& op, const Value& a, const std::string& what)
+    {
+        Value r = fresh(a.shape, a.type);
+        line(r.name + " = stablehlo." + op + " " + a.name + " : " + tensorType(r), what);
+        return r;
+    }
+    Value convert(const Value& a, const std::string& type, const std::string& what)
+    {
+        if (a.type == type)
+            return a;
+        Value r = fresh(a.shape, type);
+        line(r.name + " = stablehlo.convert " + a.name + " : (" + tensorType(a) + ") -> " + tensorType(r), what);
+        return r;
+    }
+    Value scalar(const std::string& value, const std::string& type = "bf16")
+    {
+        Value r = fresh({}, type);
+        line(r.name + " = stablehlo.constant dense<" + value + "> : " + tensorType(r), "");
+        return r;
+    }
+    Value broadcast(const Value& a, const Dims& dims, const Dims& shape, const std::string& what)
+    {
+        Value r = fresh(shape, a.type);
+        line(r.name + " = stablehlo.broadcast_in_dim " + a.name + ", dims = " + intList(dims) + " : (" + tensorType(a) +
+                 ") -> " + tensorType(r),
+             what);
+        return r;
+    }
+    Value reshape(const Value& a, const Dims& shape, const std::string& what)
+    {
+        Value r = fresh(shape, a.type);
+        line(r.name + " = stablehlo.reshape " + a.name + " : (" + tensorType(a) + ") -> " + tensorType(r), what);
+        return r;
+    }
+    Value transpose(const Value& a, const Dims& perm, const std::string& what)
+    {
+        Dims shape;
+        for (std::int64_t p : perm)
+            shape.push_back(a.shape[static_cast<std::size_t>(p)]);
+        Value r = fresh(shape, a.type);
+        line(r.name + " = stablehlo.transpose " + a.name + ", dims = " + intList(perm) + " : (" + tensorType(a) +
+                 ") -> " + tensorType(r),
+             what);
+        return r;
+    }
+    /// Reduces `a` over `dims` with `op` ("add", "maximum").
+    Value reduce(const Value& a, const Dims& dims, const std::string& op, const std::string& what)
+    {
+        Dims shape;
+        for (std::size_t d = 0; d < a.shape.size(); ++d) {
+            bool reduced = false;
+            for (std::int64_t x : dims)
+                reduced = reduced || static_cast<std::size_t>(x) == d;
+            if (!reduced)
+                shape.push_back(a.shape[d]);
+        }
+        const Value init = scalar(op == "maximum" ? "0xFF80" : "0.0", a.type == "bf16" ? "bf16" : a.type);
+        Value r = fresh(shape, a.type);
+        line(r.name + " = stablehlo.reduce(" + a.name + " init: " + init.name + ") applies stablehlo." + op +
+                 " across dimensions = " + intList(dims) + " : (" + tensorType(a) + ", " + tensorType(init) + ") -> " +
+                 tensorType(r),
+             what);
+        return r;
+    }
+    Value constrain(const Value& a, const Sharding& sharding, const std::string& what, const Axes& unreduced = {})
+    {
+        Value r = fresh(a.shape, a.type);
+        line(r.name + " = sdy.sharding_constraint " + a.name + " " + shardingBody(sharding, unreduced) + " : " +
+                 tensorType(r),
+             what);
+        return r;
+    }
+    Value gather(const Value& table, const Value& ids, const std::string& what)
+    {
+        // ids [b, s] -> [b, s, 1] index vectors; rows of table [v, h] -> [b, s, h].
+        const Value index = reshape(ids, {ids.shape[0], ids.shape[1], 1}, what);
+        Value r = fresh({ids.shape[0], ids.shape[1], table.shape[1]}, table.type);
+        line(r.name + " = \"stablehlo.gather\"(" + table.name + ", " + index.name +
+                 ") <{dimension_numbers = #stablehlo.gather<offset_dims = [2], collapsed_slice_dims = [0], "
+                 "start_index_map = [0], index_vector_dim = 2>, indices_are_sorted = false, slice_sizes = "
+                 "array<i64: 1, " +
+                 std::to_string(table.shape[1]) + ">}> : (" + tensorType(table) + ", " + tensorType(index) + ") -> " +
+                 tensorType(r),
+             what);
+        return r;
+    }
+    Value scatterAdd(const Dims& tableShape, const Value& ids, const Value& updates, const std::string& what)
+    {
+        const Value index = reshape(ids, {ids.shape[0], ids.shape[1], 1}, what);
+        const Value zero = scalar("0.0", updates.type);
+        const Value zeros = broadcast(zero, {}, tableShape, what);
+        Value r = fresh(tableShape, updates.type);
+        const std::string element = tensorType(Dims{}, updates.type);
+        line(r.name + " = \"stablehlo.scatter\"(" + zeros.name + ", " + index.name + ", " + updates.name +
+                 ") <{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [2], "
+                 "inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 2>, "
+                 "indices_are_sorted = false, unique_indices = false}> ({\n    ^bb0(%lhs: " +
+                 element + ", %rhs: " + element + "):\n      %sum = stablehlo.add %lhs, %rhs : " + element +
+                 "\n      stablehlo.return %sum : " + element + "\n    }) : (" + tensorType(zeros) + ", " +
+                 tensorType(index) + ", " + tensorType(updates) + ") -> " + tensorType(r),
+             what);
+        return r;
+    }
+
+    /// Returns `results`, each with its result sharding.
+    /// `unreduced[i]`, when given, lists the axes result i stays a partial sum over.
+    std::string module(const std::string& name, const StageMesh& mesh, const std::vector<Value>& results,
+                       const std::vector<Sharding>& shardings, const std::string& comment,
+                       const std::vector<Axes>& unreduced = {})
+    {
+        std::ostringstream out;
+        out << "// " << comment << "\n";
+        out << "module @" << name << " attributes {mhlo.num_partitions = " << mesh.devices()
+            << " : i32, mhlo.num_replicas = 1 : i32} {\n";
+        out << "  sdy.mesh @mesh = <[\"dp\"=" << mesh.dp << ", \"ep\"=" << mesh.ep << ", \"cp\"=" << mesh.cp
+            << ", \"tp\"=" << mesh.tp << "]>\n";
+        out << "  func.func public @main(";
+        for (std::size_t i = 0; i < m_args.size(); ++i)
+            out << (i ? ",\n      " : "") << m_args[i];
+        out << ")\n      -> (";
+        for (std::size_t i = 0; i < results.size(); ++i)
+            out << (i ? ", " : "") << tensorType(results[i]) << " {sdy.sharding = #sdy.sharding"
+                << shardingBody(shardings[i], i < unreduced.size() ? unreduced[i] : Axes{}) << "}";
+        out << ") {\n" << m_body << "    return ";
+        for (std::size_t i = 0; i < results.size(); ++i)
+            out << (i ? ", " : "") << results[i].name;
+        out << " : ";
+        for (std::size_t i = 0; i < results.size(); ++i)
+            out << (i ? ", " : "") << tensorType(results[i]);
+        out << "\n  }\n}\n";
+        return out.str();
+    }
+
+private:
+    Value fresh(Dims shape, std::string type)
+    {
+        return Value{"%v" + std::to_string(m_next++), std::move(shape), std::move(type)};
+    }
+    void line(const std::string& text, const std::string& what)
+    {
+        m_body += "    " + text;
+        if (!what.empty())
+            m_body += " loc(\"" + (m_scope.empty() ? what : m_scope + "/" + what) + "\")";
+        m_body += "\n";
+    }
+
+    std::vector<std::string> m_args;
+    std::string m_body;
+    std::string m_scope;
+    int m_next = 0;
+};
+
+/// Sizes and shardings of one stage's blocks.
+struct Shape {
+    const TransformerConfig& model;
+    const ParallelConfig& parallel;
+    StageMesh mesh;
+    std::int64_t b = 0;   ///< sequences of one microbatch over all data-parallel replicas
+    std::int64_t s = 0;   ///< query tokens per sequence (1 when decoding)
+    std::int64_t ctx = 0; ///< key/value tokens (decode: the cache)
+    std::int64_t h = 0, n = 0, kv = 0, d = 0, g = 0, v = 0;
+    Axes batch;    ///< axes splitting the batch: "dp", "ep"
+    Axes seq;      ///< axes splitting the sequence outside the norms: "cp"
+    Axes tp;       ///< "tp" when tp > 1
+    Axes actSeq;   ///< the sequence's axes between layers: seq, plus "tp" under sequence parallelism
+    Axes dataAxes; ///< axes a weight gradient is a partial sum over: batch and sequence
+    Axes zeroAxes; ///< axes parameters (ZeRO-3) or their update (ZeRO-1/2) are sharded over
+    bool training = true;
+    bool fp8 = false;
+
+    Shape(const TransformerConfig& m, const ParallelConfig& p)
+        : model(m)
+        , parallel(p)
+        , mesh(stageMesh(p))
+    {
+        training = p.phase == Phase::Training;
+        b = p.microbatchSize * p.dp;
+        if (p.phase == Phase::Decode) {
+            s = 1;
+            ctx = p.decodeContext > 0 ? p.decodeContext : p.sequenceLength(m);
+        } else {
+            s = p.sequenceLength(m);
+            ctx = s;
+        }
+        h = m.hidden;
+        n = m.heads;
+        kv = m.kvHeads;
+        d = m.headDimension();
+        g = n / kv;
+        // Megatron-LM pads the vocabulary to a multiple of 128 x TP (--make-vocab-size-divisible-by)
+        // so that every tensor-parallel rank holds an equal, aligned slice.
+        v = (m.vocab + 128 * p.tp - 1) / (128 * p.tp) * (128 * p.tp);
+        if (mesh.dp > 1)
+            batch.push_back("dp");
+        if (mesh.ep > 1)
+            batch.push_back("ep");
+        if (mesh.cp > 1)
+            seq.push_back("cp");
+        if (mesh.tp > 1)
+            tp.push_back("tp");
+        actSeq = seq;
+        if (mesh.tp > 1 && p.sequenceParallel && p.phase != Phase::Decode)
+            actSeq.push_back("tp");
+        dataAxes = concat(batch, seq);
+        zeroAxes = batch;
+        fp8 = p.dtype == Precision::FP8;
+    }
+    Sharding act() const { return {batch, actSeq, {}}; }
+    Sharding full() const { return {batch, seq, {}}; }
+    /// A weight [in, out] split on `tpDim` over "tp"; under ZeRO-3 the other dimension over the data axes.
+    Sharding weight(int tpDim) const
+    {
+        Sharding sh(2);
+        sh[static_cast<std::size_t>(tpDim)] = tp;
+        if (parallel.zero == ZeroStage::Parameters && training)
+            sh[static_cast<std::size_t>(1 - tpDim)] = zeroAxes;
+        return sh;
+    }
+    Sharding vectorSharding() const { return {{}}; }
+};
+
+/// x @ w with the chosen matmul precision: fp8 casts both operands (Transformer Engine's recipe).
+Value linear(Emitter& e, const Shape& sh, const Value& x, const Value& w, std::int64_t wDim, const std::string& what)
+{
+    if (!sh.fp8)
+        return e.matmul(x, w, wDim, what);
+    const Value x8 = e.convert(x, "f8E4M3FN", what + "_cast");
+    const Value w8 = e.convert(w, "f8E4M3FN", what + "_cast");
+    return e.matmul(x8, w8, wDim, what);
+}
+
+/// A weight gradient: dy^T x over batch and sequence (dims 0 and 1 of both).
+Value weightGradient(Emitter& e, const Shape& sh, const Value& x, const Value& dy, const std::string& what)
+{
+    if (!sh.fp8)
+        return e.dot(x, dy, {}, {}, {0, 1}, {0, 1}, what);
+    // Transformer Engine keeps the incoming gradient in e5m2 and the saved input in e4m3.
+    const Value x8 = e.convert(x, "f8E4M3FN", what + "_cast");
+    const Value dy8 = e.convert(dy, "f8E5M2", what + "_cast");
+    return e.dot(x8, dy8, {}, {}, {0, 1}, {0, 1}, what);
+}
+
+/// LayerNorm (GPT) or RMSNorm (Llama, Mixtral, DeepSeek) over the hidden dimension, one fused kernel.
+Value norm(Emitter& e, const Shape& sh, const Value& x, const Value& gamma, const std::string& name)
+{
+    e.scope(name + ".fused");
+    const Dims bs{x.shape[0], x.shape[1]};
+    Value centred = x;
+    if (!sh.model.gatedMlp) {
+        const Value mean = e.reduce(x, {2}, "add", "mean");
+        centred = e.binary("subtract", x, e.broadcast(mean, {0, 1}, x.shape, "mean"), "centre");
+    }
+    const Value sq = e.binary("multiply", centred, centred, "square");
+    const Value ms = e.reduce(sq, {2}, "add", "variance");
+    const Value rs = e.unary("rsqrt", ms, "rsqrt");
+    const Value scaled = e.binary("multiply", centred, e.broadcast(rs, {0, 1}, x.shape, "scale"), "normalise");
+    const Value out = e.binary("multiply", scaled, e.broadcast(gamma, {2}, x.shape, "gamma"), "gamma");
+    (void)bs;
+    e.scope("");
+    return out;
+}
+
+/// The backward pass of norm(): about twice its work, one fused kernel; the gamma gradient is a
+/// partial sum over batch and sequence.
+std::pair<Value, Value> normBackward(Emitter& e, const Value& x, const Value& dy, const Value& gamma,
+                                     const std::string& name)
+{
+    e.scope(name + ".fused");
+    const Value dg = e.binary("multiply", dy, e.broadcast(gamma, {2}, x.shape, "gamma"), "dgamma_scale");
+    const Value dot = e.reduce(e.binary("multiply", dg, x, "dot"), {2}, "add", "dot");
+    const Value proj = e.binary("multiply", x, e.broadcast(dot, {0, 1}, x.shape, "project"), "project");
+    const Value dx = e.binary("subtract", dg, proj, "dx");
+    const Value gammaGrad = e.reduce(e.binary("multiply", dy, x, "dgamma"), {0, 1}, "add", "dgamma");
+    e.scope("");
+    return {dx, gammaGrad};
+}
+
+/// SiLU/GELU-like activation: x * sigmoid(x).
+Value activation(Emitter& e, const Value& x, const std::string& name)
+{
+    e.scope(name + ".fused");
+    const Value out = e.binary("multiply", x, e.unary("logistic", x, "sigmoid"), "gate");
+    e.scope("");
+    return out;
+}
+
+/// Rotary position embedding on [b, s, heads * d]: q * cos + rotate(q) * sin, one fused kernel.
+Value rotary(Emitter& e, const Value& q, const std::string& name)
+{
+    e.scope(name + ".fused");
+    const Value c = e.broadcast(e.scalar("0.5"), {}, q.shape, "cos");
+    const Value out = e.binary("add", e.binary("multiply", q, c, "cos"), e.binary("multiply", q, c, "sin"), "sum");
+    e.scope("");
+    return out;
+}
+
+/// Scores and softmax of one layer: q5 [b, s, kv, g, d] against k [b, ctx, kv, d] gives
+/// p [b, kv, s, g, ctx]. Flash attention keeps them on chip: one fused kernel with the context
+/// product (the scope "attention.fused").
+Value attentionProbabilities(Emitter& e, const Shape& sh, const Value& q5, const Value& k4, const std::string& scope)
+{
+    e.scope(scope);
+    const Value scores = e.dot(q5, k4, {0, 2}, {0, 2}, {4}, {3}, "scores");
+    const Value m = e.reduce(scores, {4}, "maximum", "max");
+    const Value shifted = e.binary("subtract", scores, e.broadcast(m, {0, 1, 2, 3}, scores.shape, "max"), "shift");
+    const Value ex = e.unary("exponential", shifted, "exp");
+    const Value sum = e.reduce(ex, {4}, "add", "sum");
+    const Value p = e.binary("divide", ex, e.broadcast(sum, {0, 1, 2, 3}, scores.shape, "sum"), "normalise");
+    (void)sh;
+    return p;
+}
+
+struct LayerWeights {
+    Value ln1, wq, wk, wv, wo, ln2;
+    Value w1, w3, w2; ///< dense FFN (w3: gate of a gated FFN)
+    Value router;     ///< MoE
+    Value e1, e3, e2; ///< routed experts [E, h, f] / [E, f, h]
+    Value s1, s3, s2; ///< shared experts as one dense FFN
+};
+
+LayerWeights layerWeights(Emitter& e, const Shape& sh, bool moe)
+{
+    const TransformerConfig& m = sh.model;
+    LayerWeights w;
+    w.ln1 = e.arg("ln1", {sh.h}, sh.vectorSharding());
+    w.wq = e.arg("wq", {sh.h, sh.n * sh.d}, sh.weight(1));
+    w.wk = e.arg("wk", {sh.h, sh.kv * sh.d}, sh.weight(1));
+    w.wv = e.arg("wv", {sh.h, sh.kv * sh.d}, sh.weight(1));
+    w.wo = e.arg("wo", {sh.n * sh.d, sh.h}, sh.weight(0));
+    w.ln2 = e.arg("ln2", {sh.h}, sh.vectorSharding());
+    if (!moe) {
+        w.w1 = e.arg("w1", {sh.h, m.ffn}, sh.weight(1));
+        if (m.gatedMlp)
+            w.w3 = e.arg("w3", {sh.h, m.ffn}, sh.weight(1));
+        w.w2 = e.arg("w2", {m.ffn, sh.h}, sh.weight(0));
+        return w;
+    }
+    w.router = e.arg("router", {sh.h, m.experts}, {{}, {}});
+    Axes ep;
+    if (sh.mesh.ep > 1)
+        ep.push_back("ep");
+    Axes expertZero; // ZeRO-3 shards experts over the data axes that hold replicas of them
+    if (sh.parallel.zero == ZeroStage::Parameters && sh.training && sh.mesh.dp > 1)
+        expertZero.push_back("dp");
+    w.e1 = e.arg("expert_w1", {m.experts, sh.h, m.expertFfn}, {ep, expertZero, sh.tp});
+    if (m.gatedMlp)
+        w.e3 = e.arg("expert_w3", {m.experts, sh.h, m.expertFfn}, {ep, expertZero, sh.tp});
+    w.e2 = e.arg("expert_w2", {m.experts, m.expertFfn, sh.h}, {ep, sh.tp, expertZero});
+    if (m.sharedExperts > 0) {
+        const std::int64_t f = m.expertFfn * m.sharedExperts;
+        w.s1 = e.arg("shared_w1", {sh.h, f}, sh.weight(1));
+        if (m.gatedMlp)
+            w.s3 = e.arg("shared_w3", {sh.h, f}, sh.weight(1));
+        w.s2 = e.arg("shared_w2", {f, sh.h}, sh.weight(0));
+    }
+    return w;
+}
+
+/// Dense FFN on the gathered input: returns the row-parallel output (a partial sum over "tp").
+Value denseFfn(Emitter& e, const Shape& sh, const Value& x, const Value& w1, const Value& w3, const Value& w2,
+               const std::string& name)
+{
+    const Value up = linear(e, sh, x, w1, 0, name + "/up");
+    Value hidden = activation(e, up, name + "/act");
+    if (!w3.name.empty())
+        hidden = e.binary("multiply", hidden, linear(e, sh, x, w3, 0, name + "/gate"), name + "/act.fused/glu");
+    return linear(e, sh, hidden, w2, 0, name + "/down");
+}
+
+/// Routed experts: tokens [b, s, h] (replicated over "tp") to experts and back, as Megatron-LM's
+/// all-to-all token dispatcher does it, with tokens spread evenly over experts (capacity factor 1).
+Value moeFfn(Emitter& e, const Shape& sh, const Value& x, const LayerWeights& w)
+{
+    const TransformerConfig& m = sh.model;
+    const std::int64_t b = x.shape[0], s = x.shape[1], k = m.topK, experts = m.experts;
+    const std::int64_t capacity = s * k / experts;
+    e.scope("router.fused");
+    const Value logits = e.matmul(x, w.router, 0, "logits");
+    const Value ex = e.unary("exponential", logits, "softmax");
+    const Value probs = e.binary(
+        "divide", ex, e.broadcast(e.reduce(ex, {2}, "add", "softmax"), {0, 1}, ex.shape, "softmax"), "softmax");
+    (void)probs;
+    e.scope("");
+    const Value copies = e.broadcast(x, {0, 1, 3}, {b, s, k, sh.h}, "moe/dispatch_copies");
+    const Value byExpert =
+        e.reshape(e.reshape(copies, {b, s * k, sh.h}, "moe/permute"), {b, experts, capacity, sh.h}, "moe/permute");
+    Axes dp, ep;
+    if (sh.mesh.dp > 1)
+        dp.push_back("dp");
+    if (sh.mesh.ep > 1)
+        ep.push_back("ep");
+    const Value dispatched = e.constrain(byExpert, {dp, ep, {}, {}}, "moe/dispatch");
+    const Value up = e.dot(dispatched, w.e1, {1}, {0}, {3}, {1}, "moe/expert_up");
+    Value hidden = activation(e, up, "moe/expert_act");
+    if (!w.e3.name.empty())
+        hidden = e.binary("multiply", hidden, e.dot(dispatched, w.e3, {1}, {0}, {3}, {1}, "moe/expert_gate"),
+                          "moe/expert_act.fused/glu");
+    const Value down = e.dot(hidden, w.e2, {0}, {0}, {3}, {1}, "moe/expert_down"); // [E, b, C, h]
+    const Value back = e.transpose(down, {1, 0, 2, 3}, "moe/unpermute");
+    const Value combined = e.constrain(back, {sh.batch, {}, {}, {}}, "moe/combine");
+    const Value tokens = e.reshape(combined, {b, s, k, sh.h}, "moe/unpermute");
+    Value out = e.reduce(tokens, {2}, "add", "moe/weighted_sum");
+    if (!w.s1.name.empty())
+        out = e.binary(
+            "add", out,
+            e.constrain(denseFfn(e, sh, x, w.s1, w.s3, w.s2, "shared_experts"), sh.full(), "shared_experts/reduce"),
+            "moe/add_shared");
+    return out;
+}
+
+/// Values of one layer's forward pass that the backward pass reads.
+struct LayerForwardValues {
+    Value x, a1, a1full, q, k, v, q5, k4, v4, p, o2, x2, a2, a2full, out;
+};
+
+LayerForwardValues layerForward(Emitter& e, const Shape& sh, const Value& x, const LayerWeights& w, bool moe,
+                                const Value& kCache = {}, const Value& vCache = {})
+{
+    LayerForwardValues f;
+    f.x = x;
+    f.a1 = norm(e, sh, x, w.ln1, "attention/norm");
+    f.a1full = e.constrain(f.a1, sh.full(), "attention/gather_sequence");
+    f.q = linear(e, sh, f.a1full, w.wq, 0, "attention/q");
+    f.k = linear(e, sh, f.a1full, w.wk, 0, "attention/k");
+    f.v = linear(e, sh, f.a1full, w.wv, 0, "attention/v");
+    Value q = f.q, k = f.k;
+    if (!sh.model.learnedPositions) {
+        q = rotary(e, q, "attention/rotary_q");
+        k = rotary(e, k, "attention/rotary_k");
+    }
+    const std::int64_t b = x.shape[0], s = x.shape[1];
+    f.q5 = e.reshape(q, {b, s, sh.kv, sh.g, sh.d}, "attention/heads");
+    if (!kCache.name.empty()) {
+        // Decoding: the new token's key and value join the cache; attention reads the whole cache.
+        f.k4 = kCache;
+        f.v4 = vCache;
+    } else {
+        f.k4 = e.reshape(k, {b, s, sh.kv, sh.d}, "attention/heads");
+        f.v4 = e.reshape(f.v, {b, s, sh.kv, sh.d}, "attention/heads");
+        if (!sh.seq.empty()) {
+            // Context parallelism: every rank needs the keys and values of the whole sequence. Ring
+            // attention passes them around the "cp" ring in cp - 1 steps; the bytes equal an all-gather.
+            f.k4 = e.constrain(f.k4, {sh.batch, {}, sh.tp, {}}, "attention/context_parallel_kv");
+            f.v4 = e.constrain(f.v4, {sh.batch, {}, sh.tp, {}}, "attention/context_parallel_kv");
+        }
+    }
+    const bool flash = sh.parallel.flashAttention;
+    f.p = attentionProbabilities(e, sh, f.q5, f.k4, flash ? "attention/core.fused" : "attention/core");
+    const Value o = e.dot(f.p, f.v4, {0, 1}, {0, 2}, {4}, {1}, "context"); // [b, kv, s, g, d]
+    e.scope("");
+    const Value ot = e.transpose(o, {0, 2, 1, 3, 4}, "attention/merge_heads");
+    f.o2 = e.reshape(ot, {b, s, sh.n * sh.d}, "attention/merge_heads");
+    const Value proj = linear(e, sh, f.o2, w.wo, 0, "attention/out");
+    const Value projDone = e.constrain(proj, sh.act(), "attention/reduce_output");
+    f.x2 = e.binary("add", x, projDone, "attention/residual");
+    f.a2 = norm(e, sh, f.x2, w.ln2, "mlp/norm");
+    f.a2full = e.constrain(f.a2, sh.full(), "mlp/gather_sequence");
+    const Value ffn = moe ? moeFfn(e, sh, f.a2full, w) : denseFfn(e, sh, f.a2full, w.w1, w.w3, w.w2, "mlp");
+    const Value ffnDone = e.constrain(ffn, sh.act(), "mlp/reduce_output");
+    f.out = e.binary("add", f.x2, ffnDone, "mlp/residual");
+    return f;
+}
+
+std::string moduleName(Block block, bool moe)
+{
+    std::string name(displayName(block));
+    for (char& c : name)
+        if (c == ' ' || c == '-')
+            c = '_';
+    return name + (moe ? "_moe" : "");
+}
+
+std::string header(const Shape& sh, Block block, bool moe)
+{
+    return std::string(displayName(block)) + (moe ? " (MoE)" : "") + " of " + sh.model.title + " under " +
+           sh.parallel.describe() + "; generated by Flint Explorer (docs/models.md)";
+}
+
+std::string layerForwardBlock(const Shape& sh, bool moe)
+{
+    Emitter e;
+    const Value x = e.arg("x", {sh.b, sh.s, sh.h}, sh.act());
+    const LayerWeights w = layerWeights(e, sh, moe);
+    Value kCache, vCache;
+    if (sh.parallel.phase == Phase::Decode) {
+        kCache = e.arg("k_cache", {sh.b, sh.ctx, sh.kv, sh.d}, {sh.batch, {}, sh.tp, {}});
+        vCache = e.arg("v_cache", {sh.b, sh.ctx, sh.kv, sh.d}, {sh.batch, {}, sh.tp, {}});
+    }
+    const LayerForwardValues f = layerForward(e, sh, x, w, moe, kCache, vCache);
+    return e.module(moduleName(Block::LayerForward, moe), sh.mesh, {f.out}, {sh.act()},
+                    header(sh, Block::LayerForward, moe));
+}
+
+/// dx of a column-parallel linear (partial over "tp") and its weight gradient.
+struct LinearGrad {
+    Value dx, dw;
+};
+LinearGrad linearBackward(Emitter& e, const Shape& sh, const Value& xFull, const Value& w, const Value& dy,
+                          const std::string& name)
+{
+    LinearGrad g;
+    // dy [b, s, out], w [in, out]: dx = dy w^T; dw = x^T dy.
+    if (sh.fp8)
+        g.dx = e.matmul(e.convert(dy, "f8E5M2", name + "/dgrad_cast"), e.convert(w, "f8E4M3FN", name + "/dgrad_cast"),
+                        1, name + "/dgrad");
+    else
+        g.dx = e.matmul(dy, w, 1, name + "/dgrad");
+    g.dw = weightGradient(e, sh, xFull, dy, name + "/wgrad");
+    return g;
+}
+
+std::string layerBackwardBlock(const Shape& sh, bool moe)
+{
+    const TransformerConfig& m = sh.model;
+    Emitter e;
+    const Recompute recompute = sh.parallel.recompute;
+    const Value dy = e.arg("dy", {sh.b, sh.s, sh.h}, sh.act());
+    const Value x = e.arg("x", {sh.b, sh.s, sh.h}, sh.act());
+    const LayerWeights w = layerWeights(e, sh, moe);
+    LayerForwardValues f;
+    if (recompute == Recompute::Full) {
+        // Full recomputation (Chen et al. 2016; Megatron-LM's --recompute-granularity full): only the
+        // layer input was kept; run the forward pass again, collectives included.
+        e.scope("");
+        f = layerForward(e, sh, x, w, moe);
+    } else {
+        f.x = x;
+        f.a1 = e.arg("a1", {sh.b, sh.s, sh.h}, sh.act());
+        f.q = e.arg("q", {sh.b, sh.s, sh.n * sh.d}, {sh.batch, sh.seq, sh.tp});
+        f.k = e.arg("k", {sh.b, sh.s, sh.kv * sh.d}, {sh.batch, sh.seq, sh.tp});
+        f.v = e.arg("v", {sh.b, sh.s, sh.kv * sh.d}, {sh.batch, sh.seq, sh.tp});
+        f.o2 = e.arg("context", {sh.b, sh.s, sh.n * sh.d}, {sh.batch, sh.seq, sh.tp});
+        f.x2 = e.arg("x2", {sh.b, sh.s, sh.h}, sh.act());
+        f.a2 = e.arg("a2", {sh.b, sh.s, sh.h}, sh.act());
+        f.a1full = e.constrain(f.a1, sh.full(), "attention/gather_sequence");
+        f.a2full = e.constrain(f.a2, sh.full(), "mlp/gather_sequence");
+        f.q5 = e.reshape(f.q, {sh.b, sh.s, sh.kv, sh.g, sh.d}, "attention/heads");
+        f.k4 = e.reshape(f.k, {sh.b, sh.s, sh.kv, sh.d}, "attention/heads");
+        f.v4 = e.reshape(f.v, {sh.b, sh.s, sh.kv, sh.d}, "attention/heads");
+        if (!sh.seq.empty()) {
+            f.k4 = e.constrain(f.k4, {sh.batch, {}, sh.tp, {}}, "attention/context_parallel_kv");
+            f.v4 = e.constrain(f.v4, {sh.batch, {}, sh.tp, {}}, "attention/context_parallel_kv");
+        }
+        const bool keptProbabilities = recompute == Recompute::None && !sh.parallel.flashAttention;
+        if (keptProbabilities)
+            f.p = e.arg("p", {sh.b, sh.kv, sh.s, sh.g, sh.s}, {sh.batch, sh.tp, sh.seq, {}, {}});
+        else // selective recomputation, or flash attention's backward kernel, recompute the scores
+            f.p = attentionProbabilities(e, sh, f.q5, f.k4,
+                                         sh.parallel.flashAttention ? "attention/core_backward.fused"
+                                                                    : "attention/recompute");
+        e.scope("");
+    }
+    std::vector<Value> grads;
+    std::vector<Sharding> gradShardings;
+    std::vector<Axes> gradPartial;
+    const auto keepPartial = [&](const Value& g, Sharding sharding, const std::string& what,
+                                 const Axes* over = nullptr) {
+        const Axes partial = over ? *over : sh.dataAxes;
+        grads.push_back(e.constrain(g, sharding, what, partial));
+        gradShardings.push_back(std::move(sharding));
+        gradPartial.push_back(partial);
+    };
+
+    // MLP: dy -> d(a2), weight gradients.
+    const Value dyFull = e.constrain(dy, sh.full(), "mlp/gather_output_grad");
+    Value da2;
+    if (!moe) {
+        const Value up = linear(e, sh, f.a2full, w.w1, 0, "mlp/up_recompute");
+        const Value act = activation(e, up, "mlp/act_recompute");
+        Value hidden = act;
+        Value gate;
+        if (m.gatedMlp) {
+            gate = linear(e, sh, f.a2full, w.w3, 0, "mlp/gate_recompute");
+            hidden = e.binary("multiply", act, gate, "mlp/act_recompute.fused/glu");
+        }
+        const LinearGrad down = linearBackward(e, sh, hidden, w.w2, dyFull, "mlp/down");
+        keepPartial(down.dw, sh.weight(0), "mlp/down/wgrad_partial");
+        e.scope("mlp/act_backward.fused");
+        const Value dUp = e.binary("multiply", down.dx, e.unary("logistic", up, "dsigmoid"), "dact");
+        e.scope("");
+        const LinearGrad upGrad = linearBackward(e, sh, f.a2full, w.w1, dUp, "mlp/up");
+        keepPartial(upGrad.dw, sh.weight(1), "mlp/up/wgrad_partial");
+        da2 = upGrad.dx;
+        if (m.gatedMlp) {
+            const Value dGate = e.binary("multiply", down.dx, act, "mlp/act_backward.fused/dglu");
+            const LinearGrad gateGrad = linearBackward(e, sh, f.a2full, w.w3, dGate, "mlp/gate");
+            keepPartial(gateGrad.dw, sh.weight(1), "mlp/gate/wgrad_partial");
+            da2 = e.binary("add", da2, gateGrad.dx, "mlp/sum_dgrad");
+        }
+    } else {
+        // Experts: the forward dispatch again (recomputed permutation), the expert matmuls'
+        // data and weight gradients, and the combine's all-to-all in reverse.
+        const std::int64_t b = sh.b, s = sh.s, k = m.topK, experts = m.experts, capacity = s * k / experts;
+        Axes dp, ep;
+        if (sh.mesh.dp > 1)
+            dp.push_back("dp");
+        if (sh.mesh.ep > 1)
+            ep.push_back("ep");
+        e.scope("router_backward.fused");
+        const Value logits = e.matmul(f.a2full, w.router, 0, "logits");
+        const Value dLogits = e.binary("multiply", logits, logits, "dsoftmax");
+        e.scope("");
+        const Value routerGrad = e.dot(f.a2full, dLogits, {}, {}, {0, 1}, {0, 1}, "router/wgrad");
+        keepPartial(routerGrad, {{}, {}}, "router/wgrad_partial");
+        const auto toExperts = [&](const Value& tokens, const std::string& what) {
+            const Value copies = e.broadcast(tokens, {0, 1, 3}, {b, s, k, sh.h}, what + "_copies");
+            const Value byExpert =
+                e.reshape(e.reshape(copies, {b, s * k, sh.h}, what), {b, experts, capacity, sh.h}, what);
+            return e.constrain(byExpert, {dp, ep, {}, {}}, what);
+        };
+        const Value dispatched = toExperts(f.a2full, "moe/dispatch");
+        const Value dDispatched = toExperts(dyFull, "moe/combine_backward");
+        // dDispatched [b, E, C, h] -> [E, b, C, h] as the expert outputs are laid out.
+        const Value dDown = e.transpose(dDispatched, {1, 0, 2, 3}, "moe/combine_backward");
+        const Value up = e.dot(dispatched, w.e1, {1}, {0}, {3}, {1}, "moe/expert_up_recompute");
+        const Value act = activation(e, up, "moe/expert_act_recompute");
+        Value hidden = act;
+        if (!w.e3.name.empty())
+            hidden = e.binary("multiply", act, e.dot(dispatched, w.e3, {1}, {0}, {3}, {1}, "moe/expert_gate_recompute"),
+                              "moe/expert_act_recompute.fused/glu");
+        // d(hidden) [E, b, C, f] = dDown [E, b, C, h] x e2 [E, f, h]^T; d(e2) [E, f, h] over b, C.
+        const Value dHidden = e.dot(dDown, w.e2, {0}, {0}, {3}, {2}, "moe/expert_down/dgrad");
+        const Value dE2 = e.dot(hidden, dDown, {0}, {0}, {1, 2}, {1, 2}, "moe/expert_down/wgrad");
+        keepPartial(dE2, {ep, sh.tp, {}}, "moe/expert_down/wgrad_partial", &dp);
+        e.scope("moe/expert_act_backward.fused");
+        const Value dUp = e.binary("multiply", dHidden, e.unary("logistic", up, "dsigmoid"), "dact");
+        e.scope("");
+        // d(dispatched) [E, b, C, h] = dUp [E, b, C, f] x e1 [E, h, f]^T; d(e1) [E, h, f].
+        Value dIn = e.dot(dUp, w.e1, {0}, {0}, {3}, {2}, "moe/expert_up/dgrad");
+        const Value dispatchedE = e.transpose(dispatched, {1, 0, 2, 3}, "moe/expert_layout");
+        const Value dE1 = e.dot(dispatchedE, dUp, {0}, {0}, {1, 2}, {1, 2}, "moe/expert_up/wgrad");
+        keepPartial(dE1, {ep, {}, sh.tp}, "moe/expert_up/wgrad_partial", &dp);
+        if (!w.e3.name.empty()) {
+            const Value dGate = e.binary("multiply", dHidden, act, "moe/expert_act_backward.fused/dglu");
+            dIn =
+                e.binary("add", dIn, e.dot(dGate, w.e3, {0}, {0}, {3}, {2}, "moe/expert_gate/dgrad"), "moe/sum_dgrad");
+            const Value dE3 = e.dot(dispatchedE, dGate, {0}, {0}, {1, 2}, {1, 2}, "moe/expert_gate/wgrad");
+            keepPartial(dE3, {ep, {}, sh.tp}, "moe/expert_gate/wgrad_partial", &dp);
+        }
+        // Back to the tokens' owners (the dispatch all-to-all in reverse), summed over the k copies.
+        const Value back = e.constrain(e.transpose(dIn, {1, 0, 2, 3}, "moe/unpermute_backward"), {sh.batch, {}, {}, {}},
+                                       "moe/dispatch_backward");
+        da2 = e.reduce(e.reshape(back, {b, s, k, sh.h}, "moe/unpermute_backward"), {2}, "add", "moe/sum_copies");
+        if (!w.s1.name.empty()) {
+            const Value sUp = linear(e, sh, f.a2full, w.s1, 0, "shared_experts/up_recompute");
+            const LinearGrad sDown = linearBackward(e, sh, activation(e, sUp, "shared_experts/act_recompute"), w.s2,
+                                                    dyFull, "shared_experts/down");
+            keepPartial(sDown.dw, sh.weight(0), "shared_experts/down/wgrad_partial");
+            const LinearGrad sUpGrad = linearBackward(e, sh, f.a2full, w.s1, sDown.dx, "shared_experts/up");
+            keepPartial(sUpGrad.dw, sh.weight(1), "shared_experts/up/wgrad_partial");
+            if (!w.s3.name.empty()) {
+                const LinearGrad sGate = linearBackward(e, sh, f.a2full, w.s3, sDown.dx, "shared_experts/gate");
+                keepPartial(sGate.dw, sh.weight(1), "shared_experts/gate/wgrad_partial");
+                da2 = e.binary("add", da2, sGate.dx, "shared_experts/sum_dgrad");
+            }
+            da2 = e.binary("add", da2, e.constrain(sUpGrad.dx, sh.full(), "shared_experts/reduce_dgrad"),
+                           "shared_experts/sum_dgrad");
+        }
+    }
+    const Value da2Done = e.constrain(da2, sh.act(), "mlp/reduce_dgrad");
+    const auto [dNorm2, dLn2] = normBackward(e, f.x2, da2Done, w.ln2, "mlp/norm_backward");
+    keepPartial(dLn2, {{}}, "mlp/norm_backward/dgamma_partial");
+    const Value dx2 = e.binary("add", dy, dNorm2, "mlp/residual_backward");
+
+    // Attention: d(context) from the output projection, then the core, then Q/K/V.
+    const Value dx2Full = e.constrain(dx2, sh.full(), "attention/gather_output_grad");
+    const LinearGrad out = linearBackward(e, sh, f.o2, w.wo, dx2Full, "attention/out");
+    keepPartial(out.dw, sh.weight(0), "attention/out/wgrad_partial");
+    const Value dCtx = e.transpose(e.reshape(out.dx, {sh.b, sh.s, sh.kv, sh.g, sh.d}, "attention/split_heads"),
+                                   {0, 2, 1, 3, 4}, "attention/split_heads"); // [b, kv, s, g, d]
+    e.scope(sh.parallel.flashAttention ? "attention/core_backward.fused" : "attention/core_backward");
+    const Value dP = e.dot(dCtx, f.v4, {0, 1}, {0, 2}, {4}, {3}, "dprobabilities"); // [b, kv, s, g, ctx]
+    const Value rowSum = e.reduce(e.binary("multiply", dP, f.p, "dsoftmax"), {4}, "add", "dsoftmax");
+    const Value dS = e.binary(
+        "multiply", f.p, e.binary("subtract", dP, e.broadcast(rowSum, {0, 1, 2, 3}, dP.shape, "dsoftmax"), "dsoftmax"),
+        "dsoftmax");
+    const Value dQ = e.dot(dS, f.k4, {0, 1}, {0, 2}, {4}, {1}, "dq");        // [b, kv, s, g, d]
+    const Value dK = e.dot(dS, f.q5, {0, 1}, {0, 2}, {2, 3}, {1, 3}, "dk");  // [b, kv, ctx, d]
+    const Value dV = e.dot(f.p, dCtx, {0, 1}, {0, 1}, {2, 3}, {2, 3}, "dv"); // [b, kv, ctx, d]
+    e.scope("");
+    const Value dQ2 = e.reshape(e.transpose(dQ, {0, 2, 1, 3, 4}, "attention/merge_heads_backward"),
+                                {sh.b, sh.s, sh.n * sh.d}, "attention/merge_heads_backward");
+    const auto kvGrad = [&](const Value& g, const std::string& what) {
+        Value t = e.transpose(g, {0, 2, 1, 3}, what); // [b, ctx, kv, d]
+        if (!sh.seq.empty()) // the gathered keys' gradient goes back to their owners: a reduce-scatter over "cp"
+            t = e.constrain(t, {sh.batch, sh.seq, sh.tp, {}}, what + "_context_parallel");
+        return e.reshape(t, {sh.b, sh.s, sh.kv * sh.d}, what);
+    };
+    Value dQr = dQ2, dK2 = kvGrad(dK, "attention/dk"), dV2 = kvGrad(dV, "attention/dv");
+    if (!m.learnedPositions) {
+        dQr = rotary(e, dQr, "attention/rotary_q_backward");
+        dK2 = rotary(e, dK2, "attention/rotary_k_backward");
+    }
+    const LinearGrad gq = linearBackward(e, sh, f.a1full, w.wq, dQr, "attention/q");
+    const LinearGrad gk = linearBackward(e, sh, f.a1full, w.wk, dK2, "attention/k");
+    const LinearGrad gv = linearBackward(e, sh, f.a1full, w.wv, dV2, "attention/v");
+    keepPartial(gq.dw, sh.weight(1), "attention/q/wgrad_partial");
+    keepPartial(gk.dw, sh.weight(1), "attention/k/wgrad_partial");
+    keepPartial(gv.dw, sh.weight(1), "attention/v/wgrad_partial");
+    const Value da1 =
+        e.binary("add", e.binary("add", gq.dx, gk.dx, "attention/sum_dgrad"), gv.dx, "attention/sum_dgrad");
+    const Value da1Done = e.constrain(da1, sh.act(), "attention/reduce_dgrad");
+    const auto [dNorm1, dLn1] = normBackward(e, f.x, da1Done, w.ln1, "attention/norm_backward");
+    keepPartial(dLn1, {{}}, "attention/norm_backward/dgamma_partial");
+    const Value dx = e.binary("add", dx2, dNorm1, "attention/residual_backward");
+
+    std::vector<Value> results{dx};
+    std::vector<Sharding> shardings{sh.act()};
+    results.insert(results.end(), grads.begin(), grads.end());
+    shardings.insert(shardings.end(), gradShardings.begin(), gradShardings.end());
+    std::vector<Axes> partial{{}};
+    partial.insert(partial.end(), gradPartial.begin(), gradPartial.end());
+    // Results keep the partial sums: the gradient-sync block completes them once per step.
+    return e.module(moduleName(Block::LayerBackward, moe), sh.mesh, results, shardings,
+                    header(sh, Block::LayerBackward, moe), partial);
+}
+
+/// The sharding a parameter's completed gradient takes: replicated over the data axes (all-reduce),
+/// or, under ZeRO, split over them on its first dimension they divide (reduce-scatter).
+Sharding completedGradient(const Shape& sh, const Dims& shape, Sharding sharding, const Axes& replicas)
+{
+    if (sh.parallel.zero == ZeroStage::None || replicas.empty())
+        return sharding;
+    std::int64_t ways = 1;
+    for (const std::string& axis : replicas)
+        ways *= axis == "dp" ? sh.mesh.dp : axis == "ep" ? sh.mesh.ep : axis == "cp" ? sh.mesh.cp : sh.mesh.tp;
+    for (std::size_t d = 0; d < shape.size(); ++d) {
+        std::int64_t split = 1;
+        for (const std::string& axis : sharding[d])
+            split *= axis == "dp" ? sh.mesh.dp : axis == "ep" ? sh.mesh.ep : axis == "cp" ? sh.mesh.cp : sh.mesh.tp;
+        if (shape[d] % (split * ways) == 0) {
+            sharding[d] = concat(sharding[d], replicas);
+            return sharding;
+        }
+    }
+    return sharding;
+}
+
+/// A gradient-sync block: the partial weight gradients of one layer (or of the embedding/output
+/// layer) in, completed gradients out. Data-parallel gradient reduction runs in fp32 (Megatron-LM's
+/// main gradients; Llama 3, Sec. 3.3.4, reduce-scatters in fp32 too).
+std::string gradientSyncBlock(const Shape& sh, Block block, bool moe)
+{
+    const TransformerConfig& m = sh.model;
+    Emitter e;
+    struct Param {
+        std::string name;
+        Dims shape;
+        Sharding sharding;
+        bool expert = false;
+    };
+    std::vector<Param> params;
+    Axes ep;
+    if (sh.mesh.ep > 1)
+        ep.push_back("ep");
+    if (block == Block::LayerGradientSync) {
+        params.push_back({"ln1", {sh.h}, {{}}});
+        params.push_back({"wq", {sh.h, sh.n * sh.d}, {{}, sh.tp}});
+        params.push_back({"wk", {sh.h, sh.kv * sh.d}, {{}, sh.tp}});
+        params.push_back({"wv", {sh.h, sh.kv * sh.d}, {{}, sh.tp}});
+        params.push_back({"wo", {sh.n * sh.d, sh.h}, {sh.tp, {}}});
+        params.push_back({"ln2", {sh.h}, {{}}});
+        if (!moe) {
+            params.push_back({"w1", {sh.h, m.ffn}, {{}, sh.tp}});
+            if (m.gatedMlp)
+                params.push_back({"w3", {sh.h, m.ffn}, {{}, sh.tp}});
+            params.push_back({"w2", {m.ffn, sh.h}, {sh.tp, {}}});
+        } else {
+            params.push_back({"router", {sh.h, m.experts}, {{}, {}}});
+            params.push_back({"expert_w1", {m.experts, sh.h, m.expertFfn}, {ep, {}, sh.tp}, true});
+            if (m.gatedMlp)
+                params.push_back({"expert_w3", {m.experts, sh.h, m.expertFfn}, {ep, {}, sh.tp}, true});
+            params.push_back({"expert_w2", {m.experts, m.expertFfn, sh.h}, {ep, sh.tp, {}}, true});
+            if (m.sharedExperts > 0) {
+                const std::int64_t f = m.expertFfn * m.sharedExperts;
+                params.push_back({"shared_w1", {sh.h, f}, {{}, sh.tp}});
+                if (m.gatedMlp)
+                    params.push_back({"shared_w3", {sh.h, f}, {{}, sh.tp}});
+                params.push_back({"shared_w2", {f, sh.h}, {sh.tp, {}}});
+            }
+        }
+    } else if (block == Block::EmbeddingGradientSync) {
+        params.push_back({"embedding", {sh.v, sh.h}, {sh.tp, {}}});
+        if (m.learnedPositions)
+            params.push_back({"positions", {sh.s, sh.h}, {{}, {}}});
+    } else {
+        params.push_back({"final_norm", {sh.h}, {{}}});
+        // A tied output layer on the embedding's own stage shares the embedding's gradient.
+        if (!(m.tiedEmbeddings && sh.parallel.pp == 1))
+            params.push_back({"output", {sh.h, sh.v}, {{}, sh.tp}});
+    }
+    std::vector<Value> results;
+    std::vector<Sharding> shardings;
+    for (const Param& p : params) {
+        // Experts are replicated over "dp" only (their "ep" shards differ), dense parameters over every data axis.
+        Axes replicas = p.expert ? Axes{} : sh.batch;
+        if (p.expert && sh.mesh.dp > 1)
+            replicas.push_back("dp");
+        const Axes partial = concat(replicas, sh.seq);
+        const Value g = e.partialArg("d_" + p.name, p.shape, p.sharding, partial, "f32");
+        const Sharding target = completedGradient(sh, p.shape, p.sharding, replicas);
+        results.push_back(e.constrain(g, target, p.name + "/reduce_gradient"));
+        shardings.push_back(target);
+    }
+    return e.module(moduleName(block, moe), sh.mesh, results, shardings, header(sh, block, moe));
+}
+
+std::string embeddingForwardBlock(const Shape& sh)
+{
+    Emitter e;
+    const Value ids = e.arg("tokens", {sh.b, sh.s}, {sh.batch, sh.seq}, "i32");
+    const Value table = e.arg("embedding", {sh.v, sh.h}, sh.weight(0));
+    Value x = e.gather(table, ids, "embedding/lookup");
+    if (sh.model.learnedPositions) {
+        const Value positions = e.arg("positions", {sh.s, sh.h}, {{}, {}});
+        x = e.binary("add", x, e.broadcast(positions, {1, 2}, x.shape, "embedding/positions"), "embedding/positions");
+    }
+    // Vocabulary-parallel: each rank looked up the rows it holds; the sum completes the embedding.
+    const Value out = e.constrain(x, sh.act(), "embedding/reduce");
+    return e.module(moduleName(Block::EmbeddingForward, false), sh.mesh, {out}, {sh.act()},
+                    header(sh, Block::EmbeddingForward, false));
+}
+
+std::string embeddingBackwardBlock(const Shape& sh)
+{
+    Emitter e;
+    const Value ids = e.arg("tokens", {sh.b, sh.s}, {sh.batch, sh.seq}, "i32");
+    const Value dy = e.arg("dy", {sh.b, sh.s, sh.h}, sh.act());
+    const Value dyFull = e.constrain(dy, sh.full(), "embedding/gather_grad");
+    std::vector<Value> results;
+    std::vector<Sharding> shardings;
+    const Value grad = e.scatterAdd({sh.v, sh.h}, ids, dyFull, "embedding/wgrad");
+    results.push_back(e.constrain(grad, {sh.tp, {}}, "embedding/wgrad_partial", sh.dataAxes));
+    shardings.push_back({sh.tp, {}});
+    if (sh.model.learnedPositions) {
+        const Value pg = e.reduce(dyFull, {0}, "add", "positions/wgrad");
+        results.push_back(e.constrain(pg, {{}, {}}, "positions/wgrad_partial", sh.dataAxes));
+        shardings.push_back({{}, {}});
+    }
+    return e.module(moduleName(Block::EmbeddingBackward, false), sh.mesh, results, shardings,
+                    header(sh, Block::EmbeddingBackward, false), std::vector<Axes>(results.size(), sh.dataAxes));
+}
+
+std::string headForwardBlock(const Shape& sh)
+{
+    Emitter e;
+    const Value x = e.arg("x", {sh.b, sh.s, sh.h}, sh.act());
+    const Value gamma = e.arg("final_norm", {sh.h}, sh.vectorSharding());
+    const Value w = e.arg("output", {sh.h, sh.v}, sh.weight(1));
+    const Value normed = norm(e, sh, x, gamma, "head/norm");
+    const Value full = e.constrain(normed, sh.full(), "head/gather_sequence");
+    const Value logits = linear(e, sh, full, w, 0, "head/logits"); // [b, s, v], vocabulary over "tp"
+    if (!sh.training) {
+        // Greedy sampling: the most likely token, a max over the vocabulary split over "tp".
+        const Value best =
+            e.constrain(e.reduce(logits, {2}, "maximum", "head/sample"), {sh.batch, sh.seq}, "head/sample_reduce");
+        return e.module(moduleName(Block::HeadForward, false), sh.mesh, {best}, {{sh.batch, sh.seq}},
+                        header(sh, Block::HeadForward, false));
+    }
+    // Vocabulary-parallel cross-entropy (Megatron-LM): max, sum of exponentials and the target logit,
+    // each completed over "tp"; the loss is averaged over the data-parallel replicas.
+    const Value f32 = e.convert(logits, "f32", "head/loss.fused/upcast");
+    e.scope("head/loss.fused");
+    const Value m = e.reduce(f32, {2}, "maximum", "max");
+    const Value shifted = e.binary("subtract", f32, e.broadcast(m, {0, 1}, f32.shape, "max"), "shift");
+    const Value ex = e.unary("exponential", shifted, "exp");
+    const Value sum = e.reduce(ex, {2}, "add", "sum");
+    e.scope("");
+    const Value sumDone = e.constrain(sum, {sh.batch, sh.seq}, "head/loss_reduce");
+    const Value loss = e.reduce(e.unary("log", sumDone, "head/log"), {0, 1}, "add", "head/mean");
+    return e.module(moduleName(Block::HeadForward, false), sh.mesh, {loss}, {{}},
+                    header(sh, Block::HeadForward, false));
+}
+
+std::string headBackwardBlock(const Shape& sh)
+{
+    Emitter e;
+    const Value x = e.arg("x", {sh.b, sh.s, sh.h}, sh.act());
+    const Value gamma = e.arg("final_norm", {sh.h}, sh.vectorSharding());
+    const Value w = e.arg("output", {sh.h, sh.v}, sh.weight(1));
+    const Value probs = e.arg("probabilities", {sh.b, sh.s, sh.v}, {sh.batch, sh.seq, sh.tp}, "f32");
+    const Value normed = norm(e, sh, x, gamma, "head/norm_recompute");
+    const Value full = e.constrain(normed, sh.full(), "head/gather_sequence");
+    e.scope("head/loss_backward.fused");
+    const Value dLogits32 = e.binary("subtract", probs, probs, "dlogits");
+    e.scope("");
+    const Value dLogits = e.convert(dLogits32, "bf16", "head/loss_backward.fused/downcast");
+    const LinearGrad g = linearBackward(e, sh, full, w, dLogits, "head/logits");
+    const Value dxDone = e.constrain(g.dx, sh.act(), "head/reduce_dgrad");
+    const auto [dx, dGamma] = normBackward(e, x, dxDone, gamma, "head/norm_backward");
+    const Value dw = e.constrain(g.dw, {{}, sh.tp}, "head/logits/wgrad_partial", sh.dataAxes);
+    const Value dg = e.constrain(dGamma, {{}}, "head/norm_backward/dgamma_partial", sh.dataAxes);
+    return e.module(moduleName(Block::HeadBackward, false), sh.mesh, {dx, dw, dg}, {sh.act(), {{}, sh.tp}, {{}}},
+                    header(sh, Block::HeadBackward, false), {{}, sh.dataAxes, sh.dataAxes});
+}
+
+/// Mixed-precision Adam over the stage's parameters as one flat buffer per rank [tp, P / tp]: read
+/// the fp32 gradient, master weight and two moments, write the three back and the bf16 weight
+/// (Megatron-LM's fused multi-tensor Adam). Under ZeRO each data-parallel rank updates its shard,
+/// then the bf16 weights are all-gathered (ZeRO-3 keeps them sharded: the layers gather them).
+std::string optimizerBlock(const Shape& sh, double stageParameters)
+{
+    Emitter e;
+    const std::int64_t t = sh.mesh.tp;
+    std::int64_t ways = 1;
+    for (const std::string& axis : sh.zeroAxes)
+        ways *= axis == "dp" ? sh.mesh.dp : sh.mesh.ep;
+    // Per tensor-parallel rank, rounded up to a multiple of the data-parallel shards.
+    const double perRank = std::ceil(stageParameters / static_cast<double>(t));
+    const std::int64_t length = ((static_cast<std::int64_t>(perRank) + ways - 1) / ways) * ways;
+    const bool zero = sh.parallel.zero != ZeroStage::None;
+    const Sharding shard{sh.tp, zero ? sh.zeroAxes : Axes{}};
+    const Dims shape{t, length};
+    const Value grad = e.arg("gradients", shape, shard, "f32");
+    const Value master = e.arg("master_weights", shape, shard, "f32");
+    const Value m1 = e.arg("adam_m", shape, shard, "f32");
+    const Value m2 = e.arg("adam_v", shape, shard, "f32");
+    e.scope("optimizer/adam.fused");
+    const Value nm1 =
+        e.binary("add", e.binary("multiply", m1, m1, "beta1"), e.binary("multiply", grad, grad, "beta1"), "m");
+    const Value g2 = e.binary("multiply", grad, grad, "square");
+    const Value nm2 = e.binary("add", e.binary("multiply", m2, m2, "beta2"), g2, "v");
+    const Value denom = e.unary("sqrt", nm2, "sqrt");
+    const Value step = e.binary("divide", nm1, denom, "step");
+    const Value nw = e.binary("subtract", master, step, "update");
+    const Value bf = e.convert(nw, "bf16", "cast");
+    e.scope("");
+    std::vector<Value> results{nw, nm1, nm2};
+    std::vector<Sharding> shardings{shard, shard, shard};
+    if (zero && sh.parallel.zero != ZeroStage::Parameters) {
+        results.push_back(e.constrain(bf, {sh.tp, {}}, "optimizer/gather_weights"));
+        shardings.push_back({sh.tp, {}});
+    } else {
+        results.push_back(bf);
+        shardings.push_back(shard);
+    }
+    return e.module(moduleName(Block::Optimizer, false), sh.mesh, results, shardings,
+                    header(sh, Block::Optimizer, false));
+}
+
+} // namespace
+
+std::string StageMesh::text() const
+{
+    std::string out;
+    for (const auto& [name, size] :
+         {std::pair{"dp", dp}, std::pair{"ep", ep}, std::pair{"cp", cp}, std::pair{"tp", tp}})
+        if (size > 1)
+            out += (out.empty() ? "" : ",") + std::string(name) + "=" + std::to_string(size);
+    return out.empty() ? "dp=1" : out;
+}
+
+StageMesh stageMesh(const ParallelConfig& parallel)
+{
+    StageMesh mesh;
+    mesh.ep = parallel.ep;
+    mesh.dp = parallel.dp / std::max<std::int64_t>(1, parallel.ep);
+    mesh.cp = parallel.cp;
+    mesh.tp = parallel.tp;
+    return mesh;
+}
+
+std::string_view displayName(Block block)
+{
+    switch (block) {
+    case Block::EmbeddingForward:
+        return "embedding forward";
+    case Block::EmbeddingBackward:
+        return "embedding backward";
+    case Block::LayerForward:
+        return "layer forward";
+    case Block::LayerBackward:
+        return "layer backward";
+    case Block::LayerGradientSync:
+        return "layer gradient sync";
+    case Block::HeadForward:
+        return "head forward";
+    case Block::HeadBackward:
+        return "head backward";
+    case Block::HeadGradientSync:
+        return "head gradient sync";
+    case Block::EmbeddingGradientSync:
+        return "embedding gradient sync";
+    case Block::Optimizer:
+        return "optimizer";
+    }
+    return "block";
+}
+
+std::string generateBlock(Block block, const TransformerConfig& model, const ParallelConfig& parallel, bool moe,
+                          double stageParameters)
+{
+    const Shape sh(model, parallel);
+    switch (block) {
+    case Block::EmbeddingForward:
+        return embeddingForwardBlock(sh);
+    case Block::EmbeddingBackward:
+        return embeddingBackwardBlock(sh);
+    case Block::LayerForward:
+        return layerForwardBlock(sh, moe);
+    case Block::LayerBackward:
+        return layerBackwardBlock(sh, moe);
+    case Block::LayerGradientSync:
+    case Block::HeadGradientSync:
+    case Block::EmbeddingGradientSync:
+        return gradientSyncBlock(sh, block, moe);
+    case Block::HeadForward:
+        return headForwardBlock(sh);
+    case Block::HeadBackward:
+        return headBackwardBlock(sh);
+    case Block::Optimizer:
+        return optimizerBlock(sh, stageParameters);
+    }
+    throw std::invalid_argument("unknown block");
+}
+
+} // namespace flint::core::model

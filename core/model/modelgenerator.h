@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/model/modelconfig.h"
+
+#include <cstdint>
+#include <string>
+
+// The model generator (issue 7): a built-in model and a parallel strategy as StableHLO modules with
+// Shardy shardings, one module per block of a training or inference step. Each block is an SPMD
+// program over the mesh of one pipeline stage; the MLIR frontend's partitioner turns it into the
+// per-device program, inserting the tensor-, sequence-, context-, expert- and data-parallel
+// collectives. Pipeline stages and schedules cannot be expressed as shardings: the composer
+// (core/model/modelcompiler.h) builds them above the blocks. docs/models.md describes every block.
+namespace flint::core::model {
+
+/// The blocks a step is made of. Each is a complete module with one function `@main`.
+enum class Block : std::uint8_t {
+    EmbeddingForward,  ///< token (and learned position) embedding, vocabulary-parallel
+    EmbeddingBackward, ///< its weight gradient (a scatter-add), a partial sum over the data axes
+    LayerForward,      ///< one transformer layer (dense or MoE per `moe`)
+    LayerBackward,     ///< its backward pass with the chosen recomputation; weight gradients partial
+    LayerGradientSync, ///< completes one layer's weight gradients: all-reduce or reduce-scatter
+    HeadForward,       ///< final norm, vocabulary-parallel logits and cross-entropy
+    HeadBackward,      ///< their backward pass
+    HeadGradientSync,  ///< completes the output layer's (and under tying, the embedding's) gradients
+    EmbeddingGradientSync,
+    Optimizer, ///< fused Adam over one stage's parameters (ZeRO: this rank's shard, then all-gather)
+};
+
+/// Mesh axes of a stage's program: "dp" (data-parallel replicas per expert group), "ep", "cp", "tp";
+/// rank order tp fastest (ParallelConfig). Axes of size 1 are left out of shardings.
+struct StageMesh {
+    std::int64_t dp = 1; ///< ParallelConfig::dp / ep
+    std::int64_t ep = 1;
+    std::int64_t cp = 1;
+    std::int64_t tp = 1;
+
+    std::int64_t devices() const { return dp * ep * cp * tp; }
+    /// "dp=16,tp=8": the axes of size > 1 in mesh order (all four when every size is 1: "dp=1").
+    std::string text() const;
+};
+StageMesh stageMesh(const ParallelConfig& parallel);
+
+/// Generates the StableHLO + Shardy text of `block` for `model` under `parallel`. `moe` selects the
+/// MoE form of a layer block; `stageParameters` is the parameter count of the stage an Optimizer
+/// block updates (before tensor parallelism). Deterministic: equal inputs give equal text, so the
+/// text is a cache key. Expects validateStrategy(model, parallel) to be empty.
+std::string generateBlock(Block block, const TransformerConfig& model, const ParallelConfig& parallel, bool moe = false,
+                          double stageParameters = 0);
+
+std::string_view displayName(Block block);
+
+} // namespace flint::core::model
