@@ -221,6 +221,15 @@ std::string serializeChakraRank(const Workload& workload, std::size_t rank)
             writePermute(op, static_cast<std::int32_t>(rank), nextId, node, out);
             continue;
         }
+        if ((op.kind == OpKind::Send || op.kind == OpKind::Recv) && op.commSlot >= 0) {
+            // Chakra names peers by global rank.
+            Op p2p = op;
+            std::tie(p2p.commSrc, p2p.commDst) = workload.endpointsOf(rank, op);
+            p2p.commSlot = -1;
+            writeNode(p2p, nullptr, node);
+            appendDelimited(node, out);
+            continue;
+        }
         const std::string* pgName = nullptr;
         if (op.commSlot >= 0)
             pgName = &workload.groups.at(binding.slotGroups.at(static_cast<std::size_t>(op.commSlot))).name;

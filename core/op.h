@@ -116,7 +116,10 @@ struct Op {
     /// Collective: index into Program::commSlots, bound per rank to a group by the Workload;
     /// -1 means all ranks of the workload.
     std::int32_t commSlot = -1;
-    /// Send/recv peers as global ranks, and the message tag.
+    /// Send/recv peers and the message tag. With commSlot -1 the peers are global ranks; with a slot,
+    /// they are positions in the group the slot is bound to on the executing rank, so that one
+    /// program serves every rank of, say, a pipeline stage (Workload::peerOf resolves them). Files
+    /// are always written with global ranks.
     std::int32_t commSrc = -1;
     std::int32_t commDst = -1;
     std::int32_t commTag = 0;

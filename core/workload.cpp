@@ -22,6 +22,30 @@ std::vector<std::int32_t> Workload::membersOf(std::size_t rank, const Op& op) co
     return all;
 }
 
+std::int32_t Workload::peerOf(std::size_t rank, const Op& op) const
+{
+    const std::int32_t peer = op.kind == OpKind::Send ? op.commDst : op.commSrc;
+    if (op.commSlot < 0)
+        return peer;
+    const CommGroup* group = groupOf(rank, op);
+    if (peer < 0 || static_cast<std::size_t>(peer) >= group->ranks.size())
+        return -1;
+    return group->ranks[static_cast<std::size_t>(peer)];
+}
+
+std::pair<std::int32_t, std::int32_t> Workload::endpointsOf(std::size_t rank, const Op& op) const
+{
+    if (op.commSlot < 0)
+        return {op.commSrc, op.commDst};
+    const CommGroup* group = groupOf(rank, op);
+    const auto at = [group](std::int32_t position) {
+        return position >= 0 && static_cast<std::size_t>(position) < group->ranks.size()
+                   ? group->ranks[static_cast<std::size_t>(position)]
+                   : -1;
+    };
+    return {at(op.commSrc), at(op.commDst)};
+}
+
 std::uint32_t Workload::groupFor(const std::vector<std::int32_t>& members)
 {
     std::uint64_t nextId = 1;
@@ -74,6 +98,22 @@ std::string Workload::validate() const
         for (std::int32_t r : groups[g].ranks)
             if (r < 0 || r >= n)
                 return "group " + groups[g].name + " names rank " + std::to_string(r) + " of " + std::to_string(n);
+    // Per program and slot: the largest group position a slot-relative send/recv names.
+    std::vector<std::vector<std::int32_t>> maxPosition(programs.size());
+    for (std::size_t p = 0; p < programs.size(); ++p) {
+        if (!programs[p])
+            continue;
+        maxPosition[p].assign(programs[p]->commSlots.size(), -1);
+        for (const Op& op : programs[p]->ops)
+            if ((op.kind == OpKind::Send || op.kind == OpKind::Recv) && op.commSlot >= 0 &&
+                static_cast<std::size_t>(op.commSlot) < maxPosition[p].size()) {
+                if (op.commSrc < 0 || op.commDst < 0)
+                    return "program " + std::to_string(p) + ": '" + op.name +
+                           "' names a negative group position as its peer";
+                auto& m = maxPosition[p][static_cast<std::size_t>(op.commSlot)];
+                m = std::max({m, op.commSrc, op.commDst});
+            }
+    }
     for (std::size_t r = 0; r < ranks.size(); ++r) {
         const RankBinding& binding = ranks[r];
         if (binding.program >= programs.size() || !programs[binding.program])
@@ -90,6 +130,13 @@ std::string Workload::validate() const
                 return "rank " + std::to_string(r) + " is bound to group " + groups[g].name +
                        " but is not one of its members";
         }
+        const auto& positions = maxPosition[binding.program];
+        for (std::size_t s = 0; s < positions.size(); ++s)
+            if (positions[s] >= 0 &&
+                static_cast<std::size_t>(positions[s]) >= groups[binding.slotGroups[s]].ranks.size())
+                return "rank " + std::to_string(r) + ": a send/recv names position " + std::to_string(positions[s]) +
+                       " of group " + groups[binding.slotGroups[s]].name + ", which has " +
+                       std::to_string(groups[binding.slotGroups[s]].ranks.size()) + " ranks";
     }
     return {};
 }

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace flint::core {
@@ -44,6 +45,12 @@ struct Workload {
     const CommGroup* groupOf(std::size_t rank, const Op& op) const;
     /// Global ranks of the group of `op` on `rank` (every rank when it spans all).
     std::vector<std::int32_t> membersOf(std::size_t rank, const Op& op) const;
+
+    /// The global rank a Send (its destination) or Recv (its source) on `rank` exchanges with, by
+    /// the rule of Op::commSrc; -1 when a group position is out of range.
+    std::int32_t peerOf(std::size_t rank, const Op& op) const;
+    /// A Send's or Recv's source and destination as global ranks, as `rank` runs it.
+    std::pair<std::int32_t, std::int32_t> endpointsOf(std::size_t rank, const Op& op) const;
 
     /// Index of the group with exactly these ranks, adding it (named by the next free decimal id,
     /// starting at 1) when new.

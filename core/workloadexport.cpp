@@ -57,7 +57,8 @@ Json opJson(const Op& op)
     if (op.commSlot >= 0)
         json["comm_slot"] = op.commSlot;
     if (op.kind == OpKind::Send || op.kind == OpKind::Recv)
-        json["peer"] = {{"src", op.commSrc}, {"dst", op.commDst}, {"tag", op.commTag}};
+        json["peer"] = {
+            {"src", op.commSrc}, {"dst", op.commDst}, {"tag", op.commTag}, {"relative_to_slot", op.commSlot >= 0}};
     const OpExtras& extras = op.extras.get();
     if (!extras.sourceTargetPairs.empty())
         json["source_target_pairs"] = extras.sourceTargetPairs;
@@ -187,8 +188,9 @@ std::string rankToDot(const Workload& workload, std::size_t rank)
                 if (const CommGroup* group = workload.groupOf(rank, op))
                     label += " group " + dotEscape(group->name);
             } else if (op.kind == OpKind::Send || op.kind == OpKind::Recv) {
-                label += "\\n" + std::string(displayName(op.kind)) + " " + std::to_string(op.commSrc) + "->" +
-                         std::to_string(op.commDst) + " " + std::to_string(op.commBytes) + " B";
+                const auto [src, dst] = workload.endpointsOf(rank, op);
+                label += "\\n" + std::string(displayName(op.kind)) + " " + std::to_string(src) + "->" +
+                         std::to_string(dst) + " " + std::to_string(op.commBytes) + " B";
             }
             out << indent << "n" << i << " [label=\"" << label << "\", fillcolor=\"" << fillColour(op) << "\"];\n";
         }

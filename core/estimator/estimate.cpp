@@ -12,6 +12,7 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <unordered_map>
 
 #include <queue>
@@ -38,12 +39,20 @@ struct ProgramInfo {
     std::vector<std::uint32_t> slotOrdinal; ///< per op: ordinal within its slot sequence
     /// Per slot sequence (index 0 = all ranks, s + 1 = slot s): op indices in program order.
     std::vector<std::vector<std::uint32_t>> slotOps;
-    bool hasPointToPoint = false;
+    /// Send/recv that name their peer by global rank (commSlot -1): each rank running the program
+    /// then stands alone in the symmetry classes.
+    bool hasGlobalP2P = false;
     std::uint64_t droppedDependencies = 0;
-    /// Send/recv: per op, ordinal among ops of the same (kind, peer, tag).
+    /// Send/recv: per op, ordinal among ops of the same (kind, slot, peer, tag).
     std::vector<std::uint32_t> p2pOrdinal;
-    /// (kind, peer, tag) -> op indices in order.
+    /// Global-rank send/recv: (kind, peer, tag) -> op indices in order.
     std::map<std::tuple<int, std::int32_t, std::int32_t>, std::vector<std::uint32_t>> p2pOps;
+    /// Slot-relative send/recv: (kind, tag) -> op indices in order (peers resolve per rank).
+    std::map<std::pair<int, std::int32_t>, std::vector<std::uint32_t>> relativeP2pOps;
+    /// Slots that slot-relative send/recv use.
+    std::vector<std::int32_t> p2pSlots;
+    /// Every send, for the communication matrix.
+    std::vector<std::uint32_t> sends;
 };
 
 ProgramInfo buildProgramInfo(const Program& program, const Cluster& cluster, const EstimateOptions& options)
@@ -119,6 +128,7 @@ ProgramInfo buildProgramInfo(const Program& program, const Cluster& cluster, con
     info.slotOrdinal.assign(n, 0);
     info.p2pOrdinal.assign(n, 0);
     info.slotOps.resize(program.commSlots.size() + 1);
+    std::map<std::tuple<int, std::int32_t, std::int32_t, std::int32_t>, std::vector<std::uint32_t>> relativeOrdinal;
     for (std::uint32_t i = 0; i < n; ++i) {
         const Op& op = program.ops[i];
         if (!onCommStream(op)) {
@@ -133,11 +143,22 @@ ProgramInfo buildProgramInfo(const Program& program, const Cluster& cluster, con
             info.slotOrdinal[i] = static_cast<std::uint32_t>(info.slotOps[s].size());
             info.slotOps[s].push_back(i);
         } else {
-            info.hasPointToPoint = true;
             const std::int32_t peer = op.kind == OpKind::Send ? op.commDst : op.commSrc;
-            auto& list = info.p2pOps[{static_cast<int>(op.kind), peer, op.commTag}];
-            info.p2pOrdinal[i] = static_cast<std::uint32_t>(list.size());
-            list.push_back(i);
+            if (op.kind == OpKind::Send)
+                info.sends.push_back(i);
+            if (op.commSlot < 0) {
+                info.hasGlobalP2P = true;
+                auto& list = info.p2pOps[{static_cast<int>(op.kind), peer, op.commTag}];
+                info.p2pOrdinal[i] = static_cast<std::uint32_t>(list.size());
+                list.push_back(i);
+            } else {
+                relativeOrdinal[{static_cast<int>(op.kind), op.commSlot, peer, op.commTag}].push_back(i);
+                info.p2pOrdinal[i] = static_cast<std::uint32_t>(
+                    relativeOrdinal[{static_cast<int>(op.kind), op.commSlot, peer, op.commTag}].size() - 1);
+                info.relativeP2pOps[{static_cast<int>(op.kind), op.commTag}].push_back(i);
+                if (std::find(info.p2pSlots.begin(), info.p2pSlots.end(), op.commSlot) == info.p2pSlots.end())
+                    info.p2pSlots.push_back(op.commSlot);
+            }
         }
     }
     return info;
@@ -246,6 +267,8 @@ private:
         std::vector<double> readyTime;      ///< when the last predecessor ended
         std::vector<std::uint32_t> readyCause;
         std::priority_queue<std::uint32_t, std::vector<std::uint32_t>, std::greater<>> computeReady, commReady;
+        /// Send/recv whose dependencies are done: they wait for their peer without holding a stream.
+        std::vector<std::uint32_t> p2pReady;
         bool computeBusy = false;
         std::uint32_t lastComputeOp = kNone;
         std::vector<std::uint32_t> commStreamOp; ///< per comm stream: running op or kNone
@@ -276,6 +299,10 @@ private:
     void arrive(std::uint32_t cls, std::uint32_t op, std::uint16_t stream, double now);
     void finishOp(std::uint32_t cls, std::uint32_t op, double now);
     double commSeconds(std::uint32_t cls, std::uint32_t op);
+    /// The op of class `peerClass` (run by global rank `peer`) that pairs with send/recv `op` of `cls`.
+    std::optional<std::uint32_t> matchingP2p(std::uint32_t cls, std::uint32_t op, std::int32_t peer,
+                                             std::uint32_t peerClass) const;
+    bool isP2p(const Op& o) const { return o.kind == OpKind::Send || o.kind == OpKind::Recv; }
     [[noreturn]] void reportDeadlock();
     std::string describeOp(std::uint32_t cls, std::uint32_t op) const;
     std::string rankList(const std::vector<std::int32_t>& ranks) const;
@@ -442,7 +469,7 @@ void Simulator::classify()
             const RankBinding& b = m_workload.ranks[r];
             const ProgramInfo& info = m_programs[b.program];
             colour[r] = interner.id({b.program, reinterpret_cast<std::uintptr_t>(m_mergedSlotOps[r].get()),
-                                     info.hasPointToPoint ? r : ~std::uint64_t{0}});
+                                     info.hasGlobalP2P ? r : ~std::uint64_t{0}});
         }
     }
     // Per program and slot sequence: the distinct (kind, bytes) of its collectives, so that a slot's
@@ -518,6 +545,15 @@ void Simulator::classify()
                 key.push_back(it->second);
                 key.push_back(groupSig[g]);
             }
+            // Slot-relative send/recv: the rank's position in the group and its members' colours in
+            // order (who sits at each position matters, not just the multiset).
+            for (std::int32_t slot : info.p2pSlots) {
+                const auto& members = m_workload.groups[b.slotGroups[static_cast<std::size_t>(slot)]].ranks;
+                key.push_back(static_cast<std::uint64_t>(
+                    std::find(members.begin(), members.end(), static_cast<std::int32_t>(r)) - members.begin()));
+                for (std::int32_t m : members)
+                    key.push_back(colour[static_cast<std::size_t>(m)]);
+            }
             refined[r] = next.id(key);
         }
         const bool stable = next.size() == classes;
@@ -558,9 +594,31 @@ double Simulator::commSeconds(std::uint32_t cls, std::uint32_t op)
     const Op& o = c.info->program->ops[op];
     if (o.kind == OpKind::Collective)
         return memberSeconds(cost(groupOf(c.rep, o), o), groupOf(c.rep, o), c.rep);
-    const std::int32_t peer = o.kind == OpKind::Send ? o.commDst : o.commSrc;
+    const std::int32_t peer = m_workload.peerOf(static_cast<std::size_t>(c.rep), o);
     return o.kind == OpKind::Send ? m_model.sendRecv(c.rep, peer, o.commBytes)
                                   : m_model.sendRecv(peer, c.rep, o.commBytes);
+}
+
+std::optional<std::uint32_t> Simulator::matchingP2p(std::uint32_t cls, std::uint32_t op, std::int32_t peer,
+                                                    std::uint32_t peerClass) const
+{
+    const ClassState& c = m_classes[cls];
+    const ClassState& other = m_classes[peerClass];
+    const Op& o = c.info->program->ops[op];
+    const int wanted = static_cast<int>(o.kind == OpKind::Send ? OpKind::Recv : OpKind::Send);
+    const std::uint32_t ordinal = c.info->p2pOrdinal[op];
+    if (const auto it = other.info->p2pOps.find({wanted, c.rep, o.commTag}); it != other.info->p2pOps.end())
+        return ordinal < it->second.size() ? std::optional<std::uint32_t>(it->second[ordinal]) : std::nullopt;
+    const auto it = other.info->relativeP2pOps.find({wanted, o.commTag});
+    if (it == other.info->relativeP2pOps.end())
+        return std::nullopt;
+    // The peer's slot-relative ops with this tag that, run by `peer`, name this class's rank.
+    std::uint32_t seen = 0;
+    for (std::uint32_t candidate : it->second)
+        if (m_workload.peerOf(static_cast<std::size_t>(peer), other.info->program->ops[candidate]) == c.rep &&
+            seen++ == ordinal)
+            return candidate;
+    return std::nullopt;
 }
 
 void Simulator::startReady(std::uint32_t cls, double now)
@@ -577,6 +635,16 @@ void Simulator::startReady(std::uint32_t cls, double now)
         e.start = now;
         setCause(c, op, now, c.lastComputeOp);
         push(now + c.info->computeSeconds[op], cls, op);
+    }
+    // Send/recv start waiting for their peer at once, on no collective stream.
+    if (!c.p2pReady.empty()) {
+        std::vector<std::uint32_t> ready;
+        ready.swap(c.p2pReady);
+        std::sort(ready.begin(), ready.end());
+        for (std::uint32_t op : ready) {
+            setCause(c, op, now, kNone);
+            arrive(cls, op, static_cast<std::uint16_t>(c.commStreamOp.size() + 1), now);
+        }
     }
     for (std::size_t s = 0; s < c.commStreamOp.size() && !c.commReady.empty(); ++s) {
         if (c.commStreamOp[s] != kNone)
@@ -641,23 +709,17 @@ void Simulator::arrive(std::uint32_t cls, std::uint32_t op, std::uint16_t stream
             need(otherClass, otherOp);
         }
     } else {
-        const bool send = o.kind == OpKind::Send;
-        const std::int32_t peer = send ? o.commDst : o.commSrc;
+        const std::int32_t peer = m_workload.peerOf(static_cast<std::size_t>(c.rep), o);
         if (peer < 0 || peer >= m_ranks || peer == c.rep) {
             throw InputError(c.info->program->name.empty() ? "workload" : c.info->program->name,
                              "rank " + std::to_string(c.rep) + ": " + describeOp(cls, op) + " names peer rank " +
                                  std::to_string(peer) + " (ranks 0.." + std::to_string(m_ranks - 1) + ")");
         }
         const std::uint32_t peerClass = m_rankClass[static_cast<std::size_t>(peer)];
-        const ClassState& other = m_classes[peerClass];
-        const auto it =
-            other.info->p2pOps.find({static_cast<int>(send ? OpKind::Recv : OpKind::Send), c.rep, o.commTag});
-        const std::uint32_t ordinal = c.info->p2pOrdinal[op];
-        if (it == other.info->p2pOps.end() || ordinal >= it->second.size()) {
+        if (const auto theirs = matchingP2p(cls, op, peer, peerClass))
+            need(peerClass, *theirs);
+        else
             ++missing;
-        } else {
-            need(peerClass, it->second[ordinal]);
-        }
     }
     c.missing[commOp] = missing;
     if (missing == 0) {
@@ -705,6 +767,8 @@ void Simulator::finishOp(std::uint32_t cls, std::uint32_t op, double now)
             c.readyCause[next] = op;
             if (info.commIndex[next] == kNone)
                 c.computeReady.push(next);
+            else if (isP2p(info.program->ops[next]))
+                c.p2pReady.push_back(next);
             else
                 c.commReady.push(next);
         }
@@ -737,7 +801,7 @@ void Simulator::reportDeadlock()
                         absent.push_back(m);
                 }
             } else {
-                absent.push_back(o.kind == OpKind::Send ? o.commDst : o.commSrc);
+                absent.push_back(m_workload.peerOf(static_cast<std::size_t>(c.rep), o));
             }
             std::vector<std::int32_t> waiting;
             for (std::int32_t r = 0; r < m_ranks; ++r)
@@ -753,6 +817,18 @@ void Simulator::reportDeadlock()
     }
     for (std::uint32_t cls = 0; cls < m_classes.size(); ++cls) {
         const ClassState& c = m_classes[cls];
+        for (std::uint32_t op = 0; op < c.info->program->ops.size(); ++op) {
+            const Op& o = c.info->program->ops[op];
+            const std::uint32_t k = c.info->commIndex[op];
+            if (!isP2p(o) || k == kNone || c.arrival[k] == kNotArrived || c.missing[k] == 0)
+                continue;
+            throw InputError(c.info->program->name.empty() ? "workload" : c.info->program->name,
+                             "deadlock: " + describeOp(cls, op) + " on rank " + std::to_string(c.rep) +
+                                 " waits for rank " +
+                                 std::to_string(m_workload.peerOf(static_cast<std::size_t>(c.rep), o)) +
+                                 ", which never reaches the matching " + (o.kind == OpKind::Send ? "receive" : "send") +
+                                 " (tag " + std::to_string(o.commTag) + ")");
+        }
         const std::size_t total = c.info->program->ops.size();
         if (c.done < total) {
             std::size_t first = 0;
@@ -813,6 +889,8 @@ std::shared_ptr<const EstimateResult> Simulator::run()
             if (c.pending[i] == 0) {
                 if (c.info->commIndex[i] == kNone)
                     c.computeReady.push(i);
+                else if (isP2p(c.info->program->ops[i]))
+                    c.p2pReady.push_back(i);
                 else
                     c.commReady.push(i);
             }
@@ -1014,10 +1092,12 @@ void Simulator::buildCommMatrix(EstimateResult& result)
                 entry.count += count.count;
             }
         }
-        if (info.hasPointToPoint)
-            for (const Op& op : info.program->ops)
-                if (op.kind == OpKind::Send && op.commDst >= 0 && op.commDst < m_ranks && op.commDst != r)
-                    add(pointToPoint, r, op.commDst, static_cast<double>(op.commBytes));
+        for (std::uint32_t i : info.sends) {
+            const Op& op = info.program->ops[i];
+            const std::int32_t dst = m_workload.peerOf(static_cast<std::size_t>(r), op);
+            if (dst >= 0 && dst < m_ranks && dst != r)
+                add(pointToPoint, r, dst, static_cast<double>(op.commBytes));
+        }
     }
     for (const auto& [key, count] : instances) {
         std::vector<std::int32_t> members = membersOf(key.group);

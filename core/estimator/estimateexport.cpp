@@ -120,8 +120,9 @@ std::string chromeTraceJson(const EstimateResult& result, const Workload& worklo
                 key = {g, ordinalPerGroup[g]++, -1};
             } else if (op.kind == OpKind::Send || op.kind == OpKind::Recv) {
                 const bool send = op.kind == OpKind::Send;
-                const std::int32_t src = send ? static_cast<std::int32_t>(r) : op.commSrc;
-                const std::int32_t dst = send ? op.commDst : static_cast<std::int32_t>(r);
+                const std::int32_t peer = workload.peerOf(r, op);
+                const std::int32_t src = send ? static_cast<std::int32_t>(r) : peer;
+                const std::int32_t dst = send ? peer : static_cast<std::int32_t>(r);
                 const std::uint64_t n = ordinalPerPeer[{static_cast<int>(op.kind), send ? dst : src, op.commTag}]++;
                 key = {-2 - (static_cast<std::int64_t>(src) << 24 | dst), n, op.commTag};
             } else {

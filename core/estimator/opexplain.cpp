@@ -122,7 +122,7 @@ OpExplanation explainOp(const Workload& workload, const Cluster& cluster, std::s
     if (op.kind == OpKind::Send || op.kind == OpKind::Recv) {
         const CollectiveModel model(cluster);
         const std::int32_t self = static_cast<std::int32_t>(rank);
-        const std::int32_t peer = static_cast<std::int32_t>(op.kind == OpKind::Send ? op.commDst : op.commSrc);
+        const std::int32_t peer = workload.peerOf(rank, op);
         e.seconds = op.kind == OpKind::Send ? model.sendRecv(self, peer, op.commBytes)
                                             : model.sendRecv(peer, self, op.commBytes);
         e.lines.push_back(format("%s of %llu bytes between ranks %d and %d", op.kind == OpKind::Send ? "send" : "recv",
@@ -166,10 +166,13 @@ void forEachOpFlow(const Workload& workload, const Cluster& cluster, std::size_t
     const Op& op = workload.programOf(rank).ops.at(opIndex);
     const auto ranks = static_cast<std::int32_t>(workload.rankCount());
     if (op.kind == OpKind::Send) {
-        for (std::int32_t r = 0; r < ranks; ++r)
-            if (workload.ranks[static_cast<std::size_t>(r)].program == programIndex && op.commDst >= 0 &&
-                op.commDst < ranks && op.commDst != r)
-                flow(r, static_cast<std::int32_t>(op.commDst), static_cast<double>(op.commBytes));
+        for (std::int32_t r = 0; r < ranks; ++r) {
+            if (workload.ranks[static_cast<std::size_t>(r)].program != programIndex)
+                continue;
+            const std::int32_t dst = workload.peerOf(static_cast<std::size_t>(r), op);
+            if (dst >= 0 && dst < ranks && dst != r)
+                flow(r, dst, static_cast<double>(op.commBytes));
+        }
         return;
     }
     if (op.kind != OpKind::Collective)
@@ -205,7 +208,8 @@ OpOnRank heaviestOpBetween(const Workload& workload, const Cluster& cluster, std
         std::map<std::tuple<std::int64_t, int, std::uint64_t, const Op*>, std::pair<std::uint32_t, std::uint64_t>> keys;
         for (std::uint32_t i = 0; i < program.ops.size(); ++i) {
             const Op& op = program.ops[i];
-            if (op.kind == OpKind::Send && inDst(op.commDst) && op.commDst != src) {
+            if (op.kind == OpKind::Send && inDst(workload.peerOf(static_cast<std::size_t>(src), op)) &&
+                workload.peerOf(static_cast<std::size_t>(src), op) != src) {
                 if (static_cast<double>(op.commBytes) > best.bytes)
                     best = {src, i, static_cast<double>(op.commBytes)};
                 continue;

@@ -343,14 +343,16 @@ MemoryBreakdown memoryPerRank(const TransformerConfig& model, const ParallelConf
         double experts = 0;
         const std::vector<std::int64_t> layers = stageLayers(model, parallel, stage);
         for (std::int64_t layer : layers) {
-            const double all = model.layerParameters(layer);
+            // Norms (and a router) are replicated over TP; matrices are split.
+            const double replicated = 2 * h + (model.isMoeLayer(layer) ? h * static_cast<double>(model.experts) : 0.0);
+            const double all = model.layerParameters(layer) - replicated;
             if (model.isMoeLayer(layer)) {
                 const double routed = static_cast<double>(model.experts) * (model.gatedMlp ? 3.0 : 2.0) * h *
                                       static_cast<double>(model.expertFfn);
                 experts += routed / (ep * t);
-                dense += (all - routed) / t;
+                dense += (all - routed) / t + replicated;
             } else {
-                dense += all / t;
+                dense += all / t + replicated;
             }
         }
         const double table = static_cast<double>(model.vocab) * h / t;

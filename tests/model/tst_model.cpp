@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: MIT
+// Built-in models and strategies (issue 7): the library, model files, strategy validation, pipeline
+// schedules, memory and FLOPs by hand, and the collectives, groups and bytes of compiled steps
+// against hand calculation on a tiny model.
+#include "core/error.h"
+#include "core/estimator/estimate.h"
+#include "core/model/modelcompiler.h"
+#include "core/model/modelconfig.h"
+#include "core/model/pipelineschedule.h"
+
+#include <cmath>
+#include <set>
+
+#include <QtTest>
+
+using namespace flint::core;
+using namespace flint::core::model;
+
+namespace {
+
+/// 2 layers, hidden 256, 4 heads of 64, FFN 1,024, vocabulary 1,024 (a multiple of 128 x TP, so
+/// Megatron's padding adds nothing), sequence 128, untied, rotary.
+TransformerConfig tinyModel()
+{
+    return parseModelText("layers = 2\nhidden = 256\nheads = 4\nffn = 1024\nvocab = 1024\nseq_len = 128\n",
+                          "tiny.model");
+}
+// layer: Q, K, V, O 4 x 256 x 256 + FFN 2 x 256 x 1,024 + two norms 2 x 256 = 786,944;
+// embedding 1,024 x 256, output 256 x 1,024, final norm 256: 524,544.
+constexpr double kTinyParameters = 2 * 786'944.0 + 524'544.0;
+
+struct Count {
+    std::size_t ops = 0;
+    std::uint64_t bytes = 0;
+    std::set<std::vector<std::int32_t>> groups;
+};
+
+/// Collectives of `kind` on `rank` whose scope starts with `scope`.
+Count collectives(const Workload& w, std::size_t rank, CollectiveKind kind, const std::string& scope = {})
+{
+    Count c;
+    for (const Op& op : w.programOf(rank).ops)
+        if (op.kind == OpKind::Collective && op.collective == kind && op.scope.rfind(scope, 0) == 0) {
+            ++c.ops;
+            c.bytes += op.commBytes;
+            c.groups.insert(w.membersOf(rank, op));
+        }
+    return c;
+}
+
+bool has(const std::string& text, const char* part)
+{
+    return text.find(part) != std::string::npos;
+}
+
+std::size_t countKind(const Workload& w, std::size_t rank, OpKind kind)
+{
+    std::size_t n = 0;
+    for (const Op& op : w.programOf(rank).ops)
+        n += op.kind == kind ? 1 : 0;
+    return n;
+}
+
+} // namespace
+
+class TestModel : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void libraryMatchesPublishedSizes_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<double>("published"); // billions of parameters
+        QTest::addColumn<double>("tolerance"); // relative
+        QTest::newRow("GPT-3 175B") << "gpt3-175b" << 175.0 << 0.01;
+        QTest::newRow("Llama 3 8B") << "llama3-8b" << 8.03 << 0.01;
+        QTest::newRow("Llama 3 70B") << "llama3-70b" << 70.6 << 0.01;
+        QTest::newRow("Llama 3 405B") << "llama3-405b" << 405.0 << 0.01;
+        QTest::newRow("Mixtral 8x7B") << "mixtral-8x7b" << 46.7 << 0.01;
+    }
+    void libraryMatchesPublishedSizes()
+    {
+        QFETCH(QString, name);
+        QFETCH(double, published);
+        QFETCH(double, tolerance);
+        const TransformerConfig* m = findModel(name.toStdString());
+        QVERIFY(m);
+        QVERIFY2(std::abs(m->parameters() / 1e9 - published) / published < tolerance,
+                 qPrintable(QString::number(m->parameters() / 1e9)));
+    }
+
+    void mixtralActivatesTwoExperts()
+    {
+        // Jiang et al. 2024: 13B active parameters of 47B.
+        const TransformerConfig* m = findModel("Mixtral 8x7B");
+        QVERIFY(m);
+        QCOMPARE(std::round(m->activeParameters() / 1e9), 13.0);
+    }
+
+    void modelFileErrorsNameTheLine()
+    {
+        try {
+            parseModelText("layers = 2\nhidden = 256\nheads = four\n", "bad.model");
+            QFAIL("no error");
+        } catch (const InputError& e) {
+            const std::string text = e.what();
+            QVERIFY2(has(text, "bad.model") && has(text, "3") && has(text, "heads"), text.c_str());
+        }
+        QVERIFY_THROWS_EXCEPTION(InputError, parseModelText("layers = 2\nwidth = 3\n", "bad.model"));
+        QVERIFY_THROWS_EXCEPTION(InputError, parseModelText("layers = 2\nhidden = 256\n", "missing.model"));
+        const TransformerConfig tiny = tinyModel();
+        QCOMPARE(tiny.parameters(), kTinyParameters);
+        QCOMPARE(tiny.kvHeads, 4);
+    }
+
+    void invalidStrategiesSayWhyAndWhatToTry()
+    {
+        const TransformerConfig& gpt3 = *findModel("gpt3-175b");
+        ParallelConfig p;
+        p.tp = 5;
+        auto problems = validateStrategy(gpt3, p);
+        QVERIFY(!problems.empty());
+        QVERIFY(has(problems.front().message, "96 attention heads"));
+        QVERIFY(has(problems.front().suggestion, "8"));
+        p.tp = 8;
+        p.pp = 7;
+        problems = validateStrategy(gpt3, p);
+        QVERIFY(!problems.empty());
+        QVERIFY(has(problems.front().message, "96 layers"));
+        p.pp = 8;
+        p.ep = 2;
+        p.dp = 2;
+        problems = validateStrategy(gpt3, p);
+        QVERIFY(!problems.empty());
+        QVERIFY(has(problems.front().message, "mixture-of-experts"));
+        p.ep = 1;
+        QVERIFY(validateStrategy(gpt3, p).empty());
+        ModelCompiler compiler;
+        p.tp = 5;
+        QVERIFY_THROWS_EXCEPTION(InputError, compiler.compile(gpt3, p));
+    }
+
+    void pipelineSchedules()
+    {
+        // 1F1B, 4 stages, 8 microbatches: stage 0 warms up with 3 forwards and holds at most 4
+        // microbatches' activations; the last stage alternates from the start and holds 1.
+        const auto first = pipelineOrder(PipelineSchedule::OneFOneB, 4, 1, 8, 0);
+        QCOMPARE(first.size(), std::size_t{16});
+        for (int i = 0; i < 4; ++i)
+            QVERIFY(!first[static_cast<std::size_t>(i)].backward);
+        QVERIFY(first[4].backward);
+        QCOMPARE(first[4].microbatch, 0);
+        QCOMPARE(peakChunksInFlight(first), 4);
+        QCOMPARE(peakChunksInFlight(pipelineOrder(PipelineSchedule::OneFOneB, 4, 1, 8, 3)), 1);
+        QCOMPARE(peakChunksInFlight(pipelineOrder(PipelineSchedule::GPipe, 4, 1, 8, 3)), 8);
+        // Interleaved, 2 stages x 2 chunks, 4 microbatches: stage 0 runs (2-0-1)*2 + (2-1)*2 = 4
+        // warm-up forwards in groups of 2 microbatches per chunk.
+        const auto inter = pipelineOrder(PipelineSchedule::Interleaved, 2, 2, 4, 0);
+        QCOMPARE(inter.size(), std::size_t{16});
+        QCOMPARE(inter[0], (PipelineStep{false, 0, 0}));
+        QCOMPARE(inter[1], (PipelineStep{false, 1, 0}));
+        QCOMPARE(inter[2], (PipelineStep{false, 0, 1}));
+        QCOMPARE(inter[3], (PipelineStep{false, 1, 1}));
+        QCOMPARE(inter[4], (PipelineStep{false, 2, 0}));
+        QCOMPARE(inter[5], (PipelineStep{true, 0, 1}));
+        ParallelConfig p;
+        p.pp = 4;
+        p.dp = 1;
+        p.globalBatch = 8;
+        QCOMPARE(pipelineBubbleFraction(p), 3.0 / 11.0);
+    }
+
+    void memoryByHand()
+    {
+        const TransformerConfig tiny = tinyModel();
+        ParallelConfig p;
+        p.dp = 2;
+        p.globalBatch = 2;
+        p.zero = ZeroStage::OptimizerState;
+        const MemoryBreakdown m = memoryPerRank(tiny, p);
+        QCOMPARE(m.weights, 2 * kTinyParameters);        // bf16
+        QCOMPARE(m.gradients, 4 * kTinyParameters);      // fp32 main gradients
+        QCOMPARE(m.optimizer, 12 * kTinyParameters / 2); // master + 2 moments, sharded over DP 2
+        p.zero = ZeroStage::Parameters;
+        const MemoryBreakdown z3 = memoryPerRank(tiny, p);
+        QCOMPARE(z3.weights, kTinyParameters);
+        QCOMPARE(z3.gradients, 2 * kTinyParameters);
+        p.zero = ZeroStage::OptimizerState;
+        p.tp = 2;
+        p.dp = 1;
+        p.globalBatch = 1;
+        // Matrices split over TP 2; the five norms (2 per layer and the final one) replicated.
+        const double norms = 2 * (2 * 256) + 256;
+        QCOMPARE(memoryPerRank(tiny, p).weights, 2 * ((kTinyParameters - norms) / 2 + norms));
+    }
+
+    void modelFlopsFollowPaLM()
+    {
+        const TransformerConfig& gpt3 = *findModel("gpt3-175b");
+        ParallelConfig p;
+        p.tp = 8;
+        p.pp = 8;
+        p.dp = 16;
+        p.globalBatch = 1536;
+        // N = 96 layers x (4 x 12288^2 + 2 x 12288 x 49152 + 2 x 12288); 12 L H Q T per token.
+        const double n = 96.0 * (4.0 * 12288 * 12288 + 2.0 * 12288 * 49152 + 2.0 * 12288);
+        const double perToken = 6 * n + 12.0 * 96 * 96 * 128 * 2048;
+        QCOMPARE(modelFlopsPerStep(gpt3, p), perToken * 1536 * 2048);
+    }
+
+    void dataParallelGradientsAreAllReducedOnce()
+    {
+        // DP 2 without ZeRO: every parameter's fp32 gradient is all-reduced once per step over {0, 1},
+        // after the last of the 3 microbatches.
+        const TransformerConfig tiny = tinyModel();
+        ParallelConfig p;
+        p.dp = 2;
+        p.globalBatch = 6;
+        p.zero = ZeroStage::None;
+        ModelCompiler compiler;
+        const CompiledModel c = compiler.compile(tiny, p);
+        QCOMPARE(c.workload.rankCount(), std::size_t{2});
+        QCOMPARE(c.workload.validate(), std::string());
+        const Count sync = collectives(c.workload, 0, CollectiveKind::AllReduce, "gradient sync");
+        QCOMPARE(static_cast<double>(sync.bytes), 4 * kTinyParameters);
+        QCOMPARE(sync.groups, (std::set<std::vector<std::int32_t>>{{0, 1}}));
+        QCOMPARE(collectives(c.workload, 0, CollectiveKind::AllGather).ops, std::size_t{0});
+        // ZeRO-1: a reduce-scatter of the same bytes, then the bf16 weights all-gathered once.
+        p.zero = ZeroStage::OptimizerState;
+        const CompiledModel z1 = compiler.compile(tiny, p);
+        QCOMPARE(collectives(z1.workload, 0, CollectiveKind::AllReduce, "gradient sync").ops, std::size_t{0});
+        QCOMPARE(static_cast<double>(collectives(z1.workload, 0, CollectiveKind::ReduceScatter, "gradient sync").bytes),
+                 4 * kTinyParameters);
+        const Count gathered = collectives(z1.workload, 0, CollectiveKind::AllGather, "optimizer");
+        QCOMPARE(gathered.ops, std::size_t{1});
+        QCOMPARE(static_cast<double>(gathered.bytes), 2 * kTinyParameters / 2); // this rank's half, bf16
+        const auto result = estimate(z1.workload, *clusterPreset("dgx-h100-ib", 2));
+        QVERIFY(result->stepTime > 0);
+    }
+
+    void tensorAndSequenceParallelCollectives()
+    {
+        // TP 2 x DP 2, sequence parallel, one microbatch: per layer forward 2 all-gathers of the
+        // sequence-split [1, 128, 256] activations (each rank contributes 64 x 256 x 2 bytes) and 2
+        // reduce-scatters of the [1, 128, 256] partial sums, over the TP group {0, 1}.
+        const TransformerConfig tiny = tinyModel();
+        ParallelConfig p;
+        p.tp = 2;
+        p.dp = 2;
+        p.globalBatch = 2;
+        p.zero = ZeroStage::None;
+        ModelCompiler compiler;
+        const CompiledModel c = compiler.compile(tiny, p);
+        QCOMPARE(c.workload.rankCount(), std::size_t{4});
+        const std::string layer0 = "microbatch 0/layer 0/forward";
+        const Count ag = collectives(c.workload, 0, CollectiveKind::AllGather, layer0);
+        QCOMPARE(ag.ops, std::size_t{2});
+        QCOMPARE(ag.bytes, std::uint64_t{2 * 64 * 256 * 2});
+        QCOMPARE(ag.groups, (std::set<std::vector<std::int32_t>>{{0, 1}}));
+        const Count rs = collectives(c.workload, 0, CollectiveKind::ReduceScatter, layer0);
+        QCOMPARE(rs.ops, std::size_t{2});
+        QCOMPARE(rs.bytes, std::uint64_t{2 * 128 * 256 * 2});
+        QCOMPARE(collectives(c.workload, 0, CollectiveKind::AllReduce, layer0).ops, std::size_t{0});
+        // Rank 3's TP group is {2, 3}; its gradients are all-reduced over DP {1, 3}: per rank, the
+        // tensor-parallel half of the matrices and the whole of the replicated norms.
+        QCOMPARE(collectives(c.workload, 3, CollectiveKind::AllGather, layer0).groups,
+                 (std::set<std::vector<std::int32_t>>{{2, 3}}));
+        const Count sync = collectives(c.workload, 3, CollectiveKind::AllReduce, "gradient sync");
+        QCOMPARE(sync.groups, (std::set<std::vector<std::int32_t>>{{1, 3}}));
+        const double norms = 2 * (2 * 256) + 256;
+        QCOMPARE(static_cast<double>(sync.bytes), 4 * ((kTinyParameters - norms) / 2 + norms));
+        // Without sequence parallelism the two partial sums are all-reduced instead.
+        p.sequenceParallel = false;
+        const CompiledModel noSp = compiler.compile(tiny, p);
+        QCOMPARE(collectives(noSp.workload, 0, CollectiveKind::AllReduce, layer0).ops, std::size_t{2});
+        QCOMPARE(collectives(noSp.workload, 0, CollectiveKind::AllGather, layer0).ops, std::size_t{0});
+    }
+
+    void contextParallelGathersKeysAndValues()
+    {
+        // CP 2: the keys and values of the whole sequence are gathered over the CP group {0, 1}.
+        const TransformerConfig tiny = tinyModel();
+        ParallelConfig p;
+        p.cp = 2;
+        p.globalBatch = 1;
+        ModelCompiler compiler;
+        const CompiledModel c = compiler.compile(tiny, p);
+        const Count ag = collectives(c.workload, 0, CollectiveKind::AllGather, "microbatch 0/layer 0/forward");
+        QCOMPARE(ag.ops, std::size_t{2});
+        QCOMPARE(ag.bytes, std::uint64_t{2 * 64 * 256 * 2}); // each rank's 64 tokens of K and of V
+        QCOMPARE(ag.groups, (std::set<std::vector<std::int32_t>>{{0, 1}}));
+    }
+
+    void expertParallelDispatchIsAllToAll()
+    {
+        TransformerConfig moe = tinyModel();
+        moe.experts = 4;
+        moe.topK = 2;
+        moe.expertFfn = 512;
+        ParallelConfig p;
+        p.dp = 2;
+        p.ep = 2;
+        p.globalBatch = 2;
+        ModelCompiler compiler;
+        const CompiledModel c = compiler.compile(moe, p);
+        const Count a2a = collectives(c.workload, 0, CollectiveKind::AllToAll, "microbatch 0/layer 0/forward");
+        QCOMPARE(a2a.ops, std::size_t{2}); // dispatch and combine
+        QCOMPARE(a2a.groups, (std::set<std::vector<std::int32_t>>{{0, 1}}));
+        // Each rank sends its 128 tokens x 2 copies x 256 x bf16 through each.
+        QCOMPARE(a2a.bytes, std::uint64_t{2 * 128 * 2 * 256 * 2});
+    }
+
+    void pipelineStagesExchangeActivations()
+    {
+        // PP 2 x DP 2, 4 microbatches: stage 0 sends 4 activations and receives 4 gradients from the
+        // rank of stage 1 at its data-parallel position, [1, 128, 256] bf16 each.
+        const TransformerConfig tiny = tinyModel();
+        ParallelConfig p;
+        p.pp = 2;
+        p.dp = 2;
+        p.globalBatch = 8;
+        ModelCompiler compiler;
+        const CompiledModel c = compiler.compile(tiny, p);
+        QCOMPARE(c.workload.rankCount(), std::size_t{4});
+        QCOMPARE(c.workload.programs.size(), std::size_t{2});
+        QCOMPARE(countKind(c.workload, 0, OpKind::Send), std::size_t{4});
+        QCOMPARE(countKind(c.workload, 0, OpKind::Recv), std::size_t{4});
+        QCOMPARE(countKind(c.workload, 3, OpKind::Send), std::size_t{4});
+        for (const Op& op : c.workload.programOf(1).ops)
+            if (op.kind == OpKind::Send) {
+                QCOMPARE(op.commBytes, std::uint64_t{128 * 256 * 2});
+                QCOMPARE(c.workload.membersOf(1, op), (std::vector<std::int32_t>{1, 3}));
+            }
+        QCOMPARE(c.workload.validate(), std::string());
+        const auto result = estimate(c.workload, *clusterPreset("dgx-h100-ib", 4));
+        QVERIFY(result->stepTime > 0);
+        // Ranks of one stage share a timeline, and simulating every rank gives the same results.
+        QCOMPARE(result->rankTimeline[0], result->rankTimeline[1]);
+        QVERIFY(result->rankTimeline[0] != result->rankTimeline[2]);
+        EstimateOptions everyRank;
+        everyRank.exploitSymmetry = false;
+        const auto all = estimate(c.workload, *clusterPreset("dgx-h100-ib", 4), everyRank);
+        QCOMPARE(all->timelines.size(), std::size_t{4});
+        QCOMPARE(all->stepTime, result->stepTime);
+        for (std::size_t r = 0; r < 4; ++r)
+            QCOMPARE(all->ranks[r].finish, result->ranks[r].finish);
+        // One communication stream: the transfers hold none, so 1F1B does not deadlock, and the
+        // stages exchange 4 x 2 transfers each way.
+        QCOMPARE(result->commMatrix.at(0, 2), 8.0 * 128 * 256 * 2 / 2);
+    }
+
+    void blocksAreReused()
+    {
+        // Compiling the same strategy again lowers nothing: every block comes from the cache.
+        const TransformerConfig tiny = tinyModel();
+        ParallelConfig p;
+        p.dp = 2;
+        p.globalBatch = 4;
+        ModelCompiler compiler;
+        const CompiledModel first = compiler.compile(tiny, p);
+        QVERIFY(first.blocksLowered > 0);
+        const CompiledModel again = compiler.compile(tiny, p);
+        QCOMPARE(again.blocksLowered, std::size_t{0});
+        QCOMPARE(again.blocksReused, first.blocksLowered + first.blocksReused);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestModel)
+#include "tst_model.moc"
