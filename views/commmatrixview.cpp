@@ -118,10 +118,13 @@ void CommMatrixView::rebuild()
     const core::CommMatrix& matrix = m_result->commMatrix;
     const std::vector<double>* bytes = &matrix.bytes;
     const std::vector<double>* seconds = &matrix.seconds;
+    std::vector<double> kindBytes, kindSeconds; // the chosen kind's layer, made dense
     for (const auto& layer : matrix.layers)
         if (QString::fromStdString(layer.kind) == m_kind) {
-            bytes = &layer.bytes;
-            seconds = &layer.seconds;
+            kindBytes = layer.denseBytes(matrix.blocks);
+            kindSeconds = layer.denseSeconds(matrix.blocks);
+            bytes = &kindBytes;
+            seconds = &kindSeconds;
         }
     if (!m_kind.isEmpty() && bytes == &matrix.bytes) {
         update(); // a kind with no traffic in this result

@@ -2,6 +2,7 @@
 // flint: the command-line front end of Flint Explorer.
 #include "cli/commandline.h"
 #include "cli/commands.h"
+#include "core/allocator.h"
 #include "core/error.h"
 
 #include <cstdio>
@@ -34,6 +35,7 @@ int main(int argc, char** argv)
     using namespace flint::app;
     // Protobuf logs parse failures to stderr itself; our errors say more, with the byte offset.
     google::protobuf::SetLogHandler(nullptr);
+    flint::core::retainFreedMemory();
 
     if (argc < 2) {
         std::fputs(usage().c_str(), stderr);

@@ -60,10 +60,28 @@ ProgramInfo buildProgramInfo(const Program& program, const Cluster& cluster, con
     ProgramInfo info;
     info.program = &program;
     const std::size_t n = program.ops.size();
+    // Op ids -> indices: a table when the ids are dense (generated programs), else a hash map.
+    std::uint64_t maxId = 0;
+    for (const Op& op : program.ops)
+        maxId = std::max(maxId, op.id);
+    const bool dense = maxId < 4 * static_cast<std::uint64_t>(n) + 1024;
+    std::vector<std::uint32_t> table;
     std::unordered_map<std::uint64_t, std::uint32_t> index;
-    index.reserve(n);
-    for (std::uint32_t i = 0; i < n; ++i)
-        index.emplace(program.ops[i].id, i); // first op of an id wins when ids repeat
+    if (dense) {
+        table.assign(maxId + 1, kNone);
+        for (std::uint32_t i = n; i-- > 0;)
+            table[program.ops[i].id] = i; // first op of an id wins when ids repeat
+    } else {
+        index.reserve(n);
+        for (std::uint32_t i = 0; i < n; ++i)
+            index.emplace(program.ops[i].id, i);
+    }
+    const auto find = [&](std::uint64_t id) -> std::uint32_t {
+        if (dense)
+            return id <= maxId ? table[id] : kNone;
+        const auto it = index.find(id);
+        return it == index.end() ? kNone : it->second;
+    };
     info.predStart.resize(n + 1, 0);
     std::vector<std::uint32_t> scratch;
     for (std::uint32_t i = 0; i < n; ++i) {
@@ -71,31 +89,42 @@ ProgramInfo buildProgramInfo(const Program& program, const Cluster& cluster, con
         scratch.clear();
         for (const auto* deps : {&op.dataDeps, &op.ctrlDeps})
             for (std::uint64_t id : *deps) {
-                const auto it = index.find(id);
-                if (it != index.end() && it->second != i)
-                    scratch.push_back(it->second);
+                const std::uint32_t p = find(id);
+                if (p != kNone && p != i)
+                    scratch.push_back(p);
             }
         std::sort(scratch.begin(), scratch.end());
         scratch.erase(std::unique(scratch.begin(), scratch.end()), scratch.end());
         info.preds.insert(info.preds.end(), scratch.begin(), scratch.end());
         info.predStart[i + 1] = static_cast<std::uint32_t>(info.preds.size());
     }
+    const auto buildSuccessors = [&info, n] {
+        info.succStart.assign(n + 1, 0);
+        for (std::uint32_t p : info.preds)
+            ++info.succStart[p + 1];
+        for (std::size_t i = 0; i < n; ++i)
+            info.succStart[i + 1] += info.succStart[i];
+        info.succs.resize(info.preds.size());
+        std::vector<std::uint32_t> fill(info.succStart.begin(), info.succStart.end() - 1);
+        for (std::uint32_t i = 0; i < n; ++i)
+            for (std::uint32_t k = info.predStart[i]; k < info.predStart[i + 1]; ++k)
+                info.succs[fill[info.preds[k]]++] = i;
+    };
+    buildSuccessors();
     if (options.breakCycles) {
         // Kahn's algorithm finds the ops on or behind a cycle; every cycle among them has an edge from
         // a later op to an earlier one, so dropping those edges breaks them all.
         std::vector<std::uint32_t> pending(n), order;
-        std::vector<std::vector<std::uint32_t>> successors(n);
+        order.reserve(n);
         for (std::uint32_t i = 0; i < n; ++i) {
             pending[i] = info.predStart[i + 1] - info.predStart[i];
-            for (std::uint32_t k = info.predStart[i]; k < info.predStart[i + 1]; ++k)
-                successors[info.preds[k]].push_back(i);
             if (pending[i] == 0)
                 order.push_back(i);
         }
         for (std::size_t k = 0; k < order.size(); ++k)
-            for (std::uint32_t next : successors[order[k]])
-                if (--pending[next] == 0)
-                    order.push_back(next);
+            for (std::uint32_t j = info.succStart[order[k]]; j < info.succStart[order[k] + 1]; ++j)
+                if (--pending[info.succs[j]] == 0)
+                    order.push_back(info.succs[j]);
         if (order.size() < n) {
             std::vector<std::uint32_t> kept, keptStart(n + 1, 0);
             for (std::uint32_t i = 0; i < n; ++i) {
@@ -110,18 +139,9 @@ ProgramInfo buildProgramInfo(const Program& program, const Cluster& cluster, con
             }
             info.preds.swap(kept);
             info.predStart.swap(keptStart);
+            buildSuccessors();
         }
     }
-    info.succStart.assign(n + 1, 0);
-    for (std::uint32_t p : info.preds)
-        ++info.succStart[p + 1];
-    for (std::size_t i = 0; i < n; ++i)
-        info.succStart[i + 1] += info.succStart[i];
-    info.succs.resize(info.preds.size());
-    std::vector<std::uint32_t> fill(info.succStart.begin(), info.succStart.end() - 1);
-    for (std::uint32_t i = 0; i < n; ++i)
-        for (std::uint32_t k = info.predStart[i]; k < info.predStart[i + 1]; ++k)
-            info.succs[fill[info.preds[k]]++] = i;
 
     info.computeSeconds.resize(n, 0.0);
     info.commIndex.assign(n, kNone);
@@ -1035,6 +1055,8 @@ void Simulator::buildCommMatrix(EstimateResult& result)
     // Per collective kind, and point-to-point in the slot after the last kind; filled on first use.
     constexpr std::size_t pointToPoint = static_cast<std::size_t>(CollectiveKind::CollectiveBroadcast) + 1;
     std::vector<CommMatrix::Layer> layers(pointToPoint + 1);
+    // Per kind: cell -> (bytes, seconds), made sparse layers at the end.
+    std::vector<std::unordered_map<std::uint32_t, std::pair<double, double>>> perKind(pointToPoint + 1);
     const auto add = [&](std::size_t layer, std::int32_t src, std::int32_t dst, double bytes) {
         const std::size_t i = matrix.index(src / matrix.blockSize, dst / matrix.blockSize);
         const int d = m_cluster.topology.firstDifferingDim(src, dst);
@@ -1046,13 +1068,9 @@ void Simulator::buildCommMatrix(EstimateResult& result)
         }
         matrix.bytes[i] += bytes;
         matrix.seconds[i] += seconds;
-        CommMatrix::Layer& l = layers[layer];
-        if (l.bytes.empty()) {
-            l.bytes.assign(cells, 0.0);
-            l.seconds.assign(cells, 0.0);
-        }
-        l.bytes[i] += bytes;
-        l.seconds[i] += seconds;
+        auto& cell = perKind[layer][static_cast<std::uint32_t>(i)];
+        cell.first += bytes;
+        cell.second += seconds;
     };
     // Each collective instance is counted once, by the lowest rank of its group: per (group, kind,
     // bytes) the number of instances, then the algorithm's flows times that count.
@@ -1107,6 +1125,15 @@ void Simulator::buildCommMatrix(EstimateResult& result)
                             [&](std::int32_t src, std::int32_t dst, double bytes) {
                                 add(static_cast<std::size_t>(key.kind), src, dst, bytes * times);
                             });
+    }
+    for (std::size_t k = 0; k < layers.size(); ++k) {
+        std::vector<std::pair<std::uint32_t, std::pair<double, double>>> sorted(perKind[k].begin(), perKind[k].end());
+        std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (const auto& [cell, value] : sorted) {
+            layers[k].cells.push_back(cell);
+            layers[k].bytes.push_back(value.first);
+            layers[k].seconds.push_back(value.second);
+        }
     }
     for (std::size_t k = 0; k < layers.size(); ++k)
         if (!layers[k].bytes.empty()) {

@@ -74,13 +74,29 @@ struct CriticalStep {
 /// Bytes sent from rank to rank as the chosen algorithms move them. Exact for up to 1,024 ranks;
 /// above that ranks are binned in blocks of `blockSize` consecutive ranks.
 struct CommMatrix {
-    /// One collective kind's share of the matrix.
+    /// One collective kind's share of the matrix, sparse: most kinds touch few cells (tensor-parallel
+    /// groups near the diagonal, pipeline neighbours), and a dense copy per kind would cost 16 MB
+    /// at 1,024 ranks.
     struct Layer {
         /// Chakra spelling of the kind ("ALL_REDUCE", "COLLECTIVE_PERMUTE", ...); "SEND_RECV" for
         /// point-to-point transfers.
         std::string kind;
-        std::vector<double> bytes;   ///< blocks x blocks, row = source block
-        std::vector<double> seconds; ///< blocks x blocks, as CommMatrix::seconds
+        std::vector<std::uint32_t> cells; ///< cell indices (CommMatrix::index), ascending
+        std::vector<double> bytes;        ///< per cell in `cells`
+        std::vector<double> seconds;      ///< per cell in `cells`, as CommMatrix::seconds
+
+        /// The layer as dense blocks x blocks matrices (row = source block).
+        std::vector<double> denseBytes(std::int32_t blocks) const { return dense(bytes, blocks); }
+        std::vector<double> denseSeconds(std::int32_t blocks) const { return dense(seconds, blocks); }
+
+    private:
+        std::vector<double> dense(const std::vector<double>& values, std::int32_t blocks) const
+        {
+            std::vector<double> out(static_cast<std::size_t>(blocks) * static_cast<std::size_t>(blocks), 0.0);
+            for (std::size_t i = 0; i < cells.size(); ++i)
+                out[cells[i]] = values[i];
+            return out;
+        }
     };
 
     std::int32_t ranks = 0;

@@ -6,6 +6,10 @@
 #include "core/model/pipelineschedule.h"
 
 #include <algorithm>
+#include <atomic>
+#include <future>
+#include <set>
+#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -144,6 +148,46 @@ Program fuseKernels(const Program& in)
         i = end;
     }
     return out;
+}
+
+/// Drops compute ops that cost nothing (reshapes, which only rename a buffer): their dependents
+/// depend on what they depended on. Fewer ops make composing and estimating a step faster.
+Program dropFreeOps(Program in)
+{
+    std::unordered_map<std::uint64_t, std::vector<std::uint64_t>> forwarded;
+    const auto resolve = [&forwarded](std::vector<std::uint64_t>& deps) {
+        bool changed = false;
+        std::vector<std::uint64_t> out;
+        out.reserve(deps.size());
+        for (std::uint64_t d : deps) {
+            if (const auto it = forwarded.find(d); it != forwarded.end()) {
+                out.insert(out.end(), it->second.begin(), it->second.end());
+                changed = true;
+            } else {
+                out.push_back(d);
+            }
+        }
+        if (changed) {
+            std::sort(out.begin(), out.end());
+            out.erase(std::unique(out.begin(), out.end()), out.end());
+            deps.swap(out);
+        }
+    };
+    std::vector<Op> kept;
+    kept.reserve(in.ops.size());
+    for (Op& op : in.ops) {
+        resolve(op.dataDeps);
+        resolve(op.ctrlDeps);
+        if (op.kind == OpKind::Compute && op.flops == 0 && op.bytesRead == 0 && op.bytesWritten == 0) {
+            std::vector<std::uint64_t> deps = op.dataDeps;
+            deps.insert(deps.end(), op.ctrlDeps.begin(), op.ctrlDeps.end());
+            forwarded.emplace(op.id, std::move(deps));
+            continue;
+        }
+        kept.push_back(std::move(op));
+    }
+    in.ops = std::move(kept);
+    return in;
 }
 
 std::int64_t tensorBytes(double elements, double bytesPerElement)
@@ -353,7 +397,7 @@ std::shared_ptr<const ModelCompiler::LoweredBlock> ModelCompiler::lower(const st
     if (w.programs.size() != 1)
         throw InputError("generated block", "the partitioned block has " + std::to_string(w.programs.size()) +
                                                 " programs; expected one SPMD program");
-    block->program = fuseKernels(*w.programs.front());
+    block->program = dropFreeOps(fuseKernels(*w.programs.front()));
     block->devices = static_cast<std::int64_t>(w.rankCount());
     block->slotMembers.resize(block->program.commSlots.size());
     for (std::size_t s = 0; s < block->slotMembers.size(); ++s) {
@@ -423,11 +467,46 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
     const std::int64_t devices = mesh.devices();
 
     std::vector<std::string> warningsSeen;
+    // Lower the blocks the cache lacks first, in parallel (each import has its own MLIR context).
+    std::set<std::string> loweredNow;
+    {
+        std::vector<std::string> missing;
+        for (auto& [name, text] : blockTexts(model, parallel)) {
+            std::lock_guard lock(m_mutex);
+            if (!m_cache.count(text) && std::find(missing.begin(), missing.end(), text) == missing.end())
+                missing.push_back(std::move(text));
+        }
+        for (std::int64_t stage = 0; training && stage < parallel.pp; ++stage) {
+            std::string text =
+                generateBlock(Block::Optimizer, model, parallel, false, stageParameterCount(model, parallel, stage));
+            std::lock_guard lock(m_mutex);
+            if (!m_cache.count(text) && std::find(missing.begin(), missing.end(), text) == missing.end())
+                missing.push_back(std::move(text));
+        }
+        std::atomic<std::size_t> next{0};
+        std::vector<std::future<void>> workers;
+        const std::size_t threads =
+            std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, std::max<std::size_t>(1, missing.size()));
+        for (std::size_t t = 0; t < threads; ++t)
+            workers.push_back(std::async(std::launch::async, [&] {
+                for (std::size_t i = next++; i < missing.size(); i = next++) {
+                    control.check();
+                    bool reused = false;
+                    lower(missing[i], out.meshText, reused);
+                }
+            }));
+        for (auto& worker : workers)
+            worker.wait();
+        for (auto& worker : workers)
+            worker.get();
+        loweredNow.insert(missing.begin(), missing.end());
+    }
     const auto lowerBlock = [&](Block block, bool isMoe, double params = 0) {
         control.check();
         bool reused = false;
-        auto lowered = lower(generateBlock(block, model, parallel, isMoe, params), out.meshText, reused);
-        ++(reused ? out.blocksReused : out.blocksLowered);
+        const std::string text = generateBlock(block, model, parallel, isMoe, params);
+        auto lowered = lower(text, out.meshText, reused);
+        ++(reused && !loweredNow.count(text) ? out.blocksReused : out.blocksLowered);
         for (const std::string& w : lowered->warnings)
             if (std::find(warningsSeen.begin(), warningsSeen.end(), w) == warningsSeen.end()) {
                 warningsSeen.push_back(w);
@@ -486,7 +565,24 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
     const bool tiedAcrossStages = training && model.tiedEmbeddings && pp > 1;
     const double tiedBytes =
         static_cast<double>(model.vocab) * static_cast<double>(model.hidden) / static_cast<double>(parallel.tp) * 4.0;
-    for (std::int64_t stage = 0; stage < pp; ++stage) {
+    // The optimizer blocks first (their parameter counts differ between the first, middle and last
+    // stages), so that the stages can be composed in parallel from lowered blocks only.
+    std::vector<std::shared_ptr<const LoweredBlock>> optimizers(static_cast<std::size_t>(pp));
+    if (training)
+        for (std::int64_t stage = 0; stage < pp; ++stage) {
+            bool reused = false;
+            const std::string text =
+                generateBlock(Block::Optimizer, model, parallel, false, stageParameterCount(model, parallel, stage));
+            optimizers[static_cast<std::size_t>(stage)] = lower(text, out.meshText, reused);
+            ++(reused && !loweredNow.count(text) ? out.blocksReused : out.blocksLowered);
+        }
+    struct ComposedStage {
+        std::shared_ptr<const Program> program;
+        std::vector<const std::vector<std::vector<std::int32_t>>*> patterns;
+        std::int32_t pipelineSlot = -1;
+        std::int32_t tiedSlot = -1;
+    };
+    const auto composeStage = [&](std::int64_t stage) {
         control.check();
         StageBuilder builder(stage, devices);
         const std::vector<std::int64_t> layers = stageLayers(model, parallel, stage);
@@ -494,6 +590,27 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
         std::vector<std::uint64_t> chain;     // exits of the previous step
         std::vector<std::uint64_t> syncExits; // gradient syncs, for the optimizer
         const auto order = pipelineOrder(parallel.schedule, pp, chunks, microbatches, stage, training);
+        {
+            // Reserve the ops: a stage of GPT-3 175B holds some 70,000.
+            std::size_t count = training ? optimizers[static_cast<std::size_t>(stage)]->program.ops.size() + 1 : 0;
+            for (const PipelineStep& step : order) {
+                const std::int64_t vstage = step.chunk * pp + stage;
+                count += 2;
+                for (std::size_t i = 0; i < perChunk; ++i) {
+                    const int isMoe = model.isMoeLayer(layers[static_cast<std::size_t>(step.chunk) * perChunk + i]);
+                    count += (step.backward ? bwd[isMoe] : fwd[isMoe])->program.ops.size();
+                    if (step.backward && step.microbatch == microbatches - 1)
+                        count += sync[isMoe]->program.ops.size();
+                }
+                if (vstage == 0)
+                    count +=
+                        (step.backward ? embB : embF)->program.ops.size() + (embSync ? embSync->program.ops.size() : 0);
+                if (vstage == virtualStages - 1)
+                    count += (step.backward ? headB : headF)->program.ops.size() +
+                             (headSync ? headSync->program.ops.size() : 0);
+            }
+            builder.program().ops.reserve(count);
+        }
         for (const PipelineStep& step : order) {
             const std::int64_t vstage = step.chunk * pp + stage;
             const bool first = vstage == 0;
@@ -562,19 +679,37 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
             before.insert(before.end(), syncExits.begin(), syncExits.end());
             if (tiedAcrossStages && (stage == 0 || stage == pp - 1))
                 before.push_back(builder.tiedAllReduce(static_cast<std::uint64_t>(tiedBytes), syncExits));
-            bool reused = false;
-            auto optimizer = lower(
-                generateBlock(Block::Optimizer, model, parallel, false, stageParameterCount(model, parallel, stage)),
-                out.meshText, reused);
-            ++(reused ? out.blocksReused : out.blocksLowered);
-            builder.append(*optimizer, "optimizer", before);
+            builder.append(*optimizers[static_cast<std::size_t>(stage)], "optimizer", before);
         }
-        patterns.push_back(builder.slotPatterns());
-        pipelineSlots.push_back(builder.pipelineSlotIndex());
-        tiedSlots.push_back(builder.tiedSlotIndex());
-        programs.push_back(std::make_shared<const Program>(std::move(builder.program())));
-        control.report(0.3 + 0.6 * static_cast<double>(stage + 1) / static_cast<double>(pp));
+        ComposedStage composed;
+        composed.patterns = builder.slotPatterns();
+        composed.pipelineSlot = builder.pipelineSlotIndex();
+        composed.tiedSlot = builder.tiedSlotIndex();
+        composed.program = std::make_shared<const Program>(std::move(builder.program()));
+        return composed;
+    };
+    // Stages are independent: compose them on the machine's cores.
+    std::vector<ComposedStage> composed(static_cast<std::size_t>(pp));
+    const std::int64_t threads =
+        std::clamp<std::int64_t>(static_cast<std::int64_t>(std::thread::hardware_concurrency()), 1, pp);
+    std::vector<std::future<void>> workers;
+    std::atomic<std::int64_t> nextStage{0};
+    for (std::int64_t t = 0; t < threads; ++t)
+        workers.push_back(std::async(std::launch::async, [&] {
+            for (std::int64_t stage = nextStage++; stage < pp; stage = nextStage++)
+                composed[static_cast<std::size_t>(stage)] = composeStage(stage);
+        }));
+    for (auto& worker : workers)
+        worker.wait();
+    for (auto& worker : workers)
+        worker.get(); // rethrows Cancelled or an error
+    for (ComposedStage& c : composed) {
+        programs.push_back(std::move(c.program));
+        patterns.push_back(std::move(c.patterns));
+        pipelineSlots.push_back(c.pipelineSlot);
+        tiedSlots.push_back(c.tiedSlot);
     }
+    control.report(0.9);
 
     // Ranks: stage-major, the stage mesh's device order inside (tp fastest).
     Workload& w = out.workload;

@@ -547,8 +547,10 @@ struct LayerForwardValues {
     Value x, a1, a1full, q, k, v, q5, k4, v4, p, o2, x2, a2, a2full, out;
 };
 
+/// One layer's forward pass; `withMlp` false stops after the MLP's gathered input (a full
+/// recomputation's backward pass recomputes the MLP itself).
 LayerForwardValues layerForward(Emitter& e, const Shape& sh, const Value& x, const LayerWeights& w, bool moe,
-                                const Value& kCache = {}, const Value& vCache = {})
+                                const Value& kCache = {}, const Value& vCache = {}, bool withMlp = true)
 {
     LayerForwardValues f;
     f.x = x;
@@ -589,6 +591,8 @@ LayerForwardValues layerForward(Emitter& e, const Shape& sh, const Value& x, con
     f.x2 = e.binary("add", x, projDone, "attention/residual");
     f.a2 = norm(e, sh, f.x2, w.ln2, "mlp/norm");
     f.a2full = e.constrain(f.a2, sh.full(), "mlp/gather_sequence");
+    if (!withMlp)
+        return f;
     const Value ffn = moe ? moeFfn(e, sh, f.a2full, w) : denseFfn(e, sh, f.a2full, w.w1, w.w3, w.w2, "mlp");
     const Value ffnDone = e.constrain(ffn, sh.act(), "mlp/reduce_output");
     f.out = e.binary("add", f.x2, ffnDone, "mlp/residual");
@@ -656,7 +660,7 @@ std::string layerBackwardBlock(const Shape& sh, bool moe)
         // Full recomputation (Chen et al. 2016; Megatron-LM's --recompute-granularity full): only the
         // layer input was kept; run the forward pass again, collectives included.
         e.scope("");
-        f = layerForward(e, sh, x, w, moe);
+        f = layerForward(e, sh, x, w, moe, {}, {}, false);
     } else {
         f.x = x;
         f.a1 = e.arg("a1", {sh.b, sh.s, sh.h}, sh.act());
@@ -699,12 +703,18 @@ std::string layerBackwardBlock(const Shape& sh, bool moe)
     const Value dyFull = e.constrain(dy, sh.full(), "mlp/gather_output_grad");
     Value da2;
     if (!moe) {
-        const Value up = linear(e, sh, f.a2full, w.w1, 0, "mlp/up_recompute");
+        // The up-projection(s) were kept (Korthikanti et al. 2022 keep them under selective
+        // recomputation); a full recomputation runs them again. The activation is recomputed.
+        const bool full = recompute == Recompute::Full;
+        const Sharding hiddenSharding{sh.batch, sh.seq, sh.tp};
+        const Value up = full ? linear(e, sh, f.a2full, w.w1, 0, "mlp/up_recompute")
+                              : e.arg("mlp_up", {sh.b, sh.s, m.ffn}, hiddenSharding);
         const Value act = activation(e, up, "mlp/act_recompute");
         Value hidden = act;
         Value gate;
         if (m.gatedMlp) {
-            gate = linear(e, sh, f.a2full, w.w3, 0, "mlp/gate_recompute");
+            gate = full ? linear(e, sh, f.a2full, w.w3, 0, "mlp/gate_recompute")
+                        : e.arg("mlp_gate", {sh.b, sh.s, m.ffn}, hiddenSharding);
             hidden = e.binary("multiply", act, gate, "mlp/act_recompute.fused/glu");
         }
         const LinearGrad down = linearBackward(e, sh, hidden, w.w2, dyFull, "mlp/down");
@@ -742,15 +752,22 @@ std::string layerBackwardBlock(const Shape& sh, bool moe)
                 e.reshape(e.reshape(copies, {b, s * k, sh.h}, what), {b, experts, capacity, sh.h}, what);
             return e.constrain(byExpert, {dp, ep, {}, {}}, what);
         };
-        const Value dispatched = toExperts(f.a2full, "moe/dispatch");
+        const bool full = recompute == Recompute::Full;
+        const Value dispatched = full ? toExperts(f.a2full, "moe/dispatch")
+                                      : e.arg("dispatched", {b, experts, capacity, sh.h}, {dp, ep, {}, {}});
         const Value dDispatched = toExperts(dyFull, "moe/combine_backward");
         // dDispatched [b, E, C, h] -> [E, b, C, h] as the expert outputs are laid out.
         const Value dDown = e.transpose(dDispatched, {1, 0, 2, 3}, "moe/combine_backward");
-        const Value up = e.dot(dispatched, w.e1, {1}, {0}, {3}, {1}, "moe/expert_up_recompute");
+        const Sharding expertHidden{ep, dp, {}, sh.tp};
+        const Dims expertHiddenShape{experts, b, capacity, m.expertFfn};
+        const Value up = full ? e.dot(dispatched, w.e1, {1}, {0}, {3}, {1}, "moe/expert_up_recompute")
+                              : e.arg("expert_up", expertHiddenShape, expertHidden);
         const Value act = activation(e, up, "moe/expert_act_recompute");
         Value hidden = act;
         if (!w.e3.name.empty())
-            hidden = e.binary("multiply", act, e.dot(dispatched, w.e3, {1}, {0}, {3}, {1}, "moe/expert_gate_recompute"),
+            hidden = e.binary("multiply", act,
+                              full ? e.dot(dispatched, w.e3, {1}, {0}, {3}, {1}, "moe/expert_gate_recompute")
+                                   : e.arg("expert_gate", expertHiddenShape, expertHidden),
                               "moe/expert_act_recompute.fused/glu");
         // d(hidden) [E, b, C, f] = dDown [E, b, C, h] x e2 [E, f, h]^T; d(e2) [E, f, h] over b, C.
         const Value dHidden = e.dot(dDown, w.e2, {0}, {0}, {3}, {2}, "moe/expert_down/dgrad");
@@ -776,7 +793,9 @@ std::string layerBackwardBlock(const Shape& sh, bool moe)
                                        "moe/dispatch_backward");
         da2 = e.reduce(e.reshape(back, {b, s, k, sh.h}, "moe/unpermute_backward"), {2}, "add", "moe/sum_copies");
         if (!w.s1.name.empty()) {
-            const Value sUp = linear(e, sh, f.a2full, w.s1, 0, "shared_experts/up_recompute");
+            const Value sUp =
+                full ? linear(e, sh, f.a2full, w.s1, 0, "shared_experts/up_recompute")
+                     : e.arg("shared_up", {b, s, m.expertFfn * m.sharedExperts}, {sh.batch, sh.seq, sh.tp});
             const LinearGrad sDown = linearBackward(e, sh, activation(e, sUp, "shared_experts/act_recompute"), w.s2,
                                                     dyFull, "shared_experts/down");
             keepPartial(sDown.dw, sh.weight(0), "shared_experts/down/wgrad_partial");

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: MIT
+#include "core/allocator.h"
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+namespace flint::core {
+
+void retainFreedMemory()
+{
+#if defined(__GLIBC__)
+    // Serve large blocks from the heap (not mmap) and do not trim its top on free: memory freed by
+    // one estimate is reused by the next without page faults.
+    mallopt(M_MMAP_THRESHOLD, 512 << 20);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+    mallopt(M_TOP_PAD, 64 << 20);
+#endif
+}
+
+} // namespace flint::core
