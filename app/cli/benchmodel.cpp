@@ -6,6 +6,7 @@
 #include "core/estimator/estimate.h"
 #include "core/model/modelcompiler.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -21,7 +22,8 @@ void runCase(core::model::ModelCompiler& compiler, const core::model::Transforme
     auto start = BenchClock::now();
     const auto compiled = compiler.compile(model, parallel);
     const double compileSeconds = secondsSince(start);
-    const core::Cluster cluster = *core::clusterPreset("dgx-h100-ib", parallel.ranks());
+    core::Cluster cluster = *core::clusterPreset("dgx-h100-ib", parallel.ranks());
+    cluster.commStreams = std::max(cluster.commStreams, compiled.commStreams);
     start = BenchClock::now();
     const auto result = core::estimate(compiled.workload, cluster);
     const double estimateSeconds = secondsSince(start);

@@ -9,6 +9,7 @@
 #include "core/fileio.h"
 #include "core/model/modelcompiler.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -259,8 +260,9 @@ int runModel(const std::vector<std::string>& arguments)
         throw UsageError("unknown action '" + action + "' (list, show, emit, estimate)");
     core::model::ModelCompiler compiler;
     const auto compiled = compiler.compile(model, parallel);
-    const core::Cluster cluster =
-        makeCluster(cli, static_cast<std::int64_t>(compiled.workload.rankCount()), "cost-model");
+    core::Cluster cluster = makeCluster(cli, static_cast<std::int64_t>(compiled.workload.rankCount()), "cost-model");
+    if (!cli.has("comm-streams"))
+        cluster.commStreams = std::max(cluster.commStreams, compiled.commStreams);
     const auto result = core::estimate(compiled.workload, cluster);
     const auto figures = core::model::stepFigures(compiled, *result, cluster);
     if (cli.has("trace")) {
@@ -282,6 +284,17 @@ int runModel(const std::vector<std::string>& arguments)
     for (const std::string& w : compiled.warnings)
         std::fprintf(stderr, "warning: %s\n", w.c_str());
     std::fputs(figuresText(compiled, figures).c_str(), stdout);
+    const auto tops = core::topOps(*result, compiled.workload, 8);
+    if (!tops.empty()) {
+        std::printf("top ops (time summed over ranks):\n");
+        for (const auto& t : tops)
+            std::printf("  %12s  %8llu x  %-16s %s\n", formatSeconds(t.seconds).c_str(),
+                        static_cast<unsigned long long>(t.count),
+                        std::string(t.kind == core::OpKind::Collective ? core::chakraName(t.collective)
+                                                                       : core::chakraName(t.kind))
+                            .c_str(),
+                        t.name.c_str());
+    }
     return ExitSuccess;
 }
 
@@ -391,8 +404,10 @@ int runSweep(const std::vector<std::string>& arguments)
                     row.status = "invalid: " + problems.front().message;
                 } else {
                     const auto compiled = compiler.compile(model, parallel);
-                    const core::Cluster cluster =
+                    core::Cluster cluster =
                         makeCluster(pointCli, static_cast<std::int64_t>(compiled.workload.rankCount()), "cost-model");
+                    if (!pointCli.has("comm-streams"))
+                        cluster.commStreams = std::max(cluster.commStreams, compiled.commStreams);
                     const auto result = core::estimate(compiled.workload, cluster);
                     row.figures = core::model::stepFigures(compiled, *result, cluster);
                     if (row.figures.outOfMemory)

@@ -79,7 +79,7 @@ std::string Cluster::validate() const
         return "device '" + device.name + "' has no peak FLOP/s or memory bandwidth";
     if (commStreams < 1)
         return "a rank needs at least one communication stream";
-    if (!(compute.flopEfficiency > 0 && compute.flopEfficiency <= 1) ||
+    if (!(compute.flopEfficiencyFor(device) > 0 && compute.flopEfficiencyFor(device) <= 1) ||
         !(compute.memoryEfficiency > 0 && compute.memoryEfficiency <= 1))
         return "efficiencies must be in (0, 1]";
     if (compute.launchOverhead < 0)

@@ -29,11 +29,22 @@ std::string_view displayName(CostModel model);
 
 /// How an op's compute time is found from its costs (roofline).
 struct ComputeModel {
-    double flopEfficiency = 0.7;                  ///< fraction of peak FLOP/s a kernel reaches
+    static constexpr double kDefaultFlopEfficiency = 0.7;
+    /// Fraction of peak FLOP/s a kernel reaches. Unset: the device's measured matmul efficiency
+    /// (DeviceSpec::matmulEfficiency), or kDefaultFlopEfficiency for a device without one.
+    std::optional<double> flopEfficiency;
     double memoryEfficiency = 0.8;                ///< fraction of peak memory bandwidth a kernel reaches
     double launchOverhead = 2e-6;                 ///< seconds added to every device compute op (kernel launch)
     Precision defaultPrecision = Precision::BF16; ///< for ops whose element type is unknown
     bool allowTf32 = true;                        ///< f32 matmuls run on TF32 tensor cores
+
+    /// The FLOP efficiency on `device`: flopEfficiency when set, else the device's measured one.
+    double flopEfficiencyFor(const DeviceSpec& device) const
+    {
+        if (flopEfficiency)
+            return *flopEfficiency;
+        return device.matmulEfficiency > 0 ? device.matmulEfficiency : kDefaultFlopEfficiency;
+    }
 };
 
 /// Devices, network and collective choices: everything the estimate needs besides the workload.

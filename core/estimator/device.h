@@ -33,6 +33,10 @@ struct DeviceSpec {
     std::array<double, static_cast<std::size_t>(Precision::Count)> peak{};
     double memoryBandwidth = 0; ///< device memory (HBM) bandwidth, bytes/s (decimal datasheet figure)
     double memoryCapacity = 0;  ///< device memory, bytes
+    /// Fraction of the dense BF16 peak that large matrix multiplications reach on this device, as
+    /// measured and published (0: no measurement; the compute model's default applies).
+    double matmulEfficiency = 0;
+    std::string matmulEfficiencySource;
 
     /// Peak FLOP/s for `precision`, with the fallback described above. Never 0 for a preset.
     double peakFlops(Precision precision) const;

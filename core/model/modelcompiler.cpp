@@ -115,11 +115,14 @@ Program fuseKernels(const Program& in)
         const std::size_t slash = key.rfind('/');
         const std::string_view last = slash == std::string_view::npos ? key : key.substr(slash + 1);
         fused.name = std::string(last.substr(0, last.size() - 6));
+        // A causal flash-attention kernel skips the tiles above the diagonal: half its work (Dao 2023,
+        // FlashAttention-2, Sec. 3.1.1, "causal masking").
+        const bool causal = fused.name.rfind("causal_", 0) == 0;
         fused.scope = slash == std::string_view::npos ? std::string() : std::string(key.substr(0, slash));
         std::uint64_t heaviest = 0;
         for (std::size_t k = begin; k < end; ++k) {
             const Op& op = in.ops[k];
-            fused.flops += op.flops;
+            fused.flops += causal ? op.flops / 2 : op.flops;
             if (op.flops >= heaviest) {
                 heaviest = op.flops;
                 fused.dtype = op.dtype;
@@ -585,8 +588,7 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
     const auto composeStage = [&](std::int64_t stage) {
         control.check();
         StageBuilder builder(stage, devices);
-        const std::vector<std::int64_t> layers = stageLayers(model, parallel, stage);
-        const std::size_t perChunk = layers.size() / static_cast<std::size_t>(chunks);
+        const std::vector<std::vector<std::int64_t>> layers = chunkLayers(model, parallel, stage);
         std::vector<std::uint64_t> chain;     // exits of the previous step
         std::vector<std::uint64_t> syncExits; // gradient syncs, for the optimizer
         const auto order = pipelineOrder(parallel.schedule, pp, chunks, microbatches, stage, training);
@@ -596,8 +598,8 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
             for (const PipelineStep& step : order) {
                 const std::int64_t vstage = step.chunk * pp + stage;
                 count += 2;
-                for (std::size_t i = 0; i < perChunk; ++i) {
-                    const int isMoe = model.isMoeLayer(layers[static_cast<std::size_t>(step.chunk) * perChunk + i]);
+                for (std::int64_t layer : layers[static_cast<std::size_t>(step.chunk)]) {
+                    const int isMoe = model.isMoeLayer(layer);
                     count += (step.backward ? bwd[isMoe] : fwd[isMoe])->program.ops.size();
                     if (step.backward && step.microbatch == microbatches - 1)
                         count += sync[isMoe]->program.ops.size();
@@ -626,8 +628,7 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
                 std::vector<std::uint64_t> exits = entry;
                 if (first)
                     exits = builder.append(*embF, mbScope + "/embedding/forward", exits);
-                for (std::size_t i = 0; i < perChunk; ++i) {
-                    const std::int64_t layer = layers[static_cast<std::size_t>(step.chunk) * perChunk + i];
+                for (std::int64_t layer : layers[static_cast<std::size_t>(step.chunk)]) {
                     exits = builder.append(*fwd[model.isMoeLayer(layer) ? 1 : 0],
                                            mbScope + "/layer " + std::to_string(layer) + "/forward", exits);
                 }
@@ -653,8 +654,9 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
                     syncExits.insert(syncExits.end(), s.begin(), s.end());
                 }
             }
-            for (std::size_t i = perChunk; i-- > 0;) {
-                const std::int64_t layer = layers[static_cast<std::size_t>(step.chunk) * perChunk + i];
+            const auto& chunk = layers[static_cast<std::size_t>(step.chunk)];
+            for (auto it = chunk.rbegin(); it != chunk.rend(); ++it) {
+                const std::int64_t layer = *it;
                 const int isMoe = model.isMoeLayer(layer) ? 1 : 0;
                 exits = builder.append(*bwd[isMoe], mbScope + "/layer " + std::to_string(layer) + "/backward", exits);
                 if (lastMicrobatch) {

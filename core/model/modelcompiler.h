@@ -26,11 +26,15 @@ struct CompiledModel {
     TransformerConfig model;
     ParallelConfig parallel;
     Workload workload;
-    MemoryBreakdown memory;        ///< the busiest rank's peak
-    double modelFlops = 0;         ///< per step (modelFlopsPerStep)
-    double bubbleFraction = 0;     ///< by the schedule alone
-    double tokensPerStep = 0;      ///< trained or processed tokens (decode: generated tokens)
-    std::string meshText;          ///< the stage mesh the blocks were partitioned for ("dp=16,tp=8")
+    MemoryBreakdown memory;    ///< the busiest rank's peak
+    double modelFlops = 0;     ///< per step (modelFlopsPerStep)
+    double bubbleFraction = 0; ///< by the schedule alone
+    double tokensPerStep = 0;  ///< trained or processed tokens (decode: generated tokens)
+    std::string meshText;      ///< the stage mesh the blocks were partitioned for ("dp=16,tp=8")
+    /// Communication streams the framework runs collectives on: Megatron-LM reduces data-parallel
+    /// gradients on a stream (communicator) of its own beside the tensor-parallel collectives, so an
+    /// estimate should give the cluster at least this many (Cluster::commStreams).
+    std::int32_t commStreams = 2;
     std::size_t blocksLowered = 0; ///< blocks parsed, partitioned and lowered for this build
     std::size_t blocksReused = 0;  ///< blocks taken from the cache
     std::vector<std::string> warnings;

@@ -130,6 +130,13 @@ struct MemoryBreakdown {
 /// The busiest rank's memory (the first pipeline stage holds the most activations under 1F1B).
 MemoryBreakdown memoryPerRank(const TransformerConfig& model, const ParallelConfig& parallel);
 
+/// Layers per virtual pipeline stage (pp x virtual stages of them, in pipeline order): equal, or,
+/// when PP does not divide the layers, the first and last stage one layer short (Llama 3's split).
+std::vector<std::int64_t> virtualStageSizes(const TransformerConfig& model, const ParallelConfig& parallel);
+/// The global layer indices of each model chunk pipeline stage `stage` holds (one chunk unless the
+/// schedule is interleaved; chunk c is virtual stage c * pp + stage).
+std::vector<std::vector<std::int64_t>> chunkLayers(const TransformerConfig& model, const ParallelConfig& parallel,
+                                                   std::int64_t stage);
 /// Global indices of the layers pipeline stage `stage` holds, chunk by chunk (interleaved: chunk c is
 /// virtual stage c * pp + stage).
 std::vector<std::int64_t> stageLayers(const TransformerConfig& model, const ParallelConfig& parallel,

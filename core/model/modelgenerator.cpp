@@ -340,6 +340,13 @@ struct Shape {
         fp8 = p.dtype == Precision::FP8;
     }
     Sharding act() const { return {batch, actSeq, {}}; }
+    /// The scope of a flash-attention kernel. A causal one (queries and keys from the same sequence:
+    /// training, prefill) is named "causal_*": the kernel skips the tiles above the diagonal, and the
+    /// compiler's kernel fusion counts half the FLOPs of its matmuls (docs/models.md).
+    std::string flashScope(const std::string& what) const
+    {
+        return "attention/" + std::string(parallel.phase == Phase::Decode ? "" : "causal_") + what + ".fused";
+    }
     Sharding full() const { return {batch, seq, {}}; }
     /// A weight [in, out] split on `tpDim` over "tp"; under ZeRO-3 the other dimension over the data axes.
     Sharding weight(int tpDim) const
@@ -581,7 +588,7 @@ LayerForwardValues layerForward(Emitter& e, const Shape& sh, const Value& x, con
         }
     }
     const bool flash = sh.parallel.flashAttention;
-    f.p = attentionProbabilities(e, sh, f.q5, f.k4, flash ? "attention/core.fused" : "attention/core");
+    f.p = attentionProbabilities(e, sh, f.q5, f.k4, flash ? sh.flashScope("core") : "attention/core");
     const Value o = e.dot(f.p, f.v4, {0, 1}, {0, 2}, {4}, {1}, "context"); // [b, kv, s, g, d]
     e.scope("");
     const Value ot = e.transpose(o, {0, 2, 1, 3, 4}, "attention/merge_heads");
@@ -683,9 +690,8 @@ std::string layerBackwardBlock(const Shape& sh, bool moe)
         if (keptProbabilities)
             f.p = e.arg("p", {sh.b, sh.kv, sh.s, sh.g, sh.s}, {sh.batch, sh.tp, sh.seq, {}, {}});
         else // selective recomputation, or flash attention's backward kernel, recompute the scores
-            f.p = attentionProbabilities(e, sh, f.q5, f.k4,
-                                         sh.parallel.flashAttention ? "attention/core_backward.fused"
-                                                                    : "attention/recompute");
+            f.p = attentionProbabilities(
+                e, sh, f.q5, f.k4, sh.parallel.flashAttention ? sh.flashScope("core_backward") : "attention/recompute");
         e.scope("");
     }
     std::vector<Value> grads;
@@ -821,7 +827,7 @@ std::string layerBackwardBlock(const Shape& sh, bool moe)
     keepPartial(out.dw, sh.weight(0), "attention/out/wgrad_partial");
     const Value dCtx = e.transpose(e.reshape(out.dx, {sh.b, sh.s, sh.kv, sh.g, sh.d}, "attention/split_heads"),
                                    {0, 2, 1, 3, 4}, "attention/split_heads"); // [b, kv, s, g, d]
-    e.scope(sh.parallel.flashAttention ? "attention/core_backward.fused" : "attention/core_backward");
+    e.scope(sh.parallel.flashAttention ? sh.flashScope("core_backward") : "attention/core_backward");
     const Value dP = e.dot(dCtx, f.v4, {0, 1}, {0, 2}, {4}, {3}, "dprobabilities"); // [b, kv, s, g, ctx]
     const Value rowSum = e.reduce(e.binary("multiply", dP, f.p, "dsoftmax"), {4}, "add", "dsoftmax");
     const Value dS = e.binary(

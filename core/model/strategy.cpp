@@ -42,15 +42,46 @@ constexpr double kBf16 = 2;
 } // namespace
 
 /// Layers of pipeline stage `stage`: a list of global layer indices (chunks in order).
+std::vector<std::int64_t> virtualStageSizes(const TransformerConfig& model, const ParallelConfig& parallel)
+{
+    const std::int64_t chunks = parallel.schedule == PipelineSchedule::Interleaved ? parallel.virtualStages : 1;
+    const std::int64_t n = std::max<std::int64_t>(1, parallel.pp * chunks);
+    const std::int64_t q = (model.layers + n - 1) / n;
+    std::vector<std::int64_t> sizes(static_cast<std::size_t>(n), q);
+    // Llama 3's uneven split (Llama Team 2024, Sec. 3.3.2): the first and last stages, which also
+    // hold the embedding and the loss, take one layer fewer; then the second and second-to-last...
+    std::int64_t deficit = q * n - model.layers;
+    for (std::int64_t k = 0; deficit > 0; ++k) {
+        const std::int64_t at = k % 2 == 0 ? k / 2 : n - 1 - k / 2;
+        --sizes[static_cast<std::size_t>(at)];
+        --deficit;
+    }
+    return sizes;
+}
+
+std::vector<std::vector<std::int64_t>> chunkLayers(const TransformerConfig& model, const ParallelConfig& parallel,
+                                                   std::int64_t stage)
+{
+    const std::vector<std::int64_t> sizes = virtualStageSizes(model, parallel);
+    const std::int64_t chunks = static_cast<std::int64_t>(sizes.size()) / std::max<std::int64_t>(1, parallel.pp);
+    std::vector<std::int64_t> first(sizes.size() + 1, 0);
+    for (std::size_t v = 0; v < sizes.size(); ++v)
+        first[v + 1] = first[v] + sizes[v];
+    std::vector<std::vector<std::int64_t>> out(static_cast<std::size_t>(chunks));
+    for (std::int64_t c = 0; c < chunks; ++c) {
+        const auto v = static_cast<std::size_t>(c * parallel.pp + stage);
+        for (std::int64_t l = first[v]; l < first[v + 1]; ++l)
+            out[static_cast<std::size_t>(c)].push_back(l);
+    }
+    return out;
+}
+
 std::vector<std::int64_t> stageLayers(const TransformerConfig& model, const ParallelConfig& parallel,
                                       std::int64_t stage)
 {
-    const std::int64_t chunks = parallel.schedule == PipelineSchedule::Interleaved ? parallel.virtualStages : 1;
-    const std::int64_t perChunk = model.layers / (parallel.pp * chunks);
     std::vector<std::int64_t> layers;
-    for (std::int64_t c = 0; c < chunks; ++c)
-        for (std::int64_t l = 0; l < perChunk; ++l)
-            layers.push_back((c * parallel.pp + stage) * perChunk + l);
+    for (const auto& chunk : chunkLayers(model, parallel, stage))
+        layers.insert(layers.end(), chunk.begin(), chunk.end());
     return layers;
 }
 
@@ -223,7 +254,10 @@ std::vector<StrategyProblem> validateStrategy(const TransformerConfig& model, co
     if (parallel.schedule != PipelineSchedule::Interleaved && parallel.virtualStages != 1)
         add("virtual stages (" + number(parallel.virtualStages) + ") need the interleaved schedule",
             "schedule interleaved, or virtual stages 1");
-    if (model.layers % (parallel.pp * chunks) != 0) {
+    const std::int64_t virtualCount = parallel.pp * chunks;
+    const std::int64_t deficit = (model.layers + virtualCount - 1) / virtualCount * virtualCount - model.layers;
+    // An uneven split is accepted as Llama 3 makes it: at most the first and last stage one layer short.
+    if (model.layers % virtualCount != 0 && (deficit > 2 || model.layers / virtualCount < 1)) {
         std::string suggestion;
         if (chunks > 1)
             suggestion = "PP x virtual stages must divide " + number(model.layers) +
@@ -376,14 +410,14 @@ MemoryBreakdown memoryPerRank(const TransformerConfig& model, const ParallelConf
             const std::vector<PipelineStep> order = pipelineOrder(
                 parallel.schedule, parallel.pp, parallel.virtualStages, parallel.microbatches(), stage, true);
             const double inFlight = static_cast<double>(peakChunksInFlight(order));
+            // The heaviest chunk, held inFlight times (a bound when chunks differ).
             double perChunk = 0;
-            const std::size_t chunkLayers =
-                layers.size() /
-                static_cast<std::size_t>(std::max<std::int64_t>(
-                    1, parallel.schedule == PipelineSchedule::Interleaved ? parallel.virtualStages : 1));
-            for (std::size_t i = 0; i < layers.size(); ++i)
-                perChunk += activationBytesPerLayer(model, parallel, layers[i]) / static_cast<double>(chunkLayers);
-            perChunk *= static_cast<double>(chunkLayers);
+            for (const auto& chunk : chunkLayers(model, parallel, stage)) {
+                double bytes = 0;
+                for (std::int64_t layer : chunk)
+                    bytes += activationBytesPerLayer(model, parallel, layer);
+                perChunk = std::max(perChunk, bytes);
+            }
             m.activations = inFlight * perChunk;
             if (stage == parallel.pp - 1) // fp32 logits of the microbatch whose loss is being taken
                 m.activations += b * seq / static_cast<double>(parallel.cp) * static_cast<double>(model.vocab) * 4 / t;

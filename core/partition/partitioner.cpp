@@ -203,13 +203,17 @@ private:
         const std::string scope = scopeOf(op);
         const std::size_t rank = global.dims.size();
         current.dims.resize(rank);
-        // Partial -> sharded on exactly the partial axes along an unsharded dimension: reduce-scatter.
+        // Partial -> sharded on the partial axes along a dimension, after the axes that dimension
+        // already has (the minor end, as sequence parallelism inside context parallelism splits the
+        // sequence): reduce-scatter.
         if (!current.partial.empty()) {
             bool scattered = false;
-            for (std::size_t d = 0; d < rank && d < target.dims.size(); ++d)
-                if (current.dims[d].empty() && target.dims[d] == current.partial) {
+            for (std::size_t d = 0; d < rank && d < target.dims.size(); ++d) {
+                Axes scatteredAxes = current.dims[d];
+                scatteredAxes.insert(scatteredAxes.end(), current.partial.begin(), current.partial.end());
+                if (target.dims[d] == scatteredAxes) {
                     TensorSharding next = current;
-                    next.dims[d] = current.partial;
+                    next.dims[d] = scatteredAxes;
                     next.partial.clear();
                     value = collective("reduce-scatter", value, localShape(global, next, scope), current.partial,
                                        {static_cast<std::int64_t>(d)}, scope);
@@ -217,6 +221,7 @@ private:
                     scattered = true;
                     break;
                 }
+            }
             if (!scattered) {
                 value = collective("all-reduce", value, m_computation.instructions[value].shape, current.partial, {},
                                    scope);
@@ -264,14 +269,20 @@ private:
                 break;
             }
         }
-        // Sharded -> less sharded: all-gather the axes the target does not keep.
+        // Sharded -> less sharded: all-gather the axes the target does not keep (only the minor ones
+        // when the target keeps the major axes of the dimension).
         for (std::size_t d = 0; d < rank; ++d) {
             const Axes want = d < target.dims.size() ? target.dims[d] : Axes{};
             if (current.dims[d].empty() || current.dims[d] == want)
                 continue;
+            const bool keepsPrefix =
+                want.size() < current.dims[d].size() && std::equal(want.begin(), want.end(), current.dims[d].begin());
+            const Axes kept = keepsPrefix ? want : Axes{};
+            const Axes gathered(current.dims[d].begin() + static_cast<std::ptrdiff_t>(kept.size()),
+                                current.dims[d].end());
             TensorSharding next = current;
-            next.dims[d].clear();
-            value = collective("all-gather", value, localShape(global, next, scope), current.dims[d],
+            next.dims[d] = kept;
+            value = collective("all-gather", value, localShape(global, next, scope), gathered,
                                {static_cast<std::int64_t>(d)}, scope);
             current = next;
         }
@@ -446,12 +457,14 @@ private:
             return;
         }
         if (opcode == "transpose" && operands.size() == 1) {
+            // A transpose moves addends as it moves values: a pending partial sum stays pending.
             TensorSharding source = m_spec[operands[0]];
-            source.partial.clear();
+            source.dims.resize(globalShape(operands[0]).dims.size());
             TensorSharding target = replicated(op);
             for (std::size_t i = 0; i < instruction.dimensions.size() && i < rank; ++i)
                 target.dims[i] = source.dims.at(static_cast<std::size_t>(instruction.dimensions[i]));
-            emitOp(op, {reshard(operands[0], source)}, std::move(target));
+            target.partial = source.partial;
+            emitOp(op, {m_value[operands[0]]}, std::move(target));
             return;
         }
         if (opcode == "reshape" && operands.size() == 1) {

@@ -69,7 +69,7 @@ void TestOpExplain::computeIsTheRoofline()
     const Cluster cluster = switchCluster(2);
     const OpExplanation e = explainOp(w, cluster, 1, 0);
     QCOMPARE(e.seconds, computeTime(gemm, cluster));
-    const double peak = cluster.device.peakFlops(Precision::BF16) * cluster.compute.flopEfficiency;
+    const double peak = cluster.device.peakFlops(Precision::BF16) * cluster.compute.flopEfficiencyFor(cluster.device);
     const double expected = static_cast<double>(gemm.flops) / peak + cluster.compute.launchOverhead;
     QVERIFY2(std::abs(e.seconds - expected) < 1e-12, qPrintable(QString::number(e.seconds)));
     const std::string text = joined(e);

@@ -123,10 +123,20 @@ private Q_SLOTS:
         QVERIFY(has(problems.front().message, "96 attention heads"));
         QVERIFY(has(problems.front().suggestion, "8"));
         p.tp = 8;
-        p.pp = 7;
+        p.pp = 5; // 20 layers per stage would need 100
         problems = validateStrategy(gpt3, p);
         QVERIFY(!problems.empty());
         QVERIFY(has(problems.front().message, "96 layers"));
+        // Llama 3 405B's 126 layers over 16 stages: the first and last stage take 7, the others 8.
+        ParallelConfig llama;
+        llama.tp = 8;
+        llama.pp = 16;
+        QVERIFY(validateStrategy(*findModel("llama3-405b"), llama).empty());
+        const auto sizes = virtualStageSizes(*findModel("llama3-405b"), llama);
+        QCOMPARE(sizes.front(), 7);
+        QCOMPARE(sizes.back(), 7);
+        QCOMPARE(sizes[1], 8);
+        QCOMPARE(stageLayers(*findModel("llama3-405b"), llama, 1).front(), 7);
         p.pp = 8;
         p.ep = 2;
         p.dp = 2;
@@ -289,6 +299,30 @@ private Q_SLOTS:
         QCOMPARE(ag.ops, std::size_t{2});
         QCOMPARE(ag.bytes, std::uint64_t{2 * 64 * 256 * 2}); // each rank's 64 tokens of K and of V
         QCOMPARE(ag.groups, (std::set<std::vector<std::int32_t>>{{0, 1}}));
+    }
+
+    void contextAndSequenceParallelUseTheirOwnGroups()
+    {
+        // TP 2 x CP 2: the sequence is split over (cp, tp) between blocks. Sequence parallelism
+        // gathers and scatters only the minor "tp" part (groups {0,1}, {2,3}); keys and values are
+        // gathered over "cp" ({0,2}, {1,3}); the keys' and values' gradients are reduce-scattered
+        // back over "cp", not all-reduced.
+        const TransformerConfig tiny = tinyModel();
+        ParallelConfig p;
+        p.tp = 2;
+        p.cp = 2;
+        p.globalBatch = 1;
+        ModelCompiler compiler;
+        const CompiledModel c = compiler.compile(tiny, p);
+        const Count ag = collectives(c.workload, 0, CollectiveKind::AllGather, "microbatch 0/layer 0/forward");
+        QCOMPARE(ag.ops, std::size_t{4});
+        QCOMPARE(ag.groups, (std::set<std::vector<std::int32_t>>{{0, 1}, {0, 2}}));
+        const Count rs = collectives(c.workload, 0, CollectiveKind::ReduceScatter, "microbatch 0/layer 0/backward");
+        QCOMPARE(rs.groups, (std::set<std::vector<std::int32_t>>{{0, 1}, {0, 2}}));
+        QCOMPARE(rs.ops, std::size_t{4});
+        for (const Op& op : c.workload.programOf(0).ops)
+            if (op.kind == OpKind::Collective && op.scope.rfind("microbatch 0/layer 0/", 0) == 0)
+                QVERIFY2(c.workload.membersOf(0, op).size() == 2, op.name.c_str());
     }
 
     void expertParallelDispatchIsAllToAll()

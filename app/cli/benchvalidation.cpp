@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: MIT
+// `flint bench validation`: our estimates against measured training throughput the field has
+// published for the same configurations (docs/validation.md). The measured figures and the
+// configurations are the papers'; the estimates are computed here, each with the paper's own FLOPs
+// formula so that the two compare.
+#include "cli/benchsupport.h"
+#include "cli/commandline.h"
+#include "cli/commands.h"
+#include "core/estimator/estimate.h"
+#include "core/model/modelcompiler.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace flint::app {
+namespace {
+
+using core::model::ParallelConfig;
+using core::model::TransformerConfig;
+
+/// What a paper reports, and therefore what we compute from our step time.
+enum class Metric {
+    /// Narayanan et al. 2021, Eq. 3: 96 B s l h^2 (1 + s/6h + V/16lh) FLOPs per step (with full
+    /// recomputation), per GPU per second, in TFLOP/s.
+    MegatronTflops,
+    /// Korthikanti et al. 2022, Sec. 6.3: model FLOPs 72 B s l h^2 (1 + s/6h + V/12lh) per step over
+    /// (step time x GPUs x 312 TFLOP/s), in percent.
+    MegatronMfu,
+    /// Llama 3, Table 4: BF16 MFU, which we compute with the PaLM definition (docs/models.md).
+    PalmMfu,
+};
+
+struct Row {
+    std::string source; ///< paper, table
+    TransformerConfig model;
+    ParallelConfig parallel;
+    std::string cluster;
+    Metric metric;
+    double measured;
+};
+
+/// A GPT model of Megatron-LM's scaling studies: FFN 4h, learned positions, tied embeddings,
+/// vocabulary 51,200, sequence 2,048 (Narayanan et al. 2021, Sec. 5.1).
+TransformerConfig megatronGpt(const std::string& name, std::int64_t heads, std::int64_t hidden, std::int64_t layers)
+{
+    TransformerConfig m;
+    m.name = name;
+    m.title = "GPT " + name;
+    m.source = "Narayanan et al. 2021, Table 1";
+    m.layers = layers;
+    m.hidden = hidden;
+    m.heads = heads;
+    m.kvHeads = heads;
+    m.ffn = 4 * hidden;
+    m.vocab = 51200;
+    m.seqLen = 2048;
+    m.learnedPositions = true;
+    m.tiedEmbeddings = true;
+    return m;
+}
+
+/// Megatron-LM as Narayanan et al. ran it: fp16/bf16, full recomputation, no sequence parallelism,
+/// no flash attention (2021), no distributed optimizer, 1F1B, microbatch 1.
+ParallelConfig megatron2021(std::int64_t tp, std::int64_t pp, std::int64_t gpus, std::int64_t batch)
+{
+    ParallelConfig p;
+    p.tp = tp;
+    p.pp = pp;
+    p.dp = gpus / (tp * pp);
+    p.globalBatch = batch;
+    p.microbatchSize = 1;
+    p.sequenceParallel = false;
+    p.flashAttention = false;
+    p.recompute = core::model::Recompute::Full;
+    p.zero = core::model::ZeroStage::None;
+    return p;
+}
+
+std::vector<Row> publishedRows(bool quick)
+{
+    std::vector<Row> rows;
+    const std::string table1 = "Narayanan et al. 2021 (SC21), Table 1";
+    // heads, hidden, layers, TP, PP, GPUs, batch, achieved TFLOP/s per GPU (A100, 312 peak).
+    struct Weak {
+        const char* name;
+        std::int64_t heads, hidden, layers, tp, pp, gpus, batch;
+        double tflops;
+    };
+    const std::vector<Weak> weak = {
+        {"1.7B", 24, 2304, 24, 1, 1, 32, 512, 137},          {"3.6B", 32, 3072, 30, 2, 1, 64, 512, 138},
+        {"7.5B", 32, 4096, 36, 4, 1, 128, 512, 142},         {"18.4B", 48, 6144, 40, 8, 1, 256, 1024, 135},
+        {"39.1B", 64, 8192, 48, 8, 2, 512, 1536, 138},       {"76.1B", 80, 10240, 60, 8, 4, 1024, 1792, 140},
+        {"145.6B", 96, 12288, 80, 8, 8, 1536, 2304, 148},    {"310.1B", 128, 16384, 96, 8, 16, 1920, 2160, 155},
+        {"529.6B", 128, 20480, 105, 8, 35, 2520, 2520, 163}, {"1008B", 160, 25600, 128, 8, 64, 3072, 3072, 163},
+    };
+    for (const Weak& w : weak) {
+        if (quick && w.gpus > 64)
+            continue;
+        rows.push_back({table1 + ", " + w.name, megatronGpt(w.name, w.heads, w.hidden, w.layers),
+                        megatron2021(w.tp, w.pp, w.gpus, w.batch), "dgx-a100-ib", Metric::MegatronTflops, w.tflops});
+    }
+    if (quick)
+        return rows;
+    // Korthikanti et al. 2022, Table 5 and Sec. 6.3: sequence parallelism with selective
+    // recomputation; MFU against 312 TFLOP/s. Configurations of their Table 3 (microbatch 1).
+    const auto selective = [](ParallelConfig p) {
+        p.sequenceParallel = true;
+        p.recompute = core::model::Recompute::Selective;
+        return p;
+    };
+    const std::string korthikanti = "Korthikanti et al. 2022, Table 5";
+    rows.push_back({korthikanti + ", 530B, selective + SP", megatronGpt("530B", 128, 20480, 105),
+                    selective(megatron2021(8, 35, 280, 280)), "dgx-a100-ib", Metric::MegatronMfu, 56.0});
+    rows.push_back({korthikanti + ", 1T, selective + SP", megatronGpt("1T", 160, 25600, 128),
+                    selective(megatron2021(8, 64, 512, 512)), "dgx-a100-ib", Metric::MegatronMfu, 56.3});
+    rows.push_back({"Korthikanti et al. 2022, abstract: 530B on 2,240 GPUs, selective + SP",
+                    megatronGpt("530B", 128, 20480, 105), selective(megatron2021(8, 35, 2240, 2240)), "dgx-a100-ib",
+                    Metric::MegatronMfu, 54.2});
+    rows.push_back({"Korthikanti et al. 2022, abstract: 530B on 2,240 GPUs, full recompute",
+                    megatronGpt("530B", 128, 20480, 105), megatron2021(8, 35, 2240, 2240), "dgx-a100-ib",
+                    Metric::MegatronMfu, 42.1});
+    // Llama Team 2024, Table 4: Llama 3 405B on H100s (RoCE), 16M tokens per batch, BF16 MFU.
+    const auto llama = [](std::int64_t pp, std::int64_t dp, std::int64_t cp, std::int64_t seq, std::int64_t perDp) {
+        ParallelConfig p;
+        p.tp = 8;
+        p.pp = pp;
+        p.dp = dp;
+        p.cp = cp;
+        p.seqLen = seq;
+        p.globalBatch = perDp * dp;
+        p.microbatchSize = 1;
+        p.recompute = core::model::Recompute::Selective;
+        p.zero = core::model::ZeroStage::OptimizerState;
+        return p;
+    };
+    const TransformerConfig& l405 = *core::model::findModel("llama3-405b");
+    const std::string llamaTable = "Llama Team 2024, Table 4";
+    rows.push_back(
+        {llamaTable + ", 8,192 GPUs", l405, llama(16, 64, 1, 8192, 32), "dgx-h100-roce", Metric::PalmMfu, 43});
+    rows.push_back(
+        {llamaTable + ", 16,384 GPUs", l405, llama(16, 128, 1, 8192, 16), "dgx-h100-roce", Metric::PalmMfu, 41});
+    rows.push_back({llamaTable + ", 16,384 GPUs, CP 16, 131,072 tokens", l405, llama(16, 8, 16, 131072, 16),
+                    "dgx-h100-roce", Metric::PalmMfu, 38});
+    return rows;
+}
+
+double estimateMetric(const Row& row, double stepTime, const core::model::CompiledModel& compiled,
+                      const core::Cluster& cluster, const core::EstimateResult& result)
+{
+    const TransformerConfig& m = row.model;
+    const double b = static_cast<double>(row.parallel.effectiveGlobalBatch());
+    const double s = static_cast<double>(row.parallel.sequenceLength(m));
+    const double l = static_cast<double>(m.layers);
+    const double h = static_cast<double>(m.hidden);
+    const double v = static_cast<double>(m.vocab);
+    const double gpus = static_cast<double>(row.parallel.ranks());
+    switch (row.metric) {
+    case Metric::MegatronTflops:
+        return 96 * b * s * l * h * h * (1 + s / (6 * h) + v / (16 * l * h)) / (stepTime * gpus) / 1e12;
+    case Metric::MegatronMfu:
+        return 100 * 72 * b * s * l * h * h * (1 + s / (6 * h) + v / (12 * l * h)) /
+               (stepTime * gpus * cluster.device.peakFlops(core::Precision::BF16));
+    case Metric::PalmMfu:
+        return 100 * core::model::stepFigures(compiled, result, cluster).mfu;
+    }
+    return 0;
+}
+
+int runValidation(const std::vector<std::string>& arguments)
+{
+    CommandLine cli("bench validation", "[--quick]",
+                    "Estimates the configurations whose training throughput was measured and published\n"
+                    "(Megatron-LM weak scaling on A100s, selective recomputation, Llama 3 405B on H100s) and prints\n"
+                    "measured, estimated and the error per row, then the mean absolute percentage error. Each\n"
+                    "figure uses the paper's own FLOPs formula. docs/validation.md explains the rows.",
+                    {{"quick", 0, {}, "the small rows only (for tests)"}});
+    if (!cli.parseOrShowHelp(arguments))
+        return ExitSuccess;
+    const std::vector<Row> rows = publishedRows(cli.has("quick"));
+    core::model::ModelCompiler compiler;
+    double sumAbs = 0;
+    std::printf("%-62s %6s  %-34s %9s %9s %8s %8s  %s\n", "source", "GPUs", "strategy", "measured", "estimate", "error",
+                "time", "unit");
+    for (const Row& row : rows) {
+        const auto start = BenchClock::now();
+        const auto compiled = compiler.compile(row.model, row.parallel);
+        core::Cluster cluster = *core::clusterPreset(row.cluster, row.parallel.ranks());
+        cluster.commStreams = std::max(cluster.commStreams, compiled.commStreams);
+        core::EstimateOptions options;
+        options.commMatrix = false;
+        options.recordEvents = false;
+        const auto result = core::estimate(compiled.workload, cluster, options);
+        const double estimated = estimateMetric(row, result->stepTime, compiled, cluster, *result);
+        const double error = (estimated - row.measured) / row.measured;
+        sumAbs += std::abs(error);
+        char strategy[64];
+        std::snprintf(strategy, sizeof strategy, "TP%lld PP%lld DP%lld%s, gbs %lld",
+                      static_cast<long long>(row.parallel.tp), static_cast<long long>(row.parallel.pp),
+                      static_cast<long long>(row.parallel.dp),
+                      row.parallel.cp > 1 ? (" CP" + std::to_string(row.parallel.cp)).c_str() : "",
+                      static_cast<long long>(row.parallel.effectiveGlobalBatch()));
+        const char* unit = row.metric == Metric::MegatronTflops ? "TFLOP/s per GPU" : "% MFU";
+        std::printf("%-62s %6lld  %-34s %9.1f %9.1f %+7.1f%% %7.1fs  %s\n", row.source.c_str(),
+                    static_cast<long long>(row.parallel.ranks()), strategy, row.measured, estimated, 100 * error,
+                    secondsSince(start), unit);
+        std::fflush(stdout);
+    }
+    std::printf("mean absolute percentage error over %zu rows: %.1f%%\n", rows.size(),
+                100 * sumAbs / static_cast<double>(rows.size()));
+    return ExitSuccess;
+}
+
+const bool registered = Benchmarks::add(
+    {"validation", "estimates against published measurements (Megatron-LM, Llama 3); error per row and MAPE",
+     runValidation, 50});
+
+} // namespace
+} // namespace flint::app
