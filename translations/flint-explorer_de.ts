@@ -281,6 +281,38 @@
         <source>Workloads (*.hlo *.txt *.mlir *.et *.et.gz);;All files (*)</source>
         <translation>Workloads (*.hlo *.txt *.mlir *.et *.et.gz);;Alle Dateien (*)</translation>
     </message>
+    <message>
+        <source>Sweep</source>
+        <translation>Sweep</translation>
+    </message>
+    <message>
+        <source>Parallelism</source>
+        <translation>Parallelisierung</translation>
+    </message>
+    <message>
+        <source>Open a model file</source>
+        <translation>Modelldatei öffnen</translation>
+    </message>
+    <message>
+        <source>Model files (*.txt *.model);;All files (*)</source>
+        <translation>Modelldateien (*.txt *.model);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Cannot read the model %1</source>
+        <translation>Das Modell %1 kann nicht gelesen werden</translation>
+    </message>
+    <message>
+        <source>A built-in model: its parallelism, schedule, batch, recomputation and dtype are set in the Parallelism panel and recompiled on every change. Network, device and collective model are set here.</source>
+        <translation>Ein eingebautes Modell: Parallelisierung, Zeitplan, Batch, Neuberechnung und Datentyp werden im Bereich „Parallelisierung“ eingestellt und bei jeder Änderung neu kompiliert. Netzwerk, Gerät und Kollektiv-Modell werden hier eingestellt.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Step %1&lt;/b&gt;, %2 tokens/s (%3 per GPU)&lt;br&gt;MFU %4% (PaLM, of the BF16 peak)&lt;br&gt;pipeline bubble %5%, exposed communication %6%&lt;br&gt;memory per GPU %7 of %8 GiB%9&lt;br&gt;&lt;small&gt;weights %10, gradients %11, optimizer %12, activations %13, buffers %14 GiB&lt;/small&gt;</source>
+        <translation>&lt;b&gt;Schritt %1&lt;/b&gt;, %2 Tokens/s (%3 pro GPU)&lt;br&gt;MFU %4% (PaLM, bezogen auf die BF16-Spitze)&lt;br&gt;Pipeline-Blase %5%, nicht überlappte Kommunikation %6%&lt;br&gt;Speicher pro GPU %7 von %8 GiB%9&lt;br&gt;&lt;small&gt;Gewichte %10, Gradienten %11, Optimierer %12, Aktivierungen %13, Puffer %14 GiB&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <source> — &lt;span style=&apos;color:#c0392b&apos;&gt;&lt;b&gt;OUT OF MEMORY&lt;/b&gt;&lt;/span&gt;</source>
+        <translation> — &lt;span style=&apos;color:#c0392b&apos;&gt;&lt;b&gt;SPEICHER REICHT NICHT&lt;/b&gt;&lt;/span&gt;</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::Session</name>
@@ -314,6 +346,149 @@
     <message>
         <source>Cannot estimate this workload on %1</source>
         <translation>Diese Workload kann auf %1 nicht geschätzt werden</translation>
+    </message>
+    <message>
+        <source>Compiling %1…</source>
+        <translation>%1 wird kompiliert…</translation>
+    </message>
+    <message>
+        <source>Cannot compile %1</source>
+        <translation>%1 kann nicht kompiliert werden</translation>
+    </message>
+    <message>
+        <source>Built-in models need the MLIR frontend</source>
+        <translation>Eingebaute Modelle brauchen das MLIR-Frontend</translation>
+    </message>
+    <message>
+        <source>This build has no MLIR frontend (FLINT_BUILD_MLIR=OFF), which built-in models compile through.</source>
+        <translation>Dieser Build hat kein MLIR-Frontend (FLINT_BUILD_MLIR=OFF), über das eingebaute Modelle kompiliert werden.</translation>
+    </message>
+</context>
+<context>
+    <name>flint::app::SweepPage</name>
+    <message>
+        <source>TP</source>
+        <translation>TP</translation>
+    </message>
+    <message>
+        <source>PP</source>
+        <translation>PP</translation>
+    </message>
+    <message>
+        <source>DP</source>
+        <translation>DP</translation>
+    </message>
+    <message>
+        <source>Microbatch size</source>
+        <translation>Microbatch-Größe</translation>
+    </message>
+    <message>
+        <source>Bandwidth scale</source>
+        <translation>Bandbreitenfaktor</translation>
+    </message>
+    <message>
+        <source>Values to try, separated by commas</source>
+        <translation>Zu probierende Werte, durch Kommas getrennt</translation>
+    </message>
+    <message>
+        <source>Step time</source>
+        <translation>Schrittzeit</translation>
+    </message>
+    <message>
+        <source>MFU</source>
+        <translation>MFU</translation>
+    </message>
+    <message>
+        <source>Run sweep</source>
+        <translation>Sweep starten</translation>
+    </message>
+    <message>
+        <source>Sweep</source>
+        <translation>Sweep</translation>
+    </message>
+    <message>
+        <source>Plot</source>
+        <translation>Darstellen</translation>
+    </message>
+    <message>
+        <source>Sweeps the model shown in the Parallelism panel; GPUs stay fixed when TP or PP change.</source>
+        <translation>Variiert das im Bereich „Parallelisierung“ gezeigte Modell; bei TP- oder PP-Änderungen bleibt die GPU-Zahl gleich.</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>Strategie</translation>
+    </message>
+    <message>
+        <source>Tokens/s</source>
+        <translation>Tokens/s</translation>
+    </message>
+    <message>
+        <source>Memory GiB</source>
+        <translation>Speicher GiB</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>Hinweis</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a positive number</source>
+        <translation>„%1“ ist keine positive Zahl</translation>
+    </message>
+    <message>
+        <source>Open a built-in model first (Parallelism panel).</source>
+        <translation>Zuerst ein eingebautes Modell öffnen (Bereich „Parallelisierung“).</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>TP x PP x CP = %1 does not divide %2 GPUs</source>
+        <translation>TP x PP x CP = %1 teilt %2 GPUs nicht</translation>
+    </message>
+    <message>
+        <source>out of memory</source>
+        <translation>Speicher reicht nicht</translation>
+    </message>
+    <message>
+        <source>This build has no MLIR frontend, which built-in models compile through.</source>
+        <translation>Dieser Build hat kein MLIR-Frontend, über das eingebaute Modelle kompiliert werden.</translation>
+    </message>
+    <message>
+        <source>%1 of %2 points estimated</source>
+        <translation>%1 von %2 Punkten geschätzt</translation>
+    </message>
+    <message>
+        <source>MFU (%)</source>
+        <translation>MFU (%)</translation>
+    </message>
+    <message>
+        <source>Step time (s)</source>
+        <translation>Schrittzeit (s)</translation>
+    </message>
+    <message>
+        <source>feasible</source>
+        <translation>machbar</translation>
+    </message>
+    <message>
+        <source>invalid or out of memory</source>
+        <translation>ungültig oder Speicher reicht nicht</translation>
+    </message>
+    <message>
+        <source>best</source>
+        <translation>beste</translation>
+    </message>
+    <message>
+        <source>%1: %2 against %3</source>
+        <translation>%1: %2 über %3</translation>
+    </message>
+    <message>
+        <source>step time</source>
+        <translation>Schrittzeit</translation>
     </message>
 </context>
 <context>
@@ -643,6 +818,125 @@
     <message>
         <source>Communicated</source>
         <translation>Kommuniziert</translation>
+    </message>
+</context>
+<context>
+    <name>flint::views::ParallelismPanel</name>
+    <message>
+        <source>A built-in model with its published hyperparameters (docs/models.md)</source>
+        <translation>Ein eingebautes Modell mit seinen veröffentlichten Hyperparametern (docs/models.md)</translation>
+    </message>
+    <message>
+        <source>File…</source>
+        <translation>Datei…</translation>
+    </message>
+    <message>
+        <source>Read a model from a &apos;key = value&apos; file</source>
+        <translation>Ein Modell aus einer „key = value“-Datei lesen</translation>
+    </message>
+    <message>
+        <source>Tensor parallelism: Megatron column/row-parallel matmuls</source>
+        <translation>Tensor-Parallelisierung: spalten-/zeilenparallele Matmuls nach Megatron</translation>
+    </message>
+    <message>
+        <source>Pipeline stages</source>
+        <translation>Pipeline-Stufen</translation>
+    </message>
+    <message>
+        <source>Data-parallel replicas</source>
+        <translation>Datenparallele Replikate</translation>
+    </message>
+    <message>
+        <source>Context parallelism: the sequence split over ranks (ring attention)</source>
+        <translation>Kontext-Parallelisierung: die Sequenz auf Ränge verteilt (Ring-Attention)</translation>
+    </message>
+    <message>
+        <source>Expert parallelism (mixture-of-experts models); divides DP</source>
+        <translation>Experten-Parallelisierung (Mixture-of-Experts-Modelle); teilt DP</translation>
+    </message>
+    <message>
+        <source>Sequence parallelism</source>
+        <translation>Sequenz-Parallelisierung</translation>
+    </message>
+    <message>
+        <source>Model chunks per pipeline rank (interleaved schedule)</source>
+        <translation>Modellteile pro Pipeline-Rang (verschachtelter Zeitplan)</translation>
+    </message>
+    <message>
+        <source>Sequences per microbatch</source>
+        <translation>Sequenzen pro Microbatch</translation>
+    </message>
+    <message>
+        <source>Sequences per step</source>
+        <translation>Sequenzen pro Schritt</translation>
+    </message>
+    <message>
+        <source>Flash attention</source>
+        <translation>Flash-Attention</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPUs</translation>
+    </message>
+    <message>
+        <source>TP</source>
+        <translation>TP</translation>
+    </message>
+    <message>
+        <source>PP</source>
+        <translation>PP</translation>
+    </message>
+    <message>
+        <source>DP</source>
+        <translation>DP</translation>
+    </message>
+    <message>
+        <source>CP</source>
+        <translation>CP</translation>
+    </message>
+    <message>
+        <source>EP</source>
+        <translation>EP</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation>Zeitplan</translation>
+    </message>
+    <message>
+        <source>Virtual stages</source>
+        <translation>Virtuelle Stufen</translation>
+    </message>
+    <message>
+        <source>Microbatch</source>
+        <translation>Microbatch</translation>
+    </message>
+    <message>
+        <source>Global batch</source>
+        <translation>Globaler Batch</translation>
+    </message>
+    <message>
+        <source>ZeRO</source>
+        <translation>ZeRO</translation>
+    </message>
+    <message>
+        <source>Recompute</source>
+        <translation>Neuberechnung</translation>
+    </message>
+    <message>
+        <source>Matmul dtype</source>
+        <translation>Matmul-Datentyp</translation>
+    </message>
+    <message>
+        <source>Phase</source>
+        <translation>Phase</translation>
+    </message>
+    <message>
+        <source>%1 (TP x CP x PP x DP)</source>
+        <translation>%1 (TP x CP x PP x DP)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;; try %2&lt;br&gt;</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;; versuchen Sie %2&lt;br&gt;</translation>
     </message>
 </context>
 <context>

@@ -280,6 +280,38 @@
         <source>Workloads (*.hlo *.txt *.mlir *.et *.et.gz);;All files (*)</source>
         <translation>工作负载 (*.hlo *.txt *.mlir *.et *.et.gz);;所有文件 (*)</translation>
     </message>
+    <message>
+        <source>Sweep</source>
+        <translation>扫描</translation>
+    </message>
+    <message>
+        <source>Parallelism</source>
+        <translation>并行</translation>
+    </message>
+    <message>
+        <source>Open a model file</source>
+        <translation>打开模型文件</translation>
+    </message>
+    <message>
+        <source>Model files (*.txt *.model);;All files (*)</source>
+        <translation>模型文件 (*.txt *.model);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Cannot read the model %1</source>
+        <translation>无法读取模型 %1</translation>
+    </message>
+    <message>
+        <source>A built-in model: its parallelism, schedule, batch, recomputation and dtype are set in the Parallelism panel and recompiled on every change. Network, device and collective model are set here.</source>
+        <translation>内置模型：并行方式、流水线调度、批大小、重计算和数据类型在“并行”面板中设置，每次修改都会重新编译。网络、设备和集合通信模型在此设置。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Step %1&lt;/b&gt;, %2 tokens/s (%3 per GPU)&lt;br&gt;MFU %4% (PaLM, of the BF16 peak)&lt;br&gt;pipeline bubble %5%, exposed communication %6%&lt;br&gt;memory per GPU %7 of %8 GiB%9&lt;br&gt;&lt;small&gt;weights %10, gradients %11, optimizer %12, activations %13, buffers %14 GiB&lt;/small&gt;</source>
+        <translation>&lt;b&gt;步长 %1&lt;/b&gt;，%2 token/s（每 GPU %3）&lt;br&gt;MFU %4%（PaLM 定义，相对 BF16 峰值）&lt;br&gt;流水线气泡 %5%，未重叠通信 %6%&lt;br&gt;每 GPU 显存 %7 / %8 GiB%9&lt;br&gt;&lt;small&gt;权重 %10，梯度 %11，优化器 %12，激活 %13，缓冲区 %14 GiB&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <source> — &lt;span style=&apos;color:#c0392b&apos;&gt;&lt;b&gt;OUT OF MEMORY&lt;/b&gt;&lt;/span&gt;</source>
+        <translation> — &lt;span style=&apos;color:#c0392b&apos;&gt;&lt;b&gt;显存不足&lt;/b&gt;&lt;/span&gt;</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::Session</name>
@@ -312,6 +344,149 @@
     <message>
         <source>Cannot estimate this workload on %1</source>
         <translation>无法在 %1 上估算该工作负载</translation>
+    </message>
+    <message>
+        <source>Compiling %1…</source>
+        <translation>正在编译 %1…</translation>
+    </message>
+    <message>
+        <source>Cannot compile %1</source>
+        <translation>无法编译 %1</translation>
+    </message>
+    <message>
+        <source>Built-in models need the MLIR frontend</source>
+        <translation>内置模型需要 MLIR 前端</translation>
+    </message>
+    <message>
+        <source>This build has no MLIR frontend (FLINT_BUILD_MLIR=OFF), which built-in models compile through.</source>
+        <translation>此构建没有 MLIR 前端（FLINT_BUILD_MLIR=OFF），而内置模型要通过它编译。</translation>
+    </message>
+</context>
+<context>
+    <name>flint::app::SweepPage</name>
+    <message>
+        <source>TP</source>
+        <translation>TP</translation>
+    </message>
+    <message>
+        <source>PP</source>
+        <translation>PP</translation>
+    </message>
+    <message>
+        <source>DP</source>
+        <translation>DP</translation>
+    </message>
+    <message>
+        <source>Microbatch size</source>
+        <translation>微批大小</translation>
+    </message>
+    <message>
+        <source>Bandwidth scale</source>
+        <translation>带宽倍数</translation>
+    </message>
+    <message>
+        <source>Values to try, separated by commas</source>
+        <translation>要尝试的取值，用逗号分隔</translation>
+    </message>
+    <message>
+        <source>Step time</source>
+        <translation>步长时间</translation>
+    </message>
+    <message>
+        <source>MFU</source>
+        <translation>MFU</translation>
+    </message>
+    <message>
+        <source>Run sweep</source>
+        <translation>开始扫描</translation>
+    </message>
+    <message>
+        <source>Sweep</source>
+        <translation>扫描</translation>
+    </message>
+    <message>
+        <source>Plot</source>
+        <translation>绘制</translation>
+    </message>
+    <message>
+        <source>Sweeps the model shown in the Parallelism panel; GPUs stay fixed when TP or PP change.</source>
+        <translation>扫描“并行”面板中的模型；改变 TP 或 PP 时 GPU 数保持不变。</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>取值</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>Tokens/s</source>
+        <translation>token/s</translation>
+    </message>
+    <message>
+        <source>Memory GiB</source>
+        <translation>显存 GiB</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a positive number</source>
+        <translation>“%1”不是正数</translation>
+    </message>
+    <message>
+        <source>Open a built-in model first (Parallelism panel).</source>
+        <translation>请先打开内置模型（“并行”面板）。</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>TP x PP x CP = %1 does not divide %2 GPUs</source>
+        <translation>TP x PP x CP = %1 不能整除 %2 个 GPU</translation>
+    </message>
+    <message>
+        <source>out of memory</source>
+        <translation>显存不足</translation>
+    </message>
+    <message>
+        <source>This build has no MLIR frontend, which built-in models compile through.</source>
+        <translation>此构建没有 MLIR 前端，而内置模型要通过它编译。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 points estimated</source>
+        <translation>已估算 %1 / %2 个点</translation>
+    </message>
+    <message>
+        <source>MFU (%)</source>
+        <translation>MFU (%)</translation>
+    </message>
+    <message>
+        <source>Step time (s)</source>
+        <translation>步长时间 (s)</translation>
+    </message>
+    <message>
+        <source>feasible</source>
+        <translation>可行</translation>
+    </message>
+    <message>
+        <source>invalid or out of memory</source>
+        <translation>无效或显存不足</translation>
+    </message>
+    <message>
+        <source>best</source>
+        <translation>最佳</translation>
+    </message>
+    <message>
+        <source>%1: %2 against %3</source>
+        <translation>%1：%2 随 %3 变化</translation>
+    </message>
+    <message>
+        <source>step time</source>
+        <translation>步长时间</translation>
     </message>
 </context>
 <context>
@@ -637,6 +812,125 @@
     <message>
         <source>Communicated</source>
         <translation>通信量</translation>
+    </message>
+</context>
+<context>
+    <name>flint::views::ParallelismPanel</name>
+    <message>
+        <source>A built-in model with its published hyperparameters (docs/models.md)</source>
+        <translation>采用已发表超参数的内置模型（docs/models.md）</translation>
+    </message>
+    <message>
+        <source>File…</source>
+        <translation>文件…</translation>
+    </message>
+    <message>
+        <source>Read a model from a &apos;key = value&apos; file</source>
+        <translation>从“key = value”文件读取模型</translation>
+    </message>
+    <message>
+        <source>Tensor parallelism: Megatron column/row-parallel matmuls</source>
+        <translation>张量并行：Megatron 列/行并行矩阵乘</translation>
+    </message>
+    <message>
+        <source>Pipeline stages</source>
+        <translation>流水线阶段数</translation>
+    </message>
+    <message>
+        <source>Data-parallel replicas</source>
+        <translation>数据并行副本数</translation>
+    </message>
+    <message>
+        <source>Context parallelism: the sequence split over ranks (ring attention)</source>
+        <translation>上下文并行：序列切分到多个 rank（环形注意力）</translation>
+    </message>
+    <message>
+        <source>Expert parallelism (mixture-of-experts models); divides DP</source>
+        <translation>专家并行（混合专家模型）；需整除 DP</translation>
+    </message>
+    <message>
+        <source>Sequence parallelism</source>
+        <translation>序列并行</translation>
+    </message>
+    <message>
+        <source>Model chunks per pipeline rank (interleaved schedule)</source>
+        <translation>每个流水线 rank 的模型块数（交错调度）</translation>
+    </message>
+    <message>
+        <source>Sequences per microbatch</source>
+        <translation>每个微批的序列数</translation>
+    </message>
+    <message>
+        <source>Sequences per step</source>
+        <translation>每步的序列数</translation>
+    </message>
+    <message>
+        <source>Flash attention</source>
+        <translation>Flash 注意力</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
+    </message>
+    <message>
+        <source>TP</source>
+        <translation>TP</translation>
+    </message>
+    <message>
+        <source>PP</source>
+        <translation>PP</translation>
+    </message>
+    <message>
+        <source>DP</source>
+        <translation>DP</translation>
+    </message>
+    <message>
+        <source>CP</source>
+        <translation>CP</translation>
+    </message>
+    <message>
+        <source>EP</source>
+        <translation>EP</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation>调度</translation>
+    </message>
+    <message>
+        <source>Virtual stages</source>
+        <translation>虚拟阶段数</translation>
+    </message>
+    <message>
+        <source>Microbatch</source>
+        <translation>微批</translation>
+    </message>
+    <message>
+        <source>Global batch</source>
+        <translation>全局批大小</translation>
+    </message>
+    <message>
+        <source>ZeRO</source>
+        <translation>ZeRO</translation>
+    </message>
+    <message>
+        <source>Recompute</source>
+        <translation>重计算</translation>
+    </message>
+    <message>
+        <source>Matmul dtype</source>
+        <translation>矩阵乘数据类型</translation>
+    </message>
+    <message>
+        <source>Phase</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>%1 (TP x CP x PP x DP)</source>
+        <translation>%1（TP x CP x PP x DP）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;; try %2&lt;br&gt;</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;；可尝试 %2&lt;br&gt;</translation>
     </message>
 </context>
 <context>

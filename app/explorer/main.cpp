@@ -3,6 +3,7 @@
 #include "app/explorer/mainwindow.h"
 #include "app/explorer/session.h"
 #include "app/explorer/translations.h"
+#include "core/allocator.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -61,6 +62,7 @@ int main(int argc, char** argv)
         qputenv("QT_QPA_PLATFORM", "offscreen");
     }
     QApplication app(argc, argv);
+    flint::core::retainFreedMemory(); // every edit re-estimates: keep the memory for the next one
     QApplication::setApplicationName(QStringLiteral("Flint Explorer"));
     QApplication::setOrganizationName(QStringLiteral("Flint Explorer"));
     QApplication::setApplicationVersion(QStringLiteral(FLINT_VERSION));
@@ -103,6 +105,8 @@ int main(int argc, char** argv)
 
     flint::app::MainWindow window;
     QString path = parser.positionalArguments().value(0);
+#if !defined(FLINT_HAVE_MODELS)
+    // Without the MLIR frontend there are no built-in models: open a bundled example instead.
     if (path.isEmpty()) {
         for (const QString& folder : flint::app::MainWindow::exampleFolders()) {
             const QString candidate =
@@ -113,6 +117,7 @@ int main(int argc, char** argv)
             }
         }
     }
+#endif
     const QString tab = parser.value(tabOption).toLower();
     for (int i = 0; i < window.tabs()->count(); ++i)
         if (window.tabs()->widget(i)->objectName().startsWith(tab) && !tab.isEmpty())
@@ -120,6 +125,10 @@ int main(int argc, char** argv)
     window.show();
     if (!path.isEmpty())
         window.openPath(path);
+#if defined(FLINT_HAVE_MODELS)
+    else
+        window.openDefaultModel(); // GPT-3 175B on 1,024 H100s
+#endif
 
     if (parser.isSet(screenshotOption)) {
         const QString out = parser.value(screenshotOption);
@@ -142,8 +151,10 @@ int main(int argc, char** argv)
                              status = 2;
                              QApplication::quit();
                          });
+#if !defined(FLINT_HAVE_MODELS)
         if (path.isEmpty())
-            QTimer::singleShot(200, save);
+            QTimer::singleShot(200, save); // nothing to wait for
+#endif
         const int rc = app.exec();
         return status ? status : rc;
     }

@@ -3,6 +3,8 @@
 
 #include "app/explorer/examplegallery.h"
 #include "app/explorer/session.h"
+#include "app/explorer/sweeppage.h"
+#include "core/error.h"
 #include "core/estimator/estimateexport.h"
 #include "core/estimator/opexplain.h"
 #include "core/fileio.h"
@@ -13,6 +15,7 @@
 #include "views/dagview.h"
 #include "views/opspage.h"
 #include "views/opstablemodel.h"
+#include "views/parallelismpanel.h"
 #include "views/timelinegeometry.h"
 #include "views/timelinepage.h"
 #include "views/timelineview.h"
@@ -20,6 +23,9 @@
 #include "views/whatifpanel.h"
 
 #include <numeric>
+#if defined(FLINT_HAVE_MODELS)
+#include "core/model/modelcompiler.h"
+#endif
 
 #include <QAction>
 #include <QApplication>
@@ -33,6 +39,7 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -116,6 +123,9 @@ MainWindow::MainWindow(QWidget* parent)
     m_tabs->addTab(m_matrixPage, tr("Communication"));
     m_tabs->addTab(m_charts, tr("Charts"));
     m_tabs->addTab(m_ops, tr("Ops"));
+    m_sweep = new SweepPage(*m_session, m_tabs);
+    m_tabs->addTab(m_sweep, tr("Sweep"));
+    m_sweep->setObjectName(QStringLiteral("sweep"));
     // Untranslated names for `--tab` and tests; the tab titles follow the UI language.
     graphPage->setObjectName(QStringLiteral("graph"));
     m_timelinePage->setObjectName(QStringLiteral("timeline"));
@@ -123,6 +133,12 @@ MainWindow::MainWindow(QWidget* parent)
     m_charts->setObjectName(QStringLiteral("charts"));
     m_ops->setObjectName(QStringLiteral("ops"));
     setCentralWidget(m_tabs);
+
+    m_parallelism = new views::ParallelismPanel(this);
+    auto* parallelismDock = new QDockWidget(tr("Parallelism"), this);
+    parallelismDock->setObjectName(QStringLiteral("parallelismDock"));
+    parallelismDock->setWidget(m_parallelism);
+    addDockWidget(Qt::LeftDockWidgetArea, parallelismDock);
 
     m_whatIf = new views::WhatIfPanel(this);
     auto* whatIfDock = new QDockWidget(tr("What if"), this);
@@ -165,6 +181,31 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_session, &Session::exported, this,
             [this](const QString& message) { statusBar()->showMessage(message, 8000); });
     connect(m_whatIf, &views::WhatIfPanel::clusterChanged, m_session, &Session::setCluster);
+    connect(m_parallelism, &views::ParallelismPanel::strategyChanged, m_session, &Session::openModel);
+    connect(m_parallelism, &views::ParallelismPanel::openModelFileRequested, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open a model file"), QString(),
+                                                          tr("Model files (*.txt *.model);;All files (*)"));
+        if (path.isEmpty())
+            return;
+        try {
+            m_parallelism->addModel(core::model::readModelFile(path.toStdString()));
+        } catch (const std::exception& e) {
+            showError(tr("Cannot read the model %1").arg(QFileInfo(path).fileName()), QString::fromStdString(e.what()));
+        }
+    });
+    connect(m_sweep, &SweepPage::pointChosen, this,
+            [this](const core::model::TransformerConfig& model, const core::model::ParallelConfig& parallel,
+                   double bandwidthScale) {
+                if (bandwidthScale != 1.0) {
+                    core::Cluster cluster = m_session->cluster();
+                    for (core::TopologyDim& dim : cluster.topology.dims)
+                        dim.bandwidthGBps *= bandwidthScale;
+                    m_whatIf->setCluster(cluster);
+                    m_session->setCluster(cluster);
+                }
+                openModel(model, parallel);
+                m_tabs->setCurrentIndex(1); // the timeline of the chosen point
+            });
     connect(m_whatIf, &views::WhatIfPanel::presetChosen, this, [this](const QString& name) {
         if (auto cluster = m_session->presetForWorkload(name)) {
             m_whatIf->setCluster(*cluster);
@@ -266,6 +307,27 @@ void MainWindow::rebuildRecentMenu()
     m_recentMenu->setEnabled(!recent.isEmpty());
 }
 
+core::model::ParallelConfig MainWindow::defaultStrategy()
+{
+    core::model::ParallelConfig p;
+    p.tp = 8;
+    p.pp = 8;
+    p.dp = 16;
+    p.globalBatch = 1536;
+    return p;
+}
+
+void MainWindow::openDefaultModel()
+{
+    openModel(*core::model::findModel("gpt3-175b"), defaultStrategy());
+}
+
+void MainWindow::openModel(const core::model::TransformerConfig& model, const core::model::ParallelConfig& parallel)
+{
+    m_parallelism->setStrategy(model, parallel);
+    m_session->openModel(model, parallel);
+}
+
 void MainWindow::openPath(const QString& path)
 {
     m_previous.reset();
@@ -298,16 +360,22 @@ void MainWindow::showWorkload(std::shared_ptr<const core::LoadedWorkload> worklo
     }
     m_graph->setWorkload(std::shared_ptr<const core::Workload>(workload, &workload->workload), 0);
     const bool module = workload->kind == core::InputKind::HloModule || workload->kind == core::InputKind::MlirModule;
+    m_parallelism->setFigures(QString());
     m_whatIf->setFixedParameters(
-        module ? tr("Fixed by this module: %1 devices (%2 x %3) and its parallelism, which XLA "
-                    "already partitioned. Network, device and collective model are free to change.")
-                     .arg(workload->workload.rankCount())
-                     .arg(workload->replicaCount == 1 ? tr("1 replica") : tr("%1 replicas").arg(workload->replicaCount))
-                     .arg(workload->numPartitions == 1 ? tr("1 partition")
-                                                       : tr("%1 partitions").arg(workload->numPartitions))
-               : tr("Fixed by this trace: %1 ranks and their communicator groups, as recorded. Network, device and "
-                    "collective model are free to change.")
-                     .arg(workload->workload.rankCount()));
+        workload->kind == core::InputKind::BuiltinModel
+            ? tr("A built-in model: its parallelism, schedule, batch, recomputation and dtype are set in the "
+                 "Parallelism panel and recompiled on every change. Network, device and collective model are set "
+                 "here.")
+        : module
+            ? tr("Fixed by this module: %1 devices (%2 x %3) and its parallelism, which XLA "
+                 "already partitioned. Network, device and collective model are free to change.")
+                  .arg(workload->workload.rankCount())
+                  .arg(workload->replicaCount == 1 ? tr("1 replica") : tr("%1 replicas").arg(workload->replicaCount))
+                  .arg(workload->numPartitions == 1 ? tr("1 partition")
+                                                    : tr("%1 partitions").arg(workload->numPartitions))
+            : tr("Fixed by this trace: %1 ranks and their communicator groups, as recorded. Network, device and "
+                 "collective model are free to change.")
+                  .arg(workload->workload.rankCount()));
     const core::Program& program = workload->workload.programOf(0);
     m_details->setHtml(
         tr("<b>%1</b><br>%2 ranks, %3 ops on rank 0, %4 communicator groups<br>%5")
@@ -361,6 +429,31 @@ void MainWindow::showEstimate(std::shared_ptr<const core::EstimateResult> result
         m_whatIf->setComparison(QString());
     }
     m_previous = result;
+#if defined(FLINT_HAVE_MODELS)
+    if (const auto compiled = m_session->compiledModel()) {
+        const core::model::StepFigures f = core::model::stepFigures(*compiled, *result, cluster);
+        const double gib = 1073741824.0;
+        const auto& mem = compiled->memory;
+        m_parallelism->setFigures(
+            tr("<b>Step %1</b>, %2 tokens/s (%3 per GPU)<br>MFU %4% (PaLM, of the BF16 peak)<br>"
+               "pipeline bubble %5%, exposed communication %6%<br>memory per GPU %7 of %8 GiB%9<br>"
+               "<small>weights %10, gradients %11, optimizer %12, activations %13, buffers %14 GiB</small>")
+                .arg(duration(f.stepTime))
+                .arg(QLocale().toString(f.tokensPerSecond, 'f', 0))
+                .arg(QLocale().toString(f.tokensPerSecond / static_cast<double>(result->ranks.size()), 'f', 0))
+                .arg(100 * f.mfu, 0, 'f', 1)
+                .arg(100 * f.bubbleFraction, 0, 'f', 1)
+                .arg(100 * f.exposedCommFraction, 0, 'f', 1)
+                .arg(f.memoryBytes / gib, 0, 'f', 1)
+                .arg(f.memoryCapacity / gib, 0, 'f', 0)
+                .arg(f.outOfMemory ? tr(" — <span style='color:#c0392b'><b>OUT OF MEMORY</b></span>") : QString())
+                .arg(mem.weights / gib, 0, 'f', 1)
+                .arg(mem.gradients / gib, 0, 'f', 1)
+                .arg(mem.optimizer / gib, 0, 'f', 1)
+                .arg(mem.activations / gib, 0, 'f', 1)
+                .arg(mem.commBuffers / gib, 0, 'f', 1));
+    }
+#endif
     statusBar()->showMessage(
         tr("Estimated %1 ranks: step time %2").arg(result->ranks.size()).arg(duration(result->stepTime)), 5000);
 }

@@ -3,6 +3,7 @@
 
 #include "core/estimator/cluster.h"
 #include "core/estimator/estimate.h"
+#include "core/model/modelconfig.h"
 #include "core/workloadloader.h"
 
 #include <memory>
@@ -21,6 +22,7 @@ QT_END_NAMESPACE
 namespace flint::views {
 class ChartsPage;
 class OpsPage;
+class ParallelismPanel;
 class CommMatrixPage;
 class CommMatrixView;
 class DagView;
@@ -32,6 +34,7 @@ class WhatIfPanel;
 namespace flint::app {
 
 class Session;
+class SweepPage;
 
 /// The explorer's window: wires the session to the views. Views show the latest results; the
 /// what-if panel edits the cluster; selection is shared between views through the details panel.
@@ -45,6 +48,13 @@ public:
     Session& session() { return *m_session; }
     /// Opens a workload (menu, command line, drag and drop, recent files, examples).
     void openPath(const QString& path);
+    /// Opens the built-in default: GPT-3 175B on 1,024 H100s, TP 8 x PP 8 x DP 16, global batch
+    /// 1,536 (Narayanan et al. 2021 trained it with this layout).
+    void openDefaultModel();
+    /// Opens a built-in model with a strategy (the Parallelism panel shows it).
+    void openModel(const core::model::TransformerConfig& model, const core::model::ParallelConfig& parallel);
+    /// The strategy openDefaultModel() opens.
+    static core::model::ParallelConfig defaultStrategy();
     /// Folders searched for bundled examples (source tree, then install prefix).
     static QStringList exampleFolders();
 
@@ -58,6 +68,8 @@ public:
     views::ChartsPage* charts() const { return m_charts; }
     views::OpsPage* ops() const { return m_ops; }
     views::WhatIfPanel* whatIf() const { return m_whatIf; }
+    views::ParallelismPanel* parallelism() const { return m_parallelism; }
+    SweepPage* sweep() const { return m_sweep; }
     QTabWidget* tabs() const { return m_tabs; }
 
 protected:
@@ -100,6 +112,8 @@ private:
     views::ChartsPage* m_charts = nullptr;
     views::OpsPage* m_ops = nullptr;
     views::WhatIfPanel* m_whatIf = nullptr;
+    views::ParallelismPanel* m_parallelism = nullptr;
+    SweepPage* m_sweep = nullptr;
     QTextBrowser* m_details = nullptr;
     QLabel* m_summary = nullptr;
     QProgressBar* m_progress = nullptr;

@@ -3,6 +3,11 @@
 
 #include "core/chakra.h"
 #include "core/error.h"
+#if defined(FLINT_HAVE_MODELS)
+#include "core/model/modelcompiler.h"
+#endif
+
+#include <algorithm>
 
 #include <QFileInfo>
 #include <QPointer>
@@ -31,6 +36,9 @@ Session::Session(QObject* parent)
     : QObject(parent)
 {
     m_pool.setMaxThreadCount(2);
+#if defined(FLINT_HAVE_MODELS)
+    m_compiler = std::make_shared<core::model::ModelCompiler>();
+#endif
     if (auto preset = core::clusterPreset(kDefaultPreset, 8))
         m_cluster = *preset;
 }
@@ -48,7 +56,8 @@ void Session::reportBusy()
 {
     QString message;
     if (m_loadJob != m_loadDone)
-        message = tr("Loading %1…").arg(QFileInfo(m_path).fileName());
+        message =
+            m_loadingModel ? tr("Compiling %1…").arg(m_path) : tr("Loading %1…").arg(QFileInfo(m_path).fileName());
     else if (m_estimateJob != m_estimateDone)
         message = tr("Estimating on %1…").arg(QString::fromStdString(m_cluster.name));
     Q_EMIT busyChanged(message, message.isEmpty() ? -1 : m_percent);
@@ -63,6 +72,7 @@ void Session::open(const QString& path)
     const quint64 job = ++m_loadJob;
     m_path = path;
     m_percent = -1;
+    m_loadingModel = false;
     reportBusy();
     const std::string file = QFileInfo(path).absoluteFilePath().toStdString();
     runJob(m_pool, this, [this, job, cancel, file, path]() -> std::function<void()> {
@@ -74,6 +84,7 @@ void Session::open(const QString& path)
                 if (job != m_loadJob)
                     return; // a newer file was opened meanwhile
                 m_loadDone = job;
+                m_model.reset();
                 adopt(loaded, path);
             };
         } catch (const core::Cancelled&) {
@@ -96,7 +107,66 @@ void Session::openWorkload(std::shared_ptr<const core::LoadedWorkload> workload,
     if (m_loadCancel)
         m_loadCancel->cancel();
     m_loadDone = ++m_loadJob; // a load still running is now stale
+    m_model.reset();
     adopt(std::move(workload), name);
+}
+
+void Session::openModel(const core::model::TransformerConfig& model, const core::model::ParallelConfig& parallel)
+{
+#if defined(FLINT_HAVE_MODELS)
+    if (m_loadCancel)
+        m_loadCancel->cancel();
+    auto cancel = std::make_shared<core::CancellationToken>();
+    m_loadCancel = cancel;
+    const quint64 job = ++m_loadJob;
+    const QString name = QString::fromStdString(model.title + " — " + parallel.describe());
+    m_path = name;
+    m_percent = -1;
+    m_loadingModel = true;
+    reportBusy();
+    runJob(m_pool, this, [this, job, cancel, model, parallel, name, compiler = m_compiler]() -> std::function<void()> {
+        try {
+            core::JobControl control;
+            control.cancel = cancel.get();
+            auto compiled =
+                std::make_shared<const core::model::CompiledModel>(compiler->compile(model, parallel, control));
+            auto loaded = std::make_shared<core::LoadedWorkload>();
+            loaded->kind = core::InputKind::BuiltinModel;
+            loaded->workload = compiled->workload;
+            loaded->name = name.toStdString();
+            loaded->warnings = compiled->warnings;
+            loaded->notes.push_back("generated as StableHLO blocks, partitioned for the stage mesh " +
+                                    compiled->meshText + " and composed into " + std::to_string(parallel.pp) +
+                                    " pipeline stage program(s) (docs/models.md)");
+            loaded->numPartitions = static_cast<std::int64_t>(compiled->workload.rankCount());
+            return [this, job, compiled, loaded, name] {
+                if (job != m_loadJob)
+                    return;
+                m_loadDone = job;
+                m_model = compiled;
+                m_cluster.commStreams = std::max(m_cluster.commStreams, compiled->commStreams);
+                Q_EMIT modelCompiled(compiled);
+                adopt(loaded, name);
+            };
+        } catch (const core::Cancelled&) {
+            return [] {};
+        } catch (const std::exception& e) {
+            const QString details = describe(e);
+            return [this, job, details, name] {
+                if (job != m_loadJob)
+                    return;
+                m_loadDone = job;
+                reportBusy();
+                Q_EMIT failed(tr("Cannot compile %1").arg(name), details);
+            };
+        }
+    });
+#else
+    (void)model;
+    (void)parallel;
+    Q_EMIT failed(tr("Built-in models need the MLIR frontend"),
+                  tr("This build has no MLIR frontend (FLINT_BUILD_MLIR=OFF), which built-in models compile through."));
+#endif
 }
 
 void Session::adopt(std::shared_ptr<const core::LoadedWorkload> loaded, const QString& path)
@@ -113,6 +183,11 @@ void Session::adopt(std::shared_ptr<const core::LoadedWorkload> loaded, const QS
         else if (auto fallback = core::clusterPreset(kDefaultPreset, ranks))
             m_cluster = *fallback;
     }
+#if defined(FLINT_HAVE_MODELS)
+    // A built-in model reduces data-parallel gradients on a stream of their own (Megatron-LM).
+    if (m_model)
+        m_cluster.commStreams = std::max(m_cluster.commStreams, m_model->commStreams);
+#endif
     Q_EMIT workloadAvailable(m_workload, m_path);
     startEstimate();
 }

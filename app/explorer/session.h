@@ -3,6 +3,7 @@
 
 #include "core/estimator/cluster.h"
 #include "core/estimator/estimate.h"
+#include "core/model/modelconfig.h"
 #include "core/progress.h"
 #include "core/workloadloader.h"
 
@@ -10,6 +11,11 @@
 
 #include <QObject>
 #include <QThreadPool>
+
+namespace flint::core::model {
+class ModelCompiler;
+struct CompiledModel;
+} // namespace flint::core::model
 
 namespace flint::app {
 
@@ -31,6 +37,14 @@ public:
     /// Shows a workload built in memory (a built-in model, a benchmark) under `name`, then
     /// estimates it as open() does. Cancels a load in progress.
     void openWorkload(std::shared_ptr<const core::LoadedWorkload> workload, const QString& name);
+    /// Compiles a built-in model for `parallel` on a worker (core/model/modelcompiler.h; blocks the
+    /// session compiled before are reused), shows it as the workload and estimates it on the current
+    /// cluster preset sized for its ranks. A newer call cancels an older one.
+    void openModel(const core::model::TransformerConfig& model, const core::model::ParallelConfig& parallel);
+    /// The compiled model the current workload came from; null for a file.
+    std::shared_ptr<const core::model::CompiledModel> compiledModel() const { return m_model; }
+    /// The session's model compiler (thread-safe; a sweep shares its cached blocks).
+    std::shared_ptr<core::model::ModelCompiler> compiler() const { return m_compiler; }
     /// Writes the current workload as Chakra traces PREFIX.RANK.et + PREFIX.json on a worker (all files
     /// or none); reports through exported() or failed().
     void exportChakra(const QString& prefix);
@@ -50,6 +64,8 @@ public:
 
 Q_SIGNALS:
     void workloadAvailable(std::shared_ptr<const core::LoadedWorkload> workload, const QString& path);
+    /// A built-in model was compiled and is about to be estimated.
+    void modelCompiled(std::shared_ptr<const flint::core::model::CompiledModel> model);
     void estimateAvailable(std::shared_ptr<const core::EstimateResult> result, const core::Cluster& cluster);
     /// An export finished: what was written.
     void exported(const QString& message);
@@ -66,6 +82,8 @@ private:
 
     QThreadPool m_pool;
     std::shared_ptr<const core::LoadedWorkload> m_workload;
+    std::shared_ptr<const core::model::CompiledModel> m_model;
+    std::shared_ptr<core::model::ModelCompiler> m_compiler;
     std::shared_ptr<const core::EstimateResult> m_result;
     core::Cluster m_cluster;
     QString m_path;
@@ -76,6 +94,7 @@ private:
     std::shared_ptr<core::CancellationToken> m_loadCancel;
     std::shared_ptr<core::CancellationToken> m_estimateCancel;
     int m_percent = -1;
+    bool m_loadingModel = false;
 };
 
 } // namespace flint::app

@@ -4,6 +4,8 @@
 #include "app/explorer/examplegallery.h"
 #include "app/explorer/mainwindow.h"
 #include "app/explorer/session.h"
+#include "app/explorer/sweeppage.h"
+#include "core/model/modelcompiler.h"
 #include "core/synthetictrace.h"
 #include "core/workloadloader.h"
 #include "views/chartspage.h"
@@ -12,13 +14,16 @@
 #include "views/dagview.h"
 #include "views/opspage.h"
 #include "views/opstablemodel.h"
+#include "views/parallelismpanel.h"
 #include "views/timelinepage.h"
 #include "views/timelineview.h"
 #include "views/whatifpanel.h"
 
+#include <QChart>
 #include <QComboBox>
 #include <QFileInfo>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
@@ -48,6 +53,9 @@ private Q_SLOTS:
     void staleResultsAreDropped();
     void badFileKeepsPreviousState();
     void screenshotOfTheWindow();
+    void defaultModelIsGpt3OnThousandGpus();
+    void invalidParallelismIsExplainedNotCompiled();
+    void sweepMarksTheBestPoint();
 };
 
 void TestExplorer::initTestCase()
@@ -298,6 +306,80 @@ void TestExplorer::screenshotOfTheWindow()
             QVERIFY2(window.exportCurrentView(file), qPrintable(file));
             QVERIFY(QFileInfo(file).size() > 1000);
         }
+    }
+}
+
+void TestExplorer::defaultModelIsGpt3OnThousandGpus()
+{
+    // What a new user sees first: GPT-3 175B on 1,024 H100s (TP 8 x PP 8 x DP 16) in every view, and
+    // a TP change recompiles and re-estimates.
+    app::MainWindow window;
+    window.show();
+    QSignalSpy estimated(&window.session(), &app::Session::estimateAvailable);
+    window.openDefaultModel();
+    QVERIFY(estimated.wait(120000));
+    const auto workload = window.session().workload();
+    QCOMPARE(workload->kind, core::InputKind::BuiltinModel);
+    QCOMPARE(workload->workload.rankCount(), std::size_t(1024));
+    QCOMPARE(workload->workload.programs.size(), std::size_t(8)); // one program per pipeline stage
+    QVERIFY(window.windowTitle().contains(QStringLiteral("GPT-3 175B")));
+    QVERIFY(window.parallelism()->figures().contains(QStringLiteral("MFU")));
+    QVERIFY(window.session().result()->stepTime > 1);
+    QVERIFY(window.timeline()->laneCount() > 0);
+    QVERIFY(qFuzzyCompare(window.timeline()->geometryOfTime().totalTime, window.session().result()->stepTime));
+    QVERIFY(window.matrix()->cellCount() > 0);
+    QVERIFY(window.charts()->breakdownGroups() > 0);
+    QVERIFY(window.ops()->model()->rowCount() > 0);
+    QTRY_VERIFY_WITH_TIMEOUT(window.graph()->currentLayout() && !window.graph()->isLayingOut(), 60000);
+    const double before = window.session().result()->stepTime;
+    window.parallelism()->findChild<QSpinBox*>(QStringLiteral("tp"))->setValue(4);
+    QVERIFY(estimated.wait(120000));
+    QCOMPARE(window.session().compiledModel()->parallel.tp, 4);
+    QCOMPARE(window.session().workload()->workload.rankCount(), std::size_t(512));
+    QVERIFY(window.session().result()->stepTime != before);
+}
+
+void TestExplorer::invalidParallelismIsExplainedNotCompiled()
+{
+    app::MainWindow window;
+    QSignalSpy compiled(&window.session(), &app::Session::modelCompiled);
+    window.parallelism()->findChild<QSpinBox*>(QStringLiteral("tp"))->setValue(5);
+    QTest::qWait(views::ParallelismPanel::kDebounceMs + 300);
+    QVERIFY2(window.parallelism()->problems().contains(QStringLiteral("does not divide")),
+             qPrintable(window.parallelism()->problems()));
+    QCOMPARE(compiled.count(), 0);
+    QVERIFY(!window.session().isBusy());
+}
+
+void TestExplorer::sweepMarksTheBestPoint()
+{
+    // Llama 3 8B on 8 GPUs, TP over 1, 2, 4, 8 with DP following: four estimated points, one best.
+    app::MainWindow window;
+    QSignalSpy estimated(&window.session(), &app::Session::estimateAvailable);
+    core::model::ParallelConfig p;
+    p.dp = 8;
+    p.globalBatch = 8;
+    p.seqLen = 1024;
+    window.openModel(*core::model::findModel("llama3-8b"), p);
+    QVERIFY(estimated.wait(120000));
+    QSignalSpy finished(window.sweep(), &app::SweepPage::finished);
+    window.sweep()->run(app::SweepPage::Parameter::TP, {1, 2, 4, 8});
+    QVERIFY(finished.wait(120000));
+    const auto& points = window.sweep()->points();
+    QCOMPARE(points.size(), std::size_t(4));
+    for (const auto& point : points)
+        QCOMPARE(point.parallel.ranks(), 8);
+    QVERIFY(window.sweep()->bestIndex() >= 0);
+    QVERIFY(points[static_cast<std::size_t>(window.sweep()->bestIndex())].feasible());
+    QCOMPARE(window.sweep()->chart()->series().size(), 4);
+    window.sweep()->setMetric(app::SweepPage::Metric::Mfu);
+    QCOMPARE(window.sweep()->chart()->series().size(), 4);
+    if (qEnvironmentVariableIsSet("FLINT_TEST_SCREENSHOTS")) { // to look at the page as a user would
+        window.resize(1400, 900);
+        window.show();
+        window.tabs()->setCurrentWidget(window.sweep());
+        QTest::qWait(200);
+        window.grab().save(qEnvironmentVariable("FLINT_TEST_SCREENSHOTS") + QStringLiteral("/sweep.png"));
     }
 }
 

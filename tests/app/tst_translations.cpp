@@ -280,14 +280,14 @@ void TestTranslations::windowIsTranslated_data()
     QTest::addColumn<QStringList>("tabs");
     QTest::addColumn<QString>("open");
     QTest::newRow("de") << QStringLiteral("de") << QStringList{QStringLiteral("&Datei"), QStringLiteral("&Ansicht")}
-                        << QStringList{QStringLiteral("Graph"), QStringLiteral("Zeitachse"),
+                        << QStringList{QStringLiteral("Graph"),         QStringLiteral("Zeitachse"),
                                        QStringLiteral("Kommunikation"), QStringLiteral("Diagramme"),
-                                       QStringLiteral("Ops")}
+                                       QStringLiteral("Ops"),           QStringLiteral("Sweep")}
                         << QStringLiteral("&Öffnen…");
     QTest::newRow("zh_CN") << QStringLiteral("zh_CN")
                            << QStringList{QStringLiteral("文件(&F)"), QStringLiteral("视图(&V)")}
                            << QStringList{QStringLiteral("计算图"), QStringLiteral("时间线"), QStringLiteral("通信"),
-                                          QStringLiteral("图表"), QStringLiteral("算子")}
+                                          QStringLiteral("图表"),   QStringLiteral("算子"),   QStringLiteral("扫描")}
                            << QStringLiteral("打开(&O)…");
 }
 
@@ -315,7 +315,7 @@ void TestTranslations::windowIsTranslated()
         // --tab matches these, whatever the language.
         QCOMPARE(tabNames,
                  (QStringList{QStringLiteral("graph"), QStringLiteral("timeline"), QStringLiteral("communication"),
-                              QStringLiteral("charts"), QStringLiteral("ops")}));
+                              QStringLiteral("charts"), QStringLiteral("ops"), QStringLiteral("sweep")}));
         QMenu* file = window.menuBar()->actions().value(0)->menu();
         QVERIFY(file);
         QCOMPARE(file->actions().value(0)->text(), open);

@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: MIT
+#include "app/explorer/sweeppage.h"
+
+#include "app/explorer/session.h"
+#include "core/error.h"
+#include "core/estimator/estimate.h"
+#if defined(FLINT_HAVE_MODELS)
+#include "core/model/modelcompiler.h"
+#endif
+
+#include <algorithm>
+#include <cmath>
+
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QLocale>
+#include <QPointer>
+#include <QPushButton>
+#include <QScatterSeries>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+namespace flint::app {
+namespace {
+
+QString parameterName(SweepPage::Parameter p)
+{
+    switch (p) {
+    case SweepPage::Parameter::TP:
+        return SweepPage::tr("TP");
+    case SweepPage::Parameter::PP:
+        return SweepPage::tr("PP");
+    case SweepPage::Parameter::DP:
+        return SweepPage::tr("DP");
+    case SweepPage::Parameter::MicrobatchSize:
+        return SweepPage::tr("Microbatch size");
+    case SweepPage::Parameter::BandwidthScale:
+        return SweepPage::tr("Bandwidth scale");
+    }
+    return {};
+}
+
+} // namespace
+
+SweepPage::SweepPage(Session& session, QWidget* parent)
+    : QWidget(parent)
+    , m_session(session)
+{
+    m_pool.setMaxThreadCount(1);
+    auto* layout = new QVBoxLayout(this);
+    auto* controls = new QHBoxLayout;
+    m_parameterBox = new QComboBox(this);
+    for (Parameter p :
+         {Parameter::TP, Parameter::PP, Parameter::DP, Parameter::MicrobatchSize, Parameter::BandwidthScale})
+        m_parameterBox->addItem(parameterName(p), static_cast<int>(p));
+    m_values = new QLineEdit(QStringLiteral("1, 2, 4, 8"), this);
+    m_values->setToolTip(tr("Values to try, separated by commas"));
+    m_metricBox = new QComboBox(this);
+    m_metricBox->addItem(tr("Step time"), static_cast<int>(Metric::StepTime));
+    m_metricBox->addItem(tr("MFU"), static_cast<int>(Metric::Mfu));
+    m_runButton = new QPushButton(tr("Run sweep"), this);
+    controls->addWidget(new QLabel(tr("Sweep"), this));
+    controls->addWidget(m_parameterBox);
+    controls->addWidget(m_values, 1);
+    controls->addWidget(new QLabel(tr("Plot"), this));
+    controls->addWidget(m_metricBox);
+    controls->addWidget(m_runButton);
+    layout->addLayout(controls);
+    m_status =
+        new QLabel(tr("Sweeps the model shown in the Parallelism panel; GPUs stay fixed when TP or PP change."), this);
+    m_status->setWordWrap(true);
+    layout->addWidget(m_status);
+    m_chart = new QChart;
+    m_chart->legend()->setVisible(true);
+    m_chartView = new QChartView(m_chart, this);
+    m_chartView->setRenderHint(QPainter::Antialiasing);
+    m_chartView->setMinimumHeight(260);
+    layout->addWidget(m_chartView, 2);
+    m_table = new QTableWidget(0, 7, this);
+    m_table->setHorizontalHeaderLabels(
+        {tr("Value"), tr("Strategy"), tr("Step time"), tr("Tokens/s"), tr("MFU"), tr("Memory GiB"), tr("Note")});
+    m_table->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    layout->addWidget(m_table, 1);
+
+    connect(m_runButton, &QPushButton::clicked, this, [this] {
+        if (m_running)
+            cancel();
+        else
+            startFromControls();
+    });
+    connect(m_metricBox, &QComboBox::currentIndexChanged, this,
+            [this] { setMetric(static_cast<Metric>(m_metricBox->currentData().toInt())); });
+    connect(m_table, &QTableWidget::cellDoubleClicked, this, [this](int row, int) { choose(row); });
+}
+
+SweepPage::~SweepPage()
+{
+    cancel();
+    m_pool.waitForDone();
+}
+
+void SweepPage::startFromControls()
+{
+    std::vector<double> values;
+    for (const QString& part : m_values->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const double v = part.trimmed().toDouble(&ok);
+        if (!ok || v <= 0) {
+            m_status->setText(tr("'%1' is not a positive number").arg(part.trimmed()));
+            return;
+        }
+        values.push_back(v);
+    }
+    run(static_cast<Parameter>(m_parameterBox->currentData().toInt()), values);
+}
+
+void SweepPage::cancel()
+{
+    if (m_cancel)
+        m_cancel->cancel();
+}
+
+void SweepPage::setMetric(Metric metric)
+{
+    m_metric = metric;
+    const int index = m_metricBox->findData(static_cast<int>(metric));
+    if (index >= 0 && index != m_metricBox->currentIndex()) {
+        const QSignalBlocker blocker(m_metricBox);
+        m_metricBox->setCurrentIndex(index);
+    }
+    redraw();
+}
+
+void SweepPage::run(Parameter parameter, const std::vector<double>& values)
+{
+#if defined(FLINT_HAVE_MODELS)
+    const auto compiled = m_session.compiledModel();
+    if (!compiled || values.empty()) {
+        m_status->setText(tr("Open a built-in model first (Parallelism panel)."));
+        return;
+    }
+    cancel();
+    auto token = std::make_shared<core::CancellationToken>();
+    m_cancel = token;
+    const quint64 job = ++m_job;
+    m_parameter = parameter;
+    m_model = compiled->model;
+    m_points.clear();
+    m_best = -1;
+    m_running = true;
+    m_runButton->setText(tr("Cancel"));
+    redraw();
+    const core::model::ParallelConfig base = compiled->parallel;
+    const core::Cluster cluster = m_session.cluster();
+    const auto compiler = m_session.compiler();
+    const auto model = m_model;
+    const std::int32_t streams = compiled->commStreams;
+    QPointer<SweepPage> self(this);
+    m_pool.start([self, job, token, parameter, values, base, cluster, compiler, model, streams] {
+        const int total = static_cast<int>(values.size());
+        for (int i = 0; i < total; ++i) {
+            if (token->isCancelled())
+                break;
+            Point point;
+            point.value = values[static_cast<std::size_t>(i)];
+            point.parallel = base;
+            const auto v = static_cast<std::int64_t>(std::llround(point.value));
+            const std::int64_t ranks = base.ranks();
+            core::Cluster c = cluster;
+            switch (parameter) {
+            case Parameter::TP:
+            case Parameter::PP: {
+                (parameter == Parameter::TP ? point.parallel.tp : point.parallel.pp) = v;
+                const std::int64_t others = point.parallel.tp * point.parallel.pp * point.parallel.cp;
+                if (ranks % others != 0)
+                    point.status = tr("TP x PP x CP = %1 does not divide %2 GPUs").arg(others).arg(ranks);
+                else
+                    point.parallel.dp = ranks / others;
+                break;
+            }
+            case Parameter::DP:
+                point.parallel.dp = v;
+                break;
+            case Parameter::MicrobatchSize:
+                point.parallel.microbatchSize = v;
+                break;
+            case Parameter::BandwidthScale:
+                point.bandwidthScale = point.value;
+                for (core::TopologyDim& dim : c.topology.dims)
+                    dim.bandwidthGBps *= point.value;
+                break;
+            }
+            if (point.status.isEmpty()) {
+                const auto problems = core::model::validateStrategy(model, point.parallel);
+                if (!problems.empty())
+                    point.status = QString::fromStdString(problems.front().message);
+            }
+            if (point.status.isEmpty()) {
+                try {
+                    core::JobControl control;
+                    control.cancel = token.get();
+                    const auto built = compiler->compile(model, point.parallel, control);
+                    if (c.topology.npuCount() < point.parallel.ranks() ||
+                        c.topology.npuCount() > 4 * point.parallel.ranks())
+                        if (auto sized = core::clusterPreset(c.name, point.parallel.ranks())) {
+                            const double scale = point.bandwidthScale;
+                            c = *sized;
+                            for (core::TopologyDim& dim : c.topology.dims)
+                                dim.bandwidthGBps *= scale;
+                        }
+                    c.commStreams = std::max(c.commStreams, streams);
+                    core::EstimateOptions options;
+                    options.commMatrix = false;
+                    options.recordEvents = false;
+                    const auto result = core::estimate(built.workload, c, options, control);
+                    const auto figures = core::model::stepFigures(built, *result, c);
+                    point.stepTime = figures.stepTime;
+                    point.tokensPerSecond = figures.tokensPerSecond;
+                    point.mfu = figures.mfu;
+                    point.memoryBytes = figures.memoryBytes;
+                    if (figures.outOfMemory)
+                        point.status = tr("out of memory");
+                } catch (const core::Cancelled&) {
+                    break;
+                } catch (const std::exception& e) {
+                    point.status = QString::fromStdString(e.what());
+                }
+            }
+            QMetaObject::invokeMethod(
+                self.data(),
+                [self, job, point, i, total] {
+                    if (self && job == self->m_job)
+                        self->pointDone(point, i, total);
+                },
+                Qt::QueuedConnection);
+        }
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, job] {
+                if (!self || job != self->m_job)
+                    return;
+                self->m_running = false;
+                self->m_runButton->setText(tr("Run sweep"));
+                Q_EMIT self->finished();
+            },
+            Qt::QueuedConnection);
+    });
+#else
+    (void)parameter;
+    (void)values;
+    m_status->setText(tr("This build has no MLIR frontend, which built-in models compile through."));
+#endif
+}
+
+void SweepPage::pointDone(Point point, int index, int total)
+{
+    m_points.push_back(std::move(point));
+    m_best = -1;
+    for (std::size_t i = 0; i < m_points.size(); ++i)
+        if (m_points[i].feasible() &&
+            (m_best < 0 || m_points[i].tokensPerSecond > m_points[static_cast<std::size_t>(m_best)].tokensPerSecond))
+            m_best = static_cast<int>(i);
+    m_status->setText(tr("%1 of %2 points estimated").arg(index + 1).arg(total));
+    redraw();
+}
+
+void SweepPage::redraw()
+{
+    m_chart->removeAllSeries();
+    for (QAbstractAxis* axis : m_chart->axes())
+        m_chart->removeAxis(axis);
+    m_table->setRowCount(static_cast<int>(m_points.size()));
+    if (m_points.empty())
+        return;
+    const bool mfu = m_metric == Metric::Mfu;
+    auto* line = new QLineSeries;
+    line->setName(mfu ? tr("MFU (%)") : tr("Step time (s)"));
+    auto* feasible = new QScatterSeries;
+    feasible->setName(tr("feasible"));
+    feasible->setMarkerSize(9);
+    auto* infeasible = new QScatterSeries;
+    infeasible->setName(tr("invalid or out of memory"));
+    infeasible->setColor(QColor(0xc0, 0x39, 0x2b));
+    infeasible->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    infeasible->setMarkerSize(9);
+    auto* best = new QScatterSeries;
+    best->setName(tr("best"));
+    best->setColor(QColor(0x27, 0xae, 0x60));
+    best->setMarkerSize(16);
+    double top = 0;
+    for (const Point& p : m_points)
+        if (p.stepTime > 0)
+            top = std::max(top, mfu ? 100 * p.mfu : p.stepTime);
+    for (std::size_t i = 0; i < m_points.size(); ++i) {
+        const Point& p = m_points[i];
+        const double y = mfu ? 100 * p.mfu : p.stepTime;
+        if (p.feasible()) {
+            line->append(p.value, y);
+            feasible->append(p.value, y);
+        } else {
+            infeasible->append(p.value, p.stepTime > 0 ? y : 0);
+        }
+        if (static_cast<int>(i) == m_best)
+            best->append(p.value, y);
+        const auto row = static_cast<int>(i);
+        const auto cell = [this, row](int column, const QString& text) {
+            m_table->setItem(row, column, new QTableWidgetItem(text));
+        };
+        cell(0, QString::number(p.value));
+        cell(1, QString::fromStdString(p.parallel.describe()));
+        cell(2, p.stepTime > 0 ? QString::number(p.stepTime, 'f', 3) + QStringLiteral(" s") : QString());
+        cell(3, p.tokensPerSecond > 0 ? QLocale().toString(p.tokensPerSecond, 'f', 0) : QString());
+        cell(4, p.mfu > 0 ? QString::number(100 * p.mfu, 'f', 1) + QStringLiteral("%") : QString());
+        cell(5, p.memoryBytes > 0 ? QString::number(p.memoryBytes / 1073741824.0, 'f', 1) : QString());
+        cell(6, static_cast<int>(i) == m_best ? tr("best") : p.status);
+    }
+    for (QXYSeries* series : std::initializer_list<QXYSeries*>{line, feasible, infeasible, best})
+        m_chart->addSeries(series);
+    auto* x = new QValueAxis;
+    x->setTitleText(parameterName(m_parameter));
+    double lo = m_points.front().value, hi = lo;
+    for (const Point& p : m_points) {
+        lo = std::min(lo, p.value);
+        hi = std::max(hi, p.value);
+    }
+    x->setRange(lo - (hi - lo) * 0.05 - 0.5, hi + (hi - lo) * 0.05 + 0.5);
+    x->applyNiceNumbers();
+    x->setLabelFormat(QStringLiteral("%g"));
+    auto* y = new QValueAxis;
+    y->setTitleText(mfu ? tr("MFU (%)") : tr("Step time (s)"));
+    y->setRange(0, top > 0 ? top * 1.15 : 1);
+    m_chart->addAxis(x, Qt::AlignBottom);
+    m_chart->addAxis(y, Qt::AlignLeft);
+    for (QAbstractSeries* series : m_chart->series()) {
+        series->attachAxis(x);
+        series->attachAxis(y);
+    }
+    m_chart->setTitle(
+        tr("%1: %2 against %3")
+            .arg(QString::fromStdString(m_model.title), mfu ? tr("MFU") : tr("step time"), parameterName(m_parameter)));
+    for (QScatterSeries* series : {feasible, infeasible, best})
+        connect(series, &QScatterSeries::clicked, this, [this](const QPointF& at) {
+            int nearest = -1;
+            for (std::size_t i = 0; i < m_points.size(); ++i)
+                if (nearest < 0 || std::abs(m_points[i].value - at.x()) <
+                                       std::abs(m_points[static_cast<std::size_t>(nearest)].value - at.x()))
+                    nearest = static_cast<int>(i);
+            choose(nearest);
+        });
+}
+
+void SweepPage::choose(int index)
+{
+    if (index < 0 || static_cast<std::size_t>(index) >= m_points.size())
+        return;
+    const Point& p = m_points[static_cast<std::size_t>(index)];
+    if (!core::model::validateStrategy(m_model, p.parallel).empty())
+        return;
+    Q_EMIT pointChosen(m_model, p.parallel, p.bandwidthScale);
+}
+
+} // namespace flint::app

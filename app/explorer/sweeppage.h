@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/estimator/cluster.h"
+#include "core/model/modelconfig.h"
+#include "core/progress.h"
+
+#include <memory>
+#include <vector>
+
+#include <QThreadPool>
+#include <QWidget>
+
+QT_BEGIN_NAMESPACE
+class QChart;
+class QChartView;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTableWidget;
+QT_END_NAMESPACE
+
+namespace flint::app {
+
+class Session;
+
+/// The sweep view: one parameter of the current built-in model (TP, PP, DP, microbatch size, or the
+/// network's bandwidth) over a list of values, each point compiled and estimated on a worker with
+/// the session's model compiler, step time or MFU plotted against the value (QtCharts), infeasible
+/// points (invalid strategy, out of memory) marked, the best feasible point highlighted. Clicking a
+/// point, or double-clicking its row, asks the window to open that configuration.
+class SweepPage : public QWidget {
+    Q_OBJECT
+
+public:
+    enum class Parameter { TP, PP, DP, MicrobatchSize, BandwidthScale };
+    enum class Metric { StepTime, Mfu };
+
+    /// One point of a sweep.
+    struct Point {
+        double value = 0;
+        core::model::ParallelConfig parallel;
+        double bandwidthScale = 1;
+        double stepTime = 0;
+        double tokensPerSecond = 0;
+        double mfu = 0;
+        double memoryBytes = 0;
+        QString status; ///< empty when feasible, else why not
+        bool feasible() const { return status.isEmpty(); }
+    };
+
+    explicit SweepPage(Session& session, QWidget* parent = nullptr);
+    ~SweepPage() override;
+
+    /// Sweeps `parameter` over `values` from the session's current model; GPUs stay as they are when
+    /// TP or PP change (DP follows). Does nothing when the session shows no built-in model.
+    void run(Parameter parameter, const std::vector<double>& values);
+    void cancel();
+    bool isRunning() const { return m_running; }
+    const std::vector<Point>& points() const { return m_points; }
+    /// Index of the best feasible point (most tokens per second), or -1.
+    int bestIndex() const { return m_best; }
+    void setMetric(Metric metric);
+    QChart* chart() const { return m_chart; }
+
+Q_SIGNALS:
+    /// A sweep finished (or was cancelled); points() holds what was estimated.
+    void finished();
+    /// The user chose a point: open this configuration in the other views.
+    void pointChosen(const flint::core::model::TransformerConfig& model,
+                     const flint::core::model::ParallelConfig& parallel, double bandwidthScale);
+
+private:
+    void startFromControls();
+    void pointDone(Point point, int index, int total);
+    void redraw();
+    void choose(int index);
+
+    Session& m_session;
+    QThreadPool m_pool;
+    std::shared_ptr<core::CancellationToken> m_cancel;
+    core::model::TransformerConfig m_model;
+    Parameter m_parameter = Parameter::TP;
+    Metric m_metric = Metric::StepTime;
+    std::vector<Point> m_points;
+    int m_best = -1;
+    bool m_running = false;
+    quint64 m_job = 0;
+
+    QComboBox* m_parameterBox = nullptr;
+    QLineEdit* m_values = nullptr;
+    QComboBox* m_metricBox = nullptr;
+    QPushButton* m_runButton = nullptr;
+    QLabel* m_status = nullptr;
+    QChart* m_chart = nullptr;
+    QChartView* m_chartView = nullptr;
+    QTableWidget* m_table = nullptr;
+};
+
+} // namespace flint::app

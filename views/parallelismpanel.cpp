@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: MIT
+#include "views/parallelismpanel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace flint::views {
+namespace {
+
+QSpinBox* degree(QWidget* parent, int maximum, const QString& tip)
+{
+    auto* spin = new QSpinBox(parent);
+    spin->setRange(1, maximum);
+    spin->setToolTip(tip);
+    return spin;
+}
+
+} // namespace
+
+ParallelismPanel::ParallelismPanel(QWidget* parent)
+    : QWidget(parent)
+{
+    using namespace core::model;
+    auto* layout = new QVBoxLayout(this);
+    auto* modelRow = new QHBoxLayout;
+    m_model = new QComboBox(this);
+    m_model->setToolTip(tr("A built-in model with its published hyperparameters (docs/models.md)"));
+    for (const TransformerConfig& m : builtinModels()) {
+        m_models.push_back(m);
+        m_model->addItem(QString::fromStdString(m.title));
+    }
+    auto* openFile = new QPushButton(tr("File…"), this);
+    openFile->setToolTip(tr("Read a model from a 'key = value' file"));
+    modelRow->addWidget(m_model, 1);
+    modelRow->addWidget(openFile);
+    layout->addLayout(modelRow);
+
+    auto* form = new QFormLayout;
+    m_ranks = new QLabel(this);
+    m_tp = degree(this, 1024, tr("Tensor parallelism: Megatron column/row-parallel matmuls"));
+    m_pp = degree(this, 1024, tr("Pipeline stages"));
+    m_dp = degree(this, 65536, tr("Data-parallel replicas"));
+    m_cp = degree(this, 1024, tr("Context parallelism: the sequence split over ranks (ring attention)"));
+    m_ep = degree(this, 1024, tr("Expert parallelism (mixture-of-experts models); divides DP"));
+    m_sp = new QCheckBox(tr("Sequence parallelism"), this);
+    m_schedule = new QComboBox(this);
+    for (PipelineSchedule s : {PipelineSchedule::GPipe, PipelineSchedule::OneFOneB, PipelineSchedule::Interleaved})
+        m_schedule->addItem(QString::fromUtf8(displayName(s).data(), static_cast<qsizetype>(displayName(s).size())),
+                            static_cast<int>(s));
+    m_virtualStages = degree(this, 64, tr("Model chunks per pipeline rank (interleaved schedule)"));
+    m_microbatch = degree(this, 4096, tr("Sequences per microbatch"));
+    m_globalBatch = degree(this, 1 << 24, tr("Sequences per step"));
+    m_zero = new QComboBox(this);
+    for (ZeroStage z : {ZeroStage::None, ZeroStage::OptimizerState, ZeroStage::Gradients, ZeroStage::Parameters})
+        m_zero->addItem(QString::fromUtf8(displayName(z).data(), static_cast<qsizetype>(displayName(z).size())),
+                        static_cast<int>(z));
+    m_recompute = new QComboBox(this);
+    for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full})
+        m_recompute->addItem(QString::fromUtf8(displayName(r).data(), static_cast<qsizetype>(displayName(r).size())),
+                             static_cast<int>(r));
+    m_dtype = new QComboBox(this);
+    m_dtype->addItem(QStringLiteral("bf16"), static_cast<int>(core::Precision::BF16));
+    m_dtype->addItem(QStringLiteral("fp8"), static_cast<int>(core::Precision::FP8));
+    m_phase = new QComboBox(this);
+    for (Phase ph : {Phase::Training, Phase::Prefill, Phase::Decode})
+        m_phase->addItem(QString::fromUtf8(displayName(ph).data(), static_cast<qsizetype>(displayName(ph).size())),
+                         static_cast<int>(ph));
+    m_flash = new QCheckBox(tr("Flash attention"), this);
+    m_tp->setObjectName(QStringLiteral("tp"));
+    m_pp->setObjectName(QStringLiteral("pp"));
+    m_dp->setObjectName(QStringLiteral("dp"));
+    m_cp->setObjectName(QStringLiteral("cp"));
+    m_ep->setObjectName(QStringLiteral("ep"));
+    m_microbatch->setObjectName(QStringLiteral("microbatch"));
+    m_globalBatch->setObjectName(QStringLiteral("globalBatch"));
+    form->addRow(tr("GPUs"), m_ranks);
+    form->addRow(tr("TP"), m_tp);
+    form->addRow(tr("PP"), m_pp);
+    form->addRow(tr("DP"), m_dp);
+    form->addRow(tr("CP"), m_cp);
+    form->addRow(tr("EP"), m_ep);
+    form->addRow(QString(), m_sp);
+    form->addRow(tr("Schedule"), m_schedule);
+    form->addRow(tr("Virtual stages"), m_virtualStages);
+    form->addRow(tr("Microbatch"), m_microbatch);
+    form->addRow(tr("Global batch"), m_globalBatch);
+    form->addRow(tr("ZeRO"), m_zero);
+    form->addRow(tr("Recompute"), m_recompute);
+    form->addRow(tr("Matmul dtype"), m_dtype);
+    form->addRow(tr("Phase"), m_phase);
+    form->addRow(QString(), m_flash);
+    layout->addLayout(form);
+
+    m_problems = new QLabel(this);
+    m_problems->setWordWrap(true);
+    m_problems->setTextFormat(Qt::RichText);
+    m_figures = new QLabel(this);
+    m_figures->setWordWrap(true);
+    m_figures->setTextFormat(Qt::RichText);
+    m_figures->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_problems);
+    layout->addWidget(m_figures);
+    layout->addStretch(1);
+
+    m_debounce = new QTimer(this);
+    m_debounce->setSingleShot(true);
+    m_debounce->setInterval(kDebounceMs);
+    connect(m_debounce, &QTimer::timeout, this, &ParallelismPanel::check);
+    connect(openFile, &QPushButton::clicked, this, &ParallelismPanel::openModelFileRequested);
+    for (QSpinBox* spin : {m_tp, m_pp, m_dp, m_cp, m_ep, m_virtualStages, m_microbatch, m_globalBatch})
+        connect(spin, &QSpinBox::valueChanged, this, &ParallelismPanel::edited);
+    for (QComboBox* combo : {m_model, m_schedule, m_zero, m_recompute, m_dtype, m_phase})
+        connect(combo, &QComboBox::currentIndexChanged, this, &ParallelismPanel::edited);
+    for (QCheckBox* box : {m_sp, m_flash})
+        connect(box, &QCheckBox::toggled, this, &ParallelismPanel::edited);
+    setStrategy(m_models.front(), ParallelConfig{});
+}
+
+void ParallelismPanel::setStrategy(const core::model::TransformerConfig& model,
+                                   const core::model::ParallelConfig& parallel)
+{
+    m_updating = true;
+    int index = -1;
+    for (std::size_t i = 0; i < m_models.size(); ++i)
+        if (m_models[i].name == model.name && m_models[i].title == model.title)
+            index = static_cast<int>(i);
+    if (index < 0) {
+        m_models.push_back(model);
+        m_model->addItem(QString::fromStdString(model.title));
+        index = static_cast<int>(m_models.size()) - 1;
+    }
+    m_model->setCurrentIndex(index);
+    m_tp->setValue(static_cast<int>(parallel.tp));
+    m_pp->setValue(static_cast<int>(parallel.pp));
+    m_dp->setValue(static_cast<int>(parallel.dp));
+    m_cp->setValue(static_cast<int>(parallel.cp));
+    m_ep->setValue(static_cast<int>(parallel.ep));
+    m_sp->setChecked(parallel.sequenceParallel);
+    m_schedule->setCurrentIndex(m_schedule->findData(static_cast<int>(parallel.schedule)));
+    m_virtualStages->setValue(static_cast<int>(parallel.virtualStages));
+    m_microbatch->setValue(static_cast<int>(parallel.microbatchSize));
+    m_globalBatch->setValue(static_cast<int>(parallel.effectiveGlobalBatch()));
+    m_zero->setCurrentIndex(m_zero->findData(static_cast<int>(parallel.zero)));
+    m_recompute->setCurrentIndex(m_recompute->findData(static_cast<int>(parallel.recompute)));
+    m_dtype->setCurrentIndex(std::max(0, m_dtype->findData(static_cast<int>(parallel.dtype))));
+    m_phase->setCurrentIndex(m_phase->findData(static_cast<int>(parallel.phase)));
+    m_flash->setChecked(parallel.flashAttention);
+    m_updating = false;
+    updateRanks();
+    m_problems->clear();
+}
+
+void ParallelismPanel::addModel(const core::model::TransformerConfig& model)
+{
+    m_models.push_back(model);
+    m_model->addItem(QString::fromStdString(model.title));
+    m_model->setCurrentIndex(m_model->count() - 1);
+}
+
+core::model::TransformerConfig ParallelismPanel::model() const
+{
+    return m_models.at(static_cast<std::size_t>(std::max(0, m_model->currentIndex())));
+}
+
+core::model::ParallelConfig ParallelismPanel::parallel() const
+{
+    using namespace core::model;
+    ParallelConfig p;
+    p.tp = m_tp->value();
+    p.pp = m_pp->value();
+    p.dp = m_dp->value();
+    p.cp = m_cp->value();
+    p.ep = m_ep->value();
+    p.sequenceParallel = m_sp->isChecked();
+    p.schedule = static_cast<PipelineSchedule>(m_schedule->currentData().toInt());
+    p.virtualStages = p.schedule == PipelineSchedule::Interleaved ? m_virtualStages->value() : 1;
+    p.microbatchSize = m_microbatch->value();
+    p.globalBatch = m_globalBatch->value();
+    p.zero = static_cast<ZeroStage>(m_zero->currentData().toInt());
+    p.recompute = static_cast<Recompute>(m_recompute->currentData().toInt());
+    p.dtype = static_cast<core::Precision>(m_dtype->currentData().toInt());
+    p.phase = static_cast<Phase>(m_phase->currentData().toInt());
+    p.flashAttention = m_flash->isChecked();
+    return p;
+}
+
+QString ParallelismPanel::problems() const
+{
+    return m_problems->text();
+}
+
+void ParallelismPanel::setFigures(const QString& html)
+{
+    m_figures->setText(html);
+}
+
+QString ParallelismPanel::figures() const
+{
+    return m_figures->text();
+}
+
+void ParallelismPanel::setActive(bool active)
+{
+    for (QWidget* child : findChildren<QWidget*>())
+        if (child != m_figures && child != m_problems)
+            child->setEnabled(active);
+}
+
+void ParallelismPanel::updateRanks()
+{
+    const core::model::ParallelConfig p = parallel();
+    m_ranks->setText(tr("%1 (TP x CP x PP x DP)").arg(p.ranks()));
+    m_virtualStages->setEnabled(p.schedule == core::model::PipelineSchedule::Interleaved);
+}
+
+void ParallelismPanel::edited()
+{
+    if (m_updating)
+        return;
+    updateRanks();
+    m_debounce->start();
+}
+
+void ParallelismPanel::check()
+{
+    const auto model = this->model();
+    const auto parallel = this->parallel();
+    const auto problems = core::model::validateStrategy(model, parallel);
+    if (!problems.empty()) {
+        QString text = QStringLiteral("<span style='color:#c0392b'>");
+        for (const auto& p : problems)
+            text += tr("<b>%1</b>; try %2<br>")
+                        .arg(QString::fromStdString(p.message).toHtmlEscaped(),
+                             QString::fromStdString(p.suggestion).toHtmlEscaped());
+        m_problems->setText(text + QStringLiteral("</span>"));
+        return;
+    }
+    m_problems->clear();
+    Q_EMIT strategyChanged(model, parallel);
+}
+
+} // namespace flint::views

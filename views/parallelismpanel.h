@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/model/modelconfig.h"
+
+#include <vector>
+
+#include <QWidget>
+
+QT_BEGIN_NAMESPACE
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QSpinBox;
+class QTimer;
+QT_END_NAMESPACE
+
+namespace flint::views {
+
+/// The parallelism controls of a built-in model (docs/models.md): the model, every parallel degree,
+/// the pipeline schedule, microbatches, ZeRO, recomputation, dtype and phase. Every edit is debounced
+/// and checked with validateStrategy(); a valid strategy is announced with strategyChanged(), an
+/// invalid one is explained in the panel (why, and what would work) and announced with nothing.
+/// The panel never compiles or estimates itself.
+class ParallelismPanel : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit ParallelismPanel(QWidget* parent = nullptr);
+
+    /// Shows `model` and `parallel` in the controls without emitting strategyChanged().
+    void setStrategy(const core::model::TransformerConfig& model, const core::model::ParallelConfig& parallel);
+    /// Adds a model read from a file to the model list and selects it (emits strategyChanged()).
+    void addModel(const core::model::TransformerConfig& model);
+    core::model::TransformerConfig model() const;
+    core::model::ParallelConfig parallel() const;
+    /// The problems validateStrategy() found in the current controls, as shown ("" when valid).
+    QString problems() const;
+    /// Shows the figures of the last estimate (HTML).
+    void setFigures(const QString& html);
+    QString figures() const;
+    /// Enables the controls (false while no built-in model is shown).
+    void setActive(bool active);
+
+    static constexpr int kDebounceMs = 150;
+
+Q_SIGNALS:
+    void strategyChanged(const flint::core::model::TransformerConfig& model,
+                         const flint::core::model::ParallelConfig& parallel);
+    /// The user asked for a model file (the window shows the file dialog).
+    void openModelFileRequested();
+
+private:
+    void edited();
+    void check();
+    void updateRanks();
+
+    std::vector<core::model::TransformerConfig> m_models;
+    QComboBox* m_model = nullptr;
+    QLabel* m_ranks = nullptr;
+    QSpinBox* m_tp = nullptr;
+    QSpinBox* m_pp = nullptr;
+    QSpinBox* m_dp = nullptr;
+    QSpinBox* m_cp = nullptr;
+    QSpinBox* m_ep = nullptr;
+    QCheckBox* m_sp = nullptr;
+    QComboBox* m_schedule = nullptr;
+    QSpinBox* m_virtualStages = nullptr;
+    QSpinBox* m_microbatch = nullptr;
+    QSpinBox* m_globalBatch = nullptr;
+    QComboBox* m_zero = nullptr;
+    QComboBox* m_recompute = nullptr;
+    QComboBox* m_dtype = nullptr;
+    QComboBox* m_phase = nullptr;
+    QCheckBox* m_flash = nullptr;
+    QLabel* m_problems = nullptr;
+    QLabel* m_figures = nullptr;
+    QTimer* m_debounce = nullptr;
+    bool m_updating = false;
+};
+
+} // namespace flint::views
