@@ -54,13 +54,15 @@ private Q_SLOTS:
     void importShardyModule();
     void benchMlir();
     void inspectShardedModuleForMeshes();
+    void builtinModels();
+    void sweepWritesCsvWithBest();
 };
 
 void TestCli::helpOnEveryCommand_data()
 {
     QTest::addColumn<QStringList>("arguments");
     QTest::newRow("top") << QStringList{QStringLiteral("--help")};
-    for (const char* command : {"inspect", "convert", "bench"})
+    for (const char* command : {"inspect", "convert", "bench", "model", "sweep"})
         QTest::newRow(command) << QStringList{QString::fromLatin1(command), QStringLiteral("--help")};
 }
 
@@ -380,6 +382,73 @@ void TestCli::inspectShardedModuleForMeshes()
     }
     const Run bad = flintCli({QStringLiteral("inspect"), module, QStringLiteral("--mesh"), QStringLiteral("x=3")});
     QCOMPARE(bad.exitCode, 2);
+#endif
+}
+
+void TestCli::builtinModels()
+{
+#ifndef FLINT_HAVE_MLIR
+    QSKIP("built without the MLIR frontend");
+#else
+    Run run = flintCli({QStringLiteral("model"), QStringLiteral("list")});
+    QCOMPARE(run.exitCode, 0);
+    for (const char* name : {"gpt3-175b", "llama3-8b", "llama3-70b", "llama3-405b", "mixtral-8x7b", "deepseek-v3"})
+        QVERIFY2(run.out.contains(name), name);
+    // An invalid strategy exits 2 and says why and what to try.
+    run = flintCli({QStringLiteral("model"), QStringLiteral("estimate"), QStringLiteral("gpt3-175b"),
+                    QStringLiteral("--tp"), QStringLiteral("5")});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains("does not divide the 96 attention heads") && run.err.contains("try TP"),
+             run.err.constData());
+    // A small estimate as JSON.
+    run = flintCli({QStringLiteral("model"), QStringLiteral("estimate"), QStringLiteral("llama3-8b"),
+                    QStringLiteral("--ranks"), QStringLiteral("4"), QStringLiteral("--tp"), QStringLiteral("2"),
+                    QStringLiteral("--pp"), QStringLiteral("2"), QStringLiteral("--global-batch"), QStringLiteral("4"),
+                    QStringLiteral("--seq-len"), QStringLiteral("512"), QStringLiteral("--json")});
+    QCOMPARE(run.exitCode, 0);
+    const QJsonObject figures = json(run);
+    QCOMPARE(figures.value(QStringLiteral("ranks")).toInt(), 4);
+    QVERIFY(figures.value(QStringLiteral("step_time_s")).toDouble() > 0);
+    QVERIFY(figures.value(QStringLiteral("mfu")).toDouble() > 0.01 &&
+            figures.value(QStringLiteral("mfu")).toDouble() < 1);
+    // The blocks it compiles, as StableHLO files that flint inspect reads.
+    QTemporaryDir dir;
+    run = flintCli({QStringLiteral("model"), QStringLiteral("emit"), QStringLiteral("llama3-8b"),
+                    QStringLiteral("--tp"), QStringLiteral("2"), QStringLiteral("-o"), dir.path()});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY(QFile::exists(dir.filePath(QStringLiteral("llama3-8b.layer_forward.mlir"))));
+    run = flintCli({QStringLiteral("inspect"), dir.filePath(QStringLiteral("llama3-8b.layer_forward.mlir"))});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.out.contains("REDUCE_SCATTER          2 ops"), run.out.constData());
+    // The validation benchmark's small rows run.
+    run = flintCli({QStringLiteral("bench"), QStringLiteral("validation"), QStringLiteral("--quick")});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.out.contains("mean absolute percentage error"), run.out.constData());
+#endif
+}
+
+void TestCli::sweepWritesCsvWithBest()
+{
+#ifndef FLINT_HAVE_MLIR
+    QSKIP("built without the MLIR frontend");
+#else
+    QTemporaryDir dir;
+    const QString csv = dir.filePath(QStringLiteral("sweep.csv"));
+    const Run run = flintCli({QStringLiteral("sweep"), QStringLiteral("llama3-8b"), QStringLiteral("--ranks"),
+                              QStringLiteral("8"), QStringLiteral("--global-batch"), QStringLiteral("8"),
+                              QStringLiteral("--seq-len"), QStringLiteral("512"), QStringLiteral("--vary"),
+                              QStringLiteral("tp=1,2,3,8"), QStringLiteral("--csv"), csv});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.out.contains("* best feasible:"), run.out.constData());
+    QVERIFY2(run.out.contains("invalid"), run.out.constData());
+    QFile file(csv);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = file.readAll().trimmed().split('\n');
+    QCOMPARE(lines.size(), 5); // header + 4 points
+    int best = 0;
+    for (const QByteArray& line : lines.mid(1))
+        best += line.endsWith(",1") ? 1 : 0;
+    QCOMPARE(best, 1);
 #endif
 }
 

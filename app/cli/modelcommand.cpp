@@ -16,6 +16,8 @@
 #include <limits>
 #include <sstream>
 
+#include <unistd.h>
+
 namespace flint::app {
 
 std::vector<OptionSpec> withStrategyOptions(std::vector<OptionSpec> own)
@@ -382,6 +384,7 @@ int runSweep(const std::vector<std::string>& arguments)
     };
     std::vector<Row> rows;
     core::model::ModelCompiler compiler;
+    const bool progress = isatty(fileno(stderr)) != 0; // "3/9" on a terminal only
     const std::size_t second = sweeps.size() > 1 ? sweeps[1].values.size() : 1;
     for (std::size_t i = 0; i < sweeps[0].values.size(); ++i)
         for (std::size_t j = 0; j < second; ++j) {
@@ -417,9 +420,11 @@ int runSweep(const std::vector<std::string>& arguments)
                 row.status = std::string("invalid: ") + e.what();
             }
             rows.push_back(std::move(row));
-            std::fprintf(stderr, "\r%zu/%zu", rows.size(), sweeps[0].values.size() * second);
+            if (progress)
+                std::fprintf(stderr, "\r%zu/%zu", rows.size(), sweeps[0].values.size() * second);
         }
-    std::fprintf(stderr, "\r");
+    if (progress)
+        std::fprintf(stderr, "\r          \r");
     std::size_t best = rows.size();
     for (std::size_t r = 0; r < rows.size(); ++r) {
         if (!rows[r].status.empty())
