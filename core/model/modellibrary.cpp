@@ -66,6 +66,7 @@ std::vector<TransformerConfig> makeLibrary()
         // Jiang et al. 2024, "Mixtral of Experts", Table 1: dim 4,096, n_layers 32, head_dim 128,
         // hidden_dim 14,336, n_heads 32, n_kv_heads 8, context_len 32,768, vocab_size 32,000,
         // num_experts 8, top_k_experts 2. Every layer is a mixture of experts (SwiGLU experts).
+        // The sequence is the published context length; `--seq-len` studies shorter ones.
         TransformerConfig m;
         m.name = "mixtral-8x7b";
         m.title = "Mixtral 8x7B";
@@ -77,7 +78,7 @@ std::vector<TransformerConfig> makeLibrary()
         m.headDim = 128;
         m.ffn = 14336;
         m.vocab = 32000;
-        m.seqLen = 4096;
+        m.seqLen = 32768;
         m.gatedMlp = true;
         m.experts = 8;
         m.topK = 2;
