@@ -18,6 +18,7 @@
 #include <llvm/ADT/StringSet.h>
 #include <llvm/Support/raw_ostream.h>
 #include <mlir/Dialect/Func/IR/FuncOps.h>
+#include <mlir/Dialect/Mesh/IR/MeshOps.h>
 #include <mlir/IR/BuiltinAttributes.h>
 #include <mlir/IR/BuiltinTypes.h>
 #include <mlir/IR/Location.h>
@@ -409,14 +410,67 @@ std::optional<std::string> hloOpcodeOf(StringRef name)
 std::optional<std::string> upstreamOpcodeOf(StringRef fullName)
 {
     static const std::map<std::string, std::string, std::less<>> table{
-        {"arith.addf", "add"},         {"arith.addi", "add"},      {"arith.subf", "subtract"},
-        {"arith.subi", "subtract"},    {"arith.mulf", "multiply"}, {"arith.muli", "multiply"},
-        {"arith.divf", "divide"},      {"arith.divsi", "divide"},  {"arith.maximumf", "maximum"},
-        {"arith.minimumf", "minimum"}, {"arith.negf", "negate"},   {"arith.cmpf", "compare"},
-        {"arith.cmpi", "compare"},     {"arith.select", "select"}, {"arith.constant", "constant"},
-        {"math.exp", "exponential"},   {"math.log", "log"},        {"math.tanh", "tanh"},
-        {"math.rsqrt", "rsqrt"},       {"math.sqrt", "sqrt"},      {"tensor.empty", "constant"},
-        {"tensor.splat", "broadcast"}, {"arith.extf", "convert"},  {"arith.truncf", "convert"},
+        {"arith.addf", "add"},
+        {"arith.addi", "add"},
+        {"arith.subf", "subtract"},
+        {"arith.subi", "subtract"},
+        {"arith.mulf", "multiply"},
+        {"arith.muli", "multiply"},
+        {"arith.divf", "divide"},
+        {"arith.divsi", "divide"},
+        {"arith.maximumf", "maximum"},
+        {"arith.minimumf", "minimum"},
+        {"arith.negf", "negate"},
+        {"arith.cmpf", "compare"},
+        {"arith.cmpi", "compare"},
+        {"arith.select", "select"},
+        {"arith.constant", "constant"},
+        {"math.exp", "exponential"},
+        {"math.log", "log"},
+        {"math.tanh", "tanh"},
+        {"math.rsqrt", "rsqrt"},
+        {"math.sqrt", "sqrt"},
+        {"tensor.empty", "constant"},
+        {"tensor.splat", "broadcast"},
+        {"arith.extf", "convert"},
+        {"arith.truncf", "convert"},
+        {"math.erf", "erf"},
+        {"arith.maxnumf", "maximum"},
+        {"arith.minnumf", "minimum"},
+        // linalg and tosa on tensors (what torch-mlir and IREE's input dialects carry): named
+        // matmuls as dots, elementwise ops as their HLO counterparts, all-parallel linalg.generic as
+        // a map of its body (linalg.generic below).
+        {"linalg.matmul", "dot"},
+        {"linalg.batch_matmul", "dot"},
+        {"linalg.fill", "broadcast"},
+        {"linalg.transpose", "transpose"},
+        {"linalg.copy", "copy"},
+        {"linalg.add", "add"},
+        {"linalg.sub", "subtract"},
+        {"linalg.mul", "multiply"},
+        {"linalg.div", "divide"},
+        {"linalg.exp", "exponential"},
+        {"linalg.max", "maximum"},
+        {"tosa.matmul", "dot"},
+        {"tosa.add", "add"},
+        {"tosa.sub", "subtract"},
+        {"tosa.mul", "multiply"},
+        {"tosa.exp", "exponential"},
+        {"tosa.tanh", "tanh"},
+        {"tosa.sigmoid", "logistic"},
+        {"tosa.reciprocal", "divide"},
+        {"tosa.rsqrt", "rsqrt"},
+        {"tosa.maximum", "maximum"},
+        {"tosa.minimum", "minimum"},
+        {"tosa.transpose", "transpose"},
+        {"tosa.reshape", "reshape"},
+        {"tosa.const", "constant"},
+        {"tosa.cast", "convert"},
+        {"tosa.clamp", "clamp"},
+        {"tosa.reduce_sum", "reduce"},
+        {"tosa.reduce_max", "reduce"},
+        {"tensor.collapse_shape", "reshape"},
+        {"tensor.expand_shape", "reshape"},
     };
     if (const auto it = table.find(fullName); it != table.end())
         return it->second;
@@ -458,6 +512,8 @@ public:
         for (::mlir::Operation& op : m_root.getBody()->getOperations()) {
             if (op.getName().getStringRef() == "sdy.mesh")
                 recordMesh(op);
+            if (auto mesh = ::mlir::dyn_cast<::mlir::mesh::MeshOp>(op))
+                recordMeshDialectMesh(mesh);
             if (auto function = ::mlir::dyn_cast<::mlir::func::FuncOp>(op)) {
                 if (function.isDeclaration())
                     continue;
@@ -589,6 +645,183 @@ private:
             return {};
         }
         return core::partition::shardingText(*spec);
+    }
+
+    /// An upstream `mesh.mesh @name(shape = 2x4)`: its axes have no names, only positions; they
+    /// are named d0, d1, ... (as an implicit GSPMD mesh is), so that `--mesh d0=8,d1=16` re-shapes
+    /// it. The module's device count is the mesh's unless it states its own.
+    void recordMeshDialectMesh(::mlir::mesh::MeshOp mesh)
+    {
+        MeshDeclaration declaration;
+        declaration.name = mesh.getSymName().str();
+        std::int64_t devices = 1;
+        for (std::size_t k = 0; k < mesh.getShape().size(); ++k) {
+            const std::int64_t size = mesh.getShape()[k];
+            if (size <= 0)
+                fail(*mesh, "mesh @" + declaration.name + " has a dynamic axis " + std::to_string(k) +
+                                "; give every axis a size");
+            declaration.axes.emplace_back("d" + std::to_string(k), size);
+            devices *= size;
+        }
+        m_meshShapes[declaration.name] = mesh.getShape().vec();
+        core::hlo::Module& out = m_result.module;
+        if (!out.hasNumPartitions && !out.hasReplicaCount && m_meshShapes.size() == 1) {
+            out.numPartitions = devices;
+            out.hasNumPartitions = true;
+        }
+        m_result.meshes.push_back(std::move(declaration));
+    }
+
+    /// The sharding text of a `#mesh.shard<@mesh, [[0], [1]], partial = sum[2]>`: axis k is "dk".
+    static std::string meshShardingText(::mlir::Attribute attribute)
+    {
+        auto sharding = ::mlir::dyn_cast_or_null<::mlir::mesh::MeshShardingAttr>(attribute);
+        if (!sharding)
+            return {};
+        core::partition::TensorSharding spec;
+        for (::mlir::mesh::MeshAxesAttr axes : sharding.getSplitAxes()) {
+            std::vector<std::string> names;
+            for (::mlir::mesh::MeshAxis axis : axes.asArrayRef())
+                names.push_back("d" + std::to_string(axis));
+            spec.dims.push_back(std::move(names));
+        }
+        for (::mlir::mesh::MeshAxis axis : sharding.getPartialAxes())
+            spec.partial.push_back("d" + std::to_string(axis));
+        return core::partition::shardingText(spec);
+    }
+
+    /// Device groups of a mesh collective over `axes` of mesh `name` (row-major device ids): the
+    /// devices that differ only along those axes, the first axis major. No axes: one device each
+    /// (MLIR folds such collectives away).
+    std::shared_ptr<const core::hlo::ReplicaGroupList> meshGroups(::mlir::Operation& op, const std::string& name,
+                                                                  ::llvm::ArrayRef<::mlir::mesh::MeshAxis> axes)
+    {
+        const auto it = m_meshShapes.find(name);
+        if (it == m_meshShapes.end())
+            fail(op, "names mesh @" + name + ", which the module does not declare");
+        const std::vector<std::int64_t>& shape = it->second;
+        std::int64_t devices = 1;
+        for (std::int64_t size : shape)
+            devices *= size;
+        std::vector<std::int64_t> stride(shape.size(), 1);
+        for (std::size_t k = shape.size(); k-- > 1;)
+            stride[k - 1] = stride[k] * shape[k];
+        std::vector<bool> inGroup(shape.size(), false);
+        for (::mlir::mesh::MeshAxis axis : axes) {
+            if (axis < 0 || static_cast<std::size_t>(axis) >= shape.size())
+                fail(op, "mesh axis " + std::to_string(axis) + " is not an axis of @" + name);
+            inGroup[static_cast<std::size_t>(axis)] = true;
+        }
+        auto groups = std::make_shared<core::hlo::ReplicaGroupList>();
+        for (std::int64_t device = 0; device < devices; ++device) {
+            // The group's first member: this device with the group axes at 0.
+            bool first = true;
+            for (std::size_t k = 0; k < shape.size(); ++k)
+                if (inGroup[k] && (device / stride[k]) % shape[k] != 0)
+                    first = false;
+            if (!first)
+                continue;
+            std::vector<std::int64_t> members{device};
+            for (::mlir::mesh::MeshAxis axis : llvm::reverse(axes)) {
+                std::vector<std::int64_t> next;
+                const auto k = static_cast<std::size_t>(axis);
+                for (std::int64_t i = 0; i < shape[k]; ++i)
+                    for (std::int64_t m : members)
+                        next.push_back(m + i * stride[k]);
+                members = std::move(next);
+            }
+            // Order members with the first listed axis major.
+            std::sort(members.begin(), members.end(), [&](std::int64_t a, std::int64_t b) {
+                for (::mlir::mesh::MeshAxis axis : axes) {
+                    const auto k = static_cast<std::size_t>(axis);
+                    const std::int64_t ca = (a / stride[k]) % shape[k], cb = (b / stride[k]) % shape[k];
+                    if (ca != cb)
+                        return ca < cb;
+                }
+                return a < b;
+            });
+            groups->push_back(std::move(members));
+        }
+        return groups;
+    }
+
+    /// An upstream mesh-dialect op: mesh.shard as a sharding annotation (free), collectives as HLO
+    /// collectives over the mesh-axis groups, process indices as partition-id. Returns the opcode.
+    std::optional<std::string> translateMeshOp(::mlir::Operation& op, StringRef name, Instruction& instruction)
+    {
+        if (auto shard = ::mlir::dyn_cast<::mlir::mesh::ShardOp>(op)) {
+            const std::string sharding = meshShardingText(shard.getShardAttr());
+            if (!sharding.empty())
+                instruction.attributes.emplace_back("sharding", sharding);
+            ++m_result.shardedValues;
+            return std::string("bitcast");
+        }
+        if (name == "process_linear_index" || name == "process_multi_index")
+            return std::string("partition-id");
+        if (name == "mesh_shape")
+            return std::string("constant");
+        auto meshAttr = op.getAttrOfType<::mlir::FlatSymbolRefAttr>("mesh");
+        auto axesAttr = op.getAttrOfType<::mlir::DenseI16ArrayAttr>("mesh_axes");
+        if (!meshAttr)
+            return std::nullopt;
+        const std::vector<::mlir::mesh::MeshAxis> axes =
+            axesAttr ? std::vector<::mlir::mesh::MeshAxis>(axesAttr.asArrayRef().begin(), axesAttr.asArrayRef().end())
+                     : std::vector<::mlir::mesh::MeshAxis>{};
+        const auto index = [&op](StringRef key) -> std::int64_t {
+            if (auto value = op.getAttrOfType<::mlir::IntegerAttr>(key))
+                return value.getInt();
+            return 0;
+        };
+        std::optional<std::string> opcode;
+        if (name == "all_reduce")
+            opcode = "all-reduce";
+        else if (name == "all_gather") {
+            opcode = "all-gather";
+            instruction.dimensions = {index("gather_axis")};
+        } else if (name == "reduce_scatter") {
+            opcode = "reduce-scatter";
+            instruction.dimensions = {index("scatter_axis")};
+        } else if (name == "all_to_all") {
+            opcode = "all-to-all";
+            instruction.dimensions = {index("split_axis")};
+        } else if (name == "broadcast" || name == "scatter") {
+            opcode = "collective-broadcast";
+        } else if (name == "all_slice") {
+            return std::string("slice"); // each device keeps its slice: no communication
+        } else if (name == "shift") {
+            opcode = "collective-permute";
+            const auto groups = meshGroups(op, meshAttr.getValue().str(), axes);
+            const std::int64_t offset = index("offset");
+            const bool rotate = op.hasAttr("rotate");
+            // The shift moves along one axis; with several group axes, the group's members along it
+            // are those with stride equal to that axis's position in the group's order.
+            const std::int64_t shiftAxis = index("shift_axis");
+            const std::vector<std::int64_t>& shape = m_meshShapes[meshAttr.getValue().str()];
+            std::int64_t stride = 1;
+            for (std::size_t k = static_cast<std::size_t>(shiftAxis) + 1; k < shape.size(); ++k)
+                stride *= shape[k];
+            const std::int64_t size = shape.at(static_cast<std::size_t>(shiftAxis));
+            for (const auto& group : *groups)
+                for (std::int64_t device : group) {
+                    const std::int64_t position = (device / stride) % size;
+                    std::int64_t target = position + offset;
+                    if (rotate)
+                        target = ((target % size) + size) % size;
+                    else if (target < 0 || target >= size)
+                        continue;
+                    instruction.sourceTargetPairs.emplace_back(device, device + (target - position) * stride);
+                }
+        } else if (name == "send" || name == "recv") {
+            return std::nullopt; // point-to-point between mesh positions: costed by bytes, with a warning
+        }
+        if (!opcode)
+            return std::nullopt;
+        if (*opcode != "collective-permute")
+            instruction.replicaGroups = meshGroups(op, meshAttr.getValue().str(), axes);
+        instruction.channelId = 1;
+        instruction.useGlobalDeviceIds = true;
+        ++m_result.collectives;
+        return opcode;
     }
 
     void recordMesh(::mlir::Operation& op)
@@ -862,7 +1095,7 @@ private:
         const StringRef fullName = op.getName().getStringRef();
         const StringRef dialect = op.getName().getDialectNamespace();
         const StringRef name = fullName.substr(dialect.size() + 1);
-        if (fullName == "sdy.mesh")
+        if (fullName == "sdy.mesh" || fullName == "mesh.mesh")
             return;
 
         Instruction instruction;
@@ -875,9 +1108,13 @@ private:
             instruction.operands.push_back(lookup(builder, operand));
 
         std::optional<std::string> opcode;
+        bool meshOp = false;
         if (dialect == "stablehlo" || dialect == "mhlo")
             opcode = hloOpcodeOf(name);
-        else if (dialect == "chlo")
+        else if (dialect == "mesh") {
+            opcode = translateMeshOp(op, name, instruction);
+            meshOp = true;
+        } else if (dialect == "chlo")
             opcode = hloOpcodeOf(name.starts_with("broadcast_") ? name.substr(10) : name);
         else
             opcode = upstreamOpcodeOf(fullName);
@@ -912,6 +1149,20 @@ private:
         } else if (opcode == "conditional") {
             for (unsigned k = 0; k < op.getNumRegions(); ++k)
                 instruction.branchComputations.push_back(regionComputation(op, k, name.str() + "_branch"));
+        } else if (fullName == "linalg.generic" || fullName == "linalg.map") {
+            // Elementwise (every iterator parallel, one result the shape of the loop nest): a map of
+            // its body over the result's elements. Reductions keep the unknown-op fallback.
+            bool parallel = true;
+            if (auto iterators = op.getAttrOfType<::mlir::ArrayAttr>("iterator_types"))
+                for (::mlir::Attribute iterator : iterators)
+                    parallel = parallel && printed(iterator).find("parallel") != std::string::npos;
+            if (parallel && op.getNumResults() == 1 && op.getNumRegions() == 1) {
+                opcode = "map";
+                instruction.toApply = regionComputation(op, 0, "generic_body");
+                // The outs operand only gives the result's shape (a tensor.empty): a map reads its ins.
+                if (fullName == "linalg.generic" && instruction.operands.size() > 1)
+                    instruction.operands.pop_back();
+            }
         }
         if (!opcode) {
             opcode = fullName.str();
@@ -922,7 +1173,30 @@ private:
         instruction.opcode = *opcode;
         instruction.name = instruction.opcode + "." + std::to_string(m_nextInstruction++);
 
-        fillAttributes(op, name, instruction);
+        if (meshOp) {
+            // Attributes are set by translateMeshOp.
+        } else if (fullName == "linalg.matmul" || fullName == "linalg.batch_matmul" || fullName == "tosa.matmul") {
+            // C += A B over ins(A, B) outs(C); the batched forms batch dimension 0. The accumulator
+            // C (a linalg.fill of zeros, as frontends emit) is dropped: a dot has two operands.
+            if (fullName != "tosa.matmul" && instruction.operands.size() == 3)
+                instruction.operands.pop_back();
+            const bool batched = fullName != "linalg.matmul";
+            instruction.dot.lhsContracting = {batched ? 2 : 1};
+            instruction.dot.rhsContracting = {batched ? 1 : 0};
+            if (batched) {
+                instruction.dot.lhsBatch = {0};
+                instruction.dot.rhsBatch = {0};
+            }
+        } else if (fullName == "linalg.transpose" || fullName == "tosa.transpose") {
+            instruction.dimensions = intList(op.getAttr("permutation"));
+        } else if (fullName == "tosa.reduce_sum" || fullName == "tosa.reduce_max") {
+            if (auto axis = op.getAttrOfType<::mlir::IntegerAttr>("axis"))
+                instruction.dimensions = {axis.getInt()};
+        } else if (dialect == "linalg" || dialect == "tosa") {
+            // Shapes say everything the cost model needs.
+        } else {
+            fillAttributes(op, name, instruction);
+        }
         if (instruction.opcode == "custom-call" && instruction.customCallTarget == "Sharding" &&
             op.getNumOperands() == 1 && op.getNumResults() == 1) {
             // GSPMD's sharding annotation (what jax and torch_xla print for with_sharding_constraint).
@@ -1238,6 +1512,7 @@ private:
     const SourcePositions& m_positions;
     ::mlir::SymbolTable m_symbols;
     TranslatedModule m_result;
+    std::map<std::string, std::vector<std::int64_t>> m_meshShapes; ///< upstream mesh.mesh shapes by name
     std::unordered_map<::mlir::Operation*, std::uint32_t> m_functions;
     ::llvm::DenseMap<::mlir::Attribute, std::shared_ptr<const core::hlo::ReplicaGroupList>> m_groups;
     std::set<std::string> m_warningSet;

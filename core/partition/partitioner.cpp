@@ -35,6 +35,7 @@ bool isElementwise(const std::string& opcode)
                                                         "log",
                                                         "log-plus-one",
                                                         "logistic",
+                                                        "map", // HLO map: a computation applied elementwise
                                                         "maximum",
                                                         "minimum",
                                                         "multiply",

@@ -2,6 +2,7 @@
 #include "core/error.h"
 #include "core/mlir/mlirimport.h"
 #include "core/mlir/mlirreader.h"
+#include "core/partition/logicalprogram.h"
 #include "core/workload.h"
 
 #include <algorithm>
@@ -119,6 +120,9 @@ private Q_SLOTS:
     void gspmdShardingsPartitionOnImplicitMesh();
     void capturedValueKeepsItsDependency();
     void errorUnderNameLocationHasFileLine();
+    void meshDialectMlpPartitionsForMesh_data();
+    void meshDialectMlpPartitionsForMesh();
+    void meshDialectCollectivesGroupByMeshAxes();
 };
 
 void TestMlirImport::resnet50AllReducesOverFourReplicas()
@@ -577,6 +581,69 @@ void TestMlirImport::errorUnderNameLocationHasFileLine()
         QVERIFY2(text.find("bad_composite_loc.mlir:8: column 10: 'stablehlo.composite'") != std::string::npos,
                  text.c_str());
     }
+}
+
+void TestMlirImport::meshDialectMlpPartitionsForMesh_data()
+{
+    QTest::addColumn<QString>("mesh");
+    QTest::addColumn<int>("rank");
+    QTest::addColumn<QString>("group");
+    // mesh_mlp.mlir: one all-reduce over mesh axis 1 (d1) per device; device = d0 * |d1| + d1.
+    QTest::newRow("file_mesh_2x4_rank5") << QString() << 5 << QStringLiteral("{4,5,6,7}");
+    QTest::newRow("d0_4_d1_2_rank3") << QStringLiteral("d0=4,d1=2") << 3 << QStringLiteral("{2,3}");
+    QTest::newRow("d0_1_d1_8_rank7") << QStringLiteral("d0=1,d1=8") << 7 << QStringLiteral("{0,1,2,3,4,5,6,7}");
+}
+
+void TestMlirImport::meshDialectMlpPartitionsForMesh()
+{
+    QFETCH(QString, mesh);
+    QFETCH(int, rank);
+    QFETCH(QString, group);
+    flint::mlir::MlirImportOptions options;
+    options.mesh = mesh.toStdString();
+    const MlirImport imported = flint::mlir::importMlirFile(fixture("mesh_mlp.mlir"), options);
+    QCOMPARE(imported.meshes.size(), std::size_t(1));
+    QCOMPARE(imported.meshes.front().axes.front().first, std::string("d0"));
+    QCOMPARE(imported.insertedCollectives, std::size_t(1));
+    const std::map<std::string, int> expected{{"all-reduce " + group.toStdString(), 1}};
+    QCOMPARE(collectivesOf(imported.imported.workload, static_cast<std::size_t>(rank)), expected);
+    // linalg.matmul is costed as a dot: 2 x (8 / |d0|) x 64 x (256 / |d1|) FLOPs each, two of them.
+    std::uint64_t dotFlops = 0;
+    for (const Op& op : imported.imported.workload.programOf(0).ops)
+        if (op.name.rfind("dot", 0) == 0)
+            dotFlops += op.flops;
+    const auto axis = [&](const char* name) -> std::uint64_t {
+        for (const auto& [axisName, size] :
+             flint::core::partition::MeshShape::parse(mesh.isEmpty() ? std::string("d0=2,d1=4") : mesh.toStdString())
+                 .axes)
+            if (axisName == name)
+                return static_cast<std::uint64_t>(size);
+        return 1;
+    };
+    QCOMPARE(dotFlops, 2 * (2 * (8 / axis("d0")) * 64 * (256 / axis("d1"))));
+    QVERIFY(!hasWarning(imported, "unknown to the cost model"));
+}
+
+void TestMlirImport::meshDialectCollectivesGroupByMeshAxes()
+{
+    // mesh_collectives.mlir on its 2 x 4 mesh, rank 6 = (1, 2): all-reduce over its row (axis 1),
+    // all-gather and reduce-scatter over its column (axis 0), a rotating shift along axis 1.
+    const MlirImport imported = flint::mlir::importMlirFile(fixture("mesh_collectives.mlir"));
+    const Workload& workload = imported.imported.workload;
+    QCOMPARE(workload.rankCount(), std::size_t(8));
+    QCOMPARE(imported.insertedCollectives, std::size_t(0));
+    const std::map<std::string, int> counts = collectivesOf(workload, 6);
+    QCOMPARE(counts.at("all-reduce {4,5,6,7}"), 1);
+    QCOMPARE(counts.at("all-gather {2,6}"), 1);
+    QCOMPARE(counts.at("reduce-scatter {2,6}"), 1);
+    for (const Op& op : workload.programOf(6).ops)
+        if (op.kind == OpKind::Collective && op.collective == CollectiveKind::CollectivePermute) {
+            const auto& pairs = op.extras.get().sourceTargetPairs;
+            QCOMPARE(pairs.size(), std::size_t(8));
+            QVERIFY(std::find(pairs.begin(), pairs.end(), std::pair<std::int32_t, std::int32_t>{6, 7}) != pairs.end());
+            QVERIFY(std::find(pairs.begin(), pairs.end(), std::pair<std::int32_t, std::int32_t>{7, 4}) != pairs.end());
+        }
+    QCOMPARE(countOps(workload, "block"), std::size_t(0)); // loc names are scopes, not op names
 }
 
 QTEST_GUILESS_MAIN(TestMlirImport)
