@@ -254,16 +254,24 @@ std::vector<StrategyProblem> validateStrategy(const TransformerConfig& model, co
     if (parallel.schedule != PipelineSchedule::Interleaved && parallel.virtualStages != 1)
         add("virtual stages (" + number(parallel.virtualStages) + ") need the interleaved schedule",
             "schedule interleaved, or virtual stages 1");
-    const std::int64_t virtualCount = parallel.pp * chunks;
-    const std::int64_t deficit = (model.layers + virtualCount - 1) / virtualCount * virtualCount - model.layers;
     // An uneven split is accepted as Llama 3 makes it: at most the first and last stage one layer short.
-    if (model.layers % virtualCount != 0 && (deficit > 2 || model.layers / virtualCount < 1)) {
-        std::string suggestion;
+    const auto splits = [&model](std::int64_t stages) {
+        const std::int64_t deficit = (model.layers + stages - 1) / stages * stages - model.layers;
+        return stages <= model.layers && (model.layers % stages == 0 || deficit <= 2);
+    };
+    const std::int64_t virtualCount = parallel.pp * chunks;
+    if (!splits(virtualCount)) {
+        std::vector<std::int64_t> valid;
+        for (std::int64_t p = 1; p <= std::min<std::int64_t>(model.layers, 128) && valid.size() < 12; ++p)
+            if (splits(p * chunks))
+                valid.push_back(p);
+        std::string list;
+        for (std::size_t i = 0; i < valid.size(); ++i)
+            list += (i == 0 ? "" : i + 1 == valid.size() ? " or " : ", ") + number(valid[i]);
+        std::string suggestion = "PP " + list;
         if (chunks > 1)
-            suggestion = "PP x virtual stages must divide " + number(model.layers) +
-                         " layers: " + divisorList(model.layers, 256);
-        else
-            suggestion = "PP " + divisorList(model.layers, 128) + " divide " + number(model.layers) + " layers";
+            suggestion += " with " + number(chunks) + " virtual stages";
+        suggestion += " (equal stages, or the first and last one layer short)";
         add("PP " + number(parallel.pp) + (chunks > 1 ? " x " + number(chunks) + " virtual stages" : std::string()) +
                 " does not divide the " + number(model.layers) + " layers of " + model.title,
             suggestion);
