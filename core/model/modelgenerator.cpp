@@ -1075,12 +1075,19 @@ std::string optimizerBlock(const Shape& sh, double stageParameters)
     const Value m1 = e.arg("adam_m", shape, shard, "f32");
     const Value m2 = e.arg("adam_v", shape, shard, "f32");
     e.scope("optimizer/adam.fused");
-    const Value nm1 =
-        e.binary("add", e.binary("multiply", m1, m1, "beta1"), e.binary("multiply", grad, grad, "beta1"), "m");
+    // m = b1 m + (1 - b1) g; v = b2 v + (1 - b2) g^2; w -= lr m / (sqrt(v) + eps) (Kingma & Ba
+    // 2015, with the bias corrections folded into lr); hyperparameters as broadcast constants.
+    const auto constant = [&](const char* value, const char* what) {
+        return e.broadcast(e.scalar(value, "f32"), {}, shape, what);
+    };
+    const Value nm1 = e.binary("add", e.binary("multiply", m1, constant("0.9", "beta1"), "beta1"),
+                               e.binary("multiply", grad, constant("0.1", "beta1"), "beta1"), "m");
     const Value g2 = e.binary("multiply", grad, grad, "square");
-    const Value nm2 = e.binary("add", e.binary("multiply", m2, m2, "beta2"), g2, "v");
-    const Value denom = e.unary("sqrt", nm2, "sqrt");
-    const Value step = e.binary("divide", nm1, denom, "step");
+    const Value nm2 = e.binary("add", e.binary("multiply", m2, constant("0.95", "beta2"), "beta2"),
+                               e.binary("multiply", g2, constant("0.05", "beta2"), "beta2"), "v");
+    const Value denom = e.binary("add", e.unary("sqrt", nm2, "sqrt"), constant("1.0e-8", "epsilon"), "epsilon");
+    const Value step =
+        e.binary("multiply", e.binary("divide", nm1, denom, "step"), constant("1.0e-4", "learning_rate"), "step");
     const Value nw = e.binary("subtract", master, step, "update");
     const Value bf = e.convert(nw, "bf16", "cast");
     e.scope("");
