@@ -206,7 +206,8 @@ std::string ParallelConfig::describe() const
             if (schedule == PipelineSchedule::Interleaved)
                 text += " (" + number(virtualStages) + " chunks)";
         }
-        text += ", " + number(microbatches()) + " microbatches of " + number(microbatchSize);
+        text += ", " + number(microbatches()) + (microbatches() == 1 ? " microbatch of " : " microbatches of ") +
+                number(microbatchSize);
         text += ", " + std::string(displayName(zero)) + ", " + std::string(displayName(recompute)) + " recompute";
     } else {
         text += ", " + std::string(displayName(phase)) + ", batch " + number(effectiveGlobalBatch());
