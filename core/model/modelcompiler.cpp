@@ -400,7 +400,8 @@ std::shared_ptr<const ModelCompiler::LoweredBlock> ModelCompiler::lower(const st
     if (w.programs.size() != 1)
         throw InputError("generated block", "the partitioned block has " + std::to_string(w.programs.size()) +
                                                 " programs; expected one SPMD program");
-    block->program = dropFreeOps(fuseKernels(*w.programs.front()));
+    // Free ops first, so that a reshape between two ops of one kernel does not split the kernel.
+    block->program = fuseKernels(dropFreeOps(*w.programs.front()));
     block->devices = static_cast<std::int64_t>(w.rankCount());
     block->slotMembers.resize(block->program.commSlots.size());
     for (std::size_t s = 0; s < block->slotMembers.size(); ++s) {

@@ -591,7 +591,9 @@ LayerForwardValues layerForward(Emitter& e, const Shape& sh, const Value& x, con
     f.p = attentionProbabilities(e, sh, f.q5, f.k4, flash ? sh.flashScope("core") : "attention/core");
     const Value o = e.dot(f.p, f.v4, {0, 1}, {0, 2}, {4}, {1}, "context"); // [b, kv, s, g, d]
     e.scope("");
-    const Value ot = e.transpose(o, {0, 2, 1, 3, 4}, "attention/merge_heads");
+    // Flash attention writes its output in [b, s, heads, d] layout: the transpose is the kernel's.
+    const Value ot =
+        e.transpose(o, {0, 2, 1, 3, 4}, flash ? sh.flashScope("core") + "/output_layout" : "attention/merge_heads");
     f.o2 = e.reshape(ot, {b, s, sh.n * sh.d}, "attention/merge_heads");
     const Value proj = linear(e, sh, f.o2, w.wo, 0, "attention/out");
     const Value projDone = e.constrain(proj, sh.act(), "attention/reduce_output");
@@ -825,8 +827,10 @@ std::string layerBackwardBlock(const Shape& sh, bool moe)
     const Value dx2Full = e.constrain(dx2, sh.full(), "attention/gather_output_grad");
     const LinearGrad out = linearBackward(e, sh, f.o2, w.wo, dx2Full, "attention/out");
     keepPartial(out.dw, sh.weight(0), "attention/out/wgrad_partial");
-    const Value dCtx = e.transpose(e.reshape(out.dx, {sh.b, sh.s, sh.kv, sh.g, sh.d}, "attention/split_heads"),
-                                   {0, 2, 1, 3, 4}, "attention/split_heads"); // [b, kv, s, g, d]
+    const bool flash = sh.parallel.flashAttention;
+    const Value dCtx = e.transpose(
+        e.reshape(out.dx, {sh.b, sh.s, sh.kv, sh.g, sh.d}, "attention/split_heads"), {0, 2, 1, 3, 4},
+        flash ? sh.flashScope("core_backward") + "/input_layout" : "attention/split_heads"); // [b, kv, s, g, d]
     e.scope(sh.parallel.flashAttention ? sh.flashScope("core_backward") : "attention/core_backward");
     const Value dP = e.dot(dCtx, f.v4, {0, 1}, {0, 2}, {4}, {3}, "dprobabilities"); // [b, kv, s, g, ctx]
     const Value rowSum = e.reduce(e.binary("multiply", dP, f.p, "dsoftmax"), {4}, "add", "dsoftmax");
@@ -837,10 +841,14 @@ std::string layerBackwardBlock(const Shape& sh, bool moe)
     const Value dK = e.dot(dS, f.q5, {0, 1}, {0, 2}, {2, 3}, {1, 3}, "dk");  // [b, kv, ctx, d]
     const Value dV = e.dot(f.p, dCtx, {0, 1}, {0, 1}, {2, 3}, {2, 3}, "dv"); // [b, kv, ctx, d]
     e.scope("");
-    const Value dQ2 = e.reshape(e.transpose(dQ, {0, 2, 1, 3, 4}, "attention/merge_heads_backward"),
-                                {sh.b, sh.s, sh.n * sh.d}, "attention/merge_heads_backward");
+    const Value dQ2 =
+        e.reshape(e.transpose(dQ, {0, 2, 1, 3, 4},
+                              flash ? sh.flashScope("core_backward") + "/dq_layout" : "attention/merge_heads_backward"),
+                  {sh.b, sh.s, sh.n * sh.d}, "attention/merge_heads_backward");
     const auto kvGrad = [&](const Value& g, const std::string& what) {
-        Value t = e.transpose(g, {0, 2, 1, 3}, what); // [b, ctx, kv, d]
+        // [b, ctx, kv, d]; flash attention's backward kernel writes dK and dV in that layout.
+        Value t = e.transpose(g, {0, 2, 1, 3},
+                              flash ? sh.flashScope("core_backward") + "/" + what.substr(10) + "_layout" : what);
         if (!sh.seq.empty()) // the gathered keys' gradient goes back to their owners: a reduce-scatter over "cp"
             t = e.constrain(t, {sh.batch, sh.seq, sh.tp, {}}, what + "_context_parallel");
         return e.reshape(t, {sh.b, sh.s, sh.kv * sh.d}, what);
