@@ -276,8 +276,10 @@ void SweepPage::pointDone(Point point, int index, int total)
 void SweepPage::redraw()
 {
     m_chart->removeAllSeries();
-    for (QAbstractAxis* axis : m_chart->axes())
-        m_chart->removeAxis(axis);
+    for (QAbstractAxis* axis : m_chart->axes()) {
+        m_chart->removeAxis(axis); // releases ownership without deleting
+        delete axis;
+    }
     m_table->setRowCount(static_cast<int>(m_points.size()));
     if (m_points.empty())
         return;
