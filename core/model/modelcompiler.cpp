@@ -211,8 +211,9 @@ public:
     /// Appends a copy of `block` whose entry ops depend on `after`; returns its exit ops (those no
     /// other op of the block consumes).
     std::vector<std::uint64_t> append(const ModelCompiler::LoweredBlock& block, const std::string& scope,
-                                      const std::vector<std::uint64_t>& after)
+                                      const std::vector<std::uint64_t>& after, bool serialCollectives = false)
     {
+        std::uint64_t lastCollective = 0;
         const std::vector<std::int32_t>& slots = slotMap(block);
         const std::uint64_t base = m_nextId;
         std::uint64_t maxId = 0;
@@ -234,6 +235,11 @@ public:
             op.scope = op.scope.empty() ? scope : prefix + op.scope;
             if (op.commSlot >= 0)
                 op.commSlot = slots[static_cast<std::size_t>(op.commSlot)];
+            if (serialCollectives && op.kind == OpKind::Collective) {
+                if (lastCollective != 0)
+                    op.ctrlDeps.push_back(lastCollective);
+                lastCollective = op.id;
+            }
             m_program.ops.push_back(std::move(op));
         }
         std::vector<std::uint64_t> result;
@@ -592,6 +598,15 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
         const std::vector<std::vector<std::int64_t>> layers = chunkLayers(model, parallel, stage);
         std::vector<std::uint64_t> chain;     // exits of the previous step
         std::vector<std::uint64_t> syncExits; // gradient syncs, for the optimizer
+        // Gradient syncs run one collective after another, as on the data-parallel communicator's own
+        // stream in Megatron-LM: two at once would take every communication stream and hold up the
+        // tensor-parallel collectives of the backward passes still running (the last microbatch's
+        // backward crosses every stage, so each stage's wait would add up along the pipeline).
+        std::vector<std::uint64_t> lastSync;
+        const auto afterSync = [&lastSync](std::vector<std::uint64_t> exits) {
+            exits.insert(exits.end(), lastSync.begin(), lastSync.end());
+            return exits;
+        };
         const auto order = pipelineOrder(parallel.schedule, pp, chunks, microbatches, stage, training);
         {
             // Reserve the ops: a stage of GPT-3 175B holds some 70,000.
@@ -651,8 +666,9 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
             if (last) {
                 exits = builder.append(*headB, mbScope + "/head/backward", exits);
                 if (lastMicrobatch) {
-                    auto s = builder.append(*headSync, "gradient sync/head", exits);
+                    auto s = builder.append(*headSync, "gradient sync/head", afterSync(exits), true);
                     syncExits.insert(syncExits.end(), s.begin(), s.end());
+                    lastSync = s;
                 }
             }
             const auto& chunk = layers[static_cast<std::size_t>(step.chunk)];
@@ -661,15 +677,18 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
                 const int isMoe = model.isMoeLayer(layer) ? 1 : 0;
                 exits = builder.append(*bwd[isMoe], mbScope + "/layer " + std::to_string(layer) + "/backward", exits);
                 if (lastMicrobatch) {
-                    auto s = builder.append(*sync[isMoe], "gradient sync/layer " + std::to_string(layer), exits);
+                    auto s = builder.append(*sync[isMoe], "gradient sync/layer " + std::to_string(layer),
+                                            afterSync(exits), true);
                     syncExits.insert(syncExits.end(), s.begin(), s.end());
+                    lastSync = s;
                 }
             }
             if (first) {
                 exits = builder.append(*embB, mbScope + "/embedding/backward", exits);
                 if (lastMicrobatch) {
-                    auto s = builder.append(*embSync, "gradient sync/embedding", exits);
+                    auto s = builder.append(*embSync, "gradient sync/embedding", afterSync(exits), true);
                     syncExits.insert(syncExits.end(), s.begin(), s.end());
+                    lastSync = s;
                 }
             } else {
                 builder.transfer(true, (stage + pp - 1) % pp, bwdTag(vstage, step.microbatch), p2pBytes,
