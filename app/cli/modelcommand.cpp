@@ -154,6 +154,15 @@ std::string formatSeconds(double s)
     return buffer;
 }
 
+/// `value` rounded, with thousands separators: 429,700.
+std::string grouped(double value)
+{
+    std::string digits = std::to_string(static_cast<long long>(std::llround(value)));
+    for (std::ptrdiff_t at = static_cast<std::ptrdiff_t>(digits.size()) - 3; at > (digits[0] == '-' ? 1 : 0); at -= 3)
+        digits.insert(static_cast<std::size_t>(at), ",");
+    return digits;
+}
+
 std::string figuresText(const core::model::CompiledModel& compiled, const core::model::StepFigures& f)
 {
     char text[1024];
@@ -161,14 +170,15 @@ std::string figuresText(const core::model::CompiledModel& compiled, const core::
     const bool decode = compiled.parallel.phase == core::model::Phase::Decode;
     std::snprintf(text, sizeof text,
                   "step time: %s\n"
-                  "%s: %.4g /s (%.4g per GPU)\n"
+                  "%s: %s /s (%s per GPU)\n"
                   "model FLOPs utilisation: %.1f%% (PaLM definition, of the dense BF16 peak)\n"
                   "pipeline bubble (schedule): %.1f%%\n"
                   "exposed communication (busiest rank): %.1f%% of the step\n"
                   "memory per GPU: %.1f GiB of %.0f GiB%s (weights %.1f, gradients %.1f, optimizer %.1f, "
                   "activations %.1f, buffers %.1f GiB)\n",
-                  formatSeconds(f.stepTime).c_str(), decode ? "generated tokens" : "tokens", f.tokensPerSecond,
-                  f.tokensPerSecond / static_cast<double>(compiled.workload.rankCount()), 100 * f.mfu,
+                  formatSeconds(f.stepTime).c_str(), decode ? "generated tokens" : "tokens",
+                  grouped(f.tokensPerSecond).c_str(),
+                  grouped(f.tokensPerSecond / static_cast<double>(compiled.workload.rankCount())).c_str(), 100 * f.mfu,
                   100 * f.bubbleFraction, 100 * f.exposedCommFraction, f.memoryBytes / 1073741824.0,
                   f.memoryCapacity / 1073741824.0, f.outOfMemory ? " -- OUT OF MEMORY" : "", mem.weights / 1073741824.0,
                   mem.gradients / 1073741824.0, mem.optimizer / 1073741824.0, mem.activations / 1073741824.0,

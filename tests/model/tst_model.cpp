@@ -8,6 +8,7 @@
 #include "core/model/modelconfig.h"
 #include "core/model/pipelineschedule.h"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -381,6 +382,59 @@ private Q_SLOTS:
         // One communication stream: the transfers hold none, so 1F1B does not deadlock, and the
         // stages exchange 4 x 2 transfers each way.
         QCOMPARE(result->commMatrix.at(0, 2), 8.0 * 128 * 256 * 2 / 2);
+    }
+
+    void gradientSyncsRunOneAtATime()
+    {
+        // Every gradient-sync collective after the first waits for the one before it (the
+        // data-parallel stream of Megatron-LM), so they never take both communication streams.
+        const TransformerConfig tiny = tinyModel();
+        ParallelConfig p;
+        p.tp = 2;
+        p.dp = 2;
+        p.globalBatch = 4;
+        ModelCompiler compiler;
+        const CompiledModel c = compiler.compile(tiny, p);
+        const Program& program = c.workload.programOf(0);
+        std::vector<const Op*> syncs;
+        for (const Op& op : program.ops)
+            if (op.kind == OpKind::Collective && op.scope.rfind("gradient sync", 0) == 0)
+                syncs.push_back(&op);
+        QVERIFY(syncs.size() > 4);
+        for (std::size_t i = 1; i < syncs.size(); ++i) {
+            const auto& deps = syncs[i]->ctrlDeps;
+            const bool chained = std::find(deps.begin(), deps.end(), syncs[i - 1]->id) != deps.end();
+            // Across blocks the chain goes through the previous block's exit, which is its last sync.
+            QVERIFY2(chained, syncs[i]->scope.c_str());
+        }
+    }
+
+    void inferencePipelinesOnlyForward()
+    {
+        // Prefill on 2 stages: forward passes only, activations sent downstream, nothing back.
+        ParallelConfig p;
+        p.pp = 2;
+        p.globalBatch = 4;
+        p.phase = Phase::Prefill;
+        p.zero = ZeroStage::None;
+        ModelCompiler compiler;
+        const CompiledModel c = compiler.compile(tinyModel(), p);
+        QCOMPARE(countKind(c.workload, 0, OpKind::Send), std::size_t{4});
+        QCOMPARE(countKind(c.workload, 0, OpKind::Recv), std::size_t{0});
+        QCOMPARE(countKind(c.workload, 1, OpKind::Recv), std::size_t{4});
+        QCOMPARE(collectives(c.workload, 0, CollectiveKind::AllReduce, "gradient sync").ops, std::size_t{0});
+        const auto result = estimate(c.workload, *clusterPreset("dgx-h100-ib", 2));
+        QVERIFY(result->stepTime > 0);
+        // Decode reads a KV cache of the context: more context, more time per token.
+        p.phase = Phase::Decode;
+        p.pp = 1;
+        p.decodeContext = 128;
+        const double shortContext =
+            estimate(compiler.compile(tinyModel(), p).workload, *clusterPreset("dgx-h100-ib", 1))->stepTime;
+        p.decodeContext = 65536;
+        const double longContext =
+            estimate(compiler.compile(tinyModel(), p).workload, *clusterPreset("dgx-h100-ib", 1))->stepTime;
+        QVERIFY2(longContext > shortContext, qPrintable(QStringLiteral("%1 vs %2").arg(longContext).arg(shortContext)));
     }
 
     void blocksAreReused()
