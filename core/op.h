@@ -113,13 +113,15 @@ struct Op {
     std::uint64_t bytesWritten = 0;
     std::uint64_t commBytes = 0;
 
-    /// Collective: index into Program::commSlots, bound per rank to a group by the Workload;
-    /// -1 means all ranks of the workload.
+    /// Collective or slot-relative send/recv: index into Program::commSlots, bound per rank to a
+    /// group by the Workload; -1 means all ranks of the workload (a send/recv: global-rank peers).
     std::int32_t commSlot = -1;
-    /// Send/recv peers and the message tag. With commSlot -1 the peers are global ranks; with a slot,
-    /// they are positions in the group the slot is bound to on the executing rank, so that one
-    /// program serves every rank of, say, a pipeline stage (Workload::peerOf resolves them). Files
-    /// are always written with global ranks.
+    /// Send/recv endpoints and the message tag. With commSlot -1, commSrc and commDst are global
+    /// ranks. With commSlot >= 0 they are positions in the group that slot is bound to on the
+    /// executing rank r: a Send's peer is groups[ranks[r].slotGroups[commSlot]].ranks[commDst], a
+    /// Recv's the same with commSrc, and the other field (r's own position) may be -1. One program
+    /// then serves every rank of, say, a pipeline stage. Workload::peerOf and endpointsOf resolve
+    /// both conventions; Chakra files always hold global ranks.
     std::int32_t commSrc = -1;
     std::int32_t commDst = -1;
     std::int32_t commTag = 0;

@@ -37,13 +37,10 @@ std::pair<std::int32_t, std::int32_t> Workload::endpointsOf(std::size_t rank, co
 {
     if (op.commSlot < 0)
         return {op.commSrc, op.commDst};
-    const CommGroup* group = groupOf(rank, op);
-    const auto at = [group](std::int32_t position) {
-        return position >= 0 && static_cast<std::size_t>(position) < group->ranks.size()
-                   ? group->ranks[static_cast<std::size_t>(position)]
-                   : -1;
-    };
-    return {at(op.commSrc), at(op.commDst)};
+    // The executing rank is one end by definition, whatever its own position field holds.
+    const std::int32_t self = static_cast<std::int32_t>(rank);
+    const std::int32_t peer = peerOf(rank, op);
+    return op.kind == OpKind::Send ? std::pair{self, peer} : std::pair{peer, self};
 }
 
 std::uint32_t Workload::groupFor(const std::vector<std::int32_t>& members)
@@ -98,21 +95,30 @@ std::string Workload::validate() const
         for (std::int32_t r : groups[g].ranks)
             if (r < 0 || r >= n)
                 return "group " + groups[g].name + " names rank " + std::to_string(r) + " of " + std::to_string(n);
-    // Per program and slot: the largest group position a slot-relative send/recv names.
+    // Per program and slot: the largest group position a slot-relative send/recv names. The peer's
+    // position (destination of a send, source of a recv) is required; the rank's own may be -1.
     std::vector<std::vector<std::int32_t>> maxPosition(programs.size());
     for (std::size_t p = 0; p < programs.size(); ++p) {
         if (!programs[p])
             continue;
-        maxPosition[p].assign(programs[p]->commSlots.size(), -1);
-        for (const Op& op : programs[p]->ops)
-            if ((op.kind == OpKind::Send || op.kind == OpKind::Recv) && op.commSlot >= 0 &&
-                static_cast<std::size_t>(op.commSlot) < maxPosition[p].size()) {
-                if (op.commSrc < 0 || op.commDst < 0)
-                    return "program " + std::to_string(p) + ": '" + op.name +
-                           "' names a negative group position as its peer";
-                auto& m = maxPosition[p][static_cast<std::size_t>(op.commSlot)];
-                m = std::max({m, op.commSrc, op.commDst});
-            }
+        const Program& program = *programs[p];
+        maxPosition[p].assign(program.commSlots.size(), -1);
+        for (const Op& op : program.ops) {
+            if ((op.kind != OpKind::Send && op.kind != OpKind::Recv) || op.commSlot < 0)
+                continue;
+            const std::string where = "program " + (program.name.empty() ? std::to_string(p) : program.name) + ": " +
+                                      std::string(op.kind == OpKind::Send ? "send" : "recv") + " '" + op.name +
+                                      "' (id " + std::to_string(op.id) + ")";
+            if (static_cast<std::size_t>(op.commSlot) >= program.commSlots.size())
+                return where + " uses comm slot " + std::to_string(op.commSlot) + " but the program has " +
+                       std::to_string(program.commSlots.size());
+            const std::int32_t peer = op.kind == OpKind::Send ? op.commDst : op.commSrc;
+            const std::int32_t self = op.kind == OpKind::Send ? op.commSrc : op.commDst;
+            if (peer < 0)
+                return where + " names group position " + std::to_string(peer) + " as its peer";
+            auto& m = maxPosition[p][static_cast<std::size_t>(op.commSlot)];
+            m = std::max({m, peer, self});
+        }
     }
     for (std::size_t r = 0; r < ranks.size(); ++r) {
         const RankBinding& binding = ranks[r];
@@ -134,8 +140,9 @@ std::string Workload::validate() const
         for (std::size_t s = 0; s < positions.size(); ++s)
             if (positions[s] >= 0 &&
                 static_cast<std::size_t>(positions[s]) >= groups[binding.slotGroups[s]].ranks.size())
-                return "rank " + std::to_string(r) + ": a send/recv names position " + std::to_string(positions[s]) +
-                       " of group " + groups[binding.slotGroups[s]].name + ", which has " +
+                return "rank " + std::to_string(r) + ": a send/recv on comm slot " + program.commSlots[s] +
+                       " names position " + std::to_string(positions[s]) + " of group " +
+                       groups[binding.slotGroups[s]].name + ", which has " +
                        std::to_string(groups[binding.slotGroups[s]].ranks.size()) + " ranks";
     }
     return {};

@@ -49,7 +49,8 @@ struct Workload {
     /// The global rank a Send (its destination) or Recv (its source) on `rank` exchanges with, by
     /// the rule of Op::commSrc; -1 when a group position is out of range.
     std::int32_t peerOf(std::size_t rank, const Op& op) const;
-    /// A Send's or Recv's source and destination as global ranks, as `rank` runs it.
+    /// A Send's or Recv's source and destination as global ranks, as `rank` runs it (for a
+    /// slot-relative op, `rank` itself is one end).
     std::pair<std::int32_t, std::int32_t> endpointsOf(std::size_t rank, const Op& op) const;
 
     /// Index of the group with exactly these ranks, adding it (named by the next free decimal id,

@@ -12,7 +12,6 @@
 #include <limits>
 #include <map>
 #include <numeric>
-#include <optional>
 #include <unordered_map>
 
 #include <queue>
@@ -43,12 +42,9 @@ struct ProgramInfo {
     /// then stands alone in the symmetry classes.
     bool hasGlobalP2P = false;
     std::uint64_t droppedDependencies = 0;
-    /// Send/recv: per op, ordinal among ops of the same (kind, slot, peer, tag).
-    std::vector<std::uint32_t> p2pOrdinal;
-    /// Global-rank send/recv: (kind, peer, tag) -> op indices in order.
-    std::map<std::tuple<int, std::int32_t, std::int32_t>, std::vector<std::uint32_t>> p2pOps;
-    /// Slot-relative send/recv: (kind, tag) -> op indices in order (peers resolve per rank).
-    std::map<std::pair<int, std::int32_t>, std::vector<std::uint32_t>> relativeP2pOps;
+    /// Every send and recv, in program order (their peers resolve per rank: Workload::peerOf).
+    std::vector<std::uint32_t> p2pOps;
+    std::vector<std::uint32_t> p2pIndex; ///< per op: index into p2pOps, or kNone
     /// Slots that slot-relative send/recv use.
     std::vector<std::int32_t> p2pSlots;
     /// Every send, for the communication matrix.
@@ -145,10 +141,9 @@ ProgramInfo buildProgramInfo(const Program& program, const Cluster& cluster, con
 
     info.computeSeconds.resize(n, 0.0);
     info.commIndex.assign(n, kNone);
+    info.p2pIndex.assign(n, kNone);
     info.slotOrdinal.assign(n, 0);
-    info.p2pOrdinal.assign(n, 0);
     info.slotOps.resize(program.commSlots.size() + 1);
-    std::map<std::tuple<int, std::int32_t, std::int32_t, std::int32_t>, std::vector<std::uint32_t>> relativeOrdinal;
     for (std::uint32_t i = 0; i < n; ++i) {
         const Op& op = program.ops[i];
         if (!onCommStream(op)) {
@@ -163,22 +158,14 @@ ProgramInfo buildProgramInfo(const Program& program, const Cluster& cluster, con
             info.slotOrdinal[i] = static_cast<std::uint32_t>(info.slotOps[s].size());
             info.slotOps[s].push_back(i);
         } else {
-            const std::int32_t peer = op.kind == OpKind::Send ? op.commDst : op.commSrc;
+            info.p2pIndex[i] = static_cast<std::uint32_t>(info.p2pOps.size());
+            info.p2pOps.push_back(i);
             if (op.kind == OpKind::Send)
                 info.sends.push_back(i);
-            if (op.commSlot < 0) {
+            if (op.commSlot < 0)
                 info.hasGlobalP2P = true;
-                auto& list = info.p2pOps[{static_cast<int>(op.kind), peer, op.commTag}];
-                info.p2pOrdinal[i] = static_cast<std::uint32_t>(list.size());
-                list.push_back(i);
-            } else {
-                relativeOrdinal[{static_cast<int>(op.kind), op.commSlot, peer, op.commTag}].push_back(i);
-                info.p2pOrdinal[i] = static_cast<std::uint32_t>(
-                    relativeOrdinal[{static_cast<int>(op.kind), op.commSlot, peer, op.commTag}].size() - 1);
-                info.relativeP2pOps[{static_cast<int>(op.kind), op.commTag}].push_back(i);
-                if (std::find(info.p2pSlots.begin(), info.p2pSlots.end(), op.commSlot) == info.p2pSlots.end())
-                    info.p2pSlots.push_back(op.commSlot);
-            }
+            else if (std::find(info.p2pSlots.begin(), info.p2pSlots.end(), op.commSlot) == info.p2pSlots.end())
+                info.p2pSlots.push_back(op.commSlot);
         }
     }
     return info;
@@ -246,6 +233,7 @@ private:
     // ---- setup
     void validate() const;
     void bindGroups();
+    void matchPointToPoint();
     void classify();
     const CollectiveCost& cost(std::uint32_t group, const Op& op);
     const std::vector<std::int32_t>& membersOf(std::uint32_t group) const
@@ -319,9 +307,14 @@ private:
     void arrive(std::uint32_t cls, std::uint32_t op, std::uint16_t stream, double now);
     void finishOp(std::uint32_t cls, std::uint32_t op, double now);
     double commSeconds(std::uint32_t cls, std::uint32_t op);
-    /// The op of class `peerClass` (run by global rank `peer`) that pairs with send/recv `op` of `cls`.
-    std::optional<std::uint32_t> matchingP2p(std::uint32_t cls, std::uint32_t op, std::int32_t peer,
-                                             std::uint32_t peerClass) const;
+    /// The op of its peer's program that pairs with send/recv `op` of `cls`, or kNone.
+    std::uint32_t matchingP2p(std::uint32_t cls, std::uint32_t op) const
+    {
+        const ClassState& c = m_classes[cls];
+        const auto& match = m_p2pMatch[static_cast<std::size_t>(c.rep)];
+        const std::uint32_t k = c.info->p2pIndex[op];
+        return k < match.size() ? match[k] : kNone;
+    }
     bool isP2p(const Op& o) const { return o.kind == OpKind::Send || o.kind == OpKind::Recv; }
     [[noreturn]] void reportDeadlock();
     std::string describeOp(std::uint32_t cls, std::uint32_t op) const;
@@ -349,6 +342,9 @@ private:
     std::vector<std::shared_ptr<std::vector<std::uint32_t>>> m_mergedOrdinal;
     /// Per rank: its slot sequence index for each group it uses (sIdx), via a small map.
     std::vector<std::uint32_t> m_rankClass;
+    /// Per rank, per send/recv (ProgramInfo::p2pIndex): the op of the peer's program that pairs with
+    /// that send/recv, or kNone. Empty for ranks whose program has no send/recv.
+    std::vector<std::vector<std::uint32_t>> m_p2pMatch;
     std::vector<ClassState> m_classes;
     /// Per group: distinct (class, slot sequence) among its members, built on first use.
     std::unordered_map<std::uint32_t, std::vector<std::pair<std::uint32_t, std::uint32_t>>> m_memberSlots;
@@ -472,6 +468,54 @@ const CollectiveCost& Simulator::cost(std::uint32_t group, const Op& op)
     return it->second;
 }
 
+void Simulator::matchPointToPoint()
+{
+    // The k-th send from a to b with tag t pairs with the k-th recv on b from a with tag t, peers
+    // resolved to global ranks: which op pairs with which depends on the rank for slot-relative peers.
+    struct Endpoint {
+        std::tuple<int, std::int32_t, std::int32_t, std::uint32_t> key; ///< (kind, peer, tag, ordinal)
+        std::uint32_t op;
+        bool operator<(const Endpoint& o) const { return key < o.key; }
+    };
+    const std::size_t ranks = static_cast<std::size_t>(m_ranks);
+    std::vector<std::vector<Endpoint>> endpoints(ranks);
+    for (std::size_t r = 0; r < ranks; ++r) {
+        const ProgramInfo& info = m_programs[m_workload.ranks[r].program];
+        if (info.p2pOps.empty())
+            continue;
+        std::map<std::tuple<int, std::int32_t, std::int32_t>, std::uint32_t> seen;
+        auto& list = endpoints[r];
+        list.reserve(info.p2pOps.size());
+        for (std::uint32_t i : info.p2pOps) {
+            const Op& op = info.program->ops[i];
+            const std::int32_t peer = m_workload.peerOf(r, op);
+            const std::uint32_t ordinal = seen[{static_cast<int>(op.kind), peer, op.commTag}]++;
+            list.push_back({{static_cast<int>(op.kind), peer, op.commTag, ordinal}, i});
+        }
+        std::sort(list.begin(), list.end());
+    }
+    m_p2pMatch.assign(ranks, {});
+    for (std::size_t r = 0; r < ranks; ++r) {
+        if (endpoints[r].empty())
+            continue;
+        m_control.check();
+        const ProgramInfo& info = m_programs[m_workload.ranks[r].program];
+        auto& match = m_p2pMatch[r];
+        match.assign(info.p2pOps.size(), kNone);
+        for (const Endpoint& e : endpoints[r]) {
+            const auto& [kind, peer, tag, ordinal] = e.key;
+            if (peer < 0 || peer >= m_ranks || static_cast<std::size_t>(peer) == r)
+                continue;
+            const int wanted = static_cast<int>(kind == static_cast<int>(OpKind::Send) ? OpKind::Recv : OpKind::Send);
+            const auto& theirs = endpoints[static_cast<std::size_t>(peer)];
+            const Endpoint probe{{wanted, static_cast<std::int32_t>(r), tag, ordinal}, 0};
+            const auto it = std::lower_bound(theirs.begin(), theirs.end(), probe);
+            if (it != theirs.end() && it->key == probe.key)
+                match[info.p2pIndex[e.op]] = it->op;
+        }
+    }
+}
+
 void Simulator::classify()
 {
     const std::size_t ranks = static_cast<std::size_t>(m_ranks);
@@ -481,15 +525,39 @@ void Simulator::classify()
         return;
     }
     // Colour refinement. Initial colour: program, merged-sequence pattern, and the rank itself for
-    // programs with send/recv (their peers are named by global rank, so each such rank stands alone).
+    // programs with send/recv that name peers by global rank (each such rank stands alone). For
+    // slot-relative send/recv, the transfer times (they depend on where the peer sits in the topology)
+    // and the op of the peer's program each one pairs with; who the peer is follows from the rank's
+    // position and its group's ordered colours, added in every round below.
     std::vector<std::uint32_t> colour(ranks);
     {
         Interner interner;
+        Interner transfers;
+        std::vector<std::uint64_t> signature;
         for (std::size_t r = 0; r < ranks; ++r) {
             const RankBinding& b = m_workload.ranks[r];
             const ProgramInfo& info = m_programs[b.program];
-            colour[r] = interner.id({b.program, reinterpret_cast<std::uintptr_t>(m_mergedSlotOps[r].get()),
-                                     info.hasGlobalP2P ? r : ~std::uint64_t{0}});
+            std::uint64_t p2p = ~std::uint64_t{0};
+            if (info.hasGlobalP2P) {
+                p2p = r;
+            } else if (!info.p2pOps.empty()) {
+                signature.clear();
+                for (std::uint32_t i : info.p2pOps) {
+                    const Op& op = info.program->ops[i];
+                    const std::int32_t self = static_cast<std::int32_t>(r);
+                    const std::int32_t peer = m_workload.peerOf(r, op);
+                    const bool valid = peer >= 0 && peer < m_ranks && peer != self;
+                    const double seconds = !valid                    ? -1.0
+                                           : op.kind == OpKind::Send ? m_model.sendRecv(self, peer, op.commBytes)
+                                                                     : m_model.sendRecv(peer, self, op.commBytes);
+                    std::uint64_t bits;
+                    std::memcpy(&bits, &seconds, sizeof bits);
+                    signature.push_back(bits);
+                    signature.push_back(m_p2pMatch[r][info.p2pIndex[i]]);
+                }
+                p2p = std::uint64_t{1} << 63 | transfers.id(signature);
+            }
+            colour[r] = interner.id({b.program, reinterpret_cast<std::uintptr_t>(m_mergedSlotOps[r].get()), p2p});
         }
     }
     // Per program and slot sequence: the distinct (kind, bytes) of its collectives, so that a slot's
@@ -512,6 +580,16 @@ void Simulator::classify()
     std::size_t classes = 0;
     for (std::size_t r = 0; r < ranks; ++r)
         classes = std::max<std::size_t>(classes, colour[r] + 1);
+    // Per rank: its position in the group of each slot its slot-relative send/recv use.
+    std::vector<std::vector<std::uint32_t>> p2pPosition(ranks);
+    for (std::size_t r = 0; r < ranks; ++r) {
+        const RankBinding& b = m_workload.ranks[r];
+        for (std::int32_t slot : m_programs[b.program].p2pSlots) {
+            const auto& members = m_workload.groups[b.slotGroups[static_cast<std::size_t>(slot)]].ranks;
+            p2pPosition[r].push_back(static_cast<std::uint32_t>(
+                std::find(members.begin(), members.end(), static_cast<std::int32_t>(r)) - members.begin()));
+        }
+    }
     Interner durationSigs;
     std::map<std::tuple<std::uint32_t, std::uint32_t, std::size_t>, std::uint32_t> slotSig; // (group, program, seq)
     for (int iteration = 0; iteration < 64; ++iteration) {
@@ -528,6 +606,9 @@ void Simulator::classify()
             std::sort(key.begin(), key.end());
             groupSig[g] = multisets.id(key);
         }
+        // Member colours in group order, for groups that slot-relative send/recv use (on first use).
+        std::unordered_map<std::uint32_t, std::uint32_t> orderedSig;
+        Interner sequences;
         Interner next;
         std::vector<std::uint32_t> refined(ranks);
         for (std::size_t r = 0; r < ranks; ++r) {
@@ -566,13 +647,19 @@ void Simulator::classify()
                 key.push_back(groupSig[g]);
             }
             // Slot-relative send/recv: the rank's position in the group and its members' colours in
-            // order (who sits at each position matters, not just the multiset).
-            for (std::int32_t slot : info.p2pSlots) {
-                const auto& members = m_workload.groups[b.slotGroups[static_cast<std::size_t>(slot)]].ranks;
-                key.push_back(static_cast<std::uint64_t>(
-                    std::find(members.begin(), members.end(), static_cast<std::int32_t>(r)) - members.begin()));
-                for (std::int32_t m : members)
-                    key.push_back(colour[static_cast<std::size_t>(m)]);
+            // order (a transfer's peer is the member at a position, not just one of the multiset).
+            for (std::size_t k = 0; k < info.p2pSlots.size(); ++k) {
+                const std::uint32_t g = b.slotGroups[static_cast<std::size_t>(info.p2pSlots[k])];
+                auto [it, inserted] = orderedSig.try_emplace(g, 0);
+                if (inserted) {
+                    std::vector<std::uint64_t> ordered;
+                    ordered.reserve(m_workload.groups[g].ranks.size());
+                    for (std::int32_t m : m_workload.groups[g].ranks)
+                        ordered.push_back(colour[static_cast<std::size_t>(m)]);
+                    it->second = sequences.id(ordered);
+                }
+                key.push_back(p2pPosition[r][k]);
+                key.push_back(it->second);
             }
             refined[r] = next.id(key);
         }
@@ -617,28 +704,6 @@ double Simulator::commSeconds(std::uint32_t cls, std::uint32_t op)
     const std::int32_t peer = m_workload.peerOf(static_cast<std::size_t>(c.rep), o);
     return o.kind == OpKind::Send ? m_model.sendRecv(c.rep, peer, o.commBytes)
                                   : m_model.sendRecv(peer, c.rep, o.commBytes);
-}
-
-std::optional<std::uint32_t> Simulator::matchingP2p(std::uint32_t cls, std::uint32_t op, std::int32_t peer,
-                                                    std::uint32_t peerClass) const
-{
-    const ClassState& c = m_classes[cls];
-    const ClassState& other = m_classes[peerClass];
-    const Op& o = c.info->program->ops[op];
-    const int wanted = static_cast<int>(o.kind == OpKind::Send ? OpKind::Recv : OpKind::Send);
-    const std::uint32_t ordinal = c.info->p2pOrdinal[op];
-    if (const auto it = other.info->p2pOps.find({wanted, c.rep, o.commTag}); it != other.info->p2pOps.end())
-        return ordinal < it->second.size() ? std::optional<std::uint32_t>(it->second[ordinal]) : std::nullopt;
-    const auto it = other.info->relativeP2pOps.find({wanted, o.commTag});
-    if (it == other.info->relativeP2pOps.end())
-        return std::nullopt;
-    // The peer's slot-relative ops with this tag that, run by `peer`, name this class's rank.
-    std::uint32_t seen = 0;
-    for (std::uint32_t candidate : it->second)
-        if (m_workload.peerOf(static_cast<std::size_t>(peer), other.info->program->ops[candidate]) == c.rep &&
-            seen++ == ordinal)
-            return candidate;
-    return std::nullopt;
 }
 
 void Simulator::startReady(std::uint32_t cls, double now)
@@ -735,9 +800,8 @@ void Simulator::arrive(std::uint32_t cls, std::uint32_t op, std::uint16_t stream
                              "rank " + std::to_string(c.rep) + ": " + describeOp(cls, op) + " names peer rank " +
                                  std::to_string(peer) + " (ranks 0.." + std::to_string(m_ranks - 1) + ")");
         }
-        const std::uint32_t peerClass = m_rankClass[static_cast<std::size_t>(peer)];
-        if (const auto theirs = matchingP2p(cls, op, peer, peerClass))
-            need(peerClass, *theirs);
+        if (const std::uint32_t theirs = matchingP2p(cls, op); theirs != kNone)
+            need(m_rankClass[static_cast<std::size_t>(peer)], theirs);
         else
             ++missing;
     }
@@ -870,6 +934,7 @@ std::shared_ptr<const EstimateResult> Simulator::run()
     for (const auto& program : m_workload.programs)
         m_programs.push_back(buildProgramInfo(*program, m_cluster, m_options));
     bindGroups();
+    matchPointToPoint();
     classify();
     m_control.report(0.05);
 

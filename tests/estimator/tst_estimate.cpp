@@ -6,6 +6,7 @@
 #include "core/estimator/estimateexport.h"
 #include "core/synthetictrace.h"
 
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <numeric>
@@ -83,6 +84,112 @@ double reductionNs(double m)
     return 3 * m / 1000.0;
 }
 
+Op pointToPoint(std::uint64_t id, OpKind kind, std::int32_t peerPosition, std::uint64_t bytes,
+                std::vector<std::uint64_t> ctrlDeps)
+{
+    Op op;
+    op.id = id;
+    op.name = (kind == OpKind::Send ? "send_" : "recv_") + std::to_string(id);
+    op.kind = kind;
+    op.commSlot = 0;
+    (kind == OpKind::Send ? op.commDst : op.commSrc) = peerPosition;
+    op.commBytes = bytes;
+    op.ctrlDeps = std::move(ctrlDeps);
+    return op;
+}
+
+Op flopsOp(std::uint64_t id, const std::string& name, std::uint64_t flops, std::vector<std::uint64_t> deps)
+{
+    Op op;
+    op.id = id;
+    op.name = name;
+    op.flops = flops;
+    op.dtype = DType::BF16;
+    op.dataDeps = std::move(deps);
+    return op;
+}
+
+constexpr std::uint64_t kForwardFlops = 400'000'000'000;
+constexpr std::uint64_t kBackwardFlops = 2 * kForwardFlops;
+constexpr std::uint64_t kActivationBytes = 8 << 20;
+constexpr std::uint64_t kGradientBytes = 32 << 20;
+
+/// Two pipeline stages, two microbatches, 1F1B: stage 0 runs F0 F1 B0 B1 and sends activations, stage 1
+/// runs F0 B0 F1 B1 and sends gradients, then each stage all-reduces its gradients over its
+/// data-parallel group. Send/recv name their peer by position in slot 0 (the pipeline group), the
+/// all-reduce uses slot 1. `pipes` lists each pipeline group as {stage 0 rank, stage 1 rank}.
+Workload twoStagePipeline(const std::vector<std::array<std::int32_t, 2>>& pipes)
+{
+    auto first = std::make_shared<Program>();
+    first->name = "stage0";
+    first->commSlots = {"pp", "dp"};
+    first->ops = {flopsOp(0, "F0", kForwardFlops, {}),
+                  pointToPoint(1, OpKind::Send, 1, kActivationBytes, {}),
+                  flopsOp(2, "F1", kForwardFlops, {0}),
+                  pointToPoint(3, OpKind::Send, 1, kActivationBytes, {}),
+                  pointToPoint(4, OpKind::Recv, 1, kActivationBytes, {2}),
+                  flopsOp(5, "B0", kBackwardFlops, {2, 4}),
+                  pointToPoint(6, OpKind::Recv, 1, kActivationBytes, {5}),
+                  flopsOp(7, "B1", kBackwardFlops, {5, 6}),
+                  collective(8, CollectiveKind::AllReduce, kGradientBytes, {7})};
+    first->ops[1].dataDeps = {0};
+    first->ops[3].dataDeps = {2};
+    first->ops[8].commSlot = 1;
+    auto second = std::make_shared<Program>();
+    second->name = "stage1";
+    second->commSlots = {"pp", "dp"};
+    second->ops = {pointToPoint(0, OpKind::Recv, 0, kActivationBytes, {}),
+                   flopsOp(1, "F0", kForwardFlops, {0}),
+                   flopsOp(2, "B0", kBackwardFlops, {1}),
+                   pointToPoint(3, OpKind::Send, 0, kActivationBytes, {}),
+                   pointToPoint(4, OpKind::Recv, 0, kActivationBytes, {2}),
+                   flopsOp(5, "F1", kForwardFlops, {4, 2}),
+                   flopsOp(6, "B1", kBackwardFlops, {5}),
+                   pointToPoint(7, OpKind::Send, 0, kActivationBytes, {}),
+                   collective(8, CollectiveKind::AllReduce, kGradientBytes, {6})};
+    second->ops[3].dataDeps = {2};
+    second->ops[7].dataDeps = {6};
+    second->ops[8].commSlot = 1;
+    Workload w;
+    w.programs = {first, second};
+    w.ranks.resize(2 * pipes.size());
+    for (std::size_t stage = 0; stage < 2; ++stage) {
+        std::vector<std::int32_t> dp;
+        for (const auto& pipe : pipes)
+            dp.push_back(pipe[stage]);
+        const std::uint32_t dpGroup = w.groupFor(dp);
+        for (const auto& pipe : pipes) {
+            RankBinding& b = w.ranks.at(static_cast<std::size_t>(pipe[stage]));
+            b.program = static_cast<std::uint32_t>(stage);
+            b.slotGroups = {w.groupFor({pipe[0], pipe[1]}), dpGroup};
+        }
+    }
+    return w;
+}
+
+/// Every rank's events, finish and breakdown agree between two results.
+void compareResults(const EstimateResult& fast, const EstimateResult& slow, std::size_t ranks)
+{
+    QCOMPARE(fast.stepTime, slow.stepTime);
+    for (std::size_t r = 0; r < ranks; ++r) {
+        QCOMPARE(fast.ranks[r].finish, slow.ranks[r].finish);
+        QCOMPARE(fast.ranks[r].compute, slow.ranks[r].compute);
+        QCOMPARE(fast.ranks[r].exposedComm, slow.ranks[r].exposedComm);
+        QCOMPARE(fast.ranks[r].idle, slow.ranks[r].idle);
+        const auto& a = fast.eventsOf(r);
+        const auto& b = slow.eventsOf(r);
+        QCOMPARE(a.size(), b.size());
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            QCOMPARE(a[i].op, b[i].op);
+            QCOMPARE(a[i].stream, b[i].stream);
+            QCOMPARE(a[i].start, b[i].start);
+            QCOMPARE(a[i].end, b[i].end);
+        }
+    }
+    QCOMPARE(fast.bytesPerDim, slow.bytesPerDim);
+    QCOMPARE(fast.commMatrix.bytes, slow.commMatrix.bytes);
+}
+
 } // namespace
 
 class TestEstimate : public QObject {
@@ -103,6 +210,10 @@ private Q_SLOTS:
     void computeChainRoofline();
     void asyncCollectiveOverlapsCompute();
     void sendRecvPipeline();
+    void slotRelativePipeline();
+    void slotRelativeSymmetryIsExact_data();
+    void slotRelativeSymmetryIsExact();
+    void peerOfResolvesBothConventions();
     void commStreamsRunCollectivesConcurrently();
     void deadlockNamesOpAndRanks();
     void collectiveOrderMismatchIsReported();
@@ -490,6 +601,140 @@ void TestEstimate::sendRecvPipeline()
     QCOMPARE(result->commMatrix.at(0, 1), static_cast<double>(bytes));
     QCOMPARE(result->commMatrix.at(1, 0), 0.0);
     QVERIFY(result->criticalPath.size() >= 7);
+}
+
+void TestEstimate::slotRelativePipeline()
+{
+    // 2 stages x 2-way data parallel, dp fastest: stages {0, 1} and {2, 3}, pipelines {0, 2} and {1, 3}.
+    // Send/recv hold no stream, so the single communication stream cannot deadlock 1F1B (stage 0 posts
+    // send act1 before recv grad0, stage 1 send grad0 before recv act1). By hand, with F, B the compute
+    // times, M a transfer and A the all-reduce:
+    //   stage 0: F0 [0, F], F1 [F, 2F]; act0 moves [F, F + M]
+    //   stage 1: F0 [F + M, 2F + M], B0 [.., 2F + B + M]; grad0 and act1 move [2F + B + M, 2F + B + 2M]
+    //   stage 0: B0 [2F + B + 2M, 2F + 2B + 2M];  stage 1: F1, B1 end at 3F + 2B + 2M; grad1 moves
+    //   [3F + 2B + 2M, 3F + 2B + 3M] while stage 1 all-reduces; stage 0: B1 ends at 3F + 3B + 3M, then
+    //   its all-reduce.
+    const Workload w = twoStagePipeline({{0, 2}, {1, 3}});
+    QCOMPARE(QString::fromStdString(w.validate()), QString());
+    Cluster cluster = switchCluster(4);
+    QCOMPARE(cluster.commStreams, 1);
+    const double f = computeTime(w.programOf(0).ops[0], cluster);
+    const double b = computeTime(w.programOf(0).ops[5], cluster);
+    QVERIFY(f > 0);
+    QCOMPARE(b, 2 * f);
+    const CollectiveModel model(cluster);
+    const double m = model.sendRecv(0, 2, kActivationBytes);
+    QCOMPARE(m, model.sendRecv(3, 1, kActivationBytes));
+    const std::vector<std::int32_t> firstStage{0, 1}, secondStage{2, 3};
+    const double a = model.collective(CollectiveKind::AllReduce, kGradientBytes, firstStage).duration;
+    QCOMPARE(a, model.collective(CollectiveKind::AllReduce, kGradientBytes, secondStage).duration);
+
+    const auto result = estimate(w, cluster);
+    const double stage0 = 3 * f + 3 * b + 3 * m + a;
+    const double stage1 = 3 * f + 2 * b + 2 * m + std::max(a, m); // its all-reduce overlaps sending grad1
+    QVERIFY2(std::abs(result->stepTime - stage0) < 1e-12, qPrintable(QString::number(result->stepTime)));
+    for (std::size_t r = 0; r < 4; ++r)
+        QVERIFY(std::abs(result->ranks[r].finish - (r < 2 ? stage0 : stage1)) < 1e-12);
+    // Stage 1's grad0 waits for stage 0 to finish F1 and stage 1 to finish B0, then moves with act1.
+    const auto& stage1Events = result->eventsOf(2);
+    QVERIFY(std::abs(stage1Events[3].start - (2 * f + b + m)) < 1e-12);
+    QCOMPARE(stage1Events[3].start, stage1Events[4].start);
+    QCOMPARE(stage1Events[3].stream, std::uint16_t(2)); // after the one collective stream
+    QCOMPARE(stage1Events[8].stream, std::uint16_t(1));
+    // Ranks at the same position of same-coloured pipelines share a timeline.
+    QCOMPARE(result->rankTimeline[0], result->rankTimeline[1]);
+    QCOMPARE(result->rankTimeline[2], result->rankTimeline[3]);
+    QVERIFY(result->rankTimeline[0] != result->rankTimeline[2]);
+    QCOMPARE(result->timelines.size(), std::size_t(2));
+    // Point-to-point bytes follow the resolved peers.
+    QCOMPARE(result->commMatrix.at(0, 2), 2.0 * kActivationBytes);
+    QCOMPARE(result->commMatrix.at(3, 1), 2.0 * kActivationBytes);
+    QCOMPARE(result->commMatrix.at(0, 3), 0.0);
+
+    // A peer that never posts the matching receive is a deadlock that names both ranks.
+    Workload broken = w;
+    auto lonely = std::make_shared<Program>(*w.programs[1]);
+    lonely->ops[4].commTag = 7;
+    broken.programs[1] = lonely;
+    try {
+        estimate(broken, cluster);
+        QFAIL("no deadlock reported");
+    } catch (const InputError& e) {
+        QVERIFY2(QString::fromStdString(e.reason()).contains(QStringLiteral("deadlock")), e.what());
+    }
+}
+
+void TestEstimate::slotRelativeSymmetryIsExact_data()
+{
+    QTest::addColumn<int>("topology");
+    QTest::addColumn<bool>("irregular");
+    // 0: Switch of 4. 1: Ring of 8 with pipelines {0, 3} and {1, 2}: rank 0's transfers take 3 hops,
+    // rank 1's one, so ranks 0 and 1 must not share a timeline even though they run the same program
+    // at the same position of same-coloured groups. 2: two dimensions, 2 x 4 ranks.
+    QTest::newRow("switch_4ranks") << 0 << false;
+    QTest::newRow("ring_8npus_uneven_hops") << 1 << true;
+    QTest::newRow("switch_x_ring_8ranks") << 2 << false;
+}
+
+void TestEstimate::slotRelativeSymmetryIsExact()
+{
+    QFETCH(int, topology);
+    QFETCH(bool, irregular);
+    Cluster cluster = switchCluster(4);
+    Workload w;
+    if (topology == 0) {
+        w = twoStagePipeline({{0, 2}, {1, 3}});
+    } else if (topology == 1) {
+        cluster.topology.dims = {{TopologyKind::Ring, 8, 100, 1000}};
+        w = twoStagePipeline({{0, 3}, {1, 2}});
+    } else {
+        cluster.topology.dims = {{TopologyKind::Switch, 2, 400, 500}, {TopologyKind::Ring, 4, 50, 2000}};
+        w = twoStagePipeline({{0, 4}, {1, 5}, {2, 6}, {3, 7}});
+    }
+    QCOMPARE(QString::fromStdString(w.validate()), QString());
+    EstimateOptions exact;
+    exact.exploitSymmetry = false;
+    const auto fast = estimate(w, cluster);
+    const auto slow = estimate(w, cluster, exact);
+    QCOMPARE(slow->timelines.size(), w.rankCount());
+    compareResults(*fast, *slow, w.rankCount());
+    if (irregular) {
+        QVERIFY(fast->eventsOf(0)[7].start != fast->eventsOf(1)[7].start); // B1 after grad1 arrives
+        QVERIFY(fast->rankTimeline[0] != fast->rankTimeline[1]);
+    } else {
+        QCOMPARE(fast->timelines.size(), std::size_t(2));
+    }
+}
+
+void TestEstimate::peerOfResolvesBothConventions()
+{
+    Workload w = twoStagePipeline({{0, 2}, {1, 3}});
+    // Slot-relative: position 1 of rank 1's pipeline {1, 3} is rank 3; rank 3's recv from position 1
+    // of the same group, and its source and destination in global ranks.
+    const Op& send = w.programOf(1).ops[1];
+    QCOMPARE(w.peerOf(1, send), 3);
+    QCOMPARE(w.peerOf(0, send), 2);
+    const Op& recv = w.programOf(3).ops[0];
+    QCOMPARE(w.peerOf(3, recv), 1);
+    QCOMPARE(w.endpointsOf(3, recv), std::make_pair(std::int32_t(1), std::int32_t(3)));
+    // Global ranks (commSlot -1): the peer is the op's own field.
+    Op global = send;
+    global.commSlot = -1;
+    global.commDst = 3;
+    QCOMPARE(w.peerOf(0, global), 3);
+    global.kind = OpKind::Recv;
+    global.commSrc = 2;
+    QCOMPARE(w.peerOf(1, global), 2);
+    // A position outside the slot's group resolves to -1 and fails validation.
+    Op outside = send;
+    outside.commDst = 2;
+    QCOMPARE(w.peerOf(0, outside), -1);
+    auto program = std::make_shared<Program>(w.programOf(0));
+    program->ops[1].commDst = 2;
+    w.programs[0] = program;
+    const QString problem = QString::fromStdString(w.validate());
+    QVERIFY2(problem.contains(QStringLiteral("position 2")), qPrintable(problem));
+    QVERIFY_THROWS_EXCEPTION(InputError, estimate(w, switchCluster(4)));
 }
 
 void TestEstimate::commStreamsRunCollectivesConcurrently()
