@@ -938,6 +938,14 @@
         <source>&lt;b&gt;%1&lt;/b&gt;; try %2&lt;br&gt;</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;; versuchen Sie %2&lt;br&gt;</translation>
     </message>
+    <message>
+        <source>Reshard after forward</source>
+        <translation>Parameter nach dem Vorwärtslauf wieder verteilen</translation>
+    </message>
+    <message>
+        <source>ZeRO-3 (FSDP): free each layer&apos;s gathered parameters after its forward pass and gather them again for its backward pass</source>
+        <translation>ZeRO-3 (FSDP): die gesammelten Parameter jeder Schicht nach ihrem Vorwärtslauf freigeben und für ihren Rückwärtslauf erneut sammeln</translation>
+    </message>
 </context>
 <context>
     <name>flint::views::TimelinePage</name>

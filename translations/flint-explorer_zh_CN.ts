@@ -932,6 +932,14 @@
         <source>&lt;b&gt;%1&lt;/b&gt;; try %2&lt;br&gt;</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;；可尝试 %2&lt;br&gt;</translation>
     </message>
+    <message>
+        <source>Reshard after forward</source>
+        <translation>前向后重新分片</translation>
+    </message>
+    <message>
+        <source>ZeRO-3 (FSDP): free each layer&apos;s gathered parameters after its forward pass and gather them again for its backward pass</source>
+        <translation>ZeRO-3 (FSDP)：每层的前向计算结束后释放其汇集的参数，反向计算前再次汇集</translation>
+    </message>
 </context>
 <context>
     <name>flint::views::TimelinePage</name>

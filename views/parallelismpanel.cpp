@@ -73,6 +73,10 @@ ParallelismPanel::ParallelismPanel(QWidget* parent)
         m_phase->addItem(QString::fromUtf8(displayName(ph).data(), static_cast<qsizetype>(displayName(ph).size())),
                          static_cast<int>(ph));
     m_flash = new QCheckBox(tr("Flash attention"), this);
+    m_reshard = new QCheckBox(tr("Reshard after forward"), this);
+    m_reshard->setObjectName(QStringLiteral("reshardAfterForward"));
+    m_reshard->setToolTip(tr("ZeRO-3 (FSDP): free each layer's gathered parameters after its forward pass and "
+                             "gather them again for its backward pass"));
     m_tp->setObjectName(QStringLiteral("tp"));
     m_pp->setObjectName(QStringLiteral("pp"));
     m_dp->setObjectName(QStringLiteral("dp"));
@@ -92,6 +96,7 @@ ParallelismPanel::ParallelismPanel(QWidget* parent)
     form->addRow(tr("Microbatch"), m_microbatch);
     form->addRow(tr("Global batch"), m_globalBatch);
     form->addRow(tr("ZeRO"), m_zero);
+    form->addRow(QString(), m_reshard);
     form->addRow(tr("Recompute"), m_recompute);
     form->addRow(tr("Matmul dtype"), m_dtype);
     form->addRow(tr("Phase"), m_phase);
@@ -118,8 +123,11 @@ ParallelismPanel::ParallelismPanel(QWidget* parent)
         connect(spin, &QSpinBox::valueChanged, this, &ParallelismPanel::edited);
     for (QComboBox* combo : {m_model, m_schedule, m_zero, m_recompute, m_dtype, m_phase})
         connect(combo, &QComboBox::currentIndexChanged, this, &ParallelismPanel::edited);
-    for (QCheckBox* box : {m_sp, m_flash})
+    for (QCheckBox* box : {m_sp, m_flash, m_reshard})
         connect(box, &QCheckBox::toggled, this, &ParallelismPanel::edited);
+    connect(m_zero, &QComboBox::currentIndexChanged, this, [this] {
+        m_reshard->setEnabled(static_cast<ZeroStage>(m_zero->currentData().toInt()) == ZeroStage::Parameters);
+    });
     setStrategy(m_models.front(), ParallelConfig{});
 }
 
@@ -152,6 +160,8 @@ void ParallelismPanel::setStrategy(const core::model::TransformerConfig& model,
     m_dtype->setCurrentIndex(std::max(0, m_dtype->findData(static_cast<int>(parallel.dtype))));
     m_phase->setCurrentIndex(m_phase->findData(static_cast<int>(parallel.phase)));
     m_flash->setChecked(parallel.flashAttention);
+    m_reshard->setChecked(parallel.reshardAfterForward);
+    m_reshard->setEnabled(parallel.zero == core::model::ZeroStage::Parameters);
     m_updating = false;
     updateRanks();
     m_problems->clear();
@@ -188,6 +198,7 @@ core::model::ParallelConfig ParallelismPanel::parallel() const
     p.dtype = static_cast<core::Precision>(m_dtype->currentData().toInt());
     p.phase = static_cast<Phase>(m_phase->currentData().toInt());
     p.flashAttention = m_flash->isChecked();
+    p.reshardAfterForward = m_reshard->isChecked();
     return p;
 }
 

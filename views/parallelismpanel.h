@@ -73,6 +73,7 @@ private:
     QComboBox* m_dtype = nullptr;
     QComboBox* m_phase = nullptr;
     QCheckBox* m_flash = nullptr;
+    QCheckBox* m_reshard = nullptr; ///< ZeRO-3 only
     QLabel* m_problems = nullptr;
     QLabel* m_figures = nullptr;
     QTimer* m_debounce = nullptr;

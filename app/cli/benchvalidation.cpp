@@ -31,6 +31,9 @@ enum class Metric {
     MegatronMfu,
     /// Llama 3, Table 4: BF16 MFU, which we compute with the PaLM definition (docs/models.md).
     PalmMfu,
+    /// torchtitan's performance tables: tokens per second per GPU (global batch x sequence / step
+    /// time / GPUs); no FLOPs formula involved.
+    TokensPerGpu,
 };
 
 struct Row {
@@ -144,6 +147,46 @@ std::vector<Row> publishedRows(bool quick)
         {llamaTable + ", 16,384 GPUs", l405, llama(16, 128, 1, 8192, 16), "dgx-h100-roce", Metric::PalmMfu, 41});
     rows.push_back({llamaTable + ", 16,384 GPUs, CP 16, 131,072 tokens", l405, llama(16, 8, 16, 131072, 16),
                     "dgx-h100-roce", Metric::PalmMfu, 38});
+    // PyTorch FSDP2 (ZeRO-3, reshard after forward) as torchtitan measured it on 64 A100 80GB
+    // (pytorch/torchtitan, docs/performance.md, 2024 revision with the Llama 2 and Llama 3 tables):
+    // local batch = one microbatch per GPU, no pipeline or tensor parallelism. Only the rows whose
+    // activation checkpointing we represent exactly (none, full); torchtitan's "selective op"
+    // policy saves every other matmul, which our selective mode does not model.
+    const auto fsdp = [](std::int64_t gpus, std::int64_t localBatch, core::model::Recompute recompute) {
+        ParallelConfig p;
+        p.dp = gpus;
+        p.microbatchSize = localBatch;
+        p.globalBatch = gpus * localBatch;
+        p.zero = core::model::ZeroStage::Parameters;
+        p.recompute = recompute;
+        return p;
+    };
+    // Llama 2 (Touvron et al. 2023, Table 1, and the released model configurations): 13B 40 x 5120,
+    // 40 heads; 70B 80 x 8192, 64 heads, 8 key/value heads; SwiGLU FFN 13,824 / 28,672; vocabulary
+    // 32,000; sequence 4,096.
+    const auto llama2 = [](const char* name, std::int64_t layers, std::int64_t hidden, std::int64_t heads,
+                           std::int64_t kvHeads, std::int64_t ffn) {
+        TransformerConfig m;
+        m.name = name;
+        m.title = std::string("Llama 2 ") + name;
+        m.source = "Touvron et al. 2023, Llama 2 (Table 1; sizes of the released configurations)";
+        m.layers = layers;
+        m.hidden = hidden;
+        m.heads = heads;
+        m.kvHeads = kvHeads;
+        m.ffn = ffn;
+        m.gatedMlp = true;
+        m.vocab = 32000;
+        m.seqLen = 4096;
+        return m;
+    };
+    const std::string titan = "torchtitan FSDP2, 64 A100";
+    rows.push_back({titan + ", Llama 2 13B, batch 2, no AC", llama2("13B", 40, 5120, 40, 40, 13824),
+                    fsdp(64, 2, core::model::Recompute::None), "dgx-a100-ib", Metric::TokensPerGpu, 2162});
+    rows.push_back({titan + ", Llama 2 70B, batch 2, full AC", llama2("70B", 80, 8192, 64, 8, 28672),
+                    fsdp(64, 2, core::model::Recompute::Full), "dgx-a100-ib", Metric::TokensPerGpu, 353});
+    rows.push_back({titan + ", Llama 3 70B, batch 1, full AC", *core::model::findModel("llama3-70b"),
+                    fsdp(64, 1, core::model::Recompute::Full), "dgx-a100-ib", Metric::TokensPerGpu, 331});
     return rows;
 }
 
@@ -165,6 +208,8 @@ double estimateMetric(const Row& row, double stepTime, const core::model::Compil
                (stepTime * gpus * cluster.device.peakFlops(core::Precision::BF16));
     case Metric::PalmMfu:
         return 100 * core::model::stepFigures(compiled, result, cluster).mfu;
+    case Metric::TokensPerGpu:
+        return b * s / (stepTime * gpus);
     }
     return 0;
 }
@@ -173,9 +218,10 @@ int runValidation(const std::vector<std::string>& arguments)
 {
     CommandLine cli("bench validation", "[--quick]",
                     "Estimates the configurations whose training throughput was measured and published\n"
-                    "(Megatron-LM weak scaling on A100s, selective recomputation, Llama 3 405B on H100s) and prints\n"
-                    "measured, estimated and the error per row, then the mean absolute percentage error. Each\n"
-                    "figure uses the paper's own FLOPs formula. docs/validation.md explains the rows.",
+                    "(Megatron-LM weak scaling on A100s, selective recomputation, Llama 3 405B on H100s,\n"
+                    "PyTorch FSDP on A100s) and prints measured, estimated and the error per row, then the mean\n"
+                    "absolute percentage error. Each figure uses the source's own metric and FLOPs formula.\n"
+                    "docs/validation.md explains the rows.",
                     {{"quick", 0, {}, "the small rows only (for tests)"}});
     if (!cli.parseOrShowHelp(arguments))
         return ExitSuccess;
@@ -202,7 +248,9 @@ int runValidation(const std::vector<std::string>& arguments)
                       static_cast<long long>(row.parallel.dp),
                       row.parallel.cp > 1 ? (" CP" + std::to_string(row.parallel.cp)).c_str() : "",
                       static_cast<long long>(row.parallel.effectiveGlobalBatch()));
-        const char* unit = row.metric == Metric::MegatronTflops ? "TFLOP/s per GPU" : "% MFU";
+        const char* unit = row.metric == Metric::MegatronTflops ? "TFLOP/s per GPU"
+                           : row.metric == Metric::TokensPerGpu ? "tokens/s per GPU"
+                                                                : "% MFU";
         std::printf("%-62s %6lld  %-34s %9.1f %9.1f %+7.1f%% %7.1fs  %s\n", row.source.c_str(),
                     static_cast<long long>(row.parallel.ranks()), strategy, row.measured, estimated, 100 * error,
                     secondsSince(start), unit);
@@ -214,7 +262,8 @@ int runValidation(const std::vector<std::string>& arguments)
 }
 
 const bool registered = Benchmarks::add(
-    {"validation", "estimates against published measurements (Megatron-LM, Llama 3); error per row and MAPE",
+    {"validation",
+     "estimates against published measurements (Megatron-LM, Llama 3, torchtitan FSDP); error per row and MAPE",
      runValidation, 50});
 
 } // namespace

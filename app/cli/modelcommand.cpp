@@ -35,6 +35,10 @@ std::vector<OptionSpec> withStrategyOptions(std::vector<OptionSpec> own)
         {"microbatch-size", 0, "N", "sequences per microbatch (default 1)"},
         {"global-batch", 0, "N", "sequences per step (default DP x PP x microbatch size x 4)"},
         {"zero", 0, "STAGE", "ZeRO stage: 0, 1 (default), 2, 3 (= fsdp)"},
+        {"no-reshard-after-forward",
+         0,
+         {},
+         "ZeRO-3: keep each layer's gathered parameters from its forward to its backward pass"},
         {"recompute", 0, "MODE", "activation recomputation: none, selective (default), full"},
         {"dtype", 0, "TYPE", "matmul precision: bf16 (default) or fp8"},
         {"phase", 0, "NAME", "train (default), prefill or decode"},
@@ -139,6 +143,8 @@ core::model::ParallelConfig strategyFromCli(const CommandLine& cli, core::model:
         p.decodeContext = positive(cli, "decode-context", 1);
     if (cli.has("no-flash"))
         p.flashAttention = false;
+    if (cli.has("no-reshard-after-forward"))
+        p.reshardAfterForward = false;
     return p;
 }
 

@@ -440,9 +440,15 @@ std::vector<std::pair<std::string, std::string>> ModelCompiler::blockTexts(const
         if (training) {
             add(Block::LayerBackward, isMoe);
             add(Block::LayerGradientSync, isMoe);
+            if (parallel.zero == ZeroStage::Parameters)
+                add(Block::LayerParameterGather, isMoe);
         }
     }
     add(Block::HeadForward, false);
+    if (training && parallel.zero == ZeroStage::Parameters) {
+        add(Block::EmbeddingParameterGather, false);
+        add(Block::HeadParameterGather, false);
+    }
     if (training) {
         add(Block::HeadBackward, false);
         add(Block::HeadGradientSync, false);
@@ -531,7 +537,11 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
     bool hasDense = false, hasMoe = false;
     for (std::int64_t l = 0; l < model.layers; ++l)
         (model.isMoeLayer(l) ? hasMoe : hasDense) = true;
-    std::shared_ptr<const LoweredBlock> fwd[2], bwd[2], sync[2];
+    // ZeRO-3 / FSDP: each unit (a layer; the embedding and the head, FSDP's root unit) gathers its
+    // flat parameter before it computes and reduce-scatters its gradients after every microbatch's
+    // backward pass (docs/models.md, "ZeRO-3 and FSDP").
+    const bool fsdp = training && parallel.zero == ZeroStage::Parameters;
+    std::shared_ptr<const LoweredBlock> fwd[2], bwd[2], sync[2], gather[2];
     for (int isMoe = 0; isMoe < 2; ++isMoe) {
         if (!(isMoe ? hasMoe : hasDense))
             continue;
@@ -540,15 +550,21 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
             bwd[isMoe] = lowerBlock(Block::LayerBackward, isMoe);
             sync[isMoe] = lowerBlock(Block::LayerGradientSync, isMoe);
         }
+        if (fsdp)
+            gather[isMoe] = lowerBlock(Block::LayerParameterGather, isMoe);
     }
     const auto embF = lowerBlock(Block::EmbeddingForward, false);
     const auto headF = lowerBlock(Block::HeadForward, false);
-    std::shared_ptr<const LoweredBlock> embB, headB, embSync, headSync;
+    std::shared_ptr<const LoweredBlock> embB, headB, embSync, headSync, embGather, headGather;
     if (training) {
         embB = lowerBlock(Block::EmbeddingBackward, false);
         headB = lowerBlock(Block::HeadBackward, false);
         embSync = lowerBlock(Block::EmbeddingGradientSync, false);
         headSync = lowerBlock(Block::HeadGradientSync, false);
+    }
+    if (fsdp) {
+        embGather = lowerBlock(Block::EmbeddingParameterGather, false);
+        headGather = lowerBlock(Block::HeadParameterGather, false);
     }
     control.report(0.3);
 
@@ -617,7 +633,9 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
                 for (std::int64_t layer : layers[static_cast<std::size_t>(step.chunk)]) {
                     const int isMoe = model.isMoeLayer(layer);
                     count += (step.backward ? bwd[isMoe] : fwd[isMoe])->program.ops.size();
-                    if (step.backward && step.microbatch == microbatches - 1)
+                    if (gather[isMoe])
+                        count += gather[isMoe]->program.ops.size();
+                    if (step.backward && (fsdp || step.microbatch == microbatches - 1))
                         count += sync[isMoe]->program.ops.size();
                 }
                 if (vstage == 0)
@@ -629,28 +647,79 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
             }
             builder.program().ops.reserve(count);
         }
+        // One unit of a step: a block, the FSDP parameter gather that must precede it (or none) and the
+        // gradient sync that follows it (or none).
+        struct Unit {
+            const LoweredBlock* block;
+            std::string scope;
+            const LoweredBlock* gather = nullptr;
+            const LoweredBlock* sync = nullptr;
+            std::string syncScope;
+        };
+        // FSDP prefetch: the gather of the next unit is issued when the current one may start (the
+        // unit before it has finished), after the previous gather, so at most two units are gathered
+        // at once (FSDP's all-gather rate limit and backward prefetch; the forward gathers run ahead
+        // of the compute as the CPU issues them early).
+        std::vector<std::uint64_t> lastGather;
+        const auto runUnits = [&](const std::vector<Unit>& units, std::vector<std::uint64_t> exits) {
+            std::vector<std::vector<std::uint64_t>> gathered(units.size());
+            std::vector<char> issued(units.size(), 0);
+            const auto gatherUnit = [&](std::size_t i, std::vector<std::uint64_t> after) {
+                after.insert(after.end(), lastGather.begin(), lastGather.end());
+                gathered[i] = builder.append(*units[i].gather, units[i].scope, after);
+                lastGather = gathered[i];
+                issued[i] = 1;
+            };
+            for (std::size_t i = 0; i < units.size(); ++i) {
+                const Unit& unit = units[i];
+                const std::vector<std::uint64_t> entry = exits;
+                if (unit.gather && !issued[i])
+                    gatherUnit(i, entry);
+                for (std::size_t j = i + 1; j < units.size(); ++j)
+                    if (units[j].gather) {
+                        if (!issued[j])
+                            gatherUnit(j, entry);
+                        break;
+                    }
+                std::vector<std::uint64_t> after = entry;
+                after.insert(after.end(), gathered[i].begin(), gathered[i].end());
+                exits = builder.append(*unit.block, unit.scope, after);
+                if (unit.sync) {
+                    auto s = builder.append(*unit.sync, unit.syncScope, afterSync(exits), true);
+                    syncExits.insert(syncExits.end(), s.begin(), s.end());
+                    lastSync = s;
+                }
+            }
+            return exits;
+        };
         for (const PipelineStep& step : order) {
             const std::int64_t vstage = step.chunk * pp + stage;
             const bool first = vstage == 0;
             const bool last = vstage == virtualStages - 1;
             const std::string mbScope = "microbatch " + std::to_string(step.microbatch);
+            const auto& chunk = layers[static_cast<std::size_t>(step.chunk)];
             std::vector<std::uint64_t> entry = chain;
+            std::vector<Unit> units;
             if (!step.backward) {
                 if (!first) {
                     const std::int64_t from = (stage + pp - 1) % pp;
                     entry.push_back(builder.transfer(false, from, fwdTag(vstage, step.microbatch), p2pBytes,
                                                      mbScope + "/pipeline", "recv_activations", {}));
                 }
-                std::vector<std::uint64_t> exits = entry;
                 if (first)
-                    exits = builder.append(*embF, mbScope + "/embedding/forward", exits);
-                for (std::int64_t layer : layers[static_cast<std::size_t>(step.chunk)]) {
-                    exits = builder.append(*fwd[model.isMoeLayer(layer) ? 1 : 0],
-                                           mbScope + "/layer " + std::to_string(layer) + "/forward", exits);
+                    units.push_back({embF.get(), mbScope + "/embedding/forward", embGather.get(), nullptr, {}});
+                for (std::int64_t layer : chunk) {
+                    const int isMoe = model.isMoeLayer(layer) ? 1 : 0;
+                    units.push_back({fwd[isMoe].get(),
+                                     mbScope + "/layer " + std::to_string(layer) + "/forward",
+                                     gather[isMoe].get(),
+                                     nullptr,
+                                     {}});
                 }
                 if (last)
-                    exits = builder.append(*headF, mbScope + "/head/forward", exits);
-                else
+                    units.push_back({headF.get(), mbScope + "/head/forward", headGather.get(), nullptr, {}});
+                const std::vector<std::uint64_t> exits = runUnits(units, entry);
+                if (!last)
                     builder.transfer(true, (stage + 1) % pp, fwdTag(vstage + 1, step.microbatch), p2pBytes,
                                      mbScope + "/pipeline", "send_activations", exits);
                 chain = exits;
@@ -661,39 +730,28 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
                 entry.push_back(builder.transfer(false, from, bwdTag(vstage + 1, step.microbatch), p2pBytes,
                                                  mbScope + "/pipeline", "recv_gradients", {}));
             }
-            const bool lastMicrobatch = step.microbatch == microbatches - 1;
-            std::vector<std::uint64_t> exits = entry;
-            if (last) {
-                exits = builder.append(*headB, mbScope + "/head/backward", exits);
-                if (lastMicrobatch) {
-                    auto s = builder.append(*headSync, "gradient sync/head", afterSync(exits), true);
-                    syncExits.insert(syncExits.end(), s.begin(), s.end());
-                    lastSync = s;
-                }
-            }
-            const auto& chunk = layers[static_cast<std::size_t>(step.chunk)];
+            // Gradients are completed once, after the last microbatch; under FSDP after every one.
+            const bool syncNow = fsdp || step.microbatch == microbatches - 1;
+            const std::string syncPrefix = fsdp ? "gradient sync/" + mbScope + "/" : "gradient sync/";
+            // The head and the embedding form FSDP's root unit: gathered for the forward pass and kept
+            // for the backward pass (the embedding's backward pass reads no parameter).
+            if (last)
+                units.push_back({headB.get(), mbScope + "/head/backward", nullptr, syncNow ? headSync.get() : nullptr,
+                                 syncPrefix + "head"});
             for (auto it = chunk.rbegin(); it != chunk.rend(); ++it) {
                 const std::int64_t layer = *it;
                 const int isMoe = model.isMoeLayer(layer) ? 1 : 0;
-                exits = builder.append(*bwd[isMoe], mbScope + "/layer " + std::to_string(layer) + "/backward", exits);
-                if (lastMicrobatch) {
-                    auto s = builder.append(*sync[isMoe], "gradient sync/layer " + std::to_string(layer),
-                                            afterSync(exits), true);
-                    syncExits.insert(syncExits.end(), s.begin(), s.end());
-                    lastSync = s;
-                }
+                units.push_back({bwd[isMoe].get(), mbScope + "/layer " + std::to_string(layer) + "/backward",
+                                 parallel.reshardAfterForward ? gather[isMoe].get() : nullptr,
+                                 syncNow ? sync[isMoe].get() : nullptr, syncPrefix + "layer " + std::to_string(layer)});
             }
-            if (first) {
-                exits = builder.append(*embB, mbScope + "/embedding/backward", exits);
-                if (lastMicrobatch) {
-                    auto s = builder.append(*embSync, "gradient sync/embedding", afterSync(exits), true);
-                    syncExits.insert(syncExits.end(), s.begin(), s.end());
-                    lastSync = s;
-                }
-            } else {
+            if (first)
+                units.push_back({embB.get(), mbScope + "/embedding/backward", nullptr,
+                                 syncNow ? embSync.get() : nullptr, syncPrefix + "embedding"});
+            const std::vector<std::uint64_t> exits = runUnits(units, entry);
+            if (!first)
                 builder.transfer(true, (stage + pp - 1) % pp, bwdTag(vstage, step.microbatch), p2pBytes,
                                  mbScope + "/pipeline", "send_gradients", exits);
-            }
             chain = exits;
         }
         if (training) {

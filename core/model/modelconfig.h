@@ -92,6 +92,11 @@ struct ParallelConfig {
     std::int64_t microbatchSize = 1; ///< sequences per microbatch
     std::int64_t globalBatch = 0;    ///< sequences per step; 0: dp * pp * microbatchSize * 4
     ZeroStage zero = ZeroStage::OptimizerState;
+    /// ZeRO-3 / FSDP: free each unit's gathered parameters after its forward pass and gather them
+    /// again for its backward pass (PyTorch FSDP's reshard_after_forward / FULL_SHARD, the default).
+    /// Off, they stay gathered until the backward pass (SHARD_GRAD_OP: one gather per microbatch,
+    /// memory as ZeRO-2 plus whole parameters).
+    bool reshardAfterForward = true;
     Recompute recompute = Recompute::Selective;
     Precision dtype = Precision::BF16; ///< BF16 or FP8 matmuls (weights kept in bf16, master fp32)
     Phase phase = Phase::Training;
@@ -131,7 +136,8 @@ struct MemoryBreakdown {
 MemoryBreakdown memoryPerRank(const TransformerConfig& model, const ParallelConfig& parallel);
 
 /// Layers per virtual pipeline stage (pp x virtual stages of them, in pipeline order): equal, or,
-/// when PP does not divide the layers, the first and last stage one layer short (Llama 3's split).
+/// when PP does not divide the layers, the stages at the ends one layer short, alternating first, last,
+/// second, second-to-last, ... (Llama 3's split of 126 layers over 16 stages, generalised).
 std::vector<std::int64_t> virtualStageSizes(const TransformerConfig& model, const ParallelConfig& parallel);
 /// The global layer indices of each model chunk pipeline stage `stage` holds (one chunk unless the
 /// schedule is interleaved; chunk c is virtual stage c * pp + stage).

@@ -348,14 +348,26 @@ struct Shape {
         return "attention/" + std::string(parallel.phase == Phase::Decode ? "" : "causal_") + what + ".fused";
     }
     Sharding full() const { return {batch, seq, {}}; }
-    /// A weight [in, out] split on `tpDim` over "tp"; under ZeRO-3 the other dimension over the data axes.
+    /// A weight [in, out] split on `tpDim` over "tp". Under ZeRO-3 this is the weight as the layer
+    /// uses it, after its unit's parameter gather (parameterGatherBlock): FSDP computes on whole
+    /// (gathered) parameters, never on data-parallel shards of them.
     Sharding weight(int tpDim) const
     {
         Sharding sh(2);
         sh[static_cast<std::size_t>(tpDim)] = tp;
-        if (parallel.zero == ZeroStage::Parameters && training)
-            sh[static_cast<std::size_t>(1 - tpDim)] = zeroAxes;
         return sh;
+    }
+    bool fullySharded() const { return parallel.zero == ZeroStage::Parameters && training; }
+    std::int64_t axisSize(const std::string& axis) const
+    {
+        return axis == "dp" ? mesh.dp : axis == "ep" ? mesh.ep : axis == "cp" ? mesh.cp : mesh.tp;
+    }
+    std::int64_t ways(const Axes& axes) const
+    {
+        std::int64_t product = 1;
+        for (const std::string& axis : axes)
+            product *= axisSize(axis);
+        return product;
     }
     Sharding vectorSharding() const { return {{}}; }
 };
@@ -480,13 +492,10 @@ LayerWeights layerWeights(Emitter& e, const Shape& sh, bool moe)
     Axes ep;
     if (sh.mesh.ep > 1)
         ep.push_back("ep");
-    Axes expertZero; // ZeRO-3 shards experts over the data axes that hold replicas of them
-    if (sh.parallel.zero == ZeroStage::Parameters && sh.training && sh.mesh.dp > 1)
-        expertZero.push_back("dp");
-    w.e1 = e.arg("expert_w1", {m.experts, sh.h, m.expertFfn}, {ep, expertZero, sh.tp});
+    w.e1 = e.arg("expert_w1", {m.experts, sh.h, m.expertFfn}, {ep, {}, sh.tp});
     if (m.gatedMlp)
-        w.e3 = e.arg("expert_w3", {m.experts, sh.h, m.expertFfn}, {ep, expertZero, sh.tp});
-    w.e2 = e.arg("expert_w2", {m.experts, m.expertFfn, sh.h}, {ep, sh.tp, expertZero});
+        w.e3 = e.arg("expert_w3", {m.experts, sh.h, m.expertFfn}, {ep, {}, sh.tp});
+    w.e2 = e.arg("expert_w2", {m.experts, m.expertFfn, sh.h}, {ep, sh.tp, {}});
     if (m.sharedExperts > 0) {
         const std::int64_t f = m.expertFfn * m.sharedExperts;
         w.s1 = e.arg("shared_w1", {sh.h, f}, sh.weight(1));
@@ -903,19 +912,20 @@ Sharding completedGradient(const Shape& sh, const Dims& shape, Sharding sharding
     return sharding;
 }
 
-/// A gradient-sync block: the partial weight gradients of one layer (or of the embedding/output
-/// layer) in, completed gradients out. Data-parallel gradient reduction runs in fp32 (Megatron-LM's
-/// main gradients; Llama 3, Sec. 3.3.4, reduce-scatters in fp32 too).
-std::string gradientSyncBlock(const Shape& sh, Block block, bool moe)
+/// A parameter of a unit (a layer, the embedding, the head) as the layer blocks use it: its global
+/// shape and its sharding over the stage mesh without data parallelism.
+struct Param {
+    std::string name;
+    Dims shape;
+    Sharding sharding;
+    bool expert = false; ///< a routed expert: replicated over "dp" only (its "ep" shards differ)
+};
+
+/// The parameters whose gradients a gradient-sync block completes (`block` one of the three syncs);
+/// also the contents of an FSDP unit's flat parameter.
+std::vector<Param> unitParameters(const Shape& sh, Block block, bool moe)
 {
     const TransformerConfig& m = sh.model;
-    Emitter e;
-    struct Param {
-        std::string name;
-        Dims shape;
-        Sharding sharding;
-        bool expert = false;
-    };
     std::vector<Param> params;
     Axes ep;
     if (sh.mesh.ep > 1)
@@ -956,8 +966,107 @@ std::string gradientSyncBlock(const Shape& sh, Block block, bool moe)
         if (!(m.tiedEmbeddings && sh.parallel.pp == 1))
             params.push_back({"output", {sh.h, sh.v}, {{}, sh.tp}});
     }
+    return params;
+}
+
+/// An FSDP unit's flat parameter on one device (PyTorch FSDP's FlatParameter; DeepSpeed ZeRO-3
+/// flattens likewise): the device's tensor- and expert-parallel pieces of the unit's dense (or routed
+/// expert) parameters, concatenated, then padded to a multiple of the `ways` data-parallel shards so
+/// that any data-parallel size works (PyTorch FSDP pads each FlatParameter's element count to a
+/// multiple of the sharding world size, pytorch/pytorch#99054; Zhao et al. 2023, PyTorch FSDP,
+/// Sec. 3.2). Elements per device after padding.
+std::int64_t flatParameterLength(const Shape& sh, const std::vector<Param>& params, bool expert, std::int64_t ways)
+{
+    std::int64_t length = 0;
+    for (const Param& p : params) {
+        if (p.expert != expert)
+            continue;
+        std::int64_t local = 1;
+        for (std::size_t d = 0; d < p.shape.size(); ++d)
+            local *= p.shape[d] / sh.ways(p.sharding[d]);
+        length += local;
+    }
+    return (length + ways - 1) / ways * ways;
+}
+
+/// The data axes an FSDP unit's dense or expert flat parameter is sharded over: every data axis for
+/// dense parameters; "dp" for routed experts (their "ep" shards differ).
+Axes fsdpAxes(const Shape& sh, bool expert)
+{
+    if (!expert)
+        return sh.zeroAxes;
+    return sh.mesh.dp > 1 ? Axes{"dp"} : Axes{};
+}
+
+/// The flat parameter's global shape and sharding: [tp, L] over ("tp", the FSDP axes), with a leading
+/// "ep" dimension for routed experts. `gathered` drops the FSDP axes (the unit's whole parameters).
+std::pair<Dims, Sharding> flatParameter(const Shape& sh, const std::vector<Param>& params, bool expert, bool gathered)
+{
+    const Axes axes = fsdpAxes(sh, expert);
+    const std::int64_t length = flatParameterLength(sh, params, expert, sh.ways(axes));
+    const Axes shardAxes = gathered ? Axes{} : axes;
+    if (!expert)
+        return {{sh.mesh.tp, length}, {sh.tp, shardAxes}};
+    Axes ep;
+    if (sh.mesh.ep > 1)
+        ep.push_back("ep");
+    return {{sh.mesh.ep, sh.mesh.tp, length}, {ep, sh.tp, shardAxes}};
+}
+
+bool hasExperts(const std::vector<Param>& params)
+{
+    for (const Param& p : params)
+        if (p.expert)
+            return true;
+    return false;
+}
+
+/// ZeRO-3 / FSDP: all-gathers one unit's flat parameter in bf16 before the unit computes (its
+/// forward pass, and again its backward pass when parameters are resharded after the forward). One
+/// collective per unit, as FSDP issues it; the layer blocks then use the whole parameters.
+std::string parameterGatherBlock(const Shape& sh, Block block, Block unit, bool moe)
+{
+    Emitter e;
+    const std::vector<Param> params = unitParameters(sh, unit, moe);
     std::vector<Value> results;
     std::vector<Sharding> shardings;
+    for (bool expert : {false, true}) {
+        if (expert && !hasExperts(params))
+            continue;
+        const auto [shape, shard] = flatParameter(sh, params, expert, false);
+        const auto [_, whole] = flatParameter(sh, params, expert, true);
+        const Value flat = e.arg(expert ? "expert_parameters" : "parameters", shape, shard);
+        results.push_back(e.constrain(flat, whole, expert ? "fsdp/all_gather_experts" : "fsdp/all_gather"));
+        shardings.push_back(whole);
+    }
+    return e.module(moduleName(block, moe), sh.mesh, results, shardings, header(sh, block, moe));
+}
+
+/// A gradient-sync block: the partial weight gradients of one layer (or of the embedding/output
+/// layer) in, completed gradients out. Data-parallel gradient reduction runs in fp32 (Megatron-LM's
+/// main gradients; Llama 3, Sec. 3.3.4, reduce-scatters in fp32 too; PyTorch FSDP with
+/// reduce_dtype=float32 as torchtitan configures it). Under ZeRO-3 the unit's gradients are one flat
+/// buffer laid out as its flat parameter, reduce-scattered to the shards in one collective (FSDP's
+/// post-backward reduce-scatter), after every microbatch's backward pass.
+std::string gradientSyncBlock(const Shape& sh, Block block, bool moe)
+{
+    Emitter e;
+    const std::vector<Param> params = unitParameters(sh, block, moe);
+    std::vector<Value> results;
+    std::vector<Sharding> shardings;
+    if (sh.fullySharded()) {
+        for (bool expert : {false, true}) {
+            if (expert && !hasExperts(params))
+                continue;
+            const auto [shape, whole] = flatParameter(sh, params, expert, true);
+            const auto [_, shard] = flatParameter(sh, params, expert, false);
+            const Axes partial = concat(fsdpAxes(sh, expert), sh.seq);
+            const Value g = e.partialArg(expert ? "d_expert_parameters" : "d_parameters", shape, whole, partial, "f32");
+            results.push_back(e.constrain(g, shard, expert ? "fsdp/reduce_scatter_experts" : "fsdp/reduce_scatter"));
+            shardings.push_back(shard);
+        }
+        return e.module(moduleName(block, moe), sh.mesh, results, shardings, header(sh, block, moe));
+    }
     for (const Param& p : params) {
         // Experts are replicated over "dp" only (their "ep" shards differ), dense parameters over every data axis.
         Axes replicas = p.expert ? Axes{} : sh.batch;
@@ -1157,6 +1266,12 @@ std::string_view displayName(Block block)
         return "embedding gradient sync";
     case Block::Optimizer:
         return "optimizer";
+    case Block::LayerParameterGather:
+        return "layer parameter gather";
+    case Block::HeadParameterGather:
+        return "head parameter gather";
+    case Block::EmbeddingParameterGather:
+        return "embedding parameter gather";
     }
     return "block";
 }
@@ -1184,6 +1299,12 @@ std::string generateBlock(Block block, const TransformerConfig& model, const Par
         return headBackwardBlock(sh);
     case Block::Optimizer:
         return optimizerBlock(sh, stageParameters);
+    case Block::LayerParameterGather:
+        return parameterGatherBlock(sh, block, Block::LayerGradientSync, moe);
+    case Block::HeadParameterGather:
+        return parameterGatherBlock(sh, block, Block::HeadGradientSync, false);
+    case Block::EmbeddingParameterGather:
+        return parameterGatherBlock(sh, block, Block::EmbeddingGradientSync, false);
     }
     throw std::invalid_argument("unknown block");
 }

@@ -26,6 +26,10 @@ enum class Block : std::uint8_t {
     HeadGradientSync,  ///< completes the output layer's (and under tying, the embedding's) gradients
     EmbeddingGradientSync,
     Optimizer, ///< fused Adam over one stage's parameters (ZeRO: this rank's shard, then all-gather)
+    /// ZeRO-3 / FSDP: all-gathers a unit's flat, padded parameter (bf16) before the unit computes.
+    LayerParameterGather,
+    HeadParameterGather,
+    EmbeddingParameterGather,
 };
 
 /// Mesh axes of a stage's program: "dp" (data-parallel replicas per expert group), "ep", "cp", "tp";

@@ -208,7 +208,10 @@ std::string ParallelConfig::describe() const
         }
         text += ", " + number(microbatches()) + (microbatches() == 1 ? " microbatch of " : " microbatches of ") +
                 number(microbatchSize);
-        text += ", " + std::string(displayName(zero)) + ", " + std::string(displayName(recompute)) + " recompute";
+        text += ", " + std::string(displayName(zero));
+        if (zero == ZeroStage::Parameters && !reshardAfterForward)
+            text += " without reshard after forward";
+        text += ", " + std::string(displayName(recompute)) + " recompute";
     } else {
         text += ", " + std::string(displayName(phase)) + ", batch " + number(effectiveGlobalBatch());
     }
@@ -256,26 +259,17 @@ std::vector<StrategyProblem> validateStrategy(const TransformerConfig& model, co
         add("virtual stages (" + number(parallel.virtualStages) + ") need the interleaved schedule",
             "schedule interleaved, or virtual stages 1");
     // An uneven split is accepted as Llama 3 makes it: at most the first and last stage one layer short.
-    const auto splits = [&model](std::int64_t stages) {
-        const std::int64_t deficit = (model.layers + stages - 1) / stages * stages - model.layers;
-        return stages <= model.layers && (model.layers % stages == 0 || deficit <= 2);
-    };
+    // Any split with at least one layer per (virtual) stage: layers spread evenly, the stages at the
+    // ends (which also hold the embedding and the loss) shortest (virtualStageSizes). Published runs
+    // use such splits: Llama 3 405B's 126 layers over 16 stages, DeepSeek-V3's 61 over 16-way
+    // PP (DeepSeek-AI 2024, Sec. 3.2), Megatron-LM's --decoder-first/last-pipeline-num-layers.
     const std::int64_t virtualCount = parallel.pp * chunks;
-    if (!splits(virtualCount)) {
-        std::vector<std::int64_t> valid;
-        for (std::int64_t p = 1; p <= std::min<std::int64_t>(model.layers, 128) && valid.size() < 12; ++p)
-            if (splits(p * chunks))
-                valid.push_back(p);
-        std::string list;
-        for (std::size_t i = 0; i < valid.size(); ++i)
-            list += (i == 0 ? "" : i + 1 == valid.size() ? " or " : ", ") + number(valid[i]);
-        std::string suggestion = "PP " + list;
-        if (chunks > 1)
-            suggestion += " with " + number(chunks) + " virtual stages";
-        suggestion += " (equal stages, or the first and last one layer short)";
+    if (virtualCount > model.layers) {
+        const std::int64_t most = model.layers / chunks;
         add("PP " + number(parallel.pp) + (chunks > 1 ? " x " + number(chunks) + " virtual stages" : std::string()) +
-                " does not divide the " + number(model.layers) + " layers of " + model.title,
-            suggestion);
+                " leaves stages without any of the " + number(model.layers) + " layers of " + model.title,
+            "PP at most " + number(most) +
+                (chunks > 1 ? " with " + number(chunks) + " virtual stages" : std::string()));
     }
     if (parallel.schedule == PipelineSchedule::Interleaved && parallel.pp == 1)
         add("the interleaved schedule needs PP > 1", "schedule 1F1B");
@@ -434,8 +428,10 @@ MemoryBreakdown memoryPerRank(const TransformerConfig& model, const ParallelConf
             // buffers, and under ZeRO-3 two layers of gathered parameters (one in use, one prefetched).
             const double gathered = b * seq / static_cast<double>(parallel.cp) * h * kBf16;
             m.commBuffers = (parallel.tp > 1 ? 2 * gathered : 0.0) + (parallel.pp > 1 ? 2 * gathered / t : 0.0);
+            // Without reshard after forward every layer of the stage stays gathered until its backward.
             if (parallel.zero == ZeroStage::Parameters && !layers.empty())
-                m.commBuffers += 2 * kBf16 * model.layerParameters(layers.front()) / t;
+                m.commBuffers += (parallel.reshardAfterForward ? 2.0 : static_cast<double>(layers.size())) * kBf16 *
+                                 model.layerParameters(layers.front()) / t;
         } else {
             // The KV cache of every sequence in flight on this stage, and one layer's working set.
             const double sequences = static_cast<double>(parallel.effectiveGlobalBatch()) / dp;

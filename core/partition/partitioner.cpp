@@ -181,6 +181,14 @@ private:
     }
 
     std::string scopeOf(std::uint32_t op) const { return m_program.ops[op].instruction.metadata.opName; }
+    /// The scope of the collectives that reshard `op`: its own, or for an op without one (a parameter)
+    /// the scope of the sharding constraint being applied, so that a gather of a parameter is named
+    /// after the constraint that asked for it.
+    std::string reshardScope(std::uint32_t op) const
+    {
+        std::string scope = scopeOf(op);
+        return scope.empty() ? m_constraintScope : scope;
+    }
 
     /// Completes a pending partial sum of `op`'s value with an all-reduce over its partial axes.
     std::uint32_t resolvePartial(std::uint32_t op)
@@ -201,7 +209,7 @@ private:
         TensorSharding current = m_spec[op];
         std::uint32_t value = m_value[op];
         const Shape& global = globalShape(op);
-        const std::string scope = scopeOf(op);
+        const std::string scope = reshardScope(op);
         const std::size_t rank = global.dims.size();
         current.dims.resize(rank);
         // Partial -> sharded on the partial axes along a dimension, after the axes that dimension
@@ -315,7 +323,7 @@ private:
         TensorSharding current = m_spec[op];
         std::uint32_t value = m_value[op];
         const Shape& global = globalShape(op);
-        const std::string scope = scopeOf(op);
+        const std::string scope = reshardScope(op);
         Axes extra;
         for (const std::string& axis : current.partial)
             if (std::find(target.partial.begin(), target.partial.end(), axis) == target.partial.end())
@@ -404,7 +412,9 @@ private:
             // A sharding constraint: reshard the operand to it.
             TensorSharding target = fitToMesh(*logical.sharding, instruction.name);
             target.dims.resize(rank);
+            m_constraintScope = instruction.metadata.opName;
             m_value[op] = reshardKeepingPartial(operands[0], target);
+            m_constraintScope.clear();
             if (!target.partial.empty())
                 m_keepPartial.insert(op);
             m_spec[op] = std::move(target);
@@ -984,6 +994,7 @@ private:
     std::set<std::uint32_t> m_keepPartial;
     std::int64_t m_collectives = 0;
     std::int64_t m_slices = 0;
+    std::string m_constraintScope; ///< while a sharding constraint reshards its operand: its scope
 };
 
 } // namespace

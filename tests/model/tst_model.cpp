@@ -124,10 +124,19 @@ private Q_SLOTS:
         QVERIFY(has(problems.front().message, "96 attention heads"));
         QVERIFY(has(problems.front().suggestion, "8"));
         p.tp = 8;
-        p.pp = 5; // 20 layers per stage would need 100
+        p.pp = 97; // more stages than layers
         problems = validateStrategy(gpt3, p);
         QVERIFY(!problems.empty());
         QVERIFY(has(problems.front().message, "96 layers"));
+        QVERIFY(has(problems.front().suggestion, "PP at most 96"));
+        // DeepSeek-V3's published PP 16 over its 61 layers: the two first and the last stage take 3.
+        ParallelConfig deepseek;
+        deepseek.pp = 16;
+        deepseek.dp = 64;
+        deepseek.ep = 64;
+        QVERIFY(validateStrategy(*findModel("deepseek-v3"), deepseek).empty());
+        QCOMPARE(virtualStageSizes(*findModel("deepseek-v3"), deepseek),
+                 (std::vector<std::int64_t>{3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 3}));
         // Llama 3 405B's 126 layers over 16 stages: the first and last stage take 7, the others 8.
         ParallelConfig llama;
         llama.tp = 8;
@@ -247,6 +256,95 @@ private Q_SLOTS:
         QCOMPARE(static_cast<double>(gathered.bytes), 2 * kTinyParameters / 2); // this rank's half, bf16
         const auto result = estimate(z1.workload, *clusterPreset("dgx-h100-ib", 2));
         QVERIFY(result->stepTime > 0);
+    }
+
+    void fsdpGathersPerUnitAndReduceScattersPerMicrobatch()
+    {
+        // ZeRO-3 / FSDP on DP 3 (which divides none of the tiny model's dimensions: FSDP pads its flat
+        // parameters instead), 2 microbatches, full recomputation. Per microbatch and layer: one bf16
+        // all-gather of the layer's flat parameter before its forward pass and one before its backward
+        // pass, and one fp32 reduce-scatter of its flat gradient after it; the embedding and the head
+        // (the root unit) are gathered once per microbatch. Never an all-reduce of activations.
+        const TransformerConfig tiny = tinyModel();
+        ParallelConfig p;
+        p.dp = 3;
+        p.globalBatch = 6;
+        p.zero = ZeroStage::Parameters;
+        p.recompute = Recompute::Full;
+        QVERIFY(validateStrategy(tiny, p).empty());
+        ModelCompiler compiler;
+        const CompiledModel c = compiler.compile(tiny, p);
+        QCOMPARE(c.workload.validate(), std::string());
+        // Flat parameters padded to a multiple of 3: layer 786,944 -> 786,945; embedding 262,144 ->
+        // 262,146; head (final norm + output) 262,400 -> 262,401.
+        const std::set<std::vector<std::int32_t>> dpGroup{{0, 1, 2}};
+        std::size_t layerGathers = 0, embeddingGathers = 0, headGathers = 0, layerSyncs = 0, otherSyncs = 0;
+        for (const Op& op : c.workload.programOf(1).ops) {
+            if (op.kind != OpKind::Collective)
+                continue;
+            const bool layer = has(op.scope, "/layer ");
+            if (op.collective == CollectiveKind::AllGather && has(op.scope, "fsdp/all_gather")) {
+                QCOMPARE(c.workload.membersOf(1, op), (std::vector<std::int32_t>{0, 1, 2}));
+                if (layer) {
+                    QCOMPARE(op.commBytes, std::uint64_t{786'945 / 3 * 2});
+                    ++layerGathers;
+                } else if (has(op.scope, "/embedding/")) {
+                    QCOMPARE(op.commBytes, std::uint64_t{262'146 / 3 * 2});
+                    ++embeddingGathers;
+                } else {
+                    QVERIFY2(has(op.scope, "/head/"), op.scope.c_str());
+                    QCOMPARE(op.commBytes, std::uint64_t{262'401 / 3 * 2});
+                    ++headGathers;
+                }
+                continue;
+            }
+            if (op.collective == CollectiveKind::ReduceScatter) {
+                QVERIFY2(op.scope.rfind("gradient sync/microbatch ", 0) == 0, op.scope.c_str());
+                if (layer) {
+                    QCOMPARE(op.commBytes, std::uint64_t{786'945 * 4});
+                    ++layerSyncs;
+                } else {
+                    QVERIFY(op.commBytes == 262'146 * 4 || op.commBytes == 262'401 * 4);
+                    ++otherSyncs;
+                }
+                continue;
+            }
+            // Only the loss (a scalar) is reduced besides the FSDP collectives.
+            QVERIFY2(op.commBytes <= 8, (op.scope + " " + std::to_string(op.commBytes)).c_str());
+        }
+        QCOMPARE(layerGathers, std::size_t{2 * 2 * 2}); // 2 layers x (forward, backward) x 2 microbatches
+        QCOMPARE(embeddingGathers, std::size_t{2});
+        QCOMPARE(headGathers, std::size_t{2});
+        QCOMPARE(layerSyncs, std::size_t{2 * 2});
+        QCOMPARE(otherSyncs, std::size_t{2 * 2});
+        // The optimizer updates this rank's shard and gathers nothing (the next step's layers do).
+        QCOMPARE(collectives(c.workload, 1, CollectiveKind::AllGather, "optimizer").ops, std::size_t{0});
+
+        // Prefetch: layer 1's forward gather runs while layer 0 computes.
+        const auto result = estimate(c.workload, *clusterPreset("dgx-h100-ib", 3));
+        const Program& program = c.workload.programOf(0);
+        double layer0End = 0, layer1GatherStart = -1;
+        for (const auto& event : result->eventsOf(0)) {
+            const Op& op = program.ops[event.op];
+            if (op.scope.rfind("microbatch 0/layer 0/forward", 0) == 0 && op.kind == OpKind::Compute)
+                layer0End = std::max(layer0End, event.end);
+            if (op.scope.rfind("microbatch 0/layer 1/forward/fsdp", 0) == 0)
+                layer1GatherStart = event.start;
+        }
+        QVERIFY(layer1GatherStart >= 0);
+        QVERIFY2(layer1GatherStart < layer0End,
+                 qPrintable(QStringLiteral("%1 >= %2").arg(layer1GatherStart).arg(layer0End)));
+
+        // Without reshard after forward, the backward passes gather nothing.
+        p.reshardAfterForward = false;
+        const CompiledModel kept = compiler.compile(tiny, p);
+        QCOMPARE(collectives(kept.workload, 0, CollectiveKind::AllGather).ops, std::size_t{2 * 2 + 2 + 2});
+        // Memory: with 4 layers, all 4 stay gathered instead of 2 at a time (bf16, 786,944 each).
+        TransformerConfig four = tiny;
+        four.layers = 4;
+        ParallelConfig resharded = p;
+        resharded.reshardAfterForward = true;
+        QCOMPARE(memoryPerRank(four, p).commBuffers - memoryPerRank(four, resharded).commBuffers, 2 * 2 * 786'944.0);
     }
 
     void tensorAndSequenceParallelCollectives()
