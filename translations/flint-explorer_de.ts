@@ -946,6 +946,18 @@
         <source>ZeRO-3 (FSDP): free each layer&apos;s gathered parameters after its forward pass and gather them again for its backward pass</source>
         <translation>ZeRO-3 (FSDP): die gesammelten Parameter jeder Schicht nach ihrem Vorwärtslauf freigeben und für ihren Rückwärtslauf erneut sammeln</translation>
     </message>
+    <message>
+        <source>ZeRO-3 hybrid sharding (HSDP): shard over groups of this many data-parallel ranks and replicate across the groups</source>
+        <translation>ZeRO-3 mit hybrider Aufteilung (HSDP): über Gruppen aus so vielen datenparallelen Rängen aufteilen und zwischen den Gruppen replizieren</translation>
+    </message>
+    <message>
+        <source>all of DP</source>
+        <translation>ganz DP</translation>
+    </message>
+    <message>
+        <source>Shard group</source>
+        <translation>Shard-Gruppe</translation>
+    </message>
 </context>
 <context>
     <name>flint::views::TimelinePage</name>

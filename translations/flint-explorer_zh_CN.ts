@@ -940,6 +940,18 @@
         <source>ZeRO-3 (FSDP): free each layer&apos;s gathered parameters after its forward pass and gather them again for its backward pass</source>
         <translation>ZeRO-3 (FSDP)：每层的前向计算结束后释放其汇集的参数，反向计算前再次汇集</translation>
     </message>
+    <message>
+        <source>ZeRO-3 hybrid sharding (HSDP): shard over groups of this many data-parallel ranks and replicate across the groups</source>
+        <translation>ZeRO-3 混合分片（HSDP）：在由这么多个数据并行 rank 组成的组内分片，组间复制</translation>
+    </message>
+    <message>
+        <source>all of DP</source>
+        <translation>全部 DP</translation>
+    </message>
+    <message>
+        <source>Shard group</source>
+        <translation>分片组</translation>
+    </message>
 </context>
 <context>
     <name>flint::views::TimelinePage</name>

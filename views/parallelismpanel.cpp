@@ -75,6 +75,12 @@ ParallelismPanel::ParallelismPanel(QWidget* parent)
     m_flash = new QCheckBox(tr("Flash attention"), this);
     m_reshard = new QCheckBox(tr("Reshard after forward"), this);
     m_reshard->setObjectName(QStringLiteral("reshardAfterForward"));
+    m_hsdpShard = degree(this, 65536,
+                         tr("ZeRO-3 hybrid sharding (HSDP): shard over groups of this many data-parallel ranks and "
+                            "replicate across the groups"));
+    m_hsdpShard->setRange(0, 65536);
+    m_hsdpShard->setSpecialValueText(tr("all of DP"));
+    m_hsdpShard->setObjectName(QStringLiteral("hsdpShard"));
     m_reshard->setToolTip(tr("ZeRO-3 (FSDP): free each layer's gathered parameters after its forward pass and "
                              "gather them again for its backward pass"));
     m_tp->setObjectName(QStringLiteral("tp"));
@@ -97,6 +103,7 @@ ParallelismPanel::ParallelismPanel(QWidget* parent)
     form->addRow(tr("Global batch"), m_globalBatch);
     form->addRow(tr("ZeRO"), m_zero);
     form->addRow(QString(), m_reshard);
+    form->addRow(tr("Shard group"), m_hsdpShard);
     form->addRow(tr("Recompute"), m_recompute);
     form->addRow(tr("Matmul dtype"), m_dtype);
     form->addRow(tr("Phase"), m_phase);
@@ -119,14 +126,16 @@ ParallelismPanel::ParallelismPanel(QWidget* parent)
     m_debounce->setInterval(kDebounceMs);
     connect(m_debounce, &QTimer::timeout, this, &ParallelismPanel::check);
     connect(openFile, &QPushButton::clicked, this, &ParallelismPanel::openModelFileRequested);
-    for (QSpinBox* spin : {m_tp, m_pp, m_dp, m_cp, m_ep, m_virtualStages, m_microbatch, m_globalBatch})
+    for (QSpinBox* spin : {m_tp, m_pp, m_dp, m_cp, m_ep, m_virtualStages, m_microbatch, m_globalBatch, m_hsdpShard})
         connect(spin, &QSpinBox::valueChanged, this, &ParallelismPanel::edited);
     for (QComboBox* combo : {m_model, m_schedule, m_zero, m_recompute, m_dtype, m_phase})
         connect(combo, &QComboBox::currentIndexChanged, this, &ParallelismPanel::edited);
     for (QCheckBox* box : {m_sp, m_flash, m_reshard})
         connect(box, &QCheckBox::toggled, this, &ParallelismPanel::edited);
     connect(m_zero, &QComboBox::currentIndexChanged, this, [this] {
-        m_reshard->setEnabled(static_cast<ZeroStage>(m_zero->currentData().toInt()) == ZeroStage::Parameters);
+        const bool fsdp = static_cast<ZeroStage>(m_zero->currentData().toInt()) == ZeroStage::Parameters;
+        m_reshard->setEnabled(fsdp);
+        m_hsdpShard->setEnabled(fsdp);
     });
     setStrategy(m_models.front(), ParallelConfig{});
 }
@@ -162,6 +171,8 @@ void ParallelismPanel::setStrategy(const core::model::TransformerConfig& model,
     m_flash->setChecked(parallel.flashAttention);
     m_reshard->setChecked(parallel.reshardAfterForward);
     m_reshard->setEnabled(parallel.zero == core::model::ZeroStage::Parameters);
+    m_hsdpShard->setValue(static_cast<int>(parallel.hsdpShard));
+    m_hsdpShard->setEnabled(parallel.zero == core::model::ZeroStage::Parameters);
     m_updating = false;
     updateRanks();
     m_problems->clear();
@@ -199,6 +210,7 @@ core::model::ParallelConfig ParallelismPanel::parallel() const
     p.phase = static_cast<Phase>(m_phase->currentData().toInt());
     p.flashAttention = m_flash->isChecked();
     p.reshardAfterForward = m_reshard->isChecked();
+    p.hsdpShard = p.zero == ZeroStage::Parameters ? m_hsdpShard->value() : 0;
     return p;
 }
 

@@ -35,6 +35,8 @@ std::vector<OptionSpec> withStrategyOptions(std::vector<OptionSpec> own)
         {"microbatch-size", 0, "N", "sequences per microbatch (default 1)"},
         {"global-batch", 0, "N", "sequences per step (default DP x PP x microbatch size x 4)"},
         {"zero", 0, "STAGE", "ZeRO stage: 0, 1 (default), 2, 3 (= fsdp)"},
+        {"hsdp-shard", 0, "N",
+         "ZeRO-3 hybrid sharding (HSDP): shard over groups of N data-parallel ranks, replicate across them"},
         {"no-reshard-after-forward",
          0,
          {},
@@ -145,6 +147,8 @@ core::model::ParallelConfig strategyFromCli(const CommandLine& cli, core::model:
         p.flashAttention = false;
     if (cli.has("no-reshard-after-forward"))
         p.reshardAfterForward = false;
+    if (cli.has("hsdp-shard"))
+        p.hsdpShard = positive(cli, "hsdp-shard", 1);
     return p;
 }
 

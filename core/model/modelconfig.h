@@ -97,6 +97,13 @@ struct ParallelConfig {
     /// Off, they stay gathered until the backward pass (SHARD_GRAD_OP: one gather per microbatch,
     /// memory as ZeRO-2 plus whole parameters).
     bool reshardAfterForward = true;
+    /// ZeRO-3 hybrid sharding (PyTorch FSDP's HYBRID_SHARD, HSDP): parameters, gradients and optimizer
+    /// state sharded over groups of this many consecutive data-parallel ranks and replicated across
+    /// the DP / hsdpShard groups; gradients are reduce-scattered inside a group, then all-reduced
+    /// across groups. 0 (or DP): shard over all of DP.
+    std::int64_t hsdpShard = 0;
+    /// Data-parallel ranks one ZeRO-3 shard group spans (hsdpShard, or all of DP).
+    std::int64_t shardGroup() const { return hsdpShard > 0 && hsdpShard < dp ? hsdpShard : dp; }
     Recompute recompute = Recompute::Selective;
     Precision dtype = Precision::BF16; ///< BF16 or FP8 matmuls (weights kept in bf16, master fp32)
     Phase phase = Phase::Training;

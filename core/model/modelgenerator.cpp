@@ -246,8 +246,9 @@ public:
         out << "// " << comment << "\n";
         out << "module @" << name << " attributes {mhlo.num_partitions = " << mesh.devices()
             << " : i32, mhlo.num_replicas = 1 : i32} {\n";
-        out << "  sdy.mesh @mesh = <[\"dp\"=" << mesh.dp << ", \"ep\"=" << mesh.ep << ", \"cp\"=" << mesh.cp
-            << ", \"tp\"=" << mesh.tp << "]>\n";
+        out << "  sdy.mesh @mesh = <[" << (mesh.dpr > 1 ? "\"dpr\"=" + std::to_string(mesh.dpr) + ", " : std::string())
+            << "\"dp\"=" << mesh.dp << ", \"ep\"=" << mesh.ep << ", \"cp\"=" << mesh.cp << ", \"tp\"=" << mesh.tp
+            << "]>\n";
         out << "  func.func public @main(";
         for (std::size_t i = 0; i < m_args.size(); ++i)
             out << (i ? ",\n      " : "") << m_args[i];
@@ -293,12 +294,13 @@ struct Shape {
     std::int64_t s = 0;   ///< query tokens per sequence (1 when decoding)
     std::int64_t ctx = 0; ///< key/value tokens (decode: the cache)
     std::int64_t h = 0, n = 0, kv = 0, d = 0, g = 0, v = 0;
-    Axes batch;    ///< axes splitting the batch: "dp", "ep"
-    Axes seq;      ///< axes splitting the sequence outside the norms: "cp"
-    Axes tp;       ///< "tp" when tp > 1
-    Axes actSeq;   ///< the sequence's axes between layers: seq, plus "tp" under sequence parallelism
-    Axes dataAxes; ///< axes a weight gradient is a partial sum over: batch and sequence
-    Axes zeroAxes; ///< axes parameters (ZeRO-3) or their update (ZeRO-1/2) are sharded over
+    Axes batch;        ///< axes splitting the batch: "dpr" (HSDP), "dp", "ep"
+    Axes dataReplicas; ///< axes holding replicas of a routed expert: "dpr" (HSDP), "dp"
+    Axes seq;          ///< axes splitting the sequence outside the norms: "cp"
+    Axes tp;           ///< "tp" when tp > 1
+    Axes actSeq;       ///< the sequence's axes between layers: seq, plus "tp" under sequence parallelism
+    Axes dataAxes;     ///< axes a weight gradient is a partial sum over: batch and sequence
+    Axes zeroAxes;     ///< axes parameters (ZeRO-3) or their update (ZeRO-1/2) are sharded over
     bool training = true;
     bool fp8 = false;
 
@@ -324,8 +326,11 @@ struct Shape {
         // Megatron-LM pads the vocabulary to a multiple of 128 x TP (--make-vocab-size-divisible-by)
         // so that every tensor-parallel rank holds an equal, aligned slice.
         v = (m.vocab + 128 * p.tp - 1) / (128 * p.tp) * (128 * p.tp);
+        if (mesh.dpr > 1)
+            batch.push_back("dpr");
         if (mesh.dp > 1)
             batch.push_back("dp");
+        dataReplicas = batch;
         if (mesh.ep > 1)
             batch.push_back("ep");
         if (mesh.cp > 1)
@@ -336,7 +341,10 @@ struct Shape {
         if (mesh.tp > 1 && p.sequenceParallel && p.phase != Phase::Decode)
             actSeq.push_back("tp");
         dataAxes = concat(batch, seq);
-        zeroAxes = batch;
+        // ZeRO shards over one shard group: every batch axis but HSDP's replica axis.
+        for (const std::string& axis : batch)
+            if (axis != "dpr")
+                zeroAxes.push_back(axis);
         fp8 = p.dtype == Precision::FP8;
     }
     Sharding act() const { return {batch, actSeq, {}}; }
@@ -360,7 +368,11 @@ struct Shape {
     bool fullySharded() const { return parallel.zero == ZeroStage::Parameters && training; }
     std::int64_t axisSize(const std::string& axis) const
     {
-        return axis == "dp" ? mesh.dp : axis == "ep" ? mesh.ep : axis == "cp" ? mesh.cp : mesh.tp;
+        return axis == "dpr"  ? mesh.dpr
+               : axis == "dp" ? mesh.dp
+               : axis == "ep" ? mesh.ep
+               : axis == "cp" ? mesh.cp
+                              : mesh.tp;
     }
     std::int64_t ways(const Axes& axes) const
     {
@@ -534,9 +546,8 @@ Value moeFfn(Emitter& e, const Shape& sh, const Value& x, const LayerWeights& w)
     const Value copies = e.broadcast(x, {0, 1, 3}, {b, s, k, sh.h}, "moe/dispatch_copies");
     const Value byExpert =
         e.reshape(e.reshape(copies, {b, s * k, sh.h}, "moe/permute"), {b, experts, capacity, sh.h}, "moe/permute");
-    Axes dp, ep;
-    if (sh.mesh.dp > 1)
-        dp.push_back("dp");
+    const Axes dp = sh.dataReplicas;
+    Axes ep;
     if (sh.mesh.ep > 1)
         ep.push_back("ep");
     const Value dispatched = e.constrain(byExpert, {dp, ep, {}, {}}, "moe/dispatch");
@@ -752,9 +763,8 @@ std::string layerBackwardBlock(const Shape& sh, bool moe)
         // Experts: the forward dispatch again (recomputed permutation), the expert matmuls'
         // data and weight gradients, and the combine's all-to-all in reverse.
         const std::int64_t b = sh.b, s = sh.s, k = m.topK, experts = m.experts, capacity = s * k / experts;
-        Axes dp, ep;
-        if (sh.mesh.dp > 1)
-            dp.push_back("dp");
+        const Axes dp = sh.dataReplicas;
+        Axes ep;
         if (sh.mesh.ep > 1)
             ep.push_back("ep");
         e.scope("router_backward.fused");
@@ -899,11 +909,11 @@ Sharding completedGradient(const Shape& sh, const Dims& shape, Sharding sharding
         return sharding;
     std::int64_t ways = 1;
     for (const std::string& axis : replicas)
-        ways *= axis == "dp" ? sh.mesh.dp : axis == "ep" ? sh.mesh.ep : axis == "cp" ? sh.mesh.cp : sh.mesh.tp;
+        ways *= sh.axisSize(axis);
     for (std::size_t d = 0; d < shape.size(); ++d) {
         std::int64_t split = 1;
         for (const std::string& axis : sharding[d])
-            split *= axis == "dp" ? sh.mesh.dp : axis == "ep" ? sh.mesh.ep : axis == "cp" ? sh.mesh.cp : sh.mesh.tp;
+            split *= sh.axisSize(axis);
         if (shape[d] % (split * ways) == 0) {
             sharding[d] = concat(sharding[d], replicas);
             return sharding;
@@ -989,8 +999,8 @@ std::int64_t flatParameterLength(const Shape& sh, const std::vector<Param>& para
     return (length + ways - 1) / ways * ways;
 }
 
-/// The data axes an FSDP unit's dense or expert flat parameter is sharded over: every data axis for
-/// dense parameters; "dp" for routed experts (their "ep" shards differ).
+/// The data axes an FSDP unit's dense or expert flat parameter is sharded over: every data axis of
+/// a shard group for dense parameters; "dp" for routed experts (their "ep" shards differ).
 Axes fsdpAxes(const Shape& sh, bool expert)
 {
     if (!expert)
@@ -1060,18 +1070,29 @@ std::string gradientSyncBlock(const Shape& sh, Block block, bool moe)
                 continue;
             const auto [shape, whole] = flatParameter(sh, params, expert, true);
             const auto [_, shard] = flatParameter(sh, params, expert, false);
-            const Axes partial = concat(fsdpAxes(sh, expert), sh.seq);
+            const Axes partial = concat(expert ? sh.dataReplicas : sh.batch, sh.seq);
             const Value g = e.partialArg(expert ? "d_expert_parameters" : "d_parameters", shape, whole, partial, "f32");
-            results.push_back(e.constrain(g, shard, expert ? "fsdp/reduce_scatter_experts" : "fsdp/reduce_scatter"));
+            // Reduce-scatter inside the shard group; under HSDP the shard is then all-reduced across
+            // the replica groups (and over "cp", whose partial sums no shard group spans).
+            Axes pending;
+            for (const std::string& axis : partial)
+                if (axis == "dpr" || axis == "cp")
+                    pending.push_back(axis);
+            const std::string what = expert ? "fsdp/reduce_scatter_experts" : "fsdp/reduce_scatter";
+            Value scattered = g;
+            if (!pending.empty())
+                scattered = e.constrain(g, shard, what, pending);
+            results.push_back(e.constrain(scattered, shard,
+                                          pending.empty() ? what
+                                          : expert        ? "hsdp/all_reduce_experts"
+                                                          : "hsdp/all_reduce"));
             shardings.push_back(shard);
         }
         return e.module(moduleName(block, moe), sh.mesh, results, shardings, header(sh, block, moe));
     }
     for (const Param& p : params) {
         // Experts are replicated over "dp" only (their "ep" shards differ), dense parameters over every data axis.
-        Axes replicas = p.expert ? Axes{} : sh.batch;
-        if (p.expert && sh.mesh.dp > 1)
-            replicas.push_back("dp");
+        const Axes replicas = p.expert ? sh.dataReplicas : sh.batch;
         const Axes partial = concat(replicas, sh.seq);
         const Value g = e.partialArg("d_" + p.name, p.shape, p.sharding, partial, "f32");
         const Sharding target = completedGradient(sh, p.shape, p.sharding, replicas);
@@ -1180,7 +1201,7 @@ std::string optimizerBlock(const Shape& sh, double stageParameters)
     const std::int64_t t = sh.mesh.tp;
     std::int64_t ways = 1;
     for (const std::string& axis : sh.zeroAxes)
-        ways *= axis == "dp" ? sh.mesh.dp : sh.mesh.ep;
+        ways *= sh.axisSize(axis);
     // Per tensor-parallel rank, rounded up to a multiple of the data-parallel shards.
     const double perRank = std::ceil(stageParameters / static_cast<double>(t));
     const std::int64_t length = ((static_cast<std::int64_t>(perRank) + ways - 1) / ways) * ways;
@@ -1227,7 +1248,7 @@ std::string StageMesh::text() const
 {
     std::string out;
     for (const auto& [name, size] :
-         {std::pair{"dp", dp}, std::pair{"ep", ep}, std::pair{"cp", cp}, std::pair{"tp", tp}})
+         {std::pair{"dpr", dpr}, std::pair{"dp", dp}, std::pair{"ep", ep}, std::pair{"cp", cp}, std::pair{"tp", tp}})
         if (size > 1)
             out += (out.empty() ? "" : ",") + std::string(name) + "=" + std::to_string(size);
     return out.empty() ? "dp=1" : out;
@@ -1238,6 +1259,11 @@ StageMesh stageMesh(const ParallelConfig& parallel)
     StageMesh mesh;
     mesh.ep = parallel.ep;
     mesh.dp = parallel.dp / std::max<std::int64_t>(1, parallel.ep);
+    if (parallel.zero == ZeroStage::Parameters && parallel.phase == Phase::Training &&
+        parallel.shardGroup() < parallel.dp && mesh.dp % parallel.shardGroup() == 0) {
+        mesh.dpr = mesh.dp / parallel.shardGroup();
+        mesh.dp = parallel.shardGroup();
+    }
     mesh.cp = parallel.cp;
     mesh.tp = parallel.tp;
     return mesh;

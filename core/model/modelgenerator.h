@@ -33,15 +33,18 @@ enum class Block : std::uint8_t {
 };
 
 /// Mesh axes of a stage's program: "dp" (data-parallel replicas per expert group), "ep", "cp", "tp";
-/// rank order tp fastest (ParallelConfig). Axes of size 1 are left out of shardings.
+/// rank order tp fastest (ParallelConfig). Axes of size 1 are left out of shardings. Under hybrid
+/// sharding (ParallelConfig::hsdpShard) the data-parallel ranks are "dpr" (replica groups, major) x
+/// "dp" (one shard group, minor).
 struct StageMesh {
-    std::int64_t dp = 1; ///< ParallelConfig::dp / ep
+    std::int64_t dpr = 1; ///< HSDP replica groups; 1 otherwise
+    std::int64_t dp = 1;  ///< ParallelConfig::dp / ep (under HSDP: the shard group)
     std::int64_t ep = 1;
     std::int64_t cp = 1;
     std::int64_t tp = 1;
 
-    std::int64_t devices() const { return dp * ep * cp * tp; }
-    /// "dp=16,tp=8": the axes of size > 1 in mesh order (all four when every size is 1: "dp=1").
+    std::int64_t devices() const { return dpr * dp * ep * cp * tp; }
+    /// "dp=16,tp=8": the axes of size > 1 in mesh order ("dp=1" when every size is 1).
     std::string text() const;
 };
 StageMesh stageMesh(const ParallelConfig& parallel);

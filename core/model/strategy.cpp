@@ -209,6 +209,8 @@ std::string ParallelConfig::describe() const
         text += ", " + number(microbatches()) + (microbatches() == 1 ? " microbatch of " : " microbatches of ") +
                 number(microbatchSize);
         text += ", " + std::string(displayName(zero));
+        if (zero == ZeroStage::Parameters && shardGroup() < dp)
+            text += " hybrid, shard groups of " + number(shardGroup());
         if (zero == ZeroStage::Parameters && !reshardAfterForward)
             text += " without reshard after forward";
         text += ", " + std::string(displayName(recompute)) + " recompute";
@@ -301,6 +303,16 @@ std::vector<StrategyProblem> validateStrategy(const TransformerConfig& model, co
             add("EP " + number(parallel.ep) + " must divide DP " + number(parallel.dp) +
                     " (expert-parallel groups are carved out of the data-parallel ranks)",
                 "EP " + divisorList(parallel.dp) + ", or a DP that EP divides");
+    }
+
+    if (parallel.hsdpShard > 0) {
+        if (parallel.zero != ZeroStage::Parameters || parallel.phase != Phase::Training)
+            add("hybrid sharding (HSDP) is a form of ZeRO-3 training", "ZeRO 3, or no HSDP shard group");
+        else if (parallel.ep > 1)
+            add("hybrid sharding (HSDP) with expert parallelism is not modelled", "EP 1, or no HSDP shard group");
+        else if (parallel.dp % parallel.hsdpShard != 0)
+            add("the HSDP shard group of " + number(parallel.hsdpShard) + " does not divide DP " + number(parallel.dp),
+                "an HSDP shard group of " + divisorList(parallel.dp));
     }
 
     const std::int64_t batch = parallel.effectiveGlobalBatch();
@@ -398,17 +410,20 @@ MemoryBreakdown memoryPerRank(const TransformerConfig& model, const ParallelConf
         if (stage == parallel.pp - 1)
             dense += (model.tiedEmbeddings && stage == 0 ? 0.0 : table) + h;
         const double params = dense + experts;
-        // Replicas of a dense parameter: DP; of an expert: DP / EP.
-        const double denseShards = parallel.zero == ZeroStage::None ? 1.0 : dp;
-        const double expertShards = parallel.zero == ZeroStage::None ? 1.0 : dp / ep;
+        // Replicas of a dense parameter: DP; of an expert: DP / EP. ZeRO shards over all of them, or
+        // under hybrid sharding over one shard group (HSDP needs EP 1).
+        const double shardDp = static_cast<double>(parallel.shardGroup());
+        const double denseShards = parallel.zero == ZeroStage::None ? 1.0 : shardDp;
+        const double expertShards = parallel.zero == ZeroStage::None ? 1.0 : shardDp / ep;
         MemoryBreakdown m;
-        m.weights = weightBytes * (parallel.zero == ZeroStage::Parameters ? dense / dp + experts / (dp / ep) : params);
+        m.weights = weightBytes *
+                    (parallel.zero == ZeroStage::Parameters ? dense / denseShards + experts / expertShards : params);
         if (training) {
             // Megatron-LM accumulates gradients in fp32 main-grad buffers; mixed-precision Adam keeps
             // an fp32 master copy and two fp32 moments: 4 + 12 bytes per parameter (Rajbhandari et
             // al. 2020, ZeRO, Sec. 3.1, with fp32 gradients as Megatron-LM keeps them).
             const bool shardGrads = parallel.zero >= ZeroStage::Gradients;
-            m.gradients = 4 * (shardGrads ? dense / dp + experts / (dp / ep) : params);
+            m.gradients = 4 * (shardGrads ? dense / denseShards + experts / expertShards : params);
             m.optimizer = 12 * (dense / denseShards + experts / expertShards);
             const std::vector<PipelineStep> order = pipelineOrder(
                 parallel.schedule, parallel.pp, parallel.virtualStages, parallel.microbatches(), stage, true);

@@ -328,8 +328,30 @@ private:
         for (const std::string& axis : current.partial)
             if (std::find(target.partial.begin(), target.partial.end(), axis) == target.partial.end())
                 extra.push_back(axis);
-        if (!extra.empty())
-            value = collective("all-reduce", value, m_computation.instructions[value].shape, extra, {}, scope);
+        if (!extra.empty()) {
+            // Completing some partial axes onto a dimension sharded over them is a reduce-scatter over
+            // those axes (the rest stay pending: hybrid sharding reduce-scatters inside a shard group,
+            // then all-reduces across the groups); otherwise an all-reduce over them.
+            const std::size_t rank = global.dims.size();
+            current.dims.resize(rank);
+            bool scattered = false;
+            for (std::size_t d = 0; d < rank && d < target.dims.size(); ++d) {
+                Axes axes = current.dims[d];
+                axes.insert(axes.end(), extra.begin(), extra.end());
+                if (target.dims[d] != axes)
+                    continue;
+                TensorSharding next = current;
+                next.dims[d] = axes;
+                next.partial = target.partial;
+                value = collective("reduce-scatter", value, localShape(global, next, scope), extra,
+                                   {static_cast<std::int64_t>(d)}, scope);
+                current = next;
+                scattered = true;
+                break;
+            }
+            if (!scattered)
+                value = collective("all-reduce", value, m_computation.instructions[value].shape, extra, {}, scope);
+        }
         current.partial = target.partial;
         return reshardDims(value, current, target, global, scope);
     }

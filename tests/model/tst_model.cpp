@@ -347,6 +347,51 @@ private Q_SLOTS:
         QCOMPARE(memoryPerRank(four, p).commBuffers - memoryPerRank(four, resharded).commBuffers, 2 * 2 * 786'944.0);
     }
 
+    void hybridShardingReduceScattersInGroupsThenAllReducesAcross()
+    {
+        // HSDP on DP 4 with shard groups of 2: ranks {0, 1} and {2, 3} each hold one copy of the
+        // shards. Per layer and microbatch: the bf16 gather inside the group (786,944 / 2 elements x 2
+        // bytes), the fp32 reduce-scatter of the whole flat gradient inside the group, then the fp32
+        // all-reduce of this rank's half across the groups ({0, 2}, {1, 3}).
+        const TransformerConfig tiny = tinyModel();
+        ParallelConfig p;
+        p.dp = 4;
+        p.globalBatch = 4;
+        p.zero = ZeroStage::Parameters;
+        p.hsdpShard = 2;
+        QVERIFY(validateStrategy(tiny, p).empty());
+        ModelCompiler compiler;
+        const CompiledModel c = compiler.compile(tiny, p);
+        QCOMPARE(c.workload.validate(), std::string());
+        for (const Op& op : c.workload.programOf(1).ops) {
+            if (op.kind != OpKind::Collective || !has(op.scope, "/layer 0/"))
+                continue;
+            const std::vector<std::int32_t> group = c.workload.membersOf(1, op);
+            if (op.collective == CollectiveKind::AllGather) {
+                QCOMPARE(group, (std::vector<std::int32_t>{0, 1}));
+                QCOMPARE(op.commBytes, std::uint64_t{786'944 / 2 * 2});
+            } else if (op.collective == CollectiveKind::ReduceScatter) {
+                QCOMPARE(group, (std::vector<std::int32_t>{0, 1}));
+                QCOMPARE(op.commBytes, std::uint64_t{786'944 * 4});
+            } else {
+                QCOMPARE(op.collective, CollectiveKind::AllReduce);
+                QVERIFY2(op.scope.rfind("gradient sync/", 0) == 0, op.scope.c_str());
+                QCOMPARE(group, (std::vector<std::int32_t>{1, 3}));
+                QCOMPARE(op.commBytes, std::uint64_t{786'944 / 2 * 4});
+            }
+        }
+        // State is sharded over the group of 2, not all 4: twice ZeRO-3's per-rank weights.
+        ParallelConfig full = p;
+        full.hsdpShard = 0;
+        QCOMPARE(memoryPerRank(tiny, p).weights, 2 * memoryPerRank(tiny, full).weights);
+        // HSDP needs ZeRO-3 and a shard group that divides DP.
+        p.hsdpShard = 3;
+        QVERIFY(!validateStrategy(tiny, p).empty());
+        p.hsdpShard = 2;
+        p.zero = ZeroStage::OptimizerState;
+        QVERIFY(has(validateStrategy(tiny, p).front().message, "HSDP"));
+    }
+
     void tensorAndSequenceParallelCollectives()
     {
         // TP 2 x DP 2, sequence parallel, one microbatch: per layer forward 2 all-gathers of the
