@@ -12,7 +12,9 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <stdexcept>
+#include <tuple>
 
 #include <queue>
 
@@ -556,6 +558,242 @@ std::vector<double> doubleBinaryTree(const Cluster& cluster, std::span<const std
     return end;
 }
 
+/// ASTRA-sim's staged all-reduce over the world when every dimension runs the double binary tree,
+/// event by event. Each chunk runs one whole-chunk tree all-reduce per phase: localBWAware visits the
+/// dimensions up, the last one, and back down (baseline: each once), and a tree phase keeps the chunk's
+/// size (Sys::generate_collective_phase). A phase on dimension d spans the ranks that differ only in
+/// coordinate d; its tree is chosen by a counter per dimension that alternates on every phase created
+/// (chunk by chunk: root at the highest position when even, at 0 when odd). Each rank has one FIFO
+/// queue per dimension, shared by all phases on it, running at most `active` phases at once; a rank
+/// moves a chunk to its next phase's queue as soon as its own part of the phase ends. Messages between
+/// two ranks pair first in, first out per chunk. Per-node rules as in doubleBinaryTree(). Returns
+/// each rank's end in ns, or an empty vector when some dimension is not a power of two or the
+/// simulation would be too large.
+std::vector<double> stagedDoubleBinaryTree(const Cluster& cluster, double chunk, std::uint64_t chunks,
+                                           const Costing& costing, bool baseline)
+{
+    const Topology& topology = cluster.topology;
+    const std::int64_t n = topology.npuCount();
+    std::vector<int> order;
+    for (std::size_t d = 0; d < topology.dims.size(); ++d) {
+        const std::int64_t size = topology.dims[d].npus;
+        if (size > 1 && !isPowerOfTwo(size))
+            return {};
+        if (size > 1)
+            order.push_back(static_cast<int>(d));
+    }
+    if (order.empty())
+        return {};
+    std::vector<int> dims = order;
+    if (!baseline)
+        for (std::size_t i = order.size() - 1; i-- > 0;)
+            dims.push_back(order[i]);
+    if (static_cast<double>(n) * static_cast<double>(chunks) * static_cast<double>(dims.size()) > 4e6)
+        return {};
+    // Phases of each chunk: (dimension, root at the highest position?).
+    std::vector<std::vector<std::pair<int, bool>>> phases(chunks);
+    std::vector<std::uint64_t> counter(topology.dims.size(), 0);
+    for (auto& list : phases)
+        for (int d : dims)
+            list.emplace_back(d, counter[static_cast<std::size_t>(d)]++ % 2 == 0);
+    std::vector<std::int64_t> stride(topology.dims.size(), 1);
+    for (std::size_t d = 1; d < stride.size(); ++d)
+        stride[d] = stride[d - 1] * topology.dims[d - 1].npus;
+    // Parent of a position in a tree of `size` positions: the in-order numbering of doubleBinaryTree().
+    const auto parentOf = [](std::int64_t size, bool rootMax, std::int64_t pos) -> std::int64_t {
+        const std::int64_t root = rootMax ? size - 1 : 0;
+        if (pos == root)
+            return -1;
+        const std::int64_t x = rootMax ? pos + 1 : pos; // inner-tree number 1..size-1
+        if (x == size / 2)
+            return root;
+        const std::int64_t step = std::int64_t{1} << std::countr_zero(static_cast<std::uint64_t>(x));
+        const std::int64_t parent = (x & (step << 1)) != 0 ? x - step : x + step;
+        return rootMax ? parent - 1 : parent;
+    };
+    const auto childrenOf = [](std::int64_t size, bool rootMax, std::int64_t pos) {
+        std::vector<std::int64_t> kids;
+        const std::int64_t root = rootMax ? size - 1 : 0;
+        if (pos == root) {
+            kids.push_back(rootMax ? size / 2 - 1 : size / 2);
+            return kids;
+        }
+        const std::int64_t x = rootMax ? pos + 1 : pos;
+        const int h = std::countr_zero(static_cast<std::uint64_t>(x));
+        if (h > 0) {
+            const std::int64_t half = std::int64_t{1} << (h - 1);
+            kids.push_back((x - half) - (rootMax ? 1 : 0));
+            kids.push_back((x + half) - (rootMax ? 1 : 0));
+        }
+        return kids;
+    };
+    const auto coordinate = [&](std::int64_t rank, int d) {
+        return (rank / stride[static_cast<std::size_t>(d)]) % topology.dims[static_cast<std::size_t>(d)].npus;
+    };
+    const auto rankAt = [&](std::int64_t rank, int d, std::int64_t pos) {
+        return rank + (pos - coordinate(rank, d)) * stride[static_cast<std::size_t>(d)];
+    };
+    std::vector<double> messageNs(topology.dims.size());
+    for (int d : order) {
+        const TopologyDim& dim = topology.dims[static_cast<std::size_t>(d)];
+        // Switch and fully connected dimensions: every pair the same hops; a ring: its farthest pair
+        // below is recomputed per message.
+        messageNs[static_cast<std::size_t>(d)] = costing.message(chunk, std::max(1, dim.hops(0, 1)), dimLink(dim, d));
+    }
+    const auto messageTime = [&](std::int64_t a, std::int64_t b, int d) {
+        const TopologyDim& dim = topology.dims[static_cast<std::size_t>(d)];
+        if (dim.kind != TopologyKind::Ring)
+            return messageNs[static_cast<std::size_t>(d)];
+        const std::int32_t hops = std::max(
+            1, dim.hops(static_cast<std::int32_t>(coordinate(a, d)), static_cast<std::int32_t>(coordinate(b, d))));
+        return costing.message(chunk, hops, dimLink(dim, d));
+    };
+    const double ed = costing.endpointDelay();
+    const double red = costing.reduction(chunk);
+    const auto active = static_cast<std::size_t>(std::max(1, cluster.system.activeChunksPerDimension));
+
+    struct Event {
+        double time;
+        std::uint64_t seq;
+        std::function<void(double)> action;
+        bool operator>(const Event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
+    };
+    std::priority_queue<Event, std::vector<Event>, std::greater<>> events;
+    std::uint64_t seq = 0;
+    const auto at = [&](double t, std::function<void(double)> action) { events.push({t, seq++, std::move(action)}); };
+    // Messages: (src, dst, chunk) -> arrivals not yet received, or receives posted before arrival.
+    struct Mailbox {
+        std::uint32_t arrived = 0;
+        std::deque<std::function<void(double)>> waiting;
+    };
+    std::map<std::tuple<std::int64_t, std::int64_t, std::uint64_t>, Mailbox> mail;
+    const auto send = [&](double t, std::int64_t src, std::int64_t dst, std::uint64_t c, int d) {
+        at(t + messageTime(src, dst, d), [&, src, dst, c](double when) {
+            Mailbox& box = mail[{src, dst, c}];
+            if (!box.waiting.empty()) {
+                auto next = std::move(box.waiting.front());
+                box.waiting.pop_front();
+                next(when);
+            } else {
+                ++box.arrived;
+            }
+        });
+    };
+    const auto recv = [&](double t, std::int64_t src, std::int64_t dst, std::uint64_t c,
+                          std::function<void(double)> then) {
+        Mailbox& box = mail[{src, dst, c}];
+        if (box.arrived > 0) {
+            --box.arrived;
+            at(t, std::move(then));
+        } else {
+            box.waiting.push_back(std::move(then));
+        }
+    };
+    struct Queued {
+        std::uint64_t chunk;
+        bool running;
+    };
+    const auto un = static_cast<std::size_t>(n);
+    std::vector<std::vector<std::deque<Queued>>> queues(un, std::vector<std::deque<Queued>>(topology.dims.size()));
+    std::vector<std::vector<std::size_t>> phaseOf(un, std::vector<std::size_t>(chunks, 0));
+    std::vector<std::uint64_t> chunksDone(un, 0);
+    std::vector<double> end(un, 0.0);
+    std::function<void(double, std::int64_t, int)> tryStart;
+    std::function<void(double, std::int64_t, std::uint64_t)> startPhase;
+    const auto leave = [&](double t, std::int64_t r, std::uint64_t c, int d) {
+        auto& queue = queues[static_cast<std::size_t>(r)][static_cast<std::size_t>(d)];
+        for (auto it = queue.begin(); it != queue.end(); ++it)
+            if (it->chunk == c) {
+                queue.erase(it);
+                break;
+            }
+        std::size_t& p = phaseOf[static_cast<std::size_t>(r)][c];
+        if (++p == phases[c].size()) {
+            if (++chunksDone[static_cast<std::size_t>(r)] == chunks)
+                end[static_cast<std::size_t>(r)] = t;
+            tryStart(t, r, d);
+            return;
+        }
+        const int next = phases[c][p].first;
+        queues[static_cast<std::size_t>(r)][static_cast<std::size_t>(next)].push_back({c, false});
+        tryStart(t, r, d);
+        tryStart(t, r, next);
+    };
+    tryStart = [&](double t, std::int64_t r, int d) {
+        auto& queue = queues[static_cast<std::size_t>(r)][static_cast<std::size_t>(d)];
+        std::size_t running = 0;
+        for (const Queued& q : queue)
+            running += q.running ? 1 : 0;
+        for (Queued& q : queue) {
+            if (running >= active)
+                break;
+            if (!q.running) {
+                q.running = true;
+                ++running;
+                startPhase(t, r, q.chunk);
+            }
+        }
+    };
+    startPhase = [&](double t, std::int64_t r, std::uint64_t c) {
+        const auto [d, rootMax] = phases[c][phaseOf[static_cast<std::size_t>(r)][c]];
+        const std::int64_t size = topology.dims[static_cast<std::size_t>(d)].npus;
+        const std::int64_t pos = coordinate(r, d);
+        const std::int64_t parentPos = parentOf(size, rootMax, pos);
+        const std::vector<std::int64_t> kids = childrenOf(size, rootMax, pos);
+        const std::int64_t parent = parentPos < 0 ? -1 : rankAt(r, d, parentPos);
+        const auto exit = [&, r, c, d](double when) { leave(when, r, c, d); };
+        if (parent < 0) { // root: one child
+            const std::int64_t child = rankAt(r, d, kids.front());
+            recv(t, child, r, c, [&, r, c, d, child, exit](double got) {
+                at(got + ed + red, [&, r, c, d, child, exit](double reduced) {
+                    send(reduced, r, child, c, d);
+                    exit(reduced);
+                });
+            });
+        } else if (kids.empty()) { // leaf
+            at(t + ed, [&, r, c, d, parent, exit](double ready) {
+                send(ready, r, parent, c, d);
+                recv(ready, parent, r, c, [&, exit](double back) { at(back + ed, exit); });
+            });
+        } else { // interior: both children's copies reduced, up, then the parent's copy down
+            auto done = std::make_shared<int>(0);
+            std::vector<std::int64_t> children;
+            for (std::int64_t k : kids)
+                children.push_back(rankAt(r, d, k));
+            for (std::int64_t child : children)
+                recv(t, child, r, c, [&, r, c, d, parent, children, done, exit](double got) {
+                    at(got + ed + red, [&, r, c, d, parent, children, done, exit](double reduced) {
+                        if (++*done < 2)
+                            return;
+                        send(reduced, r, parent, c, d);
+                        recv(reduced, parent, r, c, [&, r, c, d, children, exit](double back) {
+                            at(back + ed + red, [&, r, c, d, children, exit](double down) {
+                                for (std::int64_t child2 : children)
+                                    send(down, r, child2, c, d);
+                                exit(down);
+                            });
+                        });
+                    });
+                });
+        }
+    };
+    for (std::int64_t r = 0; r < n; ++r)
+        for (std::uint64_t c = 0; c < chunks; ++c) {
+            const int first = phases[c].front().first;
+            queues[static_cast<std::size_t>(r)][static_cast<std::size_t>(first)].push_back({c, false});
+            tryStart(0, r, first);
+        }
+    while (!events.empty()) {
+        Event e = events.top();
+        events.pop();
+        e.action(e.time);
+    }
+    for (std::size_t r = 0; r < un; ++r)
+        if (chunksDone[r] != chunks)
+            return {}; // ASTRA-sim deadlocks here too (three or more tree dimensions)
+    return end;
+}
+
 /// The schedule of a staged-kind collective: chunking and one chunk's phases (times in ns).
 struct Plan {
     std::uint64_t chunks = 1;
@@ -599,11 +837,43 @@ Plan makePlan(const Cluster& cluster, CollectiveKind kind, std::uint64_t bytes, 
             algorithm = CollectiveAlgorithm::Ring;
             plan.note = "halving-doubling needs a power-of-two group; ring used";
         }
+        const Link& link = dim >= 0 ? shape.links[static_cast<std::size_t>(dim)] : shape.flat;
+        if (astra && algorithm == CollectiveAlgorithm::DoubleBinaryTree && kind == CollectiveKind::AllReduce &&
+            dim >= 0 && world) {
+            // ASTRA-sim takes every phase's algorithm of a staged all-reduce from the all-reduce list and,
+            // for a tree dimension, builds a double-binary-tree all-reduce of the whole chunk whatever the
+            // phase's kind (Sys::generate_collective_phase; its output keeps the chunk's size): the
+            // reduce-scatter and all-gather phases on such a dimension are full all-reduces too. One
+            // chunk's phase time: the event model over one tree along this dimension (rank 0's group),
+            // whose whole-chunk messages the two-half-trees formula of Costing::phase would halve.
+            std::int64_t stride = 1;
+            for (int d = 0; d < dim; ++d)
+                stride *= topology.dims[static_cast<std::size_t>(d)].npus;
+            std::vector<std::int32_t> members(static_cast<std::size_t>(npus));
+            for (std::int32_t k = 0; k < npus; ++k)
+                members[static_cast<std::size_t>(k)] = static_cast<std::int32_t>(k * stride);
+            const std::vector<double> ends = doubleBinaryTree(cluster, members, in, 1, costing);
+            if (!ends.empty()) {
+                CollectivePhase p;
+                p.kind = CollectiveKind::AllReduce;
+                p.algorithm = algorithm;
+                p.dim = dim;
+                p.npus = npus;
+                p.bytesIn = in;
+                p.bytesOut = in;
+                p.sentPerRank = 2 * in;
+                p.steps = 2 * std::max(1, log2i(npus));
+                p.time = *std::max_element(ends.begin(), ends.end());
+                plan.phases.push_back(p);
+                if (phaseKind != CollectiveKind::AllReduce)
+                    plan.note = "ASTRA-sim runs a whole-chunk tree all-reduce in every phase on a tree dimension";
+                return in;
+            }
+        }
         if (algorithm == CollectiveAlgorithm::DoubleBinaryTree && phaseKind != CollectiveKind::AllReduce) {
             algorithm = CollectiveAlgorithm::Ring;
             plan.note = "double binary tree is an all-reduce algorithm; ring used";
         }
-        const Link& link = dim >= 0 ? shape.links[static_cast<std::size_t>(dim)] : shape.flat;
         const PhaseResult r = costing.phase(phaseKind, algorithm, npus, in, link);
         CollectivePhase p;
         p.kind = phaseKind;
@@ -702,6 +972,16 @@ CollectiveCost CollectiveModel::collective(CollectiveKind kind, std::uint64_t by
             // ASTRA-sim's double binary tree, event by event (per-rank ends differ).
             const Costing costing(m_cluster, n != topology.npuCount());
             applyMemberEnds(doubleBinaryTree(m_cluster, members, plan.chunk, plan.chunks, costing), cost);
+        } else if (plan.staged && m_cluster.model == CostModel::AstraSim && kind == CollectiveKind::AllReduce &&
+                   n == topology.npuCount() && plan.phases.size() > 1 &&
+                   std::all_of(plan.phases.begin(), plan.phases.end(), [](const CollectivePhase& p) {
+                       return p.algorithm == CollectiveAlgorithm::DoubleBinaryTree;
+                   })) {
+            // Trees on every dimension: the staged phases event by event, rank by rank.
+            const Costing costing(m_cluster, false);
+            applyMemberEnds(stagedDoubleBinaryTree(m_cluster, plan.chunk, plan.chunks, costing,
+                                                   system.collectiveOptimization == "baseline"),
+                            cost);
         }
         if (!plan.staged && m_cluster.model == CostModel::AstraSim && n > 2) {
             // Uneven neighbour links: evaluate ASTRA-sim's per-rank ring exactly when affordable.

@@ -204,6 +204,8 @@ private Q_SLOTS:
     void astraSimChunkRaise();
     void astraSimDoubleBinaryTree_data();
     void astraSimDoubleBinaryTree();
+    void astraSimDoubleBinaryTreeTwoDimensions_data();
+    void astraSimDoubleBinaryTreeTwoDimensions();
     void multiDimensionStaging();
     void subGroupsStageOnTheirDimensions();
     void chunksPipelineThroughDimensions();
@@ -440,6 +442,93 @@ void TestEstimate::astraSimDoubleBinaryTree()
     QVERIFY(CollectiveModel(flint)
                 .collective(CollectiveKind::AllReduce, static_cast<std::uint64_t>(bytes), iota(npus))
                 .memberDuration.empty());
+}
+
+void TestEstimate::astraSimDoubleBinaryTreeTwoDimensions_data()
+{
+    // Measured with ASTRA-sim 518bd513 built here (AstraSim_Analytical_Congestion_Unaware): one world
+    // all-reduce on Switch x Switch (400 GB/s, 936.25 ns unless stated), 4 splits, 1 active chunk,
+    // endpoint delay 10 ns, local-mem-bw 1600 GB/s, localBWAware; the same algorithm list for every
+    // collective. Slowest and fastest rank. With trees on every dimension each phase is a whole-chunk
+    // tree all-reduce (docs/estimator.md); `tolerance` 0 means to the nanosecond.
+    QTest::addColumn<int>("n0");
+    QTest::addColumn<int>("n1");
+    QTest::addColumn<qint64>("bytes");
+    QTest::addColumn<QString>("algorithms");
+    QTest::addColumn<double>("bandwidth1");
+    QTest::addColumn<double>("latency1");
+    QTest::addColumn<int>("active");
+    QTest::addColumn<int>("splits");
+    QTest::addColumn<bool>("baseline");
+    QTest::addColumn<qint64>("maxNs");
+    QTest::addColumn<qint64>("minNs");
+    QTest::addColumn<double>("tolerance");
+    const qint64 mib64 = qint64(64) << 20, gib = qint64(1) << 30;
+    QTest::newRow("tree_tree_4x4_64MiB") << 4 << 4 << mib64 << "tt" << 400.0 << 936.25 << 1 << 4 << false
+                                         << qint64(2024295) << qint64(1910950) << 0.0;
+    QTest::newRow("tree_tree_8x8_1GiB") << 8 << 8 << gib << "tt" << 400.0 << 936.25 << 1 << 4 << false
+                                        << qint64(49596174) << qint64(46708896) << 0.0;
+    QTest::newRow("tree_tree_32x32_64MiB")
+        << 32 << 32 << mib64 << "tt" << 400.0 << 936.25 << 1 << 4 << false << qint64(5499495) << qint64(5168950) << 0.0;
+    QTest::newRow("tree_tree_8x8_slow_dim1_64MiB")
+        << 8 << 8 << mib64 << "tt" << 50.0 << 500.0 << 1 << 4 << false << qint64(7977815) << qint64(6788630) << 0.0;
+    QTest::newRow("tree_tree_8x8_baseline_64MiB")
+        << 8 << 8 << mib64 << "tt" << 400.0 << 936.25 << 1 << 4 << true << qint64(1891940) << qint64(1706195) << 0.0;
+    QTest::newRow("tree_tree_4x4_1GiB_2active")
+        << 4 << 4 << gib << "tt" << 400.0 << 936.25 << 2 << 4 << false << qint64(15443062) << qint64(13685982) << 0.0;
+    QTest::newRow("tree_tree_4x8_64MiB_7splits")
+        << 4 << 8 << mib64 << "tt" << 400.0 << 936.25 << 1 << 7 << false << qint64(2387653) << qint64(2321274) << 0.0;
+    QTest::newRow("tree_tree_16x4_1KiB_raised") << 16 << 4 << qint64(1024) << "tt" << 400.0 << 936.25 << 1 << 4 << false
+                                                << qint64(118709) << qint64(111177) << 0.0;
+    // Mixed lists: phases pipelined through the dimension queues (ring phases exact, tree phases
+    // timed for one chunk on their own): within 2%.
+    QTest::newRow("ring_tree_4x4_1GiB") << 4 << 4 << gib << "rt" << 400.0 << 936.25 << 1 << 4 << false
+                                        << qint64(5305196) << qint64(5305196) << 0.02;
+    QTest::newRow("tree_ring_8x8_1GiB") << 8 << 8 << gib << "tr" << 400.0 << 936.25 << 1 << 4 << false
+                                        << qint64(49596174) << qint64(46708896) << 0.02;
+}
+
+void TestEstimate::astraSimDoubleBinaryTreeTwoDimensions()
+{
+    QFETCH(int, n0);
+    QFETCH(int, n1);
+    QFETCH(qint64, bytes);
+    QFETCH(QString, algorithms);
+    QFETCH(double, bandwidth1);
+    QFETCH(double, latency1);
+    QFETCH(int, active);
+    QFETCH(int, splits);
+    QFETCH(bool, baseline);
+    QFETCH(qint64, maxNs);
+    QFETCH(qint64, minNs);
+    QFETCH(double, tolerance);
+    Topology topo;
+    topo.dims = {{TopologyKind::Switch, n0, 400, 936.25}, {TopologyKind::Switch, n1, bandwidth1, latency1}};
+    SystemConfig system;
+    system.preferredDatasetSplits = splits;
+    system.activeChunksPerDimension = active;
+    system.endpointDelayNs = 10;
+    system.localMemBandwidthGBps = 1600;
+    if (baseline)
+        system.collectiveOptimization = "baseline";
+    std::vector<CollectiveAlgorithm> list;
+    for (QChar c : algorithms)
+        list.push_back(c == QLatin1Char('t') ? CollectiveAlgorithm::DoubleBinaryTree : CollectiveAlgorithm::Ring);
+    system.allReduce = system.allGather = system.reduceScatter = list;
+    const Cluster cluster = astraSimCluster(topo, system);
+    const int npus = n0 * n1;
+    const CollectiveCost cost =
+        CollectiveModel(cluster).collective(CollectiveKind::AllReduce, static_cast<std::uint64_t>(bytes), iota(npus));
+    const double slowest = cost.duration * 1e9;
+    if (tolerance == 0) {
+        QCOMPARE(std::llround(slowest), static_cast<long long>(maxNs));
+        QCOMPARE(cost.memberDuration.size(), static_cast<std::size_t>(npus));
+        const double fastest = *std::min_element(cost.memberDuration.begin(), cost.memberDuration.end()) * 1e9;
+        QCOMPARE(std::llround(fastest), static_cast<long long>(minNs));
+    } else {
+        QVERIFY2(std::abs(slowest - static_cast<double>(maxNs)) <= tolerance * static_cast<double>(maxNs),
+                 qPrintable(QStringLiteral("%1 ns against %2").arg(slowest, 0, 'f', 0).arg(maxNs)));
+    }
 }
 
 void TestEstimate::multiDimensionStaging()
