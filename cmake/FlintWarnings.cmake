@@ -16,3 +16,15 @@ function(flint_qt_defaults target)
   target_compile_definitions(${target} PRIVATE QT_NO_CAST_FROM_ASCII QT_NO_CAST_TO_ASCII
                                                QT_USE_QSTRINGBUILDER QT_NO_FOREACH QT_NO_KEYWORDS)
 endfunction()
+
+# Installed executables find Debian's libMLIR.so.19.1 (and libLLVM) in /usr/lib/llvm-19/lib, which
+# is off the dynamic loader's path. The RUNPATH reaches it relative to $ORIGIN from the install
+# prefix's bin directory (/usr/bin/../lib/llvm-19/lib for the presets' prefix /usr, which the Debian
+# package uses too), so that it names no custom absolute search path (lintian:
+# custom-library-search-path). Builds keep CMake's build-tree RUNPATH.
+function(flint_set_install_rpath target)
+  if(FLINT_LLVM_LIBRARY_DIR)
+    file(RELATIVE_PATH llvmFromBin "${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}" "${FLINT_LLVM_LIBRARY_DIR}")
+    set_target_properties(${target} PROPERTIES INSTALL_RPATH "\$ORIGIN/${llvmFromBin}")
+  endif()
+endfunction()

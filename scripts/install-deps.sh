@@ -18,6 +18,8 @@ packages=(
   libgraphviz-dev
   # screenshots of real windows on headless machines
   xvfb xauth
+  # the Debian package's checks (scripts/check-package.sh)
+  lintian desktop-file-utils appstream
 )
 
 missing=()

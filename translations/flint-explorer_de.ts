@@ -1126,8 +1126,8 @@
         <translation>Verteilte ML-Workloads ohne Cluster erkunden.</translation>
     </message>
     <message>
-        <source>An XLA HLO module or a Chakra trace (file, prefix or folder). Default: the bundled Llama-3.1 70B training step.</source>
-        <translation>Ein XLA-HLO-Modul oder ein Chakra-Trace (Datei, Präfix oder Ordner). Standard: der mitgelieferte Trainingsschritt von Llama-3.1 70B.</translation>
+        <source>An XLA HLO or MLIR module or a Chakra trace (file, prefix or folder). Default: the built-in GPT-3 175B on 1,024 H100s.</source>
+        <translation>Ein XLA-HLO- oder MLIR-Modul oder ein Chakra-Trace (Datei, Präfix oder Ordner). Standard: das eingebaute GPT-3 175B auf 1.024 H100.</translation>
     </message>
     <message>
         <source>Render the window once the estimate is ready, save it and exit.</source>

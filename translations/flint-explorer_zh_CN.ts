@@ -1116,8 +1116,8 @@
         <translation>无需集群即可探索分布式机器学习工作负载。</translation>
     </message>
     <message>
-        <source>An XLA HLO module or a Chakra trace (file, prefix or folder). Default: the bundled Llama-3.1 70B training step.</source>
-        <translation>XLA HLO 模块或 Chakra 跟踪（文件、前缀或文件夹）。默认：随附的 Llama-3.1 70B 训练步。</translation>
+        <source>An XLA HLO or MLIR module or a Chakra trace (file, prefix or folder). Default: the built-in GPT-3 175B on 1,024 H100s.</source>
+        <translation>XLA HLO 或 MLIR 模块，或 Chakra 跟踪（文件、前缀或文件夹）。默认：内置的 GPT-3 175B，运行于 1,024 个 H100。</translation>
     </message>
     <message>
         <source>Render the window once the estimate is ready, save it and exit.</source>
