@@ -202,6 +202,28 @@ private:
         return m_value[op];
     }
 
+    /// Completes the partial sums over `axes` of `value` (laid out as `current`) by a reduce-scatter onto
+    /// the dimension that `target` shards over that dimension's axes followed by `axes` (the minor end);
+    /// `remaining` partial axes stay pending. False, changing nothing, when no dimension matches.
+    bool reduceScatter(std::uint32_t& value, TensorSharding& current, const TensorSharding& target, const Axes& axes,
+                       const Axes& remaining, const Shape& global, const std::string& scope)
+    {
+        for (std::size_t d = 0; d < current.dims.size() && d < target.dims.size(); ++d) {
+            Axes scattered = current.dims[d];
+            scattered.insert(scattered.end(), axes.begin(), axes.end());
+            if (target.dims[d] != scattered)
+                continue;
+            TensorSharding next = current;
+            next.dims[d] = std::move(scattered);
+            next.partial = remaining;
+            value = collective("reduce-scatter", value, localShape(global, next, scope), axes,
+                               {static_cast<std::int64_t>(d)}, scope);
+            current = std::move(next);
+            return true;
+        }
+        return false;
+    }
+
     /// The local value of `op` laid out as `target` (no partial axes), inserting the collectives it
     /// takes; the result is cached only when `target` equals the op's own spec.
     std::uint32_t reshard(std::uint32_t op, const TensorSharding& target)
@@ -216,21 +238,8 @@ private:
         // already has (the minor end, as sequence parallelism inside context parallelism splits the
         // sequence): reduce-scatter.
         if (!current.partial.empty()) {
-            bool scattered = false;
-            for (std::size_t d = 0; d < rank && d < target.dims.size(); ++d) {
-                Axes scatteredAxes = current.dims[d];
-                scatteredAxes.insert(scatteredAxes.end(), current.partial.begin(), current.partial.end());
-                if (target.dims[d] == scatteredAxes) {
-                    TensorSharding next = current;
-                    next.dims[d] = scatteredAxes;
-                    next.partial.clear();
-                    value = collective("reduce-scatter", value, localShape(global, next, scope), current.partial,
-                                       {static_cast<std::int64_t>(d)}, scope);
-                    current = next;
-                    scattered = true;
-                    break;
-                }
-            }
+            const Axes partial = current.partial;
+            const bool scattered = reduceScatter(value, current, target, partial, {}, global, scope);
             if (!scattered) {
                 value = collective("all-reduce", value, m_computation.instructions[value].shape, current.partial, {},
                                    scope);
@@ -332,24 +341,8 @@ private:
             // Completing some partial axes onto a dimension sharded over them is a reduce-scatter over
             // those axes (the rest stay pending: hybrid sharding reduce-scatters inside a shard group,
             // then all-reduces across the groups); otherwise an all-reduce over them.
-            const std::size_t rank = global.dims.size();
-            current.dims.resize(rank);
-            bool scattered = false;
-            for (std::size_t d = 0; d < rank && d < target.dims.size(); ++d) {
-                Axes axes = current.dims[d];
-                axes.insert(axes.end(), extra.begin(), extra.end());
-                if (target.dims[d] != axes)
-                    continue;
-                TensorSharding next = current;
-                next.dims[d] = axes;
-                next.partial = target.partial;
-                value = collective("reduce-scatter", value, localShape(global, next, scope), extra,
-                                   {static_cast<std::int64_t>(d)}, scope);
-                current = next;
-                scattered = true;
-                break;
-            }
-            if (!scattered)
+            current.dims.resize(global.dims.size());
+            if (!reduceScatter(value, current, target, extra, target.partial, global, scope))
                 value = collective("all-reduce", value, m_computation.instructions[value].shape, extra, {}, scope);
         }
         current.partial = target.partial;
