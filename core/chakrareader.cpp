@@ -270,6 +270,7 @@ Program parseChakraTrace(std::string_view bytes, const std::string& file)
 std::vector<CommGroup> readCommGroups(const std::string& path)
 {
     const std::string text = readFileBytes(path);
+    checkNesting(text, path);    // nlohmann's dump() of a deep value would recurse in an error message
     nlohmann::ordered_json json; // keeps the file's group order
     try {
         json = nlohmann::ordered_json::parse(text);

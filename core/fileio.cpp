@@ -3,6 +3,7 @@
 
 #include "core/error.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -68,6 +69,42 @@ FileContents::~FileContents()
 {
     if (m_map)
         ::munmap(m_map, m_mapSize);
+}
+
+std::optional<std::uint64_t> excessiveNesting(std::string_view text, std::size_t limit)
+{
+    std::size_t depth = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '"') { // a string: skip to its closing quote, honouring backslash escapes
+            for (++i; i < text.size() && text[i] != '"'; ++i)
+                if (text[i] == '\\')
+                    ++i;
+        } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
+            const std::size_t end = text.find('\n', i);
+            if (end == std::string_view::npos)
+                break;
+            i = end;
+        } else if (c == '(' || c == '[' || c == '{' || c == '<') {
+            if (++depth > limit)
+                return i;
+        } else if (c == ')' || c == ']' || c == '}' || (c == '>' && (i == 0 || text[i - 1] != '-'))) {
+            depth = depth > 0 ? depth - 1 : 0;
+        }
+    }
+    return std::nullopt;
+}
+
+void checkNesting(std::string_view text, const std::string& file, std::size_t limit)
+{
+    const auto at = excessiveNesting(text, limit);
+    if (!at)
+        return;
+    const int line =
+        1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(*at), '\n'));
+    throw InputError(file, *at, line,
+                     "brackets nest deeper than " + std::to_string(limit) +
+                         " levels here; refused before parsing (no real input nests so deep)");
 }
 
 bool isGzip(std::string_view bytes)

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +30,20 @@ private:
     std::string m_copy;
     std::string_view m_view;
 };
+
+/// Deepest bracket nesting a text reader accepts. Deeper input is refused before any recursive parser
+/// (ours, MLIR's, or a JSON writer building a message) sees it: 30,000 nested HLO tuples or 10,000
+/// nested MLIR attributes overflow the stack. Real modules stay below a few dozen levels.
+inline constexpr std::size_t kMaxNesting = 1000;
+
+/// The byte offset of the first bracket ( [ { or < that opens a level deeper than `limit`, outside
+/// "..." strings and // comments ("->" is not a closing bracket); nullopt when the text stays within
+/// it. One pass, no allocation.
+std::optional<std::uint64_t> excessiveNesting(std::string_view text, std::size_t limit = kMaxNesting);
+
+/// Throws InputError naming `file`, the byte offset (and line) and the limit when `text` nests deeper
+/// than `limit` brackets.
+void checkNesting(std::string_view text, const std::string& file, std::size_t limit = kMaxNesting);
 
 /// True when `bytes` start with the gzip magic (1f 8b).
 bool isGzip(std::string_view bytes);

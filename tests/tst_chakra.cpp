@@ -184,6 +184,7 @@ class TestChakra : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    void nestingLimitIgnoresStringsCommentsAndArrows();
     void pytorchTraceCounts();
     void astrasimAllReduceRanks();
     void bundledExampleReads();
@@ -203,6 +204,21 @@ private Q_SLOTS:
     void failedWriteLeavesNothing();
     void cancelledWriteLeavesNothing();
 };
+
+void TestChakra::nestingLimitIgnoresStringsCommentsAndArrows()
+{
+    // Depth 3 within a limit of 3; brackets inside strings and comments, and the arrow of a function
+    // type, do not count.
+    QCOMPARE(excessiveNesting("{\"a\": [[1, \"(((([[\"]]}", 3), std::nullopt);
+    QCOMPARE(excessiveNesting("f(x) -> tensor<4x(i32)> // ((((((((\n(y)", 3), std::nullopt);
+    QCOMPARE(excessiveNesting("[\"\\\"[[[[\", [[[]]]]", 3), std::optional<std::uint64_t>(13));
+    // The first bracket past the limit is reported: offset 3 opens the fourth level.
+    QCOMPARE(excessiveNesting("(((([]))))", 3), std::optional<std::uint64_t>(3));
+    const std::string deep(kMaxNesting + 1, '[');
+    QVERIFY(excessiveNesting(deep).has_value());
+    QVERIFY(!excessiveNesting(std::string(kMaxNesting, '[')).has_value());
+    QVERIFY_THROWS_EXCEPTION(InputError, checkNesting(deep, "deep.json"));
+}
 
 void TestChakra::pytorchTraceCounts()
 {

@@ -56,6 +56,8 @@ private Q_SLOTS:
     void inspectShardedModuleForMeshes();
     void builtinModels();
     void sweepWritesCsvWithBest();
+    void hostileInputsFailCleanly_data();
+    void hostileInputsFailCleanly();
 };
 
 void TestCli::helpOnEveryCommand_data()
@@ -450,6 +452,52 @@ void TestCli::sweepWritesCsvWithBest()
         best += line.endsWith(",1") ? 1 : 0;
     QCOMPARE(best, 1);
 #endif
+}
+
+void TestCli::hostileInputsFailCleanly_data()
+{
+    // Reproducers from ../shared/data/repro (README.md there) that crashed flint: each must now end
+    // with exit 2 and a message that names the file and the place.
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("message");
+    const QString repro = kSharedData + QStringLiteral("/repro/");
+    const QString p2p = repro + QStringLiteral("p2p_4rank");
+    QTest::newRow("hlo_nested_tuple_30000")
+        << QStringList{QStringLiteral("inspect"), repro + QStringLiteral("hlo_nested_tuple_30000.hlo")}
+        << QStringLiteral("hlo_nested_tuple_30000.hlo:4: byte offset");
+    QTest::newRow("commgroup_nested_100000")
+        << QStringList{QStringLiteral("inspect"), p2p, QStringLiteral("--comm-groups"),
+                       repro + QStringLiteral("commgroup_nested_100000.json")}
+        << QStringLiteral("commgroup_nested_100000.json:1: byte offset");
+    QTest::newRow("system_nested_100000") << QStringList{QStringLiteral("estimate"), p2p, QStringLiteral("--system"),
+                                                         repro + QStringLiteral("system_nested_100000.json")}
+                                          << QStringLiteral("system_nested_100000.json:1: byte offset");
+#ifdef FLINT_HAVE_MLIR
+    QTest::newRow("mlir_nested_attr_10000")
+        << QStringList{QStringLiteral("inspect"), repro + QStringLiteral("mlir_nested_attr_10000.mlir")}
+        << QStringLiteral("mlir_nested_attr_10000.mlir:1: column");
+    QTest::newRow("mlir_nested_tuple_50000")
+        << QStringList{QStringLiteral("inspect"), repro + QStringLiteral("mlir_nested_tuple_50000.mlir")}
+        << QStringLiteral("mlir_nested_tuple_50000.mlir:1: column");
+    QTest::newRow("mlir_dot_contracting_dim_minus1")
+        << QStringList{QStringLiteral("inspect"), repro + QStringLiteral("mlir_dot_contracting_dim_minus1.mlir")}
+        << QStringLiteral("line 37: dot: rhs contracting dimension -1");
+    QTest::newRow("mlir_dot_batching_dim_2p31")
+        << QStringList{QStringLiteral("inspect"), repro + QStringLiteral("mlir_dot_batching_dim_2p31.mlir")}
+        << QStringLiteral("line 34: dot: lhs batching dimension 2147483648");
+#endif
+}
+
+void TestCli::hostileInputsFailCleanly()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, message);
+    if (!QFileInfo::exists(kSharedData + QStringLiteral("/repro/README.md")))
+        QSKIP("../shared/data/repro is not present");
+    const Run run = flintCli(arguments);
+    QVERIFY2(run.exitCode == 2,
+             qPrintable(QStringLiteral("exit %1: %2").arg(run.exitCode).arg(QString::fromUtf8(run.err))));
+    QVERIFY2(QString::fromUtf8(run.err).contains(message), run.err.constData());
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -102,6 +102,7 @@ CollectiveAlgorithm SystemConfig::algorithmFor(CollectiveKind kind, std::size_t 
 
 SystemConfig parseSystemJson(std::string_view text, const std::string& file)
 {
+    checkNesting(text, file); // otherKeys keeps value.dump(), which recurses
     nlohmann::json json;
     try {
         json = nlohmann::json::parse(text);

@@ -958,6 +958,7 @@ std::vector<std::vector<std::int64_t>> parseReplicaGroups(std::string_view text)
 
 Module parseHlo(std::string_view text, const std::string& file)
 {
+    checkNesting(text, file); // the shape and literal parsers recurse
     return Parser(text, file).parse();
 }
 

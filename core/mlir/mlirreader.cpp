@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/mlir/mlirreader.h"
 
+#include "core/fileio.h"
 #include "core/mlir/moduleparser.h"
 #include "core/mlir/readerdialects.h"
 
@@ -146,6 +147,23 @@ MlirSummary countOperations(::mlir::Operation* root)
 
 namespace detail {
 
+/// MLIR's parser recurses into nested attributes and types: a module nesting deeper than
+/// core::kMaxNesting brackets is refused first, with its line and column.
+void refuseDeepNesting(std::string_view source, const std::string& bufferName)
+{
+    const auto at = core::excessiveNesting(source);
+    if (!at)
+        return;
+    const std::string_view before = source.substr(0, *at);
+    const auto lineStart = before.rfind('\n');
+    const int line = 1 + static_cast<int>(std::count(before.begin(), before.end(), '\n'));
+    const int column = static_cast<int>(*at - (lineStart == std::string_view::npos ? 0 : lineStart + 1)) + 1;
+    throw MlirParseError(MlirError{bufferName, line, column,
+                                   "brackets nest deeper than " + std::to_string(core::kMaxNesting) +
+                                       " levels here; refused before parsing (no real input nests so deep)"},
+                         {});
+}
+
 std::pair<int, int> SourcePositions::of(::mlir::Operation* op) const
 {
     const ::mlir::AsmParserState::OperationDefinition* definition = m_state.getOpDef(op);
@@ -161,6 +179,7 @@ void parseModule(std::unique_ptr<llvm::MemoryBuffer> buffer, const MlirReadOptio
     const std::string bufferName = buffer->getBufferIdentifier().str();
     const llvm::StringRef text = buffer->getBuffer();
     const std::string_view source(text.data(), text.size());
+    refuseDeepNesting(source, bufferName);
 
     ::mlir::DialectRegistry registry;
     ::mlir::registerAllDialects(registry);

@@ -72,9 +72,22 @@ std::optional<GspmdSharding> parseGspmdSharding(std::string_view text)
     if (at >= text.size() || text[at] != ']' || sharding.tiles.empty())
         return std::nullopt;
     ++at;
-    std::int64_t devices = 1;
-    for (std::int64_t tile : sharding.tiles)
-        devices *= tile;
+    // Tile and reshape sizes are device counts: each at least 1, their products at most 2^31 (a
+    // 2^64 tiling would wrap to 0 and divide by it below).
+    constexpr std::int64_t kMaxDevices = std::int64_t{1} << 31;
+    const auto product = [&](const std::vector<std::int64_t>& sizes) -> std::optional<std::int64_t> {
+        std::int64_t n = 1;
+        for (std::int64_t size : sizes) {
+            if (size < 1 || size > kMaxDevices || n > kMaxDevices / size)
+                return std::nullopt;
+            n *= size;
+        }
+        return n;
+    };
+    const auto tiled = product(sharding.tiles);
+    if (!tiled)
+        return std::nullopt;
+    const std::int64_t devices = *tiled;
     const std::string_view rest = trimmed(text.substr(at));
     if (rest.rfind("<=[", 0) == 0) {
         std::size_t k = 3;
@@ -94,16 +107,20 @@ std::optional<GspmdSharding> parseGspmdSharding(std::string_view text)
                 sharding.iotaOrder = false;
         sharding.reshape = {devices};
     }
-    std::int64_t listed = 1;
-    for (std::int64_t size : sharding.reshape)
-        listed *= size;
-    if (listed != devices || sharding.reshape.empty())
+    const auto listed = product(sharding.reshape);
+    if (!listed || *listed != devices || sharding.reshape.empty())
         return std::nullopt;
     if (sharding.permutation.empty())
         for (std::size_t i = 0; i < sharding.reshape.size(); ++i)
             sharding.permutation.push_back(static_cast<std::int64_t>(i));
     if (sharding.permutation.size() != sharding.reshape.size())
         return std::nullopt;
+    std::vector<bool> seen(sharding.permutation.size(), false);
+    for (std::int64_t p : sharding.permutation) {
+        if (p < 0 || static_cast<std::size_t>(p) >= seen.size() || seen[static_cast<std::size_t>(p)])
+            return std::nullopt; // not a permutation of the reshape dimensions
+        seen[static_cast<std::size_t>(p)] = true;
+    }
     sharding.lastTileReplicated = rest.find("last_tile_dim_replicate") != std::string_view::npos;
     return sharding;
 }

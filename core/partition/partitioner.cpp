@@ -945,8 +945,25 @@ private:
         TensorSharding rhs = m_spec[rhsOp];
         lhs.partial.clear();
         rhs.partial.clear();
-        lhs.dims.resize(globalShape(lhsOp).dims.size());
-        rhs.dims.resize(globalShape(rhsOp).dims.size());
+        const std::size_t lhsRank = globalShape(lhsOp).dims.size();
+        const std::size_t rhsRank = globalShape(rhsOp).dims.size();
+        lhs.dims.resize(lhsRank);
+        rhs.dims.resize(rhsRank);
+        // Dimension numbers come from the input: each within its operand's rank, batch and contracting
+        // lists paired one to one.
+        const auto check = [&](const std::vector<std::int64_t>& dims, std::size_t rank, const char* what) {
+            for (std::int64_t d : dims)
+                if (d < 0 || static_cast<std::size_t>(d) >= rank)
+                    throw std::invalid_argument(where(op) + "dot: " + what + " dimension " + std::to_string(d) +
+                                                " is outside the operand's " + std::to_string(rank) + " dimensions");
+        };
+        check(dot.lhsBatch, lhsRank, "lhs batching");
+        check(dot.rhsBatch, rhsRank, "rhs batching");
+        check(dot.lhsContracting, lhsRank, "lhs contracting");
+        check(dot.rhsContracting, rhsRank, "rhs contracting");
+        if (dot.lhsBatch.size() != dot.rhsBatch.size() || dot.lhsContracting.size() != dot.rhsContracting.size())
+            throw std::invalid_argument(where(op) + "dot: the lhs and rhs name different numbers of batching or "
+                                                    "contracting dimensions");
         const auto contains = [](const std::vector<std::int64_t>& dims, std::size_t d) {
             return std::find(dims.begin(), dims.end(), static_cast<std::int64_t>(d)) != dims.end();
         };
