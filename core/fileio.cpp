@@ -71,7 +71,7 @@ FileContents::~FileContents()
         ::munmap(m_map, m_mapSize);
 }
 
-std::optional<std::uint64_t> excessiveNesting(std::string_view text, std::size_t limit)
+std::optional<std::uint64_t> excessiveNesting(std::string_view text, std::size_t limit, bool angleBrackets)
 {
     std::size_t depth = 0;
     for (std::size_t i = 0; i < text.size(); ++i) {
@@ -85,10 +85,13 @@ std::optional<std::uint64_t> excessiveNesting(std::string_view text, std::size_t
             if (end == std::string_view::npos)
                 break;
             i = end;
-        } else if (c == '(' || c == '[' || c == '{' || c == '<') {
+        } else if (c == '(' || c == '[' || c == '{' ||
+                   (angleBrackets && c == '<' && (i + 1 >= text.size() || text[i + 1] != '='))) {
             if (++depth > limit)
                 return i;
-        } else if (c == ')' || c == ']' || c == '}' || (c == '>' && (i == 0 || text[i - 1] != '-'))) {
+        } else if (c == ')' || c == ']' || c == '}' ||
+                   (angleBrackets && c == '>' && (i == 0 || text[i - 1] != '-') &&
+                    (i + 1 >= text.size() || text[i + 1] != '='))) {
             depth = depth > 0 ? depth - 1 : 0;
         }
     }

@@ -36,13 +36,15 @@ private:
 /// nested MLIR attributes overflow the stack. Real modules stay below a few dozen levels.
 inline constexpr std::size_t kMaxNesting = 1000;
 
-/// The byte offset of the first bracket ( [ { or < that opens a level deeper than `limit`, outside
-/// "..." strings and // comments ("->" is not a closing bracket); nullopt when the text stays within
-/// it. One pass, no allocation.
-std::optional<std::uint64_t> excessiveNesting(std::string_view text, std::size_t limit = kMaxNesting);
+/// The byte offset of the first bracket ( [ { that opens a level deeper than `limit`, outside "..."
+/// strings and // comments; nullopt when the text stays within it. With `angleBrackets` (MLIR, whose
+/// types and attributes nest in < >), < and > count too, except in "->", "<=" and ">=" (HLO's
+/// "<=[8]" iota tilings would never close). One pass, no allocation.
+std::optional<std::uint64_t> excessiveNesting(std::string_view text, std::size_t limit = kMaxNesting,
+                                              bool angleBrackets = false);
 
 /// Throws InputError naming `file`, the byte offset (and line) and the limit when `text` nests deeper
-/// than `limit` brackets.
+/// than `limit` brackets (( [ { only).
 void checkNesting(std::string_view text, const std::string& file, std::size_t limit = kMaxNesting);
 
 /// True when `bytes` start with the gzip magic (1f 8b).

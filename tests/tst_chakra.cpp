@@ -210,7 +210,10 @@ void TestChakra::nestingLimitIgnoresStringsCommentsAndArrows()
     // Depth 3 within a limit of 3; brackets inside strings and comments, and the arrow of a function
     // type, do not count.
     QCOMPARE(excessiveNesting("{\"a\": [[1, \"(((([[\"]]}", 3), std::nullopt);
-    QCOMPARE(excessiveNesting("f(x) -> tensor<4x(i32)> // ((((((((\n(y)", 3), std::nullopt);
+    QCOMPARE(excessiveNesting("f(x) -> tensor<4x(i32)> // ((((((((\n(y)", 3, true), std::nullopt);
+    QCOMPARE(excessiveNesting("tensor<tensor<tensor<tensor<f32>>>>", 3, true), std::optional<std::uint64_t>(27));
+    // Without angle brackets (HLO, JSON) an iota tiling's "<=" opens nothing.
+    QCOMPARE(excessiveNesting("{devices=[2,4]<=[8]} {devices=[2,4]<=[8]} <<<<", 2), std::nullopt);
     QCOMPARE(excessiveNesting("[\"\\\"[[[[\", [[[]]]]", 3), std::optional<std::uint64_t>(13));
     // The first bracket past the limit is reported: offset 3 opens the fourth level.
     QCOMPARE(excessiveNesting("(((([]))))", 3), std::optional<std::uint64_t>(3));

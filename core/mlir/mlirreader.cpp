@@ -151,7 +151,7 @@ namespace detail {
 /// core::kMaxNesting brackets is refused first, with its line and column.
 void refuseDeepNesting(std::string_view source, const std::string& bufferName)
 {
-    const auto at = core::excessiveNesting(source);
+    const auto at = core::excessiveNesting(source, core::kMaxNesting, true);
     if (!at)
         return;
     const std::string_view before = source.substr(0, *at);
