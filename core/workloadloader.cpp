@@ -87,7 +87,9 @@ InputKind detectInputKind(const std::string& path)
     char head[4096];
     const std::size_t got = std::fread(head, 1, sizeof head, file);
     std::fclose(file);
-    const std::string_view text(head, got);
+    std::string_view text(head, got);
+    if (text.starts_with("\xEF\xBB\xBF")) // a UTF-8 byte-order mark, as some editors write
+        text.remove_prefix(3);
     if (hlo::looksLikeHlo(text))
         return InputKind::HloModule;
     if (std::filesystem::path(path).extension() == ".mlir" || looksLikeMlir(text))

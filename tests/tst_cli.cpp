@@ -56,6 +56,7 @@ private Q_SLOTS:
     void inspectShardedModuleForMeshes();
     void builtinModels();
     void sweepWritesCsvWithBest();
+    void oddButValidInputsRead();
     void hostileInputsFailCleanly_data();
     void hostileInputsFailCleanly();
 };
@@ -472,7 +473,36 @@ void TestCli::hostileInputsFailCleanly_data()
     QTest::newRow("system_nested_100000") << QStringList{QStringLiteral("estimate"), p2p, QStringLiteral("--system"),
                                                          repro + QStringLiteral("system_nested_100000.json")}
                                           << QStringLiteral("system_nested_100000.json:1: byte offset");
+    const auto inspect = [&](const char* file) {
+        return QStringList{QStringLiteral("inspect"), repro + QString::fromLatin1(file)};
+    };
+    QTest::newRow("hlo_negative_dim")
+        << inspect("hlo_negative_dim.hlo")
+        << QStringLiteral("hlo_negative_dim.hlo:10: column 11: a dimension size must not be negative");
+    QTest::newRow("hlo_dim_2p62_squared")
+        << inspect("hlo_dim_2p62_squared.hlo") << QStringLiteral("more than 2^48 elements");
+    QTest::newRow("hlo_known_trip_count_1e12")
+        << inspect("hlo_known_trip_count_1e12.hlo") << QStringLiteral("1000000000000 iterations of 3 ops would exceed");
+    QTest::newRow("hlo_counted_loop_init_minus2p62")
+        << inspect("hlo_counted_loop_init_minus2p62.hlo") << QStringLiteral("would exceed 5000000 ops per rank");
+    QTest::newRow("hlo_replica_group_2p62") << inspect("hlo_replica_group_2p62_badalloc.hlo")
+                                            << QStringLiteral("replica group names device 4611686018427387904");
+    QTest::newRow("hlo_replica_count_1e9")
+        << inspect("hlo_replica_count_1e9.hlo") << QStringLiteral("exceeds 2^20 devices");
+    QTest::newRow("chakra_negative_comm_size")
+        << QStringList{QStringLiteral("estimate"), repro + QStringLiteral("chakra_negative_comm_size")}
+        << QStringLiteral("comm_size -1 is negative");
 #ifdef FLINT_HAVE_MLIR
+    QTest::newRow("model_layers_int64max") << QStringList{QStringLiteral("model"), QStringLiteral("show"),
+                                                          repro + QStringLiteral("model_layers_int64max.txt")}
+                                           << QStringLiteral("layers must be at most 10,000");
+    QTest::newRow("model_vocab_2p62") << QStringList{QStringLiteral("model"), QStringLiteral("estimate"),
+                                                     repro + QStringLiteral("model_vocab_2p62_internal_error.txt")}
+                                      << QStringLiteral("vocab must be at most 2^24");
+    QTest::newRow("seq_len_1e9") << QStringList{QStringLiteral("model"), QStringLiteral("estimate"),
+                                                QStringLiteral("llama3-8b"), QStringLiteral("--seq-len"),
+                                                QStringLiteral("1000000000")}
+                                 << QStringLiteral("more than 2^25 tokens");
     QTest::newRow("mlir_nested_attr_10000")
         << QStringList{QStringLiteral("inspect"), repro + QStringLiteral("mlir_nested_attr_10000.mlir")}
         << QStringLiteral("mlir_nested_attr_10000.mlir:1: column");
@@ -486,6 +516,21 @@ void TestCli::hostileInputsFailCleanly_data()
         << QStringList{QStringLiteral("inspect"), repro + QStringLiteral("mlir_dot_batching_dim_2p31.mlir")}
         << QStringLiteral("line 34: dot: lhs batching dimension 2147483648");
 #endif
+}
+
+void TestCli::oddButValidInputsRead()
+{
+    // A UTF-8 byte-order mark before "HloModule" is read as HLO, not taken for a Chakra trace; two
+    // zero bytes are an empty metadata message and one node without a type: INVALID_NODE (proto3's
+    // default), not a compute node.
+    const QString repro = kSharedData + QStringLiteral("/repro/");
+    if (!QFileInfo::exists(repro + QStringLiteral("README.md")))
+        QSKIP("../shared/data/repro is not present");
+    Run run = flintCli({QStringLiteral("inspect"), repro + QStringLiteral("hlo_with_utf8_bom.hlo")});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.out.contains("schema version:           0.0.4"), run.out.constData());
+    run = flintCli({QStringLiteral("inspect"), repro + QStringLiteral("zeros2.et")});
+    QVERIFY2(run.out.contains("INVALID_NODE            1"), run.out.constData());
 }
 
 void TestCli::hostileInputsFailCleanly()

@@ -12,6 +12,7 @@ std::vector<OptionSpec> withWorkloadInputOptions(std::vector<OptionSpec> own)
     own.push_back({"partitions", 0, "N", "HLO/MLIR: partition count (default: the module's, else inferred)"});
     own.push_back({"while-trip-count", 0, "N", "HLO/MLIR: iterations of while loops whose count is unknown"});
     own.push_back({"mesh", 0, "x=2,y=4", "MLIR: mesh to partition a sharded module without collectives for"});
+    own.push_back({"max-ops", 0, "N", "HLO/MLIR: refuse to unroll loops into more ops per rank (default 5,000,000)"});
     return own;
 }
 
@@ -31,6 +32,12 @@ core::LoadedWorkload loadWorkloadFromCli(const std::string& path, const CommandL
     options.hlo.numPartitions = positive("partitions");
     if (cli.has("while-trip-count"))
         options.hlo.whileTripCount = static_cast<std::int64_t>(cli.number("while-trip-count", 0));
+    if (cli.has("max-ops")) {
+        const std::uint64_t n = cli.number("max-ops", 0);
+        if (n == 0 || n > (std::uint64_t{1} << 34))
+            throw UsageError("--max-ops must be between 1 and 2^34");
+        options.hlo.maxOps = n;
+    }
     options.mesh = cli.value("mesh");
     core::LoadedWorkload loaded = core::loadWorkload(path, options);
     if (!quiet) {

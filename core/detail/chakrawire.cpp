@@ -358,6 +358,9 @@ void readAttribute(const RawAttribute& raw, Op& op, std::string& pgName, bool& h
         op.isCpuOp = s != 0;
         setBit(op, ChakraAttr::IsCpuOp);
     } else if (name == "num_ops" && kind == AttributeKind::Int64) {
+        if (static_cast<std::int64_t>(s) < 0)
+            throw WireError("node " + std::to_string(op.id) + " (\"" + op.name + "\"): num_ops " +
+                            std::to_string(static_cast<std::int64_t>(s)) + " is negative");
         op.flops = s;
         setBit(op, ChakraAttr::NumOps);
     } else if (name == "tensor_size" && kind == AttributeKind::Uint64) {
@@ -371,6 +374,9 @@ void readAttribute(const RawAttribute& raw, Op& op, std::string& pgName, bool& h
         op.collective = static_cast<CollectiveKind>(value);
         setBit(op, ChakraAttr::CommType);
     } else if (name == "comm_size" && kind == AttributeKind::Int64) {
+        if (static_cast<std::int64_t>(s) < 0)
+            throw WireError("node " + std::to_string(op.id) + " (\"" + op.name + "\"): comm_size " +
+                            std::to_string(static_cast<std::int64_t>(s)) + " is negative");
         op.commBytes = s;
         setBit(op, ChakraAttr::CommSize);
     } else if (name == "comm_src" && kind == AttributeKind::Int32) {
@@ -426,6 +432,9 @@ void decodeNode(std::string_view message, Op& op, std::string& pgName, bool& has
 {
     hasPgName = false;
     op.chakraAttributes = static_cast<std::uint16_t>(ChakraAttr::FromChakra);
+    // proto3 leaves a field at its default unwritten: a node without a type is INVALID_NODE (0), not
+    // a compute node (two zero bytes used to read as a one-node compute trace).
+    op.kind = OpKind::Invalid;
     Cursor in(message);
     // Attributes are interpreted after the other fields so that error messages can name the node.
     std::string_view attributes[16];

@@ -19,6 +19,9 @@
 namespace flint::core::hlo {
 namespace {
 
+/// Devices of the largest workload an HLO module is lowered for (replicas x partitions).
+constexpr std::int64_t kMaxDevices = std::int64_t{1} << 20;
+
 /// Op ids a value depends on, sorted and unique.
 using Deps = std::vector<std::uint64_t>;
 
@@ -195,6 +198,11 @@ private:
                 if (instruction.replicaGroups)
                     for (const auto& group : *instruction.replicaGroups)
                         for (std::int64_t id : group) {
+                            // Device ids size the workload: one beyond 2^20 devices (the largest
+                            // mesh we lower) would allocate for a billion ranks.
+                            if (id < 0 || id >= kMaxDevices)
+                                fail(instruction, "replica group names device " + std::to_string(id) +
+                                                      " (ids must be between 0 and 2^20 - 1)");
                             if (mode == GroupMode::FlattenedIds && id > maxFlat)
                                 widest = &instruction;
                             bound = std::max(bound, id);
@@ -233,6 +241,11 @@ private:
         }
         if (m_space.replicas < 1 || m_space.partitions < 1)
             throw InputError(m_module.file, "replica_count and num_partitions must be positive");
+        if (m_space.replicas > kMaxDevices || m_space.partitions > kMaxDevices ||
+            m_space.replicas * m_space.partitions > kMaxDevices)
+            throw InputError(m_module.file, "replica_count x num_partitions = " + std::to_string(m_space.replicas) +
+                                                " x " + std::to_string(m_space.partitions) +
+                                                " exceeds 2^20 devices (the largest workload lowered)");
     }
 
     /// The comm slot for a collective instruction; slots are shared by equal group lists.
@@ -511,6 +524,7 @@ private:
         if (!loop.body || !loop.condition)
             fail(loop, "a while needs condition= and body=");
         std::optional<std::int64_t> trips = tripCount(computation, loop);
+        const bool givenTrips = !trips && m_options.whileTripCount;
         if (!trips) {
             if (m_options.whileTripCount) {
                 trips = m_options.whileTripCount;
@@ -534,7 +548,18 @@ private:
         for (std::int64_t k = 0; k < *trips; ++k) {
             m_control.check();
             const std::string iteration = prefix + loop.name + "/iteration_" + std::to_string(k) + "/";
+            const std::size_t before = m_program->ops.size();
             state = lowerComputation(*loop.body, {state}, iteration);
+            // After the first iteration the cost of the rest is known: refuse now rather than after
+            // filling memory with ops that would be refused anyway.
+            const auto perIteration = static_cast<double>(m_program->ops.size() - before);
+            if (k == 0 && static_cast<double>(m_program->ops.size()) + perIteration * static_cast<double>(*trips - 1) >
+                              static_cast<double>(m_options.maxOps))
+                fail(loop, std::to_string(*trips) + " iterations of " +
+                               std::to_string(static_cast<std::uint64_t>(perIteration)) + " ops would exceed " +
+                               std::to_string(m_options.maxOps) +
+                               " ops per rank; raise --max-ops if the step really unrolls so far" +
+                               (givenTrips ? std::string(", or give a smaller --while-trip-count") : std::string()));
         }
         return state;
     }

@@ -30,7 +30,11 @@ public:
     Cursor(std::string_view text, const std::string& file)
         : m_text(text)
         , m_file(file)
-    {}
+    {
+        // A UTF-8 byte-order mark (some editors write one) is skipped; offsets stay the file's.
+        if (m_text.starts_with("\xEF\xBB\xBF"))
+            m_pos = 3;
+    }
 
     [[noreturn]] void fail(const std::string& what) const { fail(m_pos, what); }
 
@@ -324,13 +328,28 @@ Shape parseShape(Cursor& in)
                     in.expect('=', "in a bounded dynamic dimension '<=N'");
                     dynamic = true;
                 }
-                shape.dims.push_back(in.integer("a dimension size"));
+                const std::size_t at = in.position();
+                const std::int64_t size = in.integer("a dimension size");
+                if (size < 0) {
+                    in.setPosition(at);
+                    in.fail("a dimension size must not be negative");
+                }
+                shape.dims.push_back(size);
             }
             if (dynamic || !shape.dynamicDims.empty()) {
                 shape.dynamicDims.resize(shape.dims.size(), false);
                 shape.dynamicDims.back() = dynamic;
             }
         } while (in.consume(','));
+        // Sizes feed byte and FLOP counts: an array of more than 2^48 elements (256 TiB of f8) is no
+        // real tensor, and larger products would overflow 64-bit arithmetic downstream.
+        constexpr std::int64_t kMaxElements = std::int64_t{1} << 48;
+        std::int64_t elements = 1;
+        for (std::int64_t size : shape.dims) {
+            if (size > 0 && elements > kMaxElements / size)
+                in.fail("the shape has more than 2^48 elements");
+            elements *= size > 0 ? size : 1;
+        }
         in.expect(']', "to close the dimensions");
     }
     if (in.peekRaw() == '{') {
@@ -958,6 +977,7 @@ std::vector<std::vector<std::int64_t>> parseReplicaGroups(std::string_view text)
 
 Module parseHlo(std::string_view text, const std::string& file)
 {
+
     checkNesting(text, file); // the shape and literal parsers recurse
     return Parser(text, file).parse();
 }

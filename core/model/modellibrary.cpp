@@ -179,6 +179,20 @@ std::string TransformerConfig::validate() const
     const auto positive = [](std::int64_t value) { return value > 0; };
     if (!positive(layers) || !positive(hidden) || !positive(heads) || !positive(vocab) || !positive(seqLen))
         return "layers, hidden, heads, vocab and seq_len must be positive";
+    // Upper bounds far above any published model keep every size product (tokens x hidden x vocab,
+    // parameters x bytes) inside 64-bit arithmetic and the step inside memory (docs/models.md).
+    const auto within = [](std::int64_t value, std::int64_t most) { return value <= most; };
+    constexpr std::int64_t k16 = std::int64_t{1} << 16, k20 = std::int64_t{1} << 20, k24 = std::int64_t{1} << 24;
+    if (!within(layers, 10'000))
+        return "layers must be at most 10,000 (" + std::to_string(layers) + " given)";
+    if (!within(hidden, k20) || !within(ffn, k24) || !within(expertFfn, k24) || !within(headDim, k16))
+        return "hidden must be at most 2^20, ffn and expert_ffn at most 2^24, head_dim at most 2^16";
+    if (!within(heads, k16) || !within(experts, k16) || !within(sharedExperts, k16))
+        return "heads, experts and shared_experts must be at most 65,536";
+    if (!within(vocab, k24))
+        return "vocab must be at most 2^24 (" + std::to_string(vocab) + " given)";
+    if (!within(seqLen, std::int64_t{1} << 25))
+        return "seq_len must be at most 2^25 tokens (" + std::to_string(seqLen) + " given)";
     if (kvHeads <= 0 || heads % kvHeads != 0)
         return "kv_heads (" + std::to_string(kvHeads) + ") must divide heads (" + std::to_string(heads) + ")";
     if (headDim <= 0 && hidden % heads != 0)

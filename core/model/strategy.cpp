@@ -237,6 +237,13 @@ std::vector<StrategyProblem> validateStrategy(const TransformerConfig& model, co
           std::pair{"microbatch size", parallel.microbatchSize}, std::pair{"virtual stages", parallel.virtualStages}})
         if (value < 1)
             add(std::string(name) + " must be at least 1, not " + number(value), std::string(name) + " 1");
+    // Sizes whose products must stay inside 64-bit arithmetic (tokens x hidden x vocab, ranks x ops).
+    constexpr std::int64_t kMaxTokens = std::int64_t{1} << 25;
+    if (parallel.seqLen > kMaxTokens || parallel.decodeContext > kMaxTokens)
+        add("a sequence (or decode context) of more than 2^25 tokens is not modelled",
+            "a sequence length up to " + number(kMaxTokens));
+    if (parallel.globalBatch > (std::int64_t{1} << 24) || parallel.microbatchSize > (std::int64_t{1} << 20))
+        add("a global batch above 2^24 sequences or a microbatch above 2^20 is not modelled", "a smaller batch");
     if (!problems.empty())
         return problems;
 
