@@ -218,6 +218,11 @@ Program parseChakraTrace(std::string_view bytes, const std::string& file)
     while (!frames.atEnd()) {
         const std::uint64_t offset = frames.offset();
         nodeFrames.push_back({offset, frames.next()});
+        // An empty message is a node with no id, name, type or attribute: never written by a tool,
+        // and runs of zero bytes would otherwise read as millions of nodes (10 MB of zeros: 3 GB).
+        if (nodeFrames.back().body.empty())
+            throw InputError(file, offset, std::nullopt,
+                             "an empty Node message (no id, name, type or attribute): not a Chakra trace node");
     }
     const std::size_t count = nodeFrames.size();
     program.ops.resize(count);

@@ -128,11 +128,24 @@ std::string gunzip(std::string_view bytes, const std::string& file)
     stream.avail_in = static_cast<uInt>(bytes.size());
     char buffer[1 << 16];
     int status = Z_OK;
+    // A gzip bomb (9.7 KB of zeros inflating to 3 GB) is refused as it inflates: past 64 MiB, more than
+    // 200 times the compressed size (protobuf traces compress 5-20 times; DEFLATE allows 1,032), or
+    // past 16 GiB whatever the ratio.
+    constexpr std::uint64_t kRatioFloor = 64ull << 20, kMaxRatio = 200, kMaxInflated = 16ull << 30;
     while (true) {
         stream.next_out = reinterpret_cast<Bytef*>(buffer);
         stream.avail_out = sizeof buffer;
         status = inflate(&stream, Z_NO_FLUSH);
         out.append(buffer, sizeof buffer - stream.avail_out);
+        if ((out.size() > kRatioFloor && out.size() > kMaxRatio * bytes.size()) || out.size() > kMaxInflated) {
+            const auto offset = static_cast<std::uint64_t>(bytes.size() - stream.avail_in);
+            inflateEnd(&stream);
+            throw InputError(file, offset, std::nullopt,
+                             "gzip: " + std::to_string(bytes.size()) + " compressed bytes inflate to more than " +
+                                 std::to_string(out.size()) +
+                                 ": refused as a decompression bomb (limits: 200 times the compressed size past "
+                                 "64 MiB, 16 GiB in all)");
+        }
         if (status == Z_STREAM_END) {
             // Concatenated gzip members are one stream to gzip(1); accept them too.
             if (stream.avail_in == 0)

@@ -318,9 +318,15 @@ TransformerConfig readModelFile(const std::string& path)
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw InputError(path, "cannot open the model file");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parseModelText(text.str(), path);
+    // A model file is a few hundred bytes; reading stops past 1 MiB (a device such as /dev/zero, or
+    // the wrong file, would otherwise be read without end).
+    constexpr std::size_t kMaxModelFile = 1 << 20;
+    std::string text(kMaxModelFile + 1, '\0');
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    text.resize(static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxModelFile)
+        throw InputError(path, "a model file is a few lines of 'key = value'; this one is larger than 1 MiB");
+    return parseModelText(text, path);
 }
 
 } // namespace flint::core::model
