@@ -493,6 +493,13 @@ void TestCli::hostileInputsFailCleanly_data()
     QTest::newRow("zeros2") << inspect("zeros2.et")
                             << QStringLiteral("zeros2.et: byte offset 1: an empty Node message");
     QTest::newRow("zeros10M_gz") << inspect("zeros10M.et.gz") << QStringLiteral("an empty Node message");
+    QTest::newRow("chakra_comm_size_mismatch")
+        << QStringList{QStringLiteral("estimate"), repro + QStringLiteral("chakra_comm_size_mismatch")}
+        << QStringLiteral("collective size mismatch: rank 0's 'ar' (id 2, ALL_REDUCE) has comm_size 1048576 bytes, "
+                          "rank 1's 'ar' (id 2, ALL_REDUCE) 2097152");
+    QTest::newRow("chakra_p2p_size_mismatch")
+        << QStringList{QStringLiteral("estimate"), repro + QStringLiteral("chakra_p2p_size_mismatch")}
+        << QStringLiteral("send/receive size mismatch: rank 0's 's' (id 1, COMM_SEND_NODE) moves 1048576 bytes");
     QTest::newRow("chakra_negative_comm_size")
         << QStringList{QStringLiteral("estimate"), repro + QStringLiteral("chakra_negative_comm_size")}
         << QStringLiteral("comm_size -1 is negative");
@@ -534,6 +541,11 @@ void TestCli::oddButValidInputsRead()
     Run run = flintCli({QStringLiteral("inspect"), repro + QStringLiteral("hlo_with_utf8_bom.hlo")});
     QCOMPARE(run.exitCode, 0);
     QVERIFY2(run.out.contains("schema version:           0.0.4"), run.out.constData());
+    // --lenient estimates members that disagree on a collective's size, each with its own.
+    run = flintCli(
+        {QStringLiteral("estimate"), repro + QStringLiteral("chakra_comm_size_mismatch"), QStringLiteral("--lenient")});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.out.contains("step time:"), run.out.constData());
 }
 
 void TestCli::hostileInputsFailCleanly()

@@ -40,6 +40,7 @@ int runEstimate(const std::vector<std::string>& arguments)
          {"json", 0, {}, "print the estimate as JSON"},
          {"top", 0, "N", "top ops to list (default 10)"},
          {"no-symmetry", 0, {}, "simulate every rank instead of one per class of identical ranks"},
+         {"lenient", 0, {}, "let members of a collective (or a send and its receive) disagree on the size"},
          {"list", 0, {}, "list cluster presets and devices"}});
     CommandLine cli(
         "estimate",
@@ -76,6 +77,7 @@ int runEstimate(const std::vector<std::string>& arguments)
     else
         throw UsageError("--timing must be auto, roofline or recorded");
     estimateOptions.exploitSymmetry = !cli.has("no-symmetry");
+    estimateOptions.checkSizes = !cli.has("lenient");
     const std::uint64_t top = cli.number("top", 10);
 
     const core::Workload workload = loadWorkloadFromCli(cli.positionals().front(), cli, cli.has("json")).workload;

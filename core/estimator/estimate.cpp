@@ -791,6 +791,14 @@ void Simulator::arrive(std::uint32_t cls, std::uint32_t op, std::uint16_t stream
                                      describeOp(cls, op) + " as collective #" + std::to_string(ordinal + 1) +
                                      " of its group while rank " + std::to_string(other.rep) + " reaches " +
                                      describeOp(otherClass, otherOp) + " there");
+            if (m_options.checkSizes && theirs.commBytes != o.commBytes && o.collective != CollectiveKind::AllToAll &&
+                o.collective != CollectiveKind::CollectivePermute)
+                throw InputError(c.info->program->name.empty() ? "workload" : c.info->program->name,
+                                 "collective size mismatch: rank " + std::to_string(c.rep) + "'s " +
+                                     describeOp(cls, op) + " has comm_size " + std::to_string(o.commBytes) +
+                                     " bytes, rank " + std::to_string(other.rep) + "'s " +
+                                     describeOp(otherClass, otherOp) + " " + std::to_string(theirs.commBytes) +
+                                     " (members must agree; --lenient uses each member's own)");
             need(otherClass, otherOp);
         }
     } else {
@@ -800,10 +808,20 @@ void Simulator::arrive(std::uint32_t cls, std::uint32_t op, std::uint16_t stream
                              "rank " + std::to_string(c.rep) + ": " + describeOp(cls, op) + " names peer rank " +
                                  std::to_string(peer) + " (ranks 0.." + std::to_string(m_ranks - 1) + ")");
         }
-        if (const std::uint32_t theirs = matchingP2p(cls, op); theirs != kNone)
-            need(m_rankClass[static_cast<std::size_t>(peer)], theirs);
-        else
+        if (const std::uint32_t theirs = matchingP2p(cls, op); theirs != kNone) {
+            const std::uint32_t peerClass = m_rankClass[static_cast<std::size_t>(peer)];
+            const Op& other = m_classes[peerClass].info->program->ops[theirs];
+            if (m_options.checkSizes && other.commBytes != o.commBytes)
+                throw InputError(c.info->program->name.empty() ? "workload" : c.info->program->name,
+                                 "send/receive size mismatch: rank " + std::to_string(c.rep) + "'s " +
+                                     describeOp(cls, op) + " moves " + std::to_string(o.commBytes) +
+                                     " bytes, its partner on rank " + std::to_string(peer) + ", " +
+                                     describeOp(peerClass, theirs) + ", " + std::to_string(other.commBytes) +
+                                     " (--lenient uses each side's own)");
+            need(peerClass, theirs);
+        } else {
             ++missing;
+        }
     }
     c.missing[commOp] = missing;
     if (missing == 0) {

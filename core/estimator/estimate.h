@@ -36,6 +36,11 @@ struct EstimateOptions {
     /// op to an earlier one among the ops on or behind cycles, and count them in EstimateResult::droppedDependencies.
     /// Off, a cycle is an error.
     bool breakCycles = true;
+    /// The members of a collective must agree on its size (comm_size), and a send on the size of the
+    /// receive it pairs with: a disagreement is an InputError naming the ranks, ops and bytes. Off
+    /// (`flint estimate --lenient`), each member's own size is used. All-to-all (all-to-all-v in
+    /// measured MoE traces) and collective-permute may differ per rank and are not checked.
+    bool checkSizes = true;
 };
 
 /// Where an op ran on its rank, in seconds from the step start.
