@@ -6,6 +6,7 @@
 #include "core/fileio.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -266,6 +267,16 @@ std::string commGroupsJson(const Workload& workload)
 std::vector<std::string> writeChakraWorkload(const Workload& workload, const std::string& prefix,
                                              const JobControl& control)
 {
+    // The prefix names files beside it; a prefix that is itself a device ("-o /dev/full") means the
+    // user meant that device, not PREFIX.0.et files in /dev.
+    {
+        std::error_code ec;
+        const auto existing = std::filesystem::status(prefix, ec);
+        if (!ec && std::filesystem::exists(existing) && !std::filesystem::is_regular_file(existing) &&
+            !std::filesystem::is_directory(existing))
+            throw OutputError("refusing to write " + prefix + ".RANK.et: " + prefix +
+                              " exists and is not a regular file or folder");
+    }
     if (const std::string problem = workload.validate(); !problem.empty())
         throw OutputError("cannot write an inconsistent workload: " + problem);
     OutputTransaction output;

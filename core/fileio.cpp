@@ -4,7 +4,9 @@
 #include "core/error.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -166,18 +168,81 @@ std::string gunzip(std::string_view bytes, const std::string& file)
     return out;
 }
 
+namespace {
+
+// Temporary files of open OutputTransactions, for the signal handler installed by
+// removeTemporaryFilesOnSignal(): it may only call async-signal-safe functions, so the paths sit in
+// a fixed table of atomic pointers. A path is never freed once published (a handler on another
+// thread may be reading it); only programs that install the handler publish, and they are short.
+constexpr std::size_t kTemporarySlots = 1 << 14;
+std::atomic<const char*> g_temporaries[kTemporarySlots];
+std::atomic<bool> g_handlerInstalled{false};
+
+void publishTemporary(const std::string& path)
+{
+    if (!g_handlerInstalled.load())
+        return;
+    const char* copy = ::strdup(path.c_str());
+    if (!copy)
+        return;
+    for (auto& slot : g_temporaries) {
+        const char* expected = nullptr;
+        if (slot.compare_exchange_strong(expected, copy))
+            return;
+    }
+}
+
+void retractTemporary(const std::string& path)
+{
+    if (!g_handlerInstalled.load())
+        return;
+    for (auto& slot : g_temporaries) {
+        const char* current = slot.load();
+        if (current && path == current) {
+            slot.compare_exchange_strong(current, nullptr);
+            return;
+        }
+    }
+}
+
+extern "C" void removeTemporariesAndReraise(int signal)
+{
+    for (auto& slot : g_temporaries)
+        if (const char* path = slot.load())
+            ::unlink(path);
+    ::signal(signal, SIG_DFL);
+    ::raise(signal);
+}
+
+} // namespace
+
+void removeTemporaryFilesOnSignal()
+{
+    if (g_handlerInstalled.exchange(true))
+        return;
+    for (int signal : {SIGINT, SIGTERM, SIGHUP})
+        ::signal(signal, removeTemporariesAndReraise);
+}
+
 OutputTransaction::~OutputTransaction()
 {
     if (m_committed)
         return;
-    for (const Pending& p : m_pending)
+    for (const Pending& p : m_pending) {
         std::remove(p.temporary.c_str());
+        retractTemporary(p.temporary);
+    }
 }
 
 void OutputTransaction::write(const std::string& path, std::string_view bytes)
 {
     namespace fs = std::filesystem;
     const fs::path destination(path);
+    // Renaming over a device, a FIFO or a socket would replace it with a regular file.
+    std::error_code ec;
+    const fs::file_status existing = fs::status(destination, ec); // follows a link: /dev/stdout is no file
+    if (!ec && fs::exists(existing) && !fs::is_regular_file(existing))
+        throw OutputError("refusing to replace " + path + ": it exists and is not a regular file");
     fs::path folder = destination.parent_path();
     if (folder.empty())
         folder = ".";
@@ -186,6 +251,7 @@ void OutputTransaction::write(const std::string& path, std::string_view bytes)
     if (fd < 0)
         throw OutputError("cannot create " + path + ": " + std::strerror(errno));
     m_pending.push_back({pattern, path});
+    publishTemporary(pattern);
     const char* data = bytes.data();
     std::size_t left = bytes.size();
     while (left > 0) {
@@ -213,11 +279,14 @@ void OutputTransaction::commit()
     for (std::size_t i = 0; i < m_pending.size(); ++i) {
         if (std::rename(m_pending[i].temporary.c_str(), m_pending[i].destination.c_str()) != 0) {
             const int error = errno;
-            for (std::size_t j = i; j < m_pending.size(); ++j)
+            for (std::size_t j = i; j < m_pending.size(); ++j) {
                 std::remove(m_pending[j].temporary.c_str());
+                retractTemporary(m_pending[j].temporary);
+            }
             m_committed = true;
             throw OutputError("cannot move " + m_pending[i].destination + " into place: " + std::strerror(error));
         }
+        retractTemporary(m_pending[i].temporary);
     }
     m_committed = true;
 }

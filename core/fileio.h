@@ -54,6 +54,11 @@ bool isGzip(std::string_view bytes);
 /// offset where the stream is corrupt or truncated.
 std::string gunzip(std::string_view bytes, const std::string& file);
 
+/// Removes the temporary files of every open OutputTransaction when the process receives SIGINT,
+/// SIGTERM or SIGHUP, then dies of the signal as it would have. For command-line programs; call once
+/// at start (the explorer does not: it cancels its jobs instead).
+void removeTemporaryFilesOnSignal();
+
 /// A set of output files that appear together or not at all.
 ///
 /// Each write() goes to a temporary file in the destination's folder; commit() renames them all into

@@ -2,6 +2,8 @@
 // End-to-end tests of the flint command: exit codes, JSON output, conversions.
 #include "support/clirun.h"
 
+#include <csignal>
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -10,6 +12,8 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <signal.h>
 
 namespace {
 
@@ -57,6 +61,8 @@ private Q_SLOTS:
     void builtinModels();
     void sweepWritesCsvWithBest();
     void oddButValidInputsRead();
+    void interruptedImportLeavesNothing();
+    void outputsRefuseDevicesAndFullStandardOutput();
     void hostileInputsFailCleanly_data();
     void hostileInputsFailCleanly();
 };
@@ -453,6 +459,52 @@ void TestCli::sweepWritesCsvWithBest()
         best += line.endsWith(",1") ? 1 : 0;
     QCOMPARE(best, 1);
 #endif
+}
+
+void TestCli::interruptedImportLeavesNothing()
+{
+    // SIGINT while import writes its 129 files: the temporary files go with the process.
+    const QString module = kSharedData + QStringLiteral("/hlo/hlo_llama31_70b_bf16_16x8.hlo");
+    if (!QFileInfo::exists(module))
+        QSKIP("../shared/data is not present");
+    QTemporaryDir dir;
+    QProcess process;
+    process.start(QStringLiteral(FLINT_CLI),
+                  {QStringLiteral("import"), module, QStringLiteral("-o"), dir.filePath(QStringLiteral("l70"))});
+    QVERIFY(process.waitForStarted());
+    const QDir folder(dir.path());
+    bool writing = false;
+    for (int i = 0; i < 600 && !writing && process.state() == QProcess::Running; ++i) {
+        QTest::qWait(50);
+        writing = !folder.entryList(QDir::Files | QDir::Hidden).isEmpty();
+    }
+    if (!writing)
+        QSKIP("the import finished before any file was seen");
+    ::kill(static_cast<pid_t>(process.processId()), SIGINT);
+    QVERIFY(process.waitForFinished(60'000));
+    QCOMPARE(process.exitStatus(), QProcess::CrashExit); // died of SIGINT, as it would without us
+    QCOMPARE(folder.entryList(QDir::Files | QDir::Hidden), QStringList());
+}
+
+void TestCli::outputsRefuseDevicesAndFullStandardOutput()
+{
+    const QString trace = QStringLiteral(FLINT_SOURCE_DIR "/resources/examples/astrasim_all_reduce_8npus_1MB");
+    // An output that names a device is refused (renaming over it would replace the device), exit 3.
+    Run run = flintCli({QStringLiteral("estimate"), trace, QStringLiteral("--csv"), QStringLiteral("/dev/full")});
+    QCOMPARE(run.exitCode, 3);
+    QVERIFY2(run.err.contains("not a regular file"), run.err.constData());
+    run = flintCli({QStringLiteral("convert"), trace, QStringLiteral("--to"), QStringLiteral("chakra"),
+                    QStringLiteral("-o"), QStringLiteral("/dev/full")});
+    QCOMPARE(run.exitCode, 3);
+    QVERIFY(QFileInfo(QStringLiteral("/dev/full")).exists() && !QFileInfo(QStringLiteral("/dev/full")).isFile());
+    QVERIFY(!QFileInfo::exists(QStringLiteral("/dev/full.0.et")));
+    // A standard output that cannot take the text (a full disk) is exit 3, not success.
+    QProcess process;
+    process.setStandardOutputFile(QStringLiteral("/dev/full"));
+    process.start(QStringLiteral(FLINT_CLI), {QStringLiteral("inspect"), trace, QStringLiteral("--json")});
+    QVERIFY(process.waitForFinished(60'000));
+    QCOMPARE(process.exitCode(), 3);
+    QVERIFY(process.readAllStandardError().contains("cannot write standard output"));
 }
 
 void TestCli::hostileInputsFailCleanly_data()

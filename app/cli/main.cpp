@@ -4,7 +4,9 @@
 #include "cli/commands.h"
 #include "core/allocator.h"
 #include "core/error.h"
+#include "core/fileio.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -36,6 +38,7 @@ int main(int argc, char** argv)
     // Protobuf logs parse failures to stderr itself; our errors say more, with the byte offset.
     google::protobuf::SetLogHandler(nullptr);
     flint::core::retainFreedMemory();
+    flint::core::removeTemporaryFilesOnSignal();
 
     if (argc < 2) {
         std::fputs(usage().c_str(), stderr);
@@ -52,8 +55,16 @@ int main(int argc, char** argv)
         return ExitSuccess;
     }
     try {
-        if (const CommandInfo* info = Commands::find(command))
-            return info->run(arguments);
+        if (const CommandInfo* info = Commands::find(command)) {
+            const int status = info->run(arguments);
+            // A full disk or a closed pipe on standard output must not pass for success.
+            if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+                std::fprintf(stderr, "flint %s: error: cannot write standard output: %s\n", command.c_str(),
+                             std::strerror(errno));
+                return ExitOutput;
+            }
+            return status;
+        }
         std::fprintf(stderr, "flint: unknown command '%s'\n\n%s", command.c_str(), usage().c_str());
         return ExitUsage;
     } catch (const UsageError& e) {

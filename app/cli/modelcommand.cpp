@@ -263,17 +263,29 @@ int runModel(const std::vector<std::string>& arguments)
         if (!cli.has("output"))
             throw UsageError("emit needs -o DIR");
         const std::filesystem::path dir = cli.value("output");
-        core::OutputTransaction outputs;
-        std::filesystem::create_directories(dir);
-        for (const auto& [name, text] : core::model::ModelCompiler::blockTexts(model, parallel)) {
-            std::string file = name;
-            for (char& c : file)
-                if (c == ' ' || c == '(' || c == ')')
-                    c = c == ' ' ? '_' : '\0';
-            file.erase(std::remove(file.begin(), file.end(), '\0'), file.end());
-            outputs.write((dir / (model.name + "." + file + ".mlir")).string(), text);
+        // All files or none: a folder this command created is removed again when a write fails.
+        std::error_code ec;
+        const bool createFolder = !std::filesystem::exists(dir, ec);
+        if (createFolder && !std::filesystem::create_directories(dir, ec))
+            throw core::OutputError("cannot create " + dir.string() + ": " + ec.message());
+        if (!std::filesystem::is_directory(dir, ec))
+            throw core::OutputError("cannot write into " + dir.string() + ": not a folder");
+        try {
+            core::OutputTransaction outputs;
+            for (const auto& [name, text] : core::model::ModelCompiler::blockTexts(model, parallel)) {
+                std::string file = name;
+                for (char& c : file)
+                    if (c == ' ' || c == '(' || c == ')')
+                        c = c == ' ' ? '_' : '\0';
+                file.erase(std::remove(file.begin(), file.end(), '\0'), file.end());
+                outputs.write((dir / (model.name + "." + file + ".mlir")).string(), text);
+            }
+            outputs.commit();
+        } catch (...) {
+            if (createFolder)
+                std::filesystem::remove(dir, ec);
+            throw;
         }
-        outputs.commit();
         std::printf("wrote the blocks of %s under %s to %s\n", model.title.c_str(), parallel.describe().c_str(),
                     dir.string().c_str());
         return ExitSuccess;
