@@ -552,6 +552,9 @@ void TestCli::hostileInputsFailCleanly_data()
     QTest::newRow("chakra_p2p_size_mismatch")
         << QStringList{QStringLiteral("estimate"), repro + QStringLiteral("chakra_p2p_size_mismatch")}
         << QStringLiteral("send/receive size mismatch: rank 0's 's' (id 1, COMM_SEND_NODE) moves 1048576 bytes");
+    QTest::newRow("network_100k_dims") << QStringList{QStringLiteral("estimate"), p2p, QStringLiteral("--cluster"),
+                                                      repro + QStringLiteral("network_100k_dims.yml")}
+                                       << QStringLiteral("100001 network dimensions; at most 16 are modelled");
     QTest::newRow("chakra_negative_comm_size")
         << QStringList{QStringLiteral("estimate"), repro + QStringLiteral("chakra_negative_comm_size")}
         << QStringLiteral("comm_size -1 is negative");

@@ -289,6 +289,13 @@ Topology parseNetworkYaml(std::string_view text, const std::string& file)
     const YamlValue& bandwidth = require("bandwidth");
     const YamlValue& latency = require("latency");
     const std::size_t dims = kinds.items.size();
+    // Real networks have a handful of dimensions (ASTRA-sim's examples up to 4); the collective
+    // model's per-dimension work grows with their square. 100,000 Ring dimensions took minutes.
+    constexpr std::size_t kMaxDimensions = 16;
+    if (dims > kMaxDimensions)
+        throw InputError(file, std::nullopt, kinds.line,
+                         std::to_string(dims) + " network dimensions; at most " + std::to_string(kMaxDimensions) +
+                             " are modelled");
     for (const YamlValue* v : {&npus, &bandwidth, &latency})
         if (v->items.size() != dims)
             throw InputError(file, std::nullopt, v->line,
@@ -323,6 +330,11 @@ Topology parseNetworkYaml(std::string_view text, const std::string& file)
             throw InputError(file, std::nullopt, latency.line, "latency must not be negative (ns)");
         topology.dims.push_back(dim);
     }
+    double total = 1;
+    for (const TopologyDim& dim : topology.dims)
+        total *= dim.npus;
+    if (total > static_cast<double>(std::int64_t{1} << 31))
+        throw InputError(file, std::nullopt, npus.line, "the network has more than 2^31 NPUs");
     if (const std::string problem = topology.validate(); !problem.empty())
         throw InputError(file, problem);
     return topology;
