@@ -347,6 +347,38 @@ private Q_SLOTS:
         QCOMPARE(memoryPerRank(four, p).commBuffers - memoryPerRank(four, resharded).commBuffers, 2 * 2 * 786'944.0);
     }
 
+    void fsdpWithTensorParallelismShardsEachRanksPiece()
+    {
+        // FSDP 2 x TP 2: each tensor-parallel rank's flat parameter holds its halves of the four
+        // attention and two FFN matrices plus the two (replicated) norms: 786,432 / 2 + 512 = 393,728
+        // elements, sharded over its data-parallel pair ({0, 2} for rank 0).
+        const TransformerConfig tiny = tinyModel();
+        ParallelConfig p;
+        p.tp = 2;
+        p.dp = 2;
+        p.globalBatch = 2;
+        p.zero = ZeroStage::Parameters;
+        ModelCompiler compiler;
+        const CompiledModel c = compiler.compile(tiny, p);
+        QCOMPARE(c.workload.validate(), std::string());
+        std::size_t gathers = 0, scatters = 0;
+        for (const Op& op : c.workload.programOf(0).ops) {
+            if (op.kind != OpKind::Collective || !has(op.scope, "/layer 0/") || !has(op.scope, "fsdp/"))
+                continue;
+            QCOMPARE(c.workload.membersOf(0, op), (std::vector<std::int32_t>{0, 2}));
+            if (op.collective == CollectiveKind::AllGather) {
+                QCOMPARE(op.commBytes, std::uint64_t{393'728 / 2 * 2});
+                ++gathers;
+            } else {
+                QCOMPARE(op.collective, CollectiveKind::ReduceScatter);
+                QCOMPARE(op.commBytes, std::uint64_t{393'728 * 4});
+                ++scatters;
+            }
+        }
+        QCOMPARE(gathers, std::size_t{2}); // forward and backward of the one microbatch
+        QCOMPARE(scatters, std::size_t{1});
+    }
+
     void hybridShardingReduceScattersInGroupsThenAllReducesAcross()
     {
         // HSDP on DP 4 with shard groups of 2: ranks {0, 1} and {2, 3} each hold one copy of the
