@@ -7,6 +7,7 @@
 #include "core/error.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <deque>
@@ -450,6 +451,43 @@ std::vector<double> ringRecurrence(const Cluster& cluster, CollectiveKind kind, 
     return end;
 }
 
+/// One of ASTRA-sim's two binary trees over n (a power of two) positions: a complete binary tree of
+/// n - 1 nodes numbered in order, plus a root with that tree as its only child. Tree A (`rootAtEnd`)
+/// spans positions 0..n-2 under root n-1, tree B positions 1..n-1 under root 0. The inner tree numbers
+/// x = 1..n-1 in order: x's height is its count of trailing zero bits h, its children x -/+ 2^(h-1),
+/// its parent x - 2^h when bit h + 1 is set, else x + 2^h; the top, n/2, hangs from the extra root.
+struct BinaryTreeShape {
+    std::int64_t root = 0;
+    std::vector<std::int64_t> parent;                // by position; -1 for the root
+    std::vector<std::vector<std::int64_t>> children; // by position
+    std::vector<std::int64_t> byLevel;               // positions, leaves first, root last
+};
+
+BinaryTreeShape binaryTreeShape(std::int64_t n, bool rootAtEnd)
+{
+    BinaryTreeShape t;
+    const std::int64_t shift = rootAtEnd ? 0 : 1;
+    t.root = rootAtEnd ? n - 1 : 0;
+    t.parent.assign(static_cast<std::size_t>(n), -1);
+    t.children.resize(static_cast<std::size_t>(n));
+    const std::int32_t levels = log2i(n); // heights 0 .. levels - 1 in the inner tree
+    for (std::int32_t h = 0; h < levels; ++h) {
+        for (std::int64_t x = std::int64_t{1} << h; x < n; x += std::int64_t{1} << (h + 1)) {
+            const std::int64_t pos = x - 1 + shift;
+            std::int64_t parentPos = t.root;
+            if (x != n / 2) {
+                const std::int64_t step = std::int64_t{1} << h;
+                parentPos = ((x & (step << 1)) != 0 ? x - step : x + step) - 1 + shift;
+            }
+            t.parent[static_cast<std::size_t>(pos)] = parentPos;
+            t.children[static_cast<std::size_t>(parentPos)].push_back(pos);
+            t.byLevel.push_back(pos);
+        }
+    }
+    t.byLevel.push_back(t.root);
+    return t;
+}
+
 /// ASTRA-sim's double-binary-tree all-reduce over a power-of-two group (world, one dimension), event by
 /// event. Two trees share the n members, labelled by position: in each, a complete binary tree of n - 1
 /// nodes numbered in order, plus a root with that tree as its only child; tree A spans positions
@@ -480,38 +518,19 @@ std::vector<double> doubleBinaryTree(const Cluster& cluster, std::span<const std
         return costing.message(chunk, hops, dimLink(dim, d));
     };
 
-    // The inner tree numbers x = 1..n-1 in order: x's height is its count of trailing zero bits h, its
-    // children x -/+ 2^(h-1), its parent x - 2^h when bit h + 1 is set, else x + 2^h; the top, n/2,
-    // hangs from the extra root. Tree A puts x at position x - 1 (root n - 1), tree B at x (root 0).
-    struct Tree {
-        std::int64_t root = 0;
-        std::vector<std::int64_t> parent;  // by position; -1 for the root
-        std::vector<double> up;            // message time to the parent
-        std::vector<std::int64_t> byLevel; // positions, leaves first, root last
+    // Tree A (root n - 1) for even chunks, B (root 0) for odd ones, with each node's message time to
+    // its parent.
+    struct Tree : BinaryTreeShape {
+        std::vector<double> up;
     };
-    const auto build = [&](std::int64_t shift, std::int64_t root) {
-        Tree t;
-        t.root = root;
-        t.parent.assign(un, -1);
-        t.up.assign(un, 0.0);
-        const std::int32_t levels = log2i(n); // heights 0 .. levels - 1 in the inner tree
-        for (std::int32_t h = 0; h < levels; ++h) {
-            for (std::int64_t x = std::int64_t{1} << h; x < n; x += std::int64_t{1} << (h + 1)) {
-                const std::int64_t pos = x - 1 + shift;
-                std::int64_t parentPos = root;
-                if (x != n / 2) {
-                    const std::int64_t step = std::int64_t{1} << h;
-                    parentPos = ((x & (step << 1)) != 0 ? x - step : x + step) - 1 + shift;
-                }
-                t.parent[static_cast<std::size_t>(pos)] = parentPos;
-                t.up[static_cast<std::size_t>(pos)] = messageNs(pos, parentPos);
-                t.byLevel.push_back(pos);
-            }
-        }
-        t.byLevel.push_back(root);
+    const auto build = [&](bool rootAtEnd) {
+        Tree t{binaryTreeShape(n, rootAtEnd), std::vector<double>(un, 0.0)};
+        for (std::int64_t pos = 0; pos < n; ++pos)
+            if (const std::int64_t parent = t.parent[static_cast<std::size_t>(pos)]; parent >= 0)
+                t.up[static_cast<std::size_t>(pos)] = messageNs(pos, parent);
         return t;
     };
-    const Tree trees[2] = {build(0, n - 1), build(1, 0)};
+    const Tree trees[2] = {build(true), build(false)};
 
     const double ed = costing.endpointDelay();
     const double red = costing.reduction(chunk);
@@ -599,34 +618,12 @@ std::vector<double> stagedDoubleBinaryTree(const Cluster& cluster, double chunk,
     std::vector<std::int64_t> stride(topology.dims.size(), 1);
     for (std::size_t d = 1; d < stride.size(); ++d)
         stride[d] = stride[d - 1] * topology.dims[d - 1].npus;
-    // Parent of a position in a tree of `size` positions: the in-order numbering of doubleBinaryTree().
-    const auto parentOf = [](std::int64_t size, bool rootMax, std::int64_t pos) -> std::int64_t {
-        const std::int64_t root = rootMax ? size - 1 : 0;
-        if (pos == root)
-            return -1;
-        const std::int64_t x = rootMax ? pos + 1 : pos; // inner-tree number 1..size-1
-        if (x == size / 2)
-            return root;
-        const std::int64_t step = std::int64_t{1} << std::countr_zero(static_cast<std::uint64_t>(x));
-        const std::int64_t parent = (x & (step << 1)) != 0 ? x - step : x + step;
-        return rootMax ? parent - 1 : parent;
-    };
-    const auto childrenOf = [](std::int64_t size, bool rootMax, std::int64_t pos) {
-        std::vector<std::int64_t> kids;
-        const std::int64_t root = rootMax ? size - 1 : 0;
-        if (pos == root) {
-            kids.push_back(rootMax ? size / 2 - 1 : size / 2);
-            return kids;
-        }
-        const std::int64_t x = rootMax ? pos + 1 : pos;
-        const int h = std::countr_zero(static_cast<std::uint64_t>(x));
-        if (h > 0) {
-            const std::int64_t half = std::int64_t{1} << (h - 1);
-            kids.push_back((x - half) - (rootMax ? 1 : 0));
-            kids.push_back((x + half) - (rootMax ? 1 : 0));
-        }
-        return kids;
-    };
+    // Both trees of every dimension, built once (tree A at index 0: root at the highest position).
+    std::vector<std::array<BinaryTreeShape, 2>> shapes(topology.dims.size());
+    for (int d : order)
+        for (int k = 0; k < 2; ++k)
+            shapes[static_cast<std::size_t>(d)][static_cast<std::size_t>(k)] =
+                binaryTreeShape(topology.dims[static_cast<std::size_t>(d)].npus, k == 0);
     const auto coordinate = [&](std::int64_t rank, int d) {
         return (rank / stride[static_cast<std::size_t>(d)]) % topology.dims[static_cast<std::size_t>(d)].npus;
     };
@@ -736,10 +733,10 @@ std::vector<double> stagedDoubleBinaryTree(const Cluster& cluster, double chunk,
     };
     startPhase = [&](double t, std::int64_t r, std::uint64_t c) {
         const auto [d, rootMax] = phases[c][phaseOf[static_cast<std::size_t>(r)][c]];
-        const std::int64_t size = topology.dims[static_cast<std::size_t>(d)].npus;
-        const std::int64_t pos = coordinate(r, d);
-        const std::int64_t parentPos = parentOf(size, rootMax, pos);
-        const std::vector<std::int64_t> kids = childrenOf(size, rootMax, pos);
+        const BinaryTreeShape& tree = shapes[static_cast<std::size_t>(d)][rootMax ? 0 : 1];
+        const auto pos = static_cast<std::size_t>(coordinate(r, d));
+        const std::int64_t parentPos = tree.parent[pos];
+        const std::vector<std::int64_t>& kids = tree.children[pos];
         const std::int64_t parent = parentPos < 0 ? -1 : rankAt(r, d, parentPos);
         const auto exit = [&, r, c, d](double when) { leave(when, r, c, d); };
         if (parent < 0) { // root: one child

@@ -1008,19 +1008,25 @@ Axes fsdpAxes(const Shape& sh, bool expert)
     return sh.mesh.dp > 1 ? Axes{"dp"} : Axes{};
 }
 
-/// The flat parameter's global shape and sharding: [tp, L] over ("tp", the FSDP axes), with a leading
-/// "ep" dimension for routed experts. `gathered` drops the FSDP axes (the unit's whole parameters).
-std::pair<Dims, Sharding> flatParameter(const Shape& sh, const std::vector<Param>& params, bool expert, bool gathered)
+/// The flat parameter's global shape, [tp, L] (with a leading "ep" dimension for routed experts), as
+/// each device holds its shard (over "tp" and the FSDP axes) and as the unit computes on it, gathered
+/// (over "tp" only).
+struct FlatParameter {
+    Dims shape;
+    Sharding shard;
+    Sharding whole;
+};
+
+FlatParameter flatParameter(const Shape& sh, const std::vector<Param>& params, bool expert)
 {
     const Axes axes = fsdpAxes(sh, expert);
     const std::int64_t length = flatParameterLength(sh, params, expert, sh.ways(axes));
-    const Axes shardAxes = gathered ? Axes{} : axes;
     if (!expert)
-        return {{sh.mesh.tp, length}, {sh.tp, shardAxes}};
+        return {{sh.mesh.tp, length}, {sh.tp, axes}, {sh.tp, {}}};
     Axes ep;
     if (sh.mesh.ep > 1)
         ep.push_back("ep");
-    return {{sh.mesh.ep, sh.mesh.tp, length}, {ep, sh.tp, shardAxes}};
+    return {{sh.mesh.ep, sh.mesh.tp, length}, {ep, sh.tp, axes}, {ep, sh.tp, {}}};
 }
 
 bool hasExperts(const std::vector<Param>& params)
@@ -1043,11 +1049,10 @@ std::string parameterGatherBlock(const Shape& sh, Block block, Block unit, bool 
     for (bool expert : {false, true}) {
         if (expert && !hasExperts(params))
             continue;
-        const auto [shape, shard] = flatParameter(sh, params, expert, false);
-        const auto [_, whole] = flatParameter(sh, params, expert, true);
-        const Value flat = e.arg(expert ? "expert_parameters" : "parameters", shape, shard);
-        results.push_back(e.constrain(flat, whole, expert ? "fsdp/all_gather_experts" : "fsdp/all_gather"));
-        shardings.push_back(whole);
+        const FlatParameter flat = flatParameter(sh, params, expert);
+        const Value shard = e.arg(expert ? "expert_parameters" : "parameters", flat.shape, flat.shard);
+        results.push_back(e.constrain(shard, flat.whole, expert ? "fsdp/all_gather_experts" : "fsdp/all_gather"));
+        shardings.push_back(flat.whole);
     }
     return e.module(moduleName(block, moe), sh.mesh, results, shardings, header(sh, block, moe));
 }
@@ -1068,10 +1073,11 @@ std::string gradientSyncBlock(const Shape& sh, Block block, bool moe)
         for (bool expert : {false, true}) {
             if (expert && !hasExperts(params))
                 continue;
-            const auto [shape, whole] = flatParameter(sh, params, expert, true);
-            const auto [_, shard] = flatParameter(sh, params, expert, false);
+            const FlatParameter flat = flatParameter(sh, params, expert);
+            const Sharding& shard = flat.shard;
             const Axes partial = concat(expert ? sh.dataReplicas : sh.batch, sh.seq);
-            const Value g = e.partialArg(expert ? "d_expert_parameters" : "d_parameters", shape, whole, partial, "f32");
+            const Value g =
+                e.partialArg(expert ? "d_expert_parameters" : "d_parameters", flat.shape, flat.whole, partial, "f32");
             // Reduce-scatter inside the shard group; under HSDP the shard is then all-reduced across
             // the replica groups (and over "cp", whose partial sums no shard group spans).
             Axes pending;
