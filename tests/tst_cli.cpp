@@ -584,6 +584,20 @@ void TestCli::hostileInputsFailCleanly_data()
     QTest::newRow("mlir_dot_batching_dim_2p31")
         << QStringList{QStringLiteral("inspect"), repro + QStringLiteral("mlir_dot_batching_dim_2p31.mlir")}
         << QStringLiteral("line 34: dot: lhs batching dimension 2147483648");
+    // MLIR 19 frees a definition that a forward use outside its region was bound to (SEGV, heap
+    // corruption); refused before parsing. A 2^64 tiling used to divide by zero.
+    QTest::newRow("mlir_heap_corruption")
+        << inspect("mlir_heap_corruption.mlir")
+        << QStringLiteral("mlir_heap_corruption.mlir:5: column 5: %6 is defined here inside a nested region");
+    QTest::newRow("mlir_swapped_lines_segv_min")
+        << inspect("mlir_swapped_lines_segv.min.mlir")
+        << QStringLiteral("mlir_swapped_lines_segv.min.mlir:6: column 5: %c0 is defined here inside a nested region");
+    QTest::newRow("mlir_swapped_lines_segv")
+        << inspect("mlir_swapped_lines_segv.mlir")
+        << QStringLiteral("mlir_swapped_lines_segv.mlir:15: column 7: %next is defined here");
+    QTest::newRow("mlir_sharding_tile_2p64")
+        << inspect("mlir_sharding_tile_2p64_sigfpe.mlir")
+        << QStringLiteral("mlir_sharding_tile_2p64_sigfpe.mlir:8: column 3: 'func.func': mhlo.sharding");
 #endif
 }
 

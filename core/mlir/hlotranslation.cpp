@@ -587,18 +587,24 @@ private:
     void declareGspmdMesh(const core::hlo::Module& module)
     {
         std::vector<core::partition::GspmdSharding> tilings;
-        const auto collect = [&tilings](::mlir::Attribute attribute) {
-            if (auto text = ::mlir::dyn_cast_or_null<::mlir::StringAttr>(attribute))
-                if (auto sharding = core::partition::parseGspmdSharding(text.getValue().str()))
-                    tilings.push_back(*sharding);
+        // A tiling no device count allows is an error here, before it reaches the mesh arithmetic.
+        const auto collect = [&](::mlir::Operation* op, ::mlir::Attribute attribute) {
+            auto text = ::mlir::dyn_cast_or_null<::mlir::StringAttr>(attribute);
+            if (!text)
+                return;
+            std::string invalid;
+            if (auto sharding = core::partition::parseGspmdSharding(text.getValue().str(), &invalid))
+                tilings.push_back(*sharding);
+            else if (!invalid.empty())
+                fail(*op, "mhlo.sharding \"" + text.getValue().str() + "\" is not a valid sharding: " + invalid);
         };
         m_root.walk([&](::mlir::Operation* op) {
-            collect(op->getAttr("mhlo.sharding"));
+            collect(op, op->getAttr("mhlo.sharding"));
             if (auto function = ::mlir::dyn_cast<::mlir::func::FuncOp>(op)) {
                 for (unsigned i = 0; i < function.getNumArguments(); ++i)
-                    collect(function.getArgAttr(i, "mhlo.sharding"));
+                    collect(op, function.getArgAttr(i, "mhlo.sharding"));
                 for (unsigned i = 0; i < function.getNumResults(); ++i)
-                    collect(function.getResultAttr(i, "mhlo.sharding"));
+                    collect(op, function.getResultAttr(i, "mhlo.sharding"));
             }
         });
         const bool tiled = std::any_of(tilings.begin(), tilings.end(), [](const auto& sharding) {

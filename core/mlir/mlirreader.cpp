@@ -10,7 +10,10 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <string>
+#include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/ErrorOr.h>
@@ -164,6 +167,159 @@ void refuseDeepNesting(std::string_view source, const std::string& bufferName)
                          {});
 }
 
+/// MLIR 19's parser binds a forward reference to a definition of the same name inside a nested
+/// region (even an isolated one), and frees that definition while it cleans up after a later
+/// error: the op that held the reference then writes into freed memory (heap corruption, or a
+/// SEGV when the holder is the op being parsed, as in `%0 = while(%i = %c0) ... { %c0 = ... }`).
+/// Such input is never valid, since a value defined in a region is not visible outside it; it is
+/// refused here, lexically, before MLIR sees it. Braces delimit regions (the braces of attribute
+/// dictionaries hold no SSA names). `%name` defines a value when a `=` follows it (results, the
+/// pretty while's `%iterArg = %init`), when a colon follows without a blank (arguments
+/// `%arg0: T`), or when it starts a statement's result list `%a, %b =`; otherwise it is a use.
+/// Linear in the input: definitions and pending uses are stacks unwound as regions close.
+void refuseOuterUseOfNestedDefinition(std::string_view source, const std::string& bufferName)
+{
+    struct Entry {
+        std::string_view name;
+        std::size_t depth;
+        std::size_t offset;
+    };
+    std::vector<Entry> definitions;                           // innermost last
+    std::unordered_map<std::string_view, std::size_t> visible; // name -> definitions in open regions
+    std::vector<Entry> uses;                                  // uses before any visible definition
+    std::unordered_map<std::string_view, std::size_t> pending; // name -> index in `uses`
+    std::size_t depth = 0;
+
+    const auto isNameChar = [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.' || c == '-';
+    };
+    const auto position = [&](std::size_t offset) {
+        const std::string_view before = source.substr(0, offset);
+        const auto lineStart = before.rfind('\n');
+        const auto column = offset - (lineStart == std::string_view::npos ? 0 : lineStart + 1);
+        return std::pair<int, int>{1 + static_cast<int>(std::count(before.begin(), before.end(), '\n')),
+                                   static_cast<int>(column) + 1};
+    };
+    const auto skipBlanks = [&](std::size_t at) {
+        while (at < source.size() && (source[at] == ' ' || source[at] == '\t'))
+            ++at;
+        return at;
+    };
+    // The end of the name at `at` (just past '%'), and past a result group `:N` when one follows.
+    const auto nameEnd = [&](std::size_t at) {
+        while (at < source.size() && isNameChar(source[at]))
+            ++at;
+        return at;
+    };
+    const auto define = [&](std::string_view name, std::size_t offset) {
+        if (const auto found = pending.find(name); found != pending.end()) {
+            const Entry use = uses[found->second];
+            if (use.depth < depth) {
+                const auto [line, column] = position(offset);
+                const auto [useLine, useColumn] = position(use.offset);
+                throw MlirParseError(MlirError{bufferName, line, column,
+                                               "%" + std::string(name) +
+                                                   " is defined here inside a nested region, but line " +
+                                                   std::to_string(useLine) + " column " + std::to_string(useColumn) +
+                                                   " uses it outside that region before any definition; a value "
+                                                   "defined in a region is not visible outside it"},
+                                     {});
+            }
+            pending.erase(found);
+        }
+        definitions.push_back(Entry{name, depth, offset});
+        ++visible[name];
+    };
+    const auto use = [&](std::string_view name, std::size_t offset) {
+        if (visible.count(name) == 0 && pending.count(name) == 0) {
+            pending.emplace(name, uses.size());
+            uses.push_back(Entry{name, depth, offset});
+        }
+    };
+
+    for (std::size_t i = 0; i < source.size(); ++i) {
+        const char c = source[i];
+        if (c == '"') {
+            for (++i; i < source.size() && source[i] != '"'; ++i)
+                if (source[i] == '\\')
+                    ++i;
+        } else if (c == '/' && i + 1 < source.size() && source[i + 1] == '/') {
+            const std::size_t end = source.find('\n', i);
+            if (end == std::string_view::npos)
+                break;
+            i = end;
+        } else if (c == '{') {
+            ++depth;
+        } else if (c == '}') {
+            // Definitions of the closing region go out of sight; its uses still pending are MLIR's
+            // to report ("use of undeclared SSA value").
+            while (!definitions.empty() && definitions.back().depth >= depth) {
+                const auto found = visible.find(definitions.back().name);
+                if (--found->second == 0)
+                    visible.erase(found);
+                definitions.pop_back();
+            }
+            while (!uses.empty() && uses.back().depth >= depth) {
+                const auto found = pending.find(uses.back().name);
+                if (found != pending.end() && found->second == uses.size() - 1)
+                    pending.erase(found);
+                uses.pop_back();
+            }
+            depth = depth > 0 ? depth - 1 : 0;
+        } else if (c == '%' && i + 1 < source.size() && isNameChar(source[i + 1])) {
+            const std::size_t end = nameEnd(i + 1);
+            const std::string_view name = source.substr(i + 1, end - i - 1);
+            std::size_t next = end;
+            if (next < source.size() && source[next] == ':') { // `%0:2 = ...`: a result group
+                std::size_t digits = next + 1;
+                while (digits < source.size() && std::isdigit(static_cast<unsigned char>(source[digits])))
+                    ++digits;
+                if (digits > next + 1)
+                    next = digits;
+            }
+            next = skipBlanks(next);
+            const bool equals =
+                next < source.size() && source[next] == '=' && (next + 1 >= source.size() || source[next + 1] != '=');
+            std::size_t back = i;
+            while (back > 0 && (source[back - 1] == ' ' || source[back - 1] == '\t'))
+                --back;
+            const bool statementStart = back == 0 || source[back - 1] == '\n' || source[back - 1] == '{';
+            if (statementStart && next < source.size() && source[next] == ',') {
+                // `%a, %b:2, %c = op`: a result list when it ends in `=`.
+                std::vector<std::pair<std::string_view, std::size_t>> names{{name, i}};
+                std::size_t at = next;
+                while (at < source.size() && source[at] == ',') {
+                    at = skipBlanks(at + 1);
+                    if (at + 1 >= source.size() || source[at] != '%' || !isNameChar(source[at + 1]))
+                        break;
+                    const std::size_t nameStop = nameEnd(at + 1);
+                    names.emplace_back(source.substr(at + 1, nameStop - at - 1), at);
+                    at = nameStop;
+                    if (at < source.size() && source[at] == ':')
+                        while (++at < source.size() && std::isdigit(static_cast<unsigned char>(source[at]))) {
+                        }
+                    at = skipBlanks(at);
+                }
+                if (at < source.size() && source[at] == '=' && (at + 1 >= source.size() || source[at + 1] != '=')) {
+                    for (const auto& [listed, offset] : names)
+                        define(listed, offset);
+                    i = at;
+                    continue;
+                }
+            }
+            // `%arg0: T` (no blank before the colon, as MLIR prints arguments) defines an argument;
+            // `%x : T` is an operand before its type.
+            const bool argument = end < source.size() && source[end] == ':' &&
+                                  (end + 1 >= source.size() || !std::isdigit(static_cast<unsigned char>(source[end + 1])));
+            if (equals || argument)
+                define(name, i);
+            else
+                use(name, i);
+            i = end - 1;
+        }
+    }
+}
+
 std::pair<int, int> SourcePositions::of(::mlir::Operation* op) const
 {
     const ::mlir::AsmParserState::OperationDefinition* definition = m_state.getOpDef(op);
@@ -180,6 +336,7 @@ void parseModule(std::unique_ptr<llvm::MemoryBuffer> buffer, const MlirReadOptio
     const llvm::StringRef text = buffer->getBuffer();
     const std::string_view source(text.data(), text.size());
     refuseDeepNesting(source, bufferName);
+    refuseOuterUseOfNestedDefinition(source, bufferName);
 
     ::mlir::DialectRegistry registry;
     ::mlir::registerAllDialects(registry);

@@ -528,8 +528,6 @@ ParseResult parsePrettyOp(OpAsmParser& parser, OperationState& state)
     Signature signature;
     if (parseSignature(parser, signature))
         return failure();
-    if (resolveWithSignature(parser, state, operands, signature, location, name, isTerminatorName(name)))
-        return failure();
 
     // Non-compact reduce: `reducer(%a: T, %b: T) (%c: U, %d: U) { ... }`, one group per input, the
     // block taking all first elements then all second elements.
@@ -549,7 +547,8 @@ ParseResult parsePrettyOp(OpAsmParser& parser, OperationState& state)
         if (parser.parseRegion(*state.addRegion(), firsts))
             return failure();
     }
-    return success();
+    // Resolved after the region, as in parseWhile.
+    return resolveWithSignature(parser, state, operands, signature, location, name, isTerminatorName(name));
 }
 
 /// `stablehlo.constant [attr-dict] dense<...> : tensor<...>`.
@@ -596,15 +595,15 @@ ParseResult parseWhile(OpAsmParser& parser, OperationState& state)
                << "while has " << inits.size() << " operands but " << types.size() << " types";
     for (std::size_t i = 0; i < types.size(); ++i)
         iterArgs[i].type = types[i];
-    if (parser.resolveOperands(inits, types, location, state.operands))
-        return failure();
     state.addTypes(types);
     if (parser.parseOptionalAttrDictWithKeyword(state.attributes))
         return failure();
     if (parser.parseKeyword("cond") || parser.parseRegion(*state.addRegion(), iterArgs) || parser.parseKeyword("do") ||
         parser.parseRegion(*state.addRegion(), iterArgs))
         return failure();
-    return success();
+    // Operands are resolved after the regions: a forward reference resolved before them would be
+    // a placeholder that a definition inside a region could replace and free under our feet.
+    return parser.resolveOperands(inits, types, location, state.operands);
 }
 
 /// `sdy.mesh @name = <["x"=2, "y"=4]>`.

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 #include <set>
 
 namespace flint::core::partition {
@@ -27,9 +28,13 @@ std::vector<std::int64_t> integers(std::string_view text, std::size_t& at)
             ++at;
         if (at >= text.size() || !std::isdigit(static_cast<unsigned char>(text[at])))
             break;
+        // Saturates at INT64_MAX: a 2^64 tile size must stay too large, not wrap.
         std::int64_t value = 0;
-        while (at < text.size() && std::isdigit(static_cast<unsigned char>(text[at])))
-            value = value * 10 + (text[at++] - '0');
+        constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+        while (at < text.size() && std::isdigit(static_cast<unsigned char>(text[at]))) {
+            const int digit = text[at++] - '0';
+            value = value > (kMax - digit) / 10 ? kMax : value * 10 + digit;
+        }
         values.push_back(value);
     }
     return values;
@@ -37,7 +42,7 @@ std::vector<std::int64_t> integers(std::string_view text, std::size_t& at)
 
 } // namespace
 
-std::optional<GspmdSharding> parseGspmdSharding(std::string_view text)
+std::optional<GspmdSharding> parseGspmdSharding(std::string_view text, std::string* invalid)
 {
     text = trimmed(text);
     if (text.size() < 2 || text.front() != '{' || text.back() != '}')
@@ -49,7 +54,7 @@ std::optional<GspmdSharding> parseGspmdSharding(std::string_view text)
         for (std::size_t i = 0; i < text.size(); ++i) {
             depth += text[i] == '{' ? 1 : text[i] == '}' ? -1 : 0;
             if (depth == 0)
-                return parseGspmdSharding(text.substr(0, i + 1));
+                return parseGspmdSharding(text.substr(0, i + 1), invalid);
         }
         return std::nullopt;
     }
@@ -85,8 +90,11 @@ std::optional<GspmdSharding> parseGspmdSharding(std::string_view text)
         return n;
     };
     const auto tiled = product(sharding.tiles);
-    if (!tiled)
+    if (!tiled) {
+        if (invalid != nullptr)
+            *invalid = "its tile sizes must each be at least 1 and multiply to at most 2^31 devices";
         return std::nullopt;
+    }
     const std::int64_t devices = *tiled;
     const std::string_view rest = trimmed(text.substr(at));
     if (rest.rfind("<=[", 0) == 0) {
@@ -108,8 +116,11 @@ std::optional<GspmdSharding> parseGspmdSharding(std::string_view text)
         sharding.reshape = {devices};
     }
     const auto listed = product(sharding.reshape);
-    if (!listed || *listed != devices || sharding.reshape.empty())
+    if (!listed || *listed != devices || sharding.reshape.empty()) {
+        if (invalid != nullptr)
+            *invalid = "its device list does not name the " + std::to_string(devices) + " devices its tiles need";
         return std::nullopt;
+    }
     if (sharding.permutation.empty())
         for (std::size_t i = 0; i < sharding.reshape.size(); ++i)
             sharding.permutation.push_back(static_cast<std::int64_t>(i));

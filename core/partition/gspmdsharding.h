@@ -32,8 +32,11 @@ struct GspmdSharding {
 
 /// Parses "{replicated}", "{maximal device=0}", "{manual}", "{devices=[2,1]0,1}", "{devices=[2,1,4]<=[8]
 /// last_tile_dim_replicate}", "{devices=[2,2]<=[2,2]T(1,0)}"; a tuple "{{...}, {...}}" gives its first
-/// element. nullopt for text that is none of these.
-std::optional<GspmdSharding> parseGspmdSharding(std::string_view text);
+/// element. nullopt for text that is none of these; when `invalid` is given and the text is a
+/// tiling that no device count allows (a tile size below 1, products beyond 2^31, a device list of
+/// another size), it also receives the reason, so that a reader can refuse the module rather than
+/// take the value as replicated.
+std::optional<GspmdSharding> parseGspmdSharding(std::string_view text, std::string* invalid = nullptr);
 
 /// A mesh over `devices` devices (axes "d0", "d1", ..., major to minor) on which every tiling in
 /// `shardings` is a run of axes per dimension: the prime factors of each tiling's device order,

@@ -63,6 +63,8 @@ private Q_SLOTS:
     void implicitModuleIsCounted();
     void reportsLineAndColumnOfSyntaxError();
     void reportsVerifierError();
+    void outerUseOfNestedDefinitionRefused();
+    void nestedRegionsReusingNamesRead();
     void missingFileThrows();
     void unregisteredGenericOpsRejectedByDefault();
     void unregisteredGenericOpsAcceptedWhenAllowed();
@@ -150,6 +152,72 @@ void TestMlirReader::reportsVerifierError()
     QCOMPARE(caught->error().column, 3);
     QVERIFY2(caught->error().message.find("doesn't match function result type") != std::string::npos,
              caught->error().message.c_str());
+}
+
+void TestMlirReader::outerUseOfNestedDefinitionRefused()
+{
+    // MLIR 19 binds %c0 to the definition inside the while's region and frees it after the later
+    // syntax error (a SEGV or heap corruption); the reader refuses the input first, with both places.
+    flint::mlir::MlirReadOptions options;
+    options.readerDialects = true;
+    const std::string swapped = "func.func @f(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n"
+                                "  %0:2 = stablehlo.while(%i = %c0, %x = %arg0) : tensor<i32>, tensor<4xf32>\n"
+                                "   cond {\n"
+                                "    %c0 = stablehlo.constant dense<0> : tensor<i32>\n"
+                                "  } do {\n";
+    auto caught = expectParseError([&] { return flint::mlir::summarizeMlirSource(swapped, "swapped.mlir", options); });
+    QVERIFY(caught.has_value());
+    QCOMPARE(caught->error().line, 4);
+    QCOMPARE(caught->error().column, 5);
+    QVERIFY2(caught->error().message.find("%c0 is defined here inside a nested region, but line 2 column 31 uses it") !=
+                 std::string::npos,
+             caught->error().message.c_str());
+    // The same through an isolated region: a top-level use and a function body that defines the name.
+    const std::string isolated = "%1 = \"stablehlo.add\"(%6, %6) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>\n"
+                                 "func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+                                 "  %6 = stablehlo.add %a, %a : tensor<4xf32>\n"
+                                 "  %7 = stablehlo.add %6, %6 : tensor<4xf32>\n";
+    caught = expectParseError([&] { return flint::mlir::summarizeMlirSource(isolated, "isolated.mlir", options); });
+    QVERIFY(caught.has_value());
+    QCOMPARE(caught->error().line, 3);
+    QVERIFY2(caught->error().message.find("%6 is defined here") != std::string::npos, caught->error().message.c_str());
+}
+
+void TestMlirReader::nestedRegionsReusingNamesRead()
+{
+    // Names defined before their use in an enclosing region, results lists, block arguments and a
+    // second function reusing every name: all valid, none refused.
+    flint::mlir::MlirReadOptions options;
+    options.readerDialects = true;
+    const std::string source =
+        "func.func @f(%arg0: tensor<4xf32>, %arg1: tensor<i32>) -> tensor<4xf32> {\n"
+        "  %c0 = stablehlo.constant dense<0> : tensor<i32>\n"
+        "  %0:2 = stablehlo.while(%i = %c0, %x = %arg0) : tensor<i32>, tensor<4xf32>\n"
+        "   cond {\n"
+        "    %1 = stablehlo.compare LT, %i, %arg1 : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+        "    stablehlo.return %1 : tensor<i1>\n"
+        "  } do {\n"
+        "    %1 = stablehlo.add %x, %x : tensor<4xf32>\n"
+        "    stablehlo.return %i, %1 : tensor<i32>, tensor<4xf32>\n"
+        "  }\n"
+        "  %2 = stablehlo.reduce(%0#1 init: %arg0) across dimensions = [0] : (tensor<4xf32>, tensor<4xf32>) -> "
+        "tensor<4xf32>\n"
+        "   reducer(%a: tensor<4xf32>, %b: tensor<4xf32>) {\n"
+        "    %3 = stablehlo.add %a, %b : tensor<4xf32>\n"
+        "    stablehlo.return %3 : tensor<4xf32>\n"
+        "  }\n"
+        "  return %2 : tensor<4xf32>\n"
+        "}\n"
+        "func.func @g(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n"
+        "  %0 = stablehlo.add %arg0, %arg0 : tensor<4xf32>\n"
+        "  return %0 : tensor<4xf32>\n"
+        "}\n";
+    try {
+        const auto summary = flint::mlir::summarizeMlirSource(source, "valid.mlir", options);
+        QVERIFY(summary.totalOperations > 8);
+    } catch (const flint::mlir::MlirParseError& error) {
+        QFAIL(error.what());
+    }
 }
 
 void TestMlirReader::missingFileThrows()
