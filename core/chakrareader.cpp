@@ -415,14 +415,18 @@ Workload readChakraWorkload(const std::string& path, const std::string& commGrou
     }
 
     // Bind every rank's pg_names to groups: the JSON's group of that name; else "" and "0" mean all
-    // ranks (ASTRA-sim's convention); else the group is the set of ranks whose trace uses that name.
+    // ranks (ASTRA-sim's convention), one group for both; else the group is the set of ranks whose
+    // trace uses that name. Each group is its own communicator, whatever its members.
     std::map<std::string, std::vector<std::int32_t>> inferred;
+    std::int64_t implicitWorld = -1;
     for (std::size_t rank = 0; rank < rankCount; ++rank)
         for (const std::string& slot : workload.programOf(rank).commSlots)
             inferred[slot].push_back(static_cast<std::int32_t>(rank));
     for (std::size_t rank = 0; rank < rankCount; ++rank) {
         for (const std::string& slot : workload.programOf(rank).commSlots) {
             std::int64_t group = workload.findGroup(slot);
+            if (group < 0 && (slot.empty() || slot == "0"))
+                group = implicitWorld;
             if (group < 0) {
                 CommGroup created{slot, inferred[slot]};
                 if (slot.empty() || slot == "0") {
@@ -432,6 +436,8 @@ Workload readChakraWorkload(const std::string& path, const std::string& commGrou
                 }
                 workload.groups.push_back(std::move(created));
                 group = static_cast<std::int64_t>(workload.groups.size() - 1);
+                if (slot.empty() || slot == "0")
+                    implicitWorld = group;
             }
             workload.ranks[rank].slotGroups.push_back(static_cast<std::uint32_t>(group));
         }

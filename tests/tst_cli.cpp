@@ -555,6 +555,10 @@ void TestCli::hostileInputsFailCleanly_data()
     QTest::newRow("network_100k_dims") << QStringList{QStringLiteral("estimate"), p2p, QStringLiteral("--cluster"),
                                                       repro + QStringLiteral("network_100k_dims.yml")}
                                        << QStringLiteral("100001 network dimensions; at most 16 are modelled");
+    QTest::newRow("chakra_order_inversion_identical_groups")
+        << QStringList{QStringLiteral("estimate"), repro + QStringLiteral("chakra_order_inversion_identical_groups")}
+        << QStringLiteral("deadlock: 'ar1' (id 1, ALL_REDUCE) on group '1' (ranks [0, 1]) on rank 0 waits for rank 1, "
+                          "which never reaches it; rank 1 waits in 'ar2' (id 1, ALL_REDUCE) on group '2'");
     QTest::newRow("chakra_negative_comm_size")
         << QStringList{QStringLiteral("estimate"), repro + QStringLiteral("chakra_negative_comm_size")}
         << QStringLiteral("comm_size -1 is negative");

@@ -335,7 +335,7 @@ private:
     std::vector<std::int32_t> m_allRanks;
 
     std::vector<ProgramInfo> m_programs;
-    /// Per rank and slot: group index, with groups that hold every rank folded into m_world.
+    /// Per rank and slot: group index.
     std::vector<std::vector<std::uint32_t>> m_rankSlotGroup;
     /// Slot sequences for ranks whose slots share a group (merged in program order), by rank.
     std::vector<std::shared_ptr<std::vector<std::vector<std::uint32_t>>>> m_mergedSlotOps;
@@ -377,15 +377,11 @@ void Simulator::bindGroups()
 {
     m_allRanks.resize(static_cast<std::size_t>(m_ranks));
     std::iota(m_allRanks.begin(), m_allRanks.end(), 0);
-    std::vector<char> isWorld(m_workload.groups.size(), 0);
-    for (std::size_t g = 0; g < m_workload.groups.size(); ++g) {
-        const auto& ranks = m_workload.groups[g].ranks;
-        if (static_cast<std::int32_t>(ranks.size()) == m_ranks) {
-            std::vector<std::int32_t> sorted = ranks;
-            std::sort(sorted.begin(), sorted.end());
-            isWorld[g] = sorted == m_allRanks;
-        }
-    }
+    // A group is a communicator: collectives match in issue order within one group index only.
+    // Readers that know identical device sets to be one communicator (HLO, built-in models) give
+    // them one index; a Chakra trace's process groups stay apart even with the same members (two
+    // NCCL communicators over all ranks are two), and neither is folded into the implicit world of
+    // ops without a group.
     m_rankSlotGroup.resize(static_cast<std::size_t>(m_ranks));
     m_mergedSlotOps.resize(static_cast<std::size_t>(m_ranks));
     m_mergedOrdinal.resize(static_cast<std::size_t>(m_ranks));
@@ -399,18 +395,13 @@ void Simulator::bindGroups()
         auto& groups = m_rankSlotGroup[static_cast<std::size_t>(r)];
         groups.resize(binding.slotGroups.size());
         for (std::size_t s = 0; s < groups.size(); ++s)
-            groups[s] = isWorld[binding.slotGroups[s]] ? m_world : binding.slotGroups[s];
-        // Canonical sequence per slot: the first sequence index (0 = world ops) with the same group.
+            groups[s] = binding.slotGroups[s];
+        // Canonical sequence per slot: the first sequence index with the same group.
         std::vector<std::uint32_t> canonical(groups.size() + 1);
         bool collision = false;
         canonical[0] = 0;
         for (std::size_t s = 0; s < groups.size(); ++s) {
             canonical[s + 1] = static_cast<std::uint32_t>(s + 1);
-            if (groups[s] == m_world) {
-                canonical[s + 1] = 0;
-                collision = true;
-                continue;
-            }
             for (std::size_t t = 0; t < s; ++t)
                 if (groups[t] == groups[s]) {
                     canonical[s + 1] = canonical[t + 1];
@@ -892,7 +883,9 @@ void Simulator::reportDeadlock()
             if (o.kind == OpKind::Collective) {
                 const std::uint32_t group = groupOf(c.rep, o);
                 const auto& members = membersOf(group);
-                groupText = " over ranks [" + rankList(members) + "]";
+                groupText = group == m_world ? " over all ranks"
+                                             : " on group '" + m_workload.groups[group].name + "' (ranks [" +
+                                                   rankList(members) + "])";
                 const std::uint32_t ordinal = (*c.slotOrdinal)[op];
                 for (std::int32_t m : members) {
                     const ClassState& other = m_classes[m_rankClass[static_cast<std::size_t>(m)]];
@@ -909,12 +902,32 @@ void Simulator::reportDeadlock()
             for (std::int32_t r = 0; r < m_ranks; ++r)
                 if (m_rankClass[static_cast<std::size_t>(r)] == cls)
                     waiting.push_back(r);
+            // Where the first absent rank is held instead: two communicators used in opposite orders
+            // show up as each rank waiting in the other's collective.
+            std::string elsewhere;
+            if (!absent.empty()) {
+                const std::uint32_t otherClass = m_rankClass[static_cast<std::size_t>(absent.front())];
+                const ClassState& other = m_classes[otherClass];
+                for (const std::uint32_t held : other.commStreamOp) {
+                    if (held == kNone)
+                        continue;
+                    const Op& h = other.info->program->ops[held];
+                    const std::uint32_t heldGroup = h.kind == OpKind::Collective ? groupOf(absent.front(), h) : m_world;
+                    elsewhere = "; rank " + std::to_string(absent.front()) + " waits in " +
+                                describeOp(otherClass, held) +
+                                (h.kind != OpKind::Collective ? std::string()
+                                 : heldGroup == m_world       ? " over all ranks"
+                                                              : " on group '" + m_workload.groups[heldGroup].name + "'");
+                    break;
+                }
+            }
             throw InputError(c.info->program->name.empty() ? "workload" : c.info->program->name,
                              "deadlock: " + describeOp(cls, op) + groupText + " on rank" +
                                  (waiting.size() > 1 ? "s " : " ") + rankList(waiting) + " waits for rank" +
                                  (absent.size() > 1 ? "s " : " ") + rankList(absent) +
-                                 ", which never reach it (a missing op, a different order of collectives, or a "
-                                 "dependency cycle)");
+                                 (absent.size() > 1 ? ", which never reach it" : ", which never reaches it") +
+                                 elsewhere +
+                                 " (a missing op, collectives issued in different orders, or a dependency cycle)");
         }
     }
     for (std::uint32_t cls = 0; cls < m_classes.size(); ++cls) {

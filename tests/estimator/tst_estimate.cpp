@@ -218,6 +218,7 @@ private Q_SLOTS:
     void peerOfResolvesBothConventions();
     void commStreamsRunCollectivesConcurrently();
     void deadlockNamesOpAndRanks();
+    void communicatorsWithTheSameMembersStayApart();
     void collectiveOrderMismatchIsReported();
     void dependencyCycleIsReported();
     void symmetryIsExact_data();
@@ -863,6 +864,46 @@ void TestEstimate::deadlockNamesOpAndRanks()
         QVERIFY2(message.contains(QStringLiteral("ranks 0, 1, 3")) || message.contains(QStringLiteral("rank 0")),
                  e.what());
     }
+}
+
+void TestEstimate::communicatorsWithTheSameMembersStayApart()
+{
+    // Two process groups over both ranks are two communicators: rank 1 issues them in the other
+    // order. In sequence (each waits for the previous) that deadlocks, as NCCL would; on two
+    // streams without a dependency each communicator pairs its own collectives.
+    const auto program = [](bool inverted, bool chained) {
+        auto p = std::make_shared<Program>();
+        p->commSlots = {"a", "b"};
+        p->ops = {collective(0, CollectiveKind::AllReduce, 1 << 20),
+                  collective(1, CollectiveKind::AllReduce, 1 << 20, chained ? std::vector<std::uint64_t>{0}
+                                                                            : std::vector<std::uint64_t>{})};
+        p->ops[0].name = "first";
+        p->ops[1].name = "second";
+        p->ops[0].commSlot = inverted ? 1 : 0;
+        p->ops[1].commSlot = inverted ? 0 : 1;
+        return p;
+    };
+    const auto workload = [&](bool chained) {
+        Workload w;
+        w.groups = {CommGroup{"1", {0, 1}}, CommGroup{"2", {0, 1}}};
+        w.programs = {program(false, chained), program(true, chained)};
+        w.ranks = {{0, {0, 1}}, {1, {0, 1}}};
+        return w;
+    };
+    try {
+        estimate(workload(true), switchCluster(2));
+        QFAIL("opposite orders on two communicators were estimated");
+    } catch (const InputError& e) {
+        const QString message = QString::fromStdString(e.reason());
+        QVERIFY2(message.contains(QStringLiteral("deadlock: 'first'")), e.what());
+        QVERIFY2(message.contains(QStringLiteral("on group '1' (ranks [0, 1])")), e.what());
+        QVERIFY2(message.contains(QStringLiteral("rank 1 waits in 'first' (id 0, ALL_REDUCE) on group '2'")), e.what());
+    }
+    Cluster cluster = switchCluster(2);
+    cluster.commStreams = 2;
+    const auto result = estimate(workload(false), cluster);
+    const double ar = CollectiveModel(cluster).collective(CollectiveKind::AllReduce, 1 << 20, iota(2)).duration;
+    QVERIFY2(std::abs(result->stepTime - ar) < 1e-12, std::to_string(result->stepTime).c_str());
 }
 
 void TestEstimate::collectiveOrderMismatchIsReported()
