@@ -74,17 +74,20 @@ Workload makeSyntheticSpmdWorkload(std::uint64_t opCount, std::int32_t ranks, st
     gradient.dataDeps = {opCount - 2};
     program.ops.push_back(gradient);
     auto shared = std::make_shared<const Program>(std::move(program));
-    return Workload::spmd(shared, static_cast<std::size_t>(ranks), [tp, ranks](std::size_t r, std::size_t slot) {
-        const auto rank = static_cast<std::int32_t>(r);
-        std::vector<std::int32_t> members;
-        if (slot == 0)
-            for (std::int32_t i = 0; i < tp; ++i)
-                members.push_back(rank / tp * tp + i);
-        else
-            for (std::int32_t i = rank % tp; i < ranks; i += tp)
-                members.push_back(i);
-        return members;
-    });
+    // Slot 0: tensor-parallel groups of `tp` consecutive ranks; slot 1: the data-parallel groups
+    // of ranks equal modulo tp.
+    std::vector<SlotBinding> slots(2);
+    for (std::int32_t r = 0; r < ranks; ++r) {
+        if (r % tp == 0)
+            slots[0].groups.emplace_back();
+        slots[0].groups.back().push_back(r);
+        slots[0].groupOf.push_back(r / tp);
+        if (r < tp)
+            slots[1].groups.emplace_back();
+        slots[1].groups[static_cast<std::size_t>(r % tp)].push_back(r);
+        slots[1].groupOf.push_back(r % tp);
+    }
+    return Workload::spmdFromSlots(shared, static_cast<std::size_t>(ranks), slots);
 }
 
 } // namespace flint::core

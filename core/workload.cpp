@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <unordered_set>
 
 namespace flint::core {
 
@@ -58,6 +59,29 @@ std::uint32_t Workload::groupFor(const std::vector<std::int32_t>& members)
     return static_cast<std::uint32_t>(groups.size() - 1);
 }
 
+Workload Workload::spmdFromSlots(std::shared_ptr<const Program> program, std::size_t rankCount,
+                                 const std::vector<SlotBinding>& slots)
+{
+    Workload w;
+    w.programs.push_back(std::move(program));
+    w.ranks.resize(rankCount);
+    GroupIndex index;
+    std::vector<std::vector<std::uint32_t>> global(slots.size());
+    for (std::size_t s = 0; s < slots.size(); ++s)
+        for (const std::vector<std::int32_t>& members : slots[s].groups)
+            global[s].push_back(index.groupFor(w, members));
+    for (std::size_t r = 0; r < rankCount; ++r) {
+        std::vector<std::uint32_t>& bound = w.ranks[r].slotGroups;
+        bound.reserve(slots.size());
+        for (std::size_t s = 0; s < slots.size(); ++s) {
+            const std::int32_t g = r < slots[s].groupOf.size() ? slots[s].groupOf[r] : -1;
+            bound.push_back(g >= 0 ? global[s][static_cast<std::size_t>(g)]
+                                   : index.groupFor(w, {static_cast<std::int32_t>(r)}));
+        }
+    }
+    return w;
+}
+
 std::uint32_t Workload::GroupIndex::groupFor(Workload& w, std::vector<std::int32_t> members)
 {
     const auto it = m_byMembers.find(members);
@@ -91,10 +115,16 @@ std::int64_t Workload::findGroup(const std::string& name) const
 std::string Workload::validate() const
 {
     const auto n = static_cast<std::int32_t>(ranks.size());
+    // (group, member) pairs, so that checking each rank's membership stays linear in the members of
+    // all groups rather than ranks times group size.
+    std::unordered_set<std::uint64_t> membership;
+    const auto pair = [](std::uint64_t g, std::int32_t r) { return g << 32 | static_cast<std::uint32_t>(r); };
     for (std::size_t g = 0; g < groups.size(); ++g)
-        for (std::int32_t r : groups[g].ranks)
+        for (std::int32_t r : groups[g].ranks) {
             if (r < 0 || r >= n)
                 return "group " + groups[g].name + " names rank " + std::to_string(r) + " of " + std::to_string(n);
+            membership.insert(pair(g, r));
+        }
     // Per program and slot: the largest group position a slot-relative send/recv names. The peer's
     // position (destination of a send, source of a recv) is required; the rank's own may be -1.
     std::vector<std::vector<std::int32_t>> maxPosition(programs.size());
@@ -131,8 +161,7 @@ std::string Workload::validate() const
         for (std::uint32_t g : binding.slotGroups) {
             if (g >= groups.size())
                 return "rank " + std::to_string(r) + " is bound to missing group " + std::to_string(g);
-            const auto& members = groups[g].ranks;
-            if (std::find(members.begin(), members.end(), static_cast<std::int32_t>(r)) == members.end())
+            if (membership.count(pair(g, static_cast<std::int32_t>(r))) == 0)
                 return "rank " + std::to_string(r) + " is bound to group " + groups[g].name +
                        " but is not one of its members";
         }

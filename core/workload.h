@@ -21,6 +21,16 @@ struct CommGroup {
     friend bool operator==(const CommGroup&, const CommGroup&) = default;
 };
 
+/// How one comm slot of an SPMD program binds its ranks: the slot's distinct groups (global ranks,
+/// in group-rank order) and each rank's group among them, -1 for a rank that runs the slot's
+/// collectives alone.
+struct SlotBinding {
+    std::vector<std::vector<std::int32_t>> groups;
+    std::vector<std::int32_t> groupOf; ///< per rank
+
+    friend bool operator==(const SlotBinding&, const SlotBinding&) = default;
+};
+
 /// What one rank runs: an index into Workload::programs, and for each of that program's comm slots
 /// the index of its group in Workload::groups.
 struct RankBinding {
@@ -58,6 +68,12 @@ struct Workload {
     std::uint32_t groupFor(const std::vector<std::int32_t>& members);
     /// Index of the group called `name`, or -1.
     std::int64_t findGroup(const std::string& name) const;
+
+    /// A workload of `rankCount` ranks that all run `program`, slot s binding rank r to
+    /// `slots[s].groups[slots[s].groupOf[r]]` (alone when -1). Linear in ranks x slots plus the
+    /// members of the distinct groups, so a group of all 100,000 ranks is hashed once, not per rank.
+    static Workload spmdFromSlots(std::shared_ptr<const Program> program, std::size_t rankCount,
+                                  const std::vector<SlotBinding>& slots);
 
     /// A workload of `rankCount` ranks that all run `program`, with every slot bound by `slotMembers`
     /// (called once per rank and slot; returns that slot's member ranks). Equal member lists share one

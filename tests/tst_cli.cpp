@@ -61,6 +61,7 @@ private Q_SLOTS:
     void builtinModels();
     void sweepWritesCsvWithBest();
     void oddButValidInputsRead();
+    void manyRanksInBoundedMemory();
     void interruptedImportLeavesNothing();
     void outputsRefuseDevicesAndFullStandardOutput();
     void hostileInputsFailCleanly_data();
@@ -603,6 +604,21 @@ void TestCli::hostileInputsFailCleanly_data()
         << inspect("mlir_sharding_tile_2p64_sigfpe.mlir")
         << QStringLiteral("mlir_sharding_tile_2p64_sigfpe.mlir:8: column 3: 'func.func': mhlo.sharding");
 #endif
+}
+
+void TestCli::manyRanksInBoundedMemory()
+{
+#ifndef FLINT_HAVE_MLIR
+    QSKIP("built without MLIR");
+#endif
+    // 100,000 data-parallel ranks held a member list per rank and slot (10^10 entries; killed at
+    // 24 GB); groups are now stored once and bound by index. Here in a 2 GiB address space.
+    const auto run = flint::tests::runFlint({QStringLiteral("model"), QStringLiteral("estimate"),
+                                             QStringLiteral("gpt3-175b"), QStringLiteral("--ranks"),
+                                             QStringLiteral("100000")},
+                                            300'000, rlim_t{2} << 30);
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QVERIFY2(run.out.contains("TP 1 x PP 1 x DP 100000 = 100000 ranks"), run.out.constData());
 }
 
 void TestCli::oddButValidInputsRead()

@@ -1188,6 +1188,13 @@ void Simulator::buildCommMatrix(EstimateResult& result)
                 ++entry.count;
             }
     }
+    // The lowest member of each group (m_world last), found once: per rank and slot a lookup.
+    std::vector<std::int32_t> lowest(m_workload.groups.size() + 1, -1);
+    for (std::uint32_t g = 0; g <= m_world; ++g) {
+        const auto& members = membersOf(g);
+        if (!members.empty())
+            lowest[g] = *std::min_element(members.begin(), members.end());
+    }
     for (std::int32_t r = 0; r < m_ranks; ++r) {
         const RankBinding& b = m_workload.ranks[static_cast<std::size_t>(r)];
         const ProgramInfo& info = m_programs[b.program];
@@ -1195,8 +1202,7 @@ void Simulator::buildCommMatrix(EstimateResult& result)
             if (info.slotOps[s].empty())
                 continue;
             const std::uint32_t g = s == 0 ? m_world : m_rankSlotGroup[static_cast<std::size_t>(r)][s - 1];
-            const auto& members = membersOf(g);
-            if (members.empty() || *std::min_element(members.begin(), members.end()) != r)
+            if (lowest[g] != r)
                 continue;
             for (const auto& [key, count] : histogram[b.program][s]) {
                 const Op& op = *count.op;

@@ -138,13 +138,7 @@ public:
         lowerComputation(m_module.entry, arguments, "");
 
         const auto devices = static_cast<std::size_t>(m_space.devices());
-        result.workload = Workload::spmd(m_program, devices, [this](std::size_t rank, std::size_t slot) {
-            const SlotGroups& groups = m_slots[slot];
-            const std::int32_t g = groups.groupOfDevice[rank];
-            if (g < 0)
-                return std::vector<std::int32_t>{static_cast<std::int32_t>(rank)};
-            return groups.groups[static_cast<std::size_t>(g)];
-        });
+        result.workload = Workload::spmdFromSlots(m_program, devices, m_slots);
         for (const std::string& w : m_costs.warnings())
             warn(w);
         result.warnings = std::move(m_warnings);
@@ -152,11 +146,6 @@ public:
     }
 
 private:
-    struct SlotGroups {
-        std::vector<std::vector<std::int32_t>> groups;
-        std::vector<std::int32_t> groupOfDevice; ///< -1: the device is in no group
-    };
-
     [[noreturn]] void fail(const Instruction& instruction, const std::string& reason) const
     {
         throw InputError(m_module.file, std::nullopt, instruction.line,
@@ -274,16 +263,16 @@ private:
             m_slotByList.emplace(shared, it->second);
             return it->second;
         }
-        SlotGroups slot;
-        slot.groupOfDevice.assign(static_cast<std::size_t>(m_space.devices()), -1);
+        SlotBinding slot;
+        slot.groupOf.assign(static_cast<std::size_t>(m_space.devices()), -1);
         bool partial = false;
         for (const auto& group : groups) {
             std::vector<std::int32_t> members(group.begin(), group.end());
             for (std::int32_t d : members)
-                slot.groupOfDevice[static_cast<std::size_t>(d)] = static_cast<std::int32_t>(slot.groups.size());
+                slot.groupOf[static_cast<std::size_t>(d)] = static_cast<std::int32_t>(slot.groups.size());
             slot.groups.push_back(std::move(members));
         }
-        for (std::int32_t g : slot.groupOfDevice)
+        for (std::int32_t g : slot.groupOf)
             partial = partial || g < 0;
         if (partial)
             warn(where(instruction) + ": its replica groups leave some devices out; each runs it alone");
@@ -690,7 +679,7 @@ private:
     CostModel m_costs;
     DeviceSpace m_space;
     std::shared_ptr<Program> m_program;
-    std::vector<SlotGroups> m_slots;
+    std::vector<SlotBinding> m_slots;
     std::unordered_map<std::string, std::int32_t> m_slotByKey;
     std::map<std::pair<const ReplicaGroupList*, GroupMode>, std::int32_t> m_slotByList;
     std::unordered_map<std::int64_t, std::uint64_t> m_sendByChannel;

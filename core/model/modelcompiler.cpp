@@ -16,11 +16,12 @@
 namespace flint::core::model {
 
 /// One block lowered for the stage mesh: its program (one for every device of the stage) after
-/// kernel fusion, and for each comm slot the member devices of every device's group.
+/// kernel fusion, and for each comm slot how it binds the stage's devices (stage-local ids). Kept
+/// as distinct groups plus an index per device, so that a data-parallel group of 100,000 devices
+/// costs 100,000 entries, not 10^10.
 struct ModelCompiler::LoweredBlock {
     Program program;
-    /// slotMembers[slot][device]: the devices of `device`'s group (stage-local ids).
-    std::vector<std::vector<std::vector<std::int32_t>>> slotMembers;
+    std::vector<SlotBinding> slotPatterns;
     std::int64_t devices = 1;
     std::vector<std::string> warnings;
 };
@@ -299,8 +300,8 @@ public:
     }
 
     Program& program() { return m_program; }
-    /// Per stage-level slot: kPipeline, kTied, or the members of each device's group.
-    std::vector<const std::vector<std::vector<std::int32_t>>*> slotPatterns() const { return m_patterns; }
+    /// Per stage-level slot: its pattern, or null for the pipeline and tied-embedding slots.
+    std::vector<const SlotBinding*> slotPatterns() const { return m_patterns; }
     std::int32_t pipelineSlotIndex() const { return m_pipelineSlot; }
     std::int32_t tiedSlotIndex() const { return m_tiedSlot; }
 
@@ -311,9 +312,9 @@ private:
         if (it != m_slotMaps.end())
             return it->second;
         std::vector<std::int32_t> map;
-        for (std::size_t s = 0; s < block.slotMembers.size(); ++s) {
+        for (std::size_t s = 0; s < block.slotPatterns.size(); ++s) {
             // Slots of equal groups on every device share one stage-level slot.
-            const auto& pattern = block.slotMembers[s];
+            const SlotBinding& pattern = block.slotPatterns[s];
             std::int32_t found = -1;
             for (std::size_t k = 0; k < m_patterns.size(); ++k)
                 if (m_patterns[k] && *m_patterns[k] == pattern) {
@@ -354,7 +355,7 @@ private:
     std::uint64_t m_nextId = 1;
     std::int32_t m_pipelineSlot = -1;
     std::int32_t m_tiedSlot = -1;
-    std::vector<const std::vector<std::vector<std::int32_t>>*> m_patterns;
+    std::vector<const SlotBinding*> m_patterns;
     std::unordered_map<const void*, std::vector<std::int32_t>> m_slotMaps;
     std::unordered_map<const void*, std::vector<std::uint64_t>> m_exits;
 };
@@ -409,11 +410,18 @@ std::shared_ptr<const ModelCompiler::LoweredBlock> ModelCompiler::lower(const st
     // Free ops first, so that a reshape between two ops of one kernel does not split the kernel.
     block->program = fuseKernels(dropFreeOps(*w.programs.front()));
     block->devices = static_cast<std::int64_t>(w.rankCount());
-    block->slotMembers.resize(block->program.commSlots.size());
-    for (std::size_t s = 0; s < block->slotMembers.size(); ++s) {
-        block->slotMembers[s].resize(w.rankCount());
-        for (std::size_t d = 0; d < w.rankCount(); ++d)
-            block->slotMembers[s][d] = w.groups[w.ranks[d].slotGroups[s]].ranks;
+    block->slotPatterns.resize(block->program.commSlots.size());
+    for (std::size_t s = 0; s < block->slotPatterns.size(); ++s) {
+        SlotBinding& pattern = block->slotPatterns[s];
+        std::unordered_map<std::uint32_t, std::int32_t> local; // workload group -> index in pattern
+        pattern.groupOf.resize(w.rankCount());
+        for (std::size_t d = 0; d < w.rankCount(); ++d) {
+            const std::uint32_t group = w.ranks[d].slotGroups[s];
+            const auto [it, added] = local.try_emplace(group, static_cast<std::int32_t>(pattern.groups.size()));
+            if (added)
+                pattern.groups.push_back(w.groups[group].ranks);
+            pattern.groupOf[d] = it->second;
+        }
     }
     block->warnings = imported.imported.warnings;
     std::lock_guard lock(m_mutex);
@@ -586,7 +594,7 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
     };
 
     std::vector<std::shared_ptr<const Program>> programs;
-    std::vector<std::vector<const std::vector<std::vector<std::int32_t>>*>> patterns;
+    std::vector<std::vector<const SlotBinding*>> patterns;
     std::vector<std::int32_t> pipelineSlots, tiedSlots;
     const bool tiedAcrossStages = training && model.tiedEmbeddings && pp > 1;
     const double tiedBytes =
@@ -604,7 +612,7 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
         }
     struct ComposedStage {
         std::shared_ptr<const Program> program;
-        std::vector<const std::vector<std::vector<std::int32_t>>*> patterns;
+        std::vector<const SlotBinding*> patterns;
         std::int32_t pipelineSlot = -1;
         std::int32_t tiedSlot = -1;
     };
@@ -795,28 +803,46 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
     Workload& w = out.workload;
     w.programs = programs;
     w.ranks.resize(static_cast<std::size_t>(pp * devices));
+    // Each distinct group of a stage's pattern is named once (linear in the members of distinct
+    // groups); the pipeline and tied groups have pp and 2 members per device.
     Workload::GroupIndex index;
-    for (std::int64_t stage = 0; stage < pp; ++stage)
+    for (std::int64_t stage = 0; stage < pp; ++stage) {
+        const Program& program = *programs[static_cast<std::size_t>(stage)];
+        const auto& stagePatterns = patterns[static_cast<std::size_t>(stage)];
+        const auto patternOf = [&](std::size_t s) { return s < stagePatterns.size() ? stagePatterns[s] : nullptr; };
+        std::vector<std::vector<std::uint32_t>> global(program.commSlots.size());
+        for (std::size_t s = 0; s < program.commSlots.size(); ++s) {
+            if (patternOf(s) == nullptr)
+                continue;
+            for (const std::vector<std::int32_t>& group : patternOf(s)->groups) {
+                std::vector<std::int32_t> members;
+                members.reserve(group.size());
+                for (std::int32_t m : group)
+                    members.push_back(static_cast<std::int32_t>(stage * devices + m));
+                global[s].push_back(index.groupFor(w, std::move(members)));
+            }
+        }
         for (std::int64_t d = 0; d < devices; ++d) {
             RankBinding& binding = w.ranks[static_cast<std::size_t>(stage * devices + d)];
             binding.program = static_cast<std::uint32_t>(stage);
-            const Program& program = *programs[static_cast<std::size_t>(stage)];
             binding.slotGroups.resize(program.commSlots.size());
-            const auto& stagePatterns = patterns[static_cast<std::size_t>(stage)];
             for (std::size_t s = 0; s < program.commSlots.size(); ++s) {
+                if (const SlotBinding* pattern = patternOf(s)) {
+                    binding.slotGroups[s] =
+                        global[s][static_cast<std::size_t>(pattern->groupOf[static_cast<std::size_t>(d)])];
+                    continue;
+                }
                 std::vector<std::int32_t> members;
                 if (static_cast<std::int32_t>(s) == pipelineSlots[static_cast<std::size_t>(stage)]) {
                     for (std::int64_t k = 0; k < pp; ++k)
                         members.push_back(static_cast<std::int32_t>(k * devices + d));
                 } else if (static_cast<std::int32_t>(s) == tiedSlots[static_cast<std::size_t>(stage)]) {
                     members = {static_cast<std::int32_t>(d), static_cast<std::int32_t>((pp - 1) * devices + d)};
-                } else {
-                    for (std::int32_t m : (*stagePatterns[s])[static_cast<std::size_t>(d)])
-                        members.push_back(static_cast<std::int32_t>(stage * devices + m));
                 }
                 binding.slotGroups[s] = index.groupFor(w, std::move(members));
             }
         }
+    }
     control.report(1.0);
     return out;
 }

@@ -5,6 +5,8 @@
 #include <QProcess>
 #include <QStringList>
 
+#include <sys/resource.h>
+
 namespace flint::tests {
 
 /// What one run of the command gave: exit status (-1 when it did not finish in time, -2 when it
@@ -15,10 +17,21 @@ struct CliRun {
     QByteArray err;
 };
 
-/// Runs `flint ARGUMENTS...`, waiting at most `timeoutMs`.
-inline CliRun runFlint(const QStringList& arguments, int timeoutMs = 300'000)
+/// Runs `flint ARGUMENTS...`, waiting at most `timeoutMs`; with `addressSpaceBytes`, the child's
+/// address space is limited to that (RLIMIT_AS), so that a run needing more fails with bad_alloc.
+/// Sanitizer builds reserve terabytes of shadow memory and run without the limit.
+inline CliRun runFlint(const QStringList& arguments, int timeoutMs = 300'000, rlim_t addressSpaceBytes = 0)
 {
     QProcess process;
+#if !defined(__SANITIZE_ADDRESS__)
+    if (addressSpaceBytes > 0)
+        process.setChildProcessModifier([addressSpaceBytes] {
+            const rlimit limit{addressSpaceBytes, addressSpaceBytes};
+            setrlimit(RLIMIT_AS, &limit);
+        });
+#else
+    (void)addressSpaceBytes;
+#endif
     process.start(QStringLiteral(FLINT_CLI), arguments);
     if (!process.waitForFinished(timeoutMs))
         return {};
