@@ -278,8 +278,9 @@ namespace {
 /// (nlohmann's ordered_json looks every key up linearly: 100,000 groups took 8 s).
 class CommGroupReader : public nlohmann::json::json_sax_t {
 public:
-    explicit CommGroupReader(const std::string& path)
+    CommGroupReader(const std::string& path, std::string_view text)
         : m_path(path)
+        , m_text(text)
     {}
     std::vector<CommGroup> groups;
 
@@ -339,14 +340,30 @@ private:
     bool fail(const std::string& what)
     {
         if (m_depth == 0)
-            throw InputError(m_path, "expected a JSON object mapping group ids to lists of ranks");
+            throw InputError(m_path, 0, 1, "expected a JSON object mapping group ids to lists of ranks");
+        const std::string name = groups.empty() ? std::string() : groups.back().name;
         if (groups.empty() || m_depth == 1)
-            throw InputError(m_path, "group \"" + (groups.empty() ? std::string() : groups.back().name) +
-                                         "\": expected a list of ranks");
-        throw InputError(m_path, "group \"" + groups.back().name + "\": " + what + " is not a rank number");
+            throw located(name, what, "group \"" + name + "\": expected a list of ranks");
+        throw located(name, what, "group \"" + name + "\": " + what + " is not a rank number");
+    }
+
+    /// The SAX callbacks carry no position: the offending value is found again after the group's
+    /// key (the last key of that name, as the reader takes the last group read).
+    InputError located(const std::string& name, const std::string& what, const std::string& message) const
+    {
+        const std::string quoted = nlohmann::json(name).dump();
+        std::size_t at = m_text.rfind(quoted);
+        if (at == std::string_view::npos)
+            return InputError(m_path, message);
+        const std::size_t found = m_text.find(what, at + quoted.size());
+        if (found != std::string_view::npos)
+            at = found;
+        const int line = 1 + static_cast<int>(std::count(m_text.begin(), m_text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+        return InputError(m_path, at, line, message);
     }
 
     const std::string& m_path;
+    std::string_view m_text;
     int m_depth = 0;
 };
 
@@ -356,7 +373,7 @@ std::vector<CommGroup> readCommGroups(const std::string& path)
 {
     const std::string text = readFileBytes(path);
     checkNesting(text, path);
-    CommGroupReader reader(path);
+    CommGroupReader reader(path, text);
     nlohmann::json::sax_parse(text, &reader);
     return std::move(reader.groups);
 }

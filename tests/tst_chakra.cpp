@@ -594,8 +594,16 @@ void TestChakra::badCommGroups()
         QCOMPARE(e.file(), path(json));
         QVERIFY(e.byteOffset().has_value());
     }
-    writeFile(json, "{\"1\": [0, \"x\"]}");
-    QVERIFY_THROWS_EXCEPTION(InputError, readCommGroups(path(json)));
+    // A value that is no rank is named with its line and byte offset.
+    writeFile(json, "{\"1\": [0, 1],\n \"2\": [1,\n 2.5]}");
+    try {
+        readCommGroups(path(json));
+        QFAIL("a fractional rank was accepted");
+    } catch (const InputError& e) {
+        QCOMPARE(e.line(), std::optional<int>(3));
+        QCOMPARE(e.byteOffset(), std::optional<std::uint64_t>(25));
+        QVERIFY2(e.reason() == "group \"2\": 2.5 is not a rank number", e.what());
+    }
     writeFile(json, "{\"1\": [0, 9]}");
     const std::string bytes = serializeChakraRank(singleRank(makeSyntheticProgram(3)), 0);
     writeFile(dir.filePath(QStringLiteral("t.0.et")), bytes);

@@ -113,9 +113,19 @@ SystemConfig parseSystemJson(std::string_view text, const std::string& file)
     if (!json.is_object())
         throw InputError(file, "a system configuration must be a JSON object");
     SystemConfig config;
+    // The parsed JSON keeps no positions: an error names the line of the key's first appearance.
+    const auto at = [&](const std::string& key, const std::string& message) {
+        const std::string quoted = nlohmann::json(key).dump();
+        const std::size_t offset = text.find(quoted);
+        if (offset == std::string_view::npos)
+            return InputError(file, message);
+        const int line =
+            1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
+        return InputError(file, offset, line, message);
+    };
     const auto number = [&](const nlohmann::json& value, const std::string& key) {
         if (!value.is_number())
-            throw InputError(file, "'" + key + "' must be a number");
+            throw at(key, "'" + key + "' must be a number");
         return value.get<double>();
     };
     for (auto it = json.begin(); it != json.end(); ++it) {
@@ -127,15 +137,15 @@ SystemConfig parseSystemJson(std::string_view text, const std::string& file)
                 continue;
             handled = true;
             if (!value.is_array() || value.empty())
-                throw InputError(file, "'" + key + "' must be a non-empty list of algorithm names");
+                throw at(key, "'" + key + "' must be a non-empty list of algorithm names");
             std::vector<CollectiveAlgorithm>& list = *listFor(config, i);
             list.clear();
             for (const nlohmann::json& item : value) {
                 if (!item.is_string())
-                    throw InputError(file, "'" + key + "' must list algorithm names");
+                    throw at(key, "'" + key + "' must list algorithm names");
                 const auto algorithm = collectiveAlgorithmFromName(item.get<std::string>());
                 if (!algorithm)
-                    throw InputError(file, "'" + key + "': unknown algorithm '" + item.get<std::string>() +
+                    throw at(key, "'" + key + "': unknown algorithm '" + item.get<std::string>() +
                                                "' (expected ring, direct, halvingDoubling or doubleBinaryTree)");
                 list.push_back(*algorithm);
             }
@@ -144,30 +154,30 @@ SystemConfig parseSystemJson(std::string_view text, const std::string& file)
             continue;
         if (key == "scheduling-policy") {
             if (!value.is_string() || (value != "LIFO" && value != "FIFO"))
-                throw InputError(file, "'scheduling-policy' must be \"LIFO\" or \"FIFO\"");
+                throw at(key, "'scheduling-policy' must be \"LIFO\" or \"FIFO\"");
             config.schedulingPolicy = value.get<std::string>();
         } else if (key == "collective-optimization") {
             if (!value.is_string())
-                throw InputError(file, "'collective-optimization' must be a string");
+                throw at(key, "'collective-optimization' must be a string");
             config.collectiveOptimization = value.get<std::string>();
         } else if (key == "endpoint-delay") {
             config.endpointDelayNs = number(value, key);
             if (config.endpointDelayNs < 0)
-                throw InputError(file, "'endpoint-delay' must not be negative");
+                throw at(key, "'endpoint-delay' must not be negative");
         } else if (key == "active-chunks-per-dimension") {
             const double v = number(value, key);
             if (v < 1 || v > 1e6)
-                throw InputError(file, "'active-chunks-per-dimension' must be at least 1");
+                throw at(key, "'active-chunks-per-dimension' must be at least 1");
             config.activeChunksPerDimension = static_cast<std::int32_t>(v);
         } else if (key == "preferred-dataset-splits") {
             const double v = number(value, key);
             if (v < 1 || v > 1e6)
-                throw InputError(file, "'preferred-dataset-splits' must be at least 1");
+                throw at(key, "'preferred-dataset-splits' must be at least 1");
             config.preferredDatasetSplits = static_cast<std::int32_t>(v);
         } else if (key == "local-mem-bw") {
             config.localMemBandwidthGBps = number(value, key);
             if (config.localMemBandwidthGBps < 0)
-                throw InputError(file, "'local-mem-bw' must not be negative");
+                throw at(key, "'local-mem-bw' must not be negative");
         } else {
             config.otherKeys.emplace_back(key, value.dump());
         }
