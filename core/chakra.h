@@ -36,6 +36,8 @@ Program parseChakraTrace(std::string_view bytes, const std::string& file);
 
 /// Reads a comm-group JSON ({"1": [0, 1], ...}). Throws InputError.
 std::vector<CommGroup> readCommGroups(const std::string& path);
+/// The same from text already read; `file` names it in errors.
+std::vector<CommGroup> parseCommGroups(std::string_view text, const std::string& file);
 
 /// Reads a whole trace (see locateChakraTrace) into a Workload. Byte-identical rank files share one
 /// Program. `commGroupsPath` overrides the comm-group JSON found beside the trace.

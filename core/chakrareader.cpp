@@ -369,13 +369,17 @@ private:
 
 } // namespace
 
-std::vector<CommGroup> readCommGroups(const std::string& path)
+std::vector<CommGroup> parseCommGroups(std::string_view text, const std::string& file)
 {
-    const std::string text = readFileBytes(path);
-    checkNesting(text, path);
-    CommGroupReader reader(path, text);
+    checkNesting(text, file);
+    CommGroupReader reader(file, text);
     nlohmann::json::sax_parse(text, &reader);
     return std::move(reader.groups);
+}
+
+std::vector<CommGroup> readCommGroups(const std::string& path)
+{
+    return parseCommGroups(readFileBytes(path), path);
 }
 
 Workload readChakraWorkload(const std::string& path, const std::string& commGroupsPath, const JobControl& control)

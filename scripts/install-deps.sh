@@ -20,6 +20,8 @@ packages=(
   xvfb xauth
   # the Debian package's checks (scripts/check-package.sh)
   lintian desktop-file-utils appstream
+  # libFuzzer harnesses under ASan + UBSan (scripts/fuzz.sh)
+  clang-19 libclang-rt-19-dev
 )
 
 missing=()

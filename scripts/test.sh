@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Installs the Debian packages, builds every target (dev preset: optimised with debug info), builds
-# and checks the Debian package, and runs all tests through CTest. GUI tests run on Qt's offscreen platform, so no display is needed.
-# Tests that use the shared real-world samples (../shared/data) skip with a message without them.
+# and checks the Debian package, and runs all tests through CTest. GUI tests run on Qt's offscreen
+# platform, so no display is needed. Tests that use the shared real-world samples (../shared/data)
+# skip with a message without them. Last, every libFuzzer harness runs FLINT_FUZZ_SECONDS (default
+# 20) under ASan + UBSan; a finding fails the run (docs/testing.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,3 +15,4 @@ cmake --build --preset dev
 # (scripts/check-package.sh without --quick also installs it into a clean Debian 12 root).
 bash scripts/check-package.sh --quick
 QT_QPA_PLATFORM=offscreen ctest --preset dev
+bash scripts/fuzz.sh all "${FLINT_FUZZ_SECONDS:-20}"

@@ -91,13 +91,14 @@ struct CommMatrix {
         std::vector<double> seconds;      ///< per cell in `cells`, as CommMatrix::seconds
 
         /// The layer as dense blocks x blocks matrices (row = source block).
-        std::vector<double> denseBytes(std::int32_t blocks) const { return dense(bytes, blocks); }
-        std::vector<double> denseSeconds(std::int32_t blocks) const { return dense(seconds, blocks); }
+        std::vector<double> denseBytes(std::int32_t blockCount) const { return dense(bytes, blockCount); }
+        std::vector<double> denseSeconds(std::int32_t blockCount) const { return dense(seconds, blockCount); }
 
     private:
-        std::vector<double> dense(const std::vector<double>& values, std::int32_t blocks) const
+        std::vector<double> dense(const std::vector<double>& values, std::int32_t blockCount) const
         {
-            std::vector<double> out(static_cast<std::size_t>(blocks) * static_cast<std::size_t>(blocks), 0.0);
+            const auto side = static_cast<std::size_t>(blockCount);
+            std::vector<double> out(side * side, 0.0);
             for (std::size_t i = 0; i < cells.size(); ++i)
                 out[cells[i]] = values[i];
             return out;

@@ -202,9 +202,8 @@ std::int64_t tensorBytes(double elements, double bytesPerElement)
 /// Builds the program of one pipeline stage by appending block copies.
 class StageBuilder {
 public:
-    StageBuilder(std::int64_t stage, std::int64_t devices)
+    explicit StageBuilder(std::int64_t stage)
         : m_stage(stage)
-        , m_devices(devices)
     {
         m_program.name = "stage " + std::to_string(stage);
     }
@@ -350,7 +349,6 @@ private:
     }
 
     std::int64_t m_stage;
-    std::int64_t m_devices;
     Program m_program;
     std::uint64_t m_nextId = 1;
     std::int32_t m_pipelineSlot = -1;
@@ -618,7 +616,7 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
     };
     const auto composeStage = [&](std::int64_t stage) {
         control.check();
-        StageBuilder builder(stage, devices);
+        StageBuilder builder(stage);
         const std::vector<std::vector<std::int64_t>> layers = chunkLayers(model, parallel, stage);
         std::vector<std::uint64_t> chain;     // exits of the previous step
         std::vector<std::uint64_t> syncExits; // gradient syncs, for the optimizer
