@@ -3,6 +3,7 @@
 
 #include "core/chakra.h"
 #include "core/hlo/hloparser.h"
+#include "core/model/modelconfig.h"
 
 #ifdef FLINT_HAVE_MLIR
 #include "core/mlir/mlirimport.h"
@@ -97,8 +98,25 @@ InputKind detectInputKind(const std::string& path)
     return InputKind::ChakraTrace;
 }
 
+bool isModelFile(const std::string& path)
+{
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec))
+        return false;
+    std::FILE* file = std::fopen(path.c_str(), "rb");
+    if (!file)
+        return false;
+    char head[4096];
+    const std::size_t got = std::fread(head, 1, sizeof head, file);
+    std::fclose(file);
+    return model::looksLikeModelFile(std::string_view(head, got));
+}
+
 LoadedWorkload loadWorkload(const std::string& path, const LoadOptions& options, const JobControl& control)
 {
+    if (isModelFile(path))
+        throw InputError(path, "a model file ('key = value' lines), not a workload: 'flint model estimate " + path +
+                                   "' compiles it for a strategy; the explorer opens it as a model");
     LoadedWorkload loaded;
     loaded.kind = detectInputKind(path);
     if (loaded.kind == InputKind::HloModule) {

@@ -60,7 +60,11 @@ bool looksLikeMlir(std::string_view text);
 /// file, prefix or directory).
 InputKind detectInputKind(const std::string& path);
 
-/// Reads any supported input into a Workload. Throws InputError (MLIR: with file, line and column;
+/// True when `path` is a regular file that reads like a model file (core::model::looksLikeModelFile).
+bool isModelFile(const std::string& path);
+
+/// Reads any supported input into a Workload. A model file is refused with a message that says how
+/// to use it. Throws InputError (MLIR: with file, line and column;
 /// also when the program was built without the MLIR frontend), Cancelled.
 LoadedWorkload loadWorkload(const std::string& path, const LoadOptions& options = {}, const JobControl& control = {});
 

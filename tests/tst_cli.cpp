@@ -130,6 +130,13 @@ void TestCli::badInputExitsTwo()
     QCOMPARE(bad.exitCode, 2);
     QVERIFY2(bad.err.contains("corrupt.0.et: byte offset 8:"), bad.err.constData());
     QVERIFY(bad.out.isEmpty());
+
+    // A model file starts with '#' like an MLIR alias; it is named for what it is.
+    const Run model =
+        flintCli({QStringLiteral("inspect"), QStringLiteral(FLINT_SOURCE_DIR "/fuzz/seeds/model/dense.txt")});
+    QCOMPARE(model.exitCode, 2);
+    QVERIFY2(model.err.contains("a model file ('key = value' lines), not a workload: 'flint model estimate"),
+             model.err.constData());
 }
 
 void TestCli::inspectBundledExample()

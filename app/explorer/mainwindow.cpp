@@ -330,6 +330,18 @@ void MainWindow::openModel(const core::model::TransformerConfig& model, const co
 
 void MainWindow::openPath(const QString& path)
 {
+    // A model file opens as a model, with the strategy the Parallelism panel shows.
+    if (core::isModelFile(path.toStdString())) {
+        try {
+            const core::model::TransformerConfig model = core::model::readModelFile(path.toStdString());
+            m_parallelism->addModel(model);
+            m_previous.reset();
+            openModel(model, m_parallelism->parallel());
+        } catch (const std::exception& e) {
+            showError(tr("Cannot read the model %1").arg(QFileInfo(path).fileName()), QString::fromStdString(e.what()));
+        }
+        return;
+    }
     m_previous.reset();
     m_session->open(path);
 }

@@ -61,6 +61,10 @@ const TransformerConfig* findModel(std::string_view name);
 /// InputError with file and line for unknown keys, bad numbers and missing required keys.
 TransformerConfig readModelFile(const std::string& path);
 TransformerConfig parseModelText(std::string_view text, const std::string& fileName);
+/// True when `text` (a whole file or its start) reads like a model file: every line a comment or
+/// `key = value`, and `layers` or `hidden` among the keys. MLIR starts with `#alias = ...` too, but
+/// its other lines are no `key = value`.
+bool looksLikeModelFile(std::string_view text);
 
 enum class Phase : std::uint8_t { Training, Prefill, Decode };
 enum class PipelineSchedule : std::uint8_t { GPipe, OneFOneB, Interleaved };

@@ -225,6 +225,35 @@ const TransformerConfig* findModel(std::string_view name)
     return nullptr;
 }
 
+bool looksLikeModelFile(std::string_view text)
+{
+    // Only complete lines: `text` may be the first 4 KiB of a file.
+    if (const std::size_t last = text.rfind('\n'); last != std::string_view::npos && last + 1 < text.size())
+        text = text.substr(0, last + 1);
+    bool sized = false;
+    std::size_t at = 0;
+    while (at < text.size()) {
+        const std::size_t end = std::min(text.find('\n', at), text.size());
+        std::string_view line = text.substr(at, end - at);
+        at = end + 1;
+        if (const std::size_t hash = line.find('#'); hash != std::string_view::npos)
+            line = line.substr(0, hash);
+        const std::size_t first = line.find_first_not_of(" \t\r");
+        if (first == std::string_view::npos)
+            continue;
+        line = line.substr(first);
+        std::size_t key = 0;
+        while (key < line.size() && (std::islower(static_cast<unsigned char>(line[key])) || line[key] == '_'))
+            ++key;
+        const std::size_t equals = line.find_first_not_of(" \t", key);
+        if (key == 0 || equals == std::string_view::npos || line[equals] != '=')
+            return false; // a line that is no `key = value`
+        const std::string_view name = line.substr(0, key);
+        sized = sized || name == "layers" || name == "hidden";
+    }
+    return sized;
+}
+
 TransformerConfig parseModelText(std::string_view text, const std::string& fileName)
 {
     TransformerConfig model;

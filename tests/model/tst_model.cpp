@@ -114,6 +114,16 @@ private Q_SLOTS:
         QCOMPARE(tiny.kvHeads, 4);
     }
 
+    void modelFilesAreToldFromMlir()
+    {
+        QVERIFY(looksLikeModelFile("# my model\nlayers = 2\nhidden = 256 # width\n\nheads = 4\n"));
+        QVERIFY(looksLikeModelFile("title = X\nhidden=64\nlayers = 1\npartial li")); // a cut-off last line
+        QVERIFY(!looksLikeModelFile("#map = affine_map<(d0) -> (d0)>\nmodule {\n}\n"));
+        QVERIFY(!looksLikeModelFile("# comment only\n"));
+        QVERIFY(!looksLikeModelFile("title = no sizes\n"));
+        QVERIFY(!looksLikeModelFile("HloModule m\nlayers = 2\n"));
+    }
+
     void invalidStrategiesSayWhyAndWhatToTry()
     {
         const TransformerConfig& gpt3 = *findModel("gpt3-175b");
