@@ -313,6 +313,13 @@
         <source> — &lt;span style=&apos;color:#c0392b&apos;&gt;&lt;b&gt;OUT OF MEMORY&lt;/b&gt;&lt;/span&gt;</source>
         <translation> — &lt;span style=&apos;color:#c0392b&apos;&gt;&lt;b&gt;SPEICHER REICHT NICHT&lt;/b&gt;&lt;/span&gt;</translation>
     </message>
+    <message numerus="yes">
+        <source>%n errors since this box opened; the latest is shown. The previous workload and estimate are still shown.</source>
+        <translation>
+            <numerusform>%n Fehler, seit dieses Fenster geöffnet wurde; der letzte wird angezeigt. Die vorherige Workload und Schätzung werden weiterhin angezeigt.</numerusform>
+            <numerusform>%n Fehler, seit dieses Fenster geöffnet wurde; der letzte wird angezeigt. Die vorherige Workload und Schätzung werden weiterhin angezeigt.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>flint::app::Session</name>

@@ -312,6 +312,12 @@
         <source> — &lt;span style=&apos;color:#c0392b&apos;&gt;&lt;b&gt;OUT OF MEMORY&lt;/b&gt;&lt;/span&gt;</source>
         <translation> — &lt;span style=&apos;color:#c0392b&apos;&gt;&lt;b&gt;显存不足&lt;/b&gt;&lt;/span&gt;</translation>
     </message>
+    <message numerus="yes">
+        <source>%n errors since this box opened; the latest is shown. The previous workload and estimate are still shown.</source>
+        <translation>
+            <numerusform>此窗口打开后共出现 %n 个错误，显示的是最新一个。之前的工作负载和估算结果仍在显示。</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>flint::app::Session</name>

@@ -579,10 +579,23 @@ void MainWindow::showError(const QString& summary, const QString& details)
         qWarning("%s: %s", qPrintable(summary), qPrintable(details));
         return; // no one to click a dialog away
     }
-    QMessageBox box(QMessageBox::Warning, tr("Flint Explorer"), summary, QMessageBox::Ok, this);
-    box.setInformativeText(tr("The previous workload and estimate are still shown."));
-    box.setDetailedText(details);
-    box.exec();
+    // Non-modal and single: errors that follow each other (an edit that fails on every step of a
+    // spin box) update one box rather than queue a dialog each, and the window stays usable.
+    if (m_errorBox == nullptr) {
+        m_errorBox = new QMessageBox(QMessageBox::Warning, tr("Flint Explorer"), QString(), QMessageBox::Ok, this);
+        m_errorBox->setWindowModality(Qt::NonModal);
+        connect(m_errorBox, &QMessageBox::finished, this, [this] { m_errorsShown = 0; });
+    }
+    ++m_errorsShown;
+    m_errorBox->setText(summary);
+    m_errorBox->setInformativeText(
+        m_errorsShown > 1 ? tr("%n errors since this box opened; the latest is shown. The previous workload and "
+                               "estimate are still shown.",
+                               nullptr, m_errorsShown)
+                          : tr("The previous workload and estimate are still shown."));
+    m_errorBox->setDetailedText(details);
+    m_errorBox->show();
+    m_errorBox->raise();
 }
 
 bool MainWindow::exportCurrentView(const QString& path)

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include <QMainWindow>
+#include <QMessageBox>
 
 QT_BEGIN_NAMESPACE
 class QLabel;
@@ -118,6 +119,9 @@ private:
     QLabel* m_summary = nullptr;
     QProgressBar* m_progress = nullptr;
     QMenu* m_recentMenu = nullptr;
+    /// The one error box, non-modal: a later error replaces its text instead of stacking a dialog.
+    QMessageBox* m_errorBox = nullptr;
+    int m_errorsShown = 0;
     std::shared_ptr<const core::EstimateResult> m_previous;
 };
 
