@@ -73,20 +73,29 @@ FileContents::~FileContents()
         ::munmap(m_map, m_mapSize);
 }
 
+std::size_t skipStringOrComment(std::string_view text, std::size_t at)
+{
+    if (at >= text.size())
+        return at;
+    if (text[at] == '"') {
+        std::size_t i = at + 1;
+        for (; i < text.size() && text[i] != '"'; ++i)
+            if (text[i] == '\\')
+                ++i;
+        return std::min(i, text.size());
+    }
+    if (text[at] == '/' && at + 1 < text.size() && text[at + 1] == '/')
+        return std::min(text.find('\n', at), text.size());
+    return at;
+}
+
 std::optional<std::uint64_t> excessiveNesting(std::string_view text, std::size_t limit, bool angleBrackets)
 {
     std::size_t depth = 0;
     for (std::size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
-        if (c == '"') { // a string: skip to its closing quote, honouring backslash escapes
-            for (++i; i < text.size() && text[i] != '"'; ++i)
-                if (text[i] == '\\')
-                    ++i;
-        } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
-            const std::size_t end = text.find('\n', i);
-            if (end == std::string_view::npos)
-                break;
-            i = end;
+        if (const std::size_t skipped = skipStringOrComment(text, i); skipped != i) {
+            i = skipped;
         } else if (c == '(' || c == '[' || c == '{' ||
                    (angleBrackets && c == '<' && (i + 1 >= text.size() || text[i + 1] != '='))) {
             if (++depth > limit)

@@ -36,6 +36,11 @@ private:
 /// nested MLIR attributes overflow the stack. Real modules stay below a few dozen levels.
 inline constexpr std::size_t kMaxNesting = 1000;
 
+/// When `text[at]` opens a "..." string (backslash escapes honoured) or a `//` comment, the index
+/// of its last character: the closing quote, or the newline after the comment (text.size() when
+/// the text ends first). Otherwise `at`. For scanners that skip what brackets inside do not mean.
+std::size_t skipStringOrComment(std::string_view text, std::size_t at);
+
 /// The byte offset of the first bracket ( [ { that opens a level deeper than `limit`, outside "..."
 /// strings and // comments; nullopt when the text stays within it. With `angleBrackets` (MLIR, whose
 /// types and attributes nest in < >), < and > count too, except in "->", "<=" and ">=" (HLO's

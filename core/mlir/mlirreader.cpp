@@ -239,15 +239,8 @@ void refuseOuterUseOfNestedDefinition(std::string_view source, const std::string
 
     for (std::size_t i = 0; i < source.size(); ++i) {
         const char c = source[i];
-        if (c == '"') {
-            for (++i; i < source.size() && source[i] != '"'; ++i)
-                if (source[i] == '\\')
-                    ++i;
-        } else if (c == '/' && i + 1 < source.size() && source[i + 1] == '/') {
-            const std::size_t end = source.find('\n', i);
-            if (end == std::string_view::npos)
-                break;
-            i = end;
+        if (const std::size_t skipped = core::skipStringOrComment(source, i); skipped != i) {
+            i = skipped;
         } else if (c == '{') {
             ++depth;
         } else if (c == '}') {
