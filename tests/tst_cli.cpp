@@ -300,6 +300,21 @@ void TestCli::badHloExitsTwo()
         flintCli({QStringLiteral("inspect"), QStringLiteral(FLINT_SOURCE_DIR "/tests/data/hlo/bad_groups.hlo")});
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.err.contains("bad_groups.hlo:11: column 8: r: names device 7"), run.err.constData());
+    // Found by fuzzing (fuzz/): an attribute that takes one integer, given none, was an internal error.
+    const Run channel =
+        flintCli({QStringLiteral("inspect"), QStringLiteral(FLINT_SOURCE_DIR "/tests/data/hlo/bad_channel_id.hlo")});
+    QCOMPARE(channel.exitCode, 2);
+    QVERIFY2(channel.err.contains("bad_channel_id.hlo:11: column 45: bad channel_id (expected one integer, found 0)"),
+             channel.err.constData());
+#ifdef FLINT_HAVE_MLIR
+    // Found by fuzzing: transpose dimensions that are no permutation reached an unchecked index.
+    const Run transpose = flintCli(
+        {QStringLiteral("inspect"), QStringLiteral(FLINT_SOURCE_DIR "/tests/data/mlir/bad_transpose_dims.mlir")});
+    QCOMPARE(transpose.exitCode, 2);
+    QVERIFY2(transpose.err.contains(
+                 "line 3: transpose: dimensions are no permutation of the operand's 2 dimensions"),
+             transpose.err.constData());
+#endif
     QTemporaryDir dir;
     const QString out = dir.filePath(QStringLiteral("x/y"));
     QCOMPARE(flintCli({QStringLiteral("import"), QStringLiteral(FLINT_SOURCE_DIR "/tests/data/hlo/bad_groups.hlo"),

@@ -865,16 +865,23 @@ private:
                         std::vector<std::pair<std::string_view, std::size_t>>& predecessors)
     {
         using Slot = PendingCall::Slot;
+        // `index=1`, `channel_id=3`, ...: exactly one integer.
+        const auto single = [&value] {
+            const std::vector<std::int64_t> values = parseIntList(value);
+            if (values.size() != 1)
+                throw std::invalid_argument("expected one integer, found " + std::to_string(values.size()));
+            return values.front();
+        };
         const auto call = [&](Slot slot) {
             for (std::string_view name : parseNameList(value))
                 m_pending.push_back({computation, index, slot, name, position});
         };
         if (key == "index") {
-            instruction.tupleIndex = parseIntList(value).at(0);
+            instruction.tupleIndex = single();
         } else if (key == "dimensions") {
             instruction.dimensions = parseIntList(value);
         } else if (key == "channel_id") {
-            instruction.channelId = parseIntList(value).at(0);
+            instruction.channelId = single();
         } else if (key == "use_global_device_ids") {
             instruction.useGlobalDeviceIds = value == "true";
         } else if (key == "replica_groups") {
@@ -911,9 +918,9 @@ private:
         } else if (key == "dim_labels") {
             instruction.dimLabels = std::string(value);
         } else if (key == "feature_group_count") {
-            instruction.featureGroupCount = parseIntList(value).at(0);
+            instruction.featureGroupCount = single();
         } else if (key == "batch_group_count") {
-            instruction.batchGroupCount = parseIntList(value).at(0);
+            instruction.batchGroupCount = single();
         } else if (key == "custom_call_target") {
             instruction.customCallTarget = value.starts_with('"') ? unescape(value) : std::string(value);
         } else if (key == "kind") {

@@ -79,8 +79,16 @@ public:
     {
         m_value.resize(m_program.ops.size());
         m_spec.resize(m_program.ops.size());
-        for (std::uint32_t i = 0; i < m_program.ops.size(); ++i)
-            partitionOp(i);
+        for (std::uint32_t i = 0; i < m_program.ops.size(); ++i) {
+            // Dimension numbers come from the input and index shardings with at(): one out of range
+            // that no explicit check caught is still the input's fault, named with its op.
+            try {
+                partitionOp(i);
+            } catch (const std::out_of_range&) {
+                throw std::invalid_argument(where(i) + m_program.ops[i].instruction.opcode +
+                                            ": a dimension number is outside its operand's dimensions");
+            }
+        }
         Instruction root;
         root.name = "results";
         root.opcode = "tuple";
@@ -487,6 +495,13 @@ private:
             TensorSharding source = m_spec[operands[0]];
             source.dims.resize(globalShape(operands[0]).dims.size());
             TensorSharding target = replicated(op);
+            std::vector<bool> seen(source.dims.size(), false);
+            for (std::int64_t d : instruction.dimensions) {
+                if (d < 0 || static_cast<std::size_t>(d) >= seen.size() || seen[static_cast<std::size_t>(d)])
+                    throw std::invalid_argument(where(op) + "transpose: dimensions are no permutation of the operand's " +
+                                                std::to_string(seen.size()) + " dimensions");
+                seen[static_cast<std::size_t>(d)] = true;
+            }
             for (std::size_t i = 0; i < instruction.dimensions.size() && i < rank; ++i)
                 target.dims[i] = source.dims.at(static_cast<std::size_t>(instruction.dimensions[i]));
             target.partial = source.partial;
