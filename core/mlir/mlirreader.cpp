@@ -6,6 +6,7 @@
 #include "core/mlir/readerdialects.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <memory>
 #include <optional>
@@ -313,6 +314,58 @@ void refuseOuterUseOfNestedDefinition(std::string_view source, const std::string
     }
 }
 
+/// MLIR 20 prints source ranges in locations, `loc("f.py":1001:8 to :54)` or `loc("f.py":3:4 to 5:6)`
+/// (FileLineColRange), which MLIR 19's parser rejects ("expected ')' in inline location"); jax.export
+/// writes them. The range's end is blanked to spaces, so that the location keeps its start and every
+/// other byte its line and column. Returns the text with ranges blanked, or nullopt when it has none.
+std::optional<std::string> blankLocationRanges(std::string_view source)
+{
+    std::optional<std::string> out;
+    const auto digitsAt = [&](std::size_t at) {
+        std::size_t end = at;
+        while (end < source.size() && std::isdigit(static_cast<unsigned char>(source[end])))
+            ++end;
+        return end;
+    };
+    for (std::size_t i = 0; i < source.size(); ++i) {
+        const std::size_t skipped = core::skipStringOrComment(source, i);
+        if (skipped == i)
+            continue;
+        const bool string = source[i] == '"';
+        i = skipped;
+        // A location's file name is a string: look right after it for `:L:C to END)`.
+        if (!string || i >= source.size())
+            continue;
+        std::size_t at = i + 1;
+        int numbers = 0;
+        while (numbers < 2 && at < source.size() && source[at] == ':' && digitsAt(at + 1) > at + 1) {
+            at = digitsAt(at + 1);
+            ++numbers;
+        }
+        if (numbers == 0 || source.substr(at, 4) != " to ")
+            continue;
+        const std::size_t rangeStart = at;
+        at += 4;
+        // END is `:C`, `L:C` or `L`.
+        if (at < source.size() && source[at] == ':') {
+            at = digitsAt(at + 1);
+        } else {
+            const std::size_t line = digitsAt(at);
+            if (line == at)
+                continue;
+            at = line < source.size() && source[line] == ':' ? digitsAt(line + 1) : line;
+        }
+        if (at >= source.size() || source[at] != ')')
+            continue;
+        if (!out)
+            out.emplace(source);
+        std::fill(out->begin() + static_cast<std::ptrdiff_t>(rangeStart), out->begin() + static_cast<std::ptrdiff_t>(at),
+                  ' ');
+        i = at;
+    }
+    return out;
+}
+
 std::pair<int, int> SourcePositions::of(::mlir::Operation* op) const
 {
     const ::mlir::AsmParserState::OperationDefinition* definition = m_state.getOpDef(op);
@@ -326,6 +379,9 @@ void parseModule(std::unique_ptr<llvm::MemoryBuffer> buffer, const MlirReadOptio
                  llvm::function_ref<void(::mlir::ModuleOp, const SourcePositions&)> use)
 {
     const std::string bufferName = buffer->getBufferIdentifier().str();
+    if (const auto blanked =
+            blankLocationRanges(std::string_view(buffer->getBufferStart(), buffer->getBufferSize())))
+        buffer = llvm::MemoryBuffer::getMemBufferCopy(*blanked, bufferName);
     const llvm::StringRef text = buffer->getBuffer();
     const std::string_view source(text.data(), text.size());
     refuseDeepNesting(source, bufferName);

@@ -65,6 +65,7 @@ private Q_SLOTS:
     void reportsVerifierError();
     void outerUseOfNestedDefinitionRefused();
     void nestedRegionsReusingNamesRead();
+    void locationRangesOfNewerMlirRead();
     void missingFileThrows();
     void unregisteredGenericOpsRejectedByDefault();
     void unregisteredGenericOpsAcceptedWhenAllowed();
@@ -218,6 +219,27 @@ void TestMlirReader::nestedRegionsReusingNamesRead()
     } catch (const flint::mlir::MlirParseError& error) {
         QFAIL(error.what());
     }
+}
+
+void TestMlirReader::locationRangesOfNewerMlirRead()
+{
+    // MLIR 20 prints `loc("f.py":12:3 to :20)` and `loc("f.py":14:1 to 15:9)`; MLIR 19 cannot parse
+    // them. The ranges' ends are blanked, so errors keep their columns.
+    flint::mlir::MlirReadOptions options;
+    options.readerDialects = true;
+    try {
+        const auto summary = flint::mlir::summarizeMlirFile(fixture("location_ranges.mlir"), options);
+        QCOMPARE(summary.totalOperations, std::uint64_t{6});
+    } catch (const flint::mlir::MlirParseError& error) {
+        QFAIL(error.what());
+    }
+    const std::string broken = "func.func @f(%a: tensor<4xf32> loc(\"x.py\":1:2 to :9)) -> tensor<4xf32> {\n"
+                               "  %0 = stablehlo.add %a, %b : tensor<4xf32> loc(\"y.py\":1001:8 to 1002:54)\n"
+                               "  return %0 : tensor<4xf32>\n}\n";
+    const auto caught = expectParseError([&] { return flint::mlir::summarizeMlirSource(broken, "r.mlir", options); });
+    QVERIFY(caught.has_value());
+    QCOMPARE(caught->error().line, 2);
+    QCOMPARE(caught->error().column, 26);
 }
 
 void TestMlirReader::missingFileThrows()
