@@ -1144,6 +1144,8 @@ private:
                 fail(op, "composite without a decomposition function in the module");
             opcode = "call";
             instruction.toApply = translateFunction(function);
+        } else if (fullName == "sdy.constant") {
+            opcode = "constant"; // the same value as stablehlo.constant; Shardy only keeps it from being deduplicated
         } else if (fullName == "sdy.sharding_constraint" || fullName == "sdy.reshard") {
             opcode = "bitcast"; // free: sharding annotations move no data in a per-device program
             const std::string sharding = shardingTextOf(op.getAttr("sharding"));

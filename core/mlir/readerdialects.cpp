@@ -741,6 +741,8 @@ std::optional<::mlir::Dialect::ParseOpHook> ReaderDialect::getParseOperationHook
             return ParseOpHook(parseSdyManualComputation);
         if (shortName == "return")
             return ParseOpHook(parseTerminator);
+        if (shortName == "constant") // Shardy's constant, kept apart from stablehlo.constant during propagation
+            return ParseOpHook(parseConstant);
         return std::nullopt;
     }
     if (shortName == "constant")

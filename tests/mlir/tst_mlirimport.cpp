@@ -105,6 +105,7 @@ private Q_SLOTS:
     void unknownTripCountTakesUserCount();
     void locNamesBecomeScopes();
     void unsupportedOpIsNamedNotDropped();
+    void shardyConstantIsAConstant();
     void badPrettySyntaxReportsLineAndColumn();
     void callToMissingFunctionIsAnMlirError();
     void collectiveGroupsOutOfRangeAreInputErrors();
@@ -296,6 +297,16 @@ void TestMlirImport::unsupportedOpIsNamedNotDropped()
     const std::map<std::string, int> collectives{{"all-gather {0,1}", 1}};
     QCOMPARE(collectivesOf(workload, 0), collectives);
     QCOMPARE(countOps(workload, "erf."), std::size_t(1));
+}
+
+void TestMlirImport::shardyConstantIsAConstant()
+{
+    // torch-xla's Shardy exports write sdy.constant (a constant Shardy keeps from being merged):
+    // read like stablehlo.constant, no warning.
+    const MlirImport imported = flint::mlir::importMlirFile(fixture("sdy_constant.mlir"));
+    QCOMPARE(imported.imported.workload.rankCount(), std::size_t(2));
+    QCOMPARE(imported.imported.warnings.size(), std::size_t(0));
+    QCOMPARE(countOps(imported.imported.workload, "add."), std::size_t(1));
 }
 
 void TestMlirImport::badPrettySyntaxReportsLineAndColumn()
