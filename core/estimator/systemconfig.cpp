@@ -109,6 +109,8 @@ SystemConfig parseSystemJson(std::string_view text, const std::string& file)
     } catch (const nlohmann::json::parse_error& e) {
         throw InputError(file, e.byte > 0 ? std::optional<std::uint64_t>(e.byte - 1) : std::nullopt, std::nullopt,
                          std::string("invalid JSON: ") + e.what());
+    } catch (const nlohmann::json::exception& e) { // a number too large for a double (out_of_range 406)
+        throw InputError(file, std::string("invalid JSON: ") + e.what());
     }
     if (!json.is_object())
         throw InputError(file, "a system configuration must be a JSON object");

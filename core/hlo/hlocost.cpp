@@ -13,6 +13,7 @@
 #include "core/hlo/hlocost.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -340,10 +341,16 @@ std::vector<std::int64_t> jsonIntList(const nlohmann::json& object, const char* 
     if (it == object.end() || !it->is_array())
         return values;
     for (const auto& item : *it) {
-        if (item.is_number_integer())
+        if (item.is_number_integer()) {
             values.push_back(item.get<std::int64_t>());
-        else if (item.is_string())
-            values.push_back(std::stoll(item.get<std::string>()));
+        } else if (item.is_string()) {
+            // XLA prints int64s as strings; one that is no integer is left out (the module's text).
+            const std::string text = item.get<std::string>();
+            std::int64_t value = 0;
+            const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+            if (error == std::errc() && end == text.data() + text.size())
+                values.push_back(value);
+        }
     }
     return values;
 }
@@ -405,9 +412,11 @@ std::optional<std::int64_t> mlirDictInteger(std::string_view text, std::string_v
             ++end;
         while (end < text.size() && text[end] >= '0' && text[end] <= '9')
             ++end;
-        if (end == p)
-            return std::nullopt;
-        return std::stoll(std::string(text.substr(p, end - p)));
+        std::int64_t value = 0;
+        const auto [stop, error] = std::from_chars(text.data() + p, text.data() + end, value);
+        if (end == p || error != std::errc() || stop != text.data() + end)
+            return std::nullopt; // no digits, or more than 64 bits hold
+        return value;
     }
     return std::nullopt;
 }
@@ -1015,7 +1024,11 @@ private:
                 if (ch >= '0' && ch <= '9') {
                     digits += ch;
                 } else if (!digits.empty()) {
-                    lengths.push_back(std::stoll(digits));
+                    std::int64_t length = 0;
+                    const auto [stop, error] = std::from_chars(digits.data(), digits.data() + digits.size(), length);
+                    lengths.push_back(error == std::errc() && stop == digits.data() + digits.size()
+                                          ? length
+                                          : std::numeric_limits<std::int64_t>::max());
                     digits.clear();
                 }
             }

@@ -287,13 +287,21 @@ private:
     {
         // 1. known_trip_count in backend_config: {"known_trip_count":{"n":"4"}}
         if (!loop.backendConfig.empty()) {
+            // Read defensively: the config is the module's text, any shape of JSON can be there.
             const auto json = nlohmann::json::parse(loop.backendConfig, nullptr, false);
-            if (!json.is_discarded() && json.contains("known_trip_count")) {
-                const auto& n = json["known_trip_count"]["n"];
-                if (n.is_string())
-                    return std::stoll(n.get<std::string>());
-                if (n.is_number_integer())
-                    return n.get<std::int64_t>();
+            const auto known = json.is_object() ? json.find("known_trip_count") : json.end();
+            if (known != json.end() && known->is_object()) {
+                const auto n = known->find("n");
+                if (n != known->end() && n->is_string()) {
+                    const std::string text = n->get<std::string>();
+                    std::int64_t count = 0;
+                    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), count);
+                    if (error != std::errc() || end != text.data() + text.size())
+                        fail(loop, "known_trip_count \"" + text + "\" is not an integer");
+                    return count;
+                }
+                if (n != known->end() && n->is_number_integer())
+                    return n->get<std::int64_t>();
             }
         }
         // 2. The canonical counted loop: condition compare(gte(param, k), constant C) direction=LT,

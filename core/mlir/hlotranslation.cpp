@@ -6,6 +6,8 @@
 #include "core/partition/logicalprogram.h"
 
 #include <algorithm>
+#include <charconv>
+#include <limits>
 #include <cctype>
 #include <map>
 #include <memory>
@@ -195,8 +197,20 @@ std::vector<std::int64_t> intsAfterKey(std::string_view text, std::string_view k
             if (digit == std::string_view::npos)
                 break;
             body.remove_prefix(digit);
-            std::size_t used = 0;
-            values.push_back(std::stoll(std::string(body.substr(0, std::min<std::size_t>(body.size(), 24))), &used));
+            std::int64_t value = 0;
+            const auto [stop, error] = std::from_chars(body.data(), body.data() + body.size(), value);
+            const auto used = static_cast<std::size_t>(stop - body.data());
+            if (error == std::errc::result_out_of_range) { // saturated: later checks name it as out of range
+                values.push_back(body.front() == '-' ? std::numeric_limits<std::int64_t>::min()
+                                                     : std::numeric_limits<std::int64_t>::max());
+                body.remove_prefix(used);
+                continue;
+            }
+            if (error != std::errc()) { // a lone '-'
+                body.remove_prefix(1);
+                continue;
+            }
+            values.push_back(value);
             body.remove_prefix(used);
         }
         return values;

@@ -277,6 +277,9 @@ void TestCluster::systemJsonErrors_data()
                                 << "LIFO";
     QTest::newRow("array_root") << "[1, 2]"
                                 << "JSON object";
+    // Found by fuzzing: a number beyond a double was nlohmann's out_of_range, not an input error.
+    QTest::newRow("number_overflow") << "{\"endpoint-delay\": 1e999}"
+                                     << "number overflow";
 }
 
 void TestCluster::systemJsonErrors()

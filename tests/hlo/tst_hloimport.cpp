@@ -2,6 +2,7 @@
 #include "core/chakra.h"
 #include "core/error.h"
 #include "core/hlo/hloimport.h"
+#include "core/hlo/hloparser.h"
 #include "core/workloadsummary.h"
 
 #include <algorithm>
@@ -76,6 +77,7 @@ private Q_SLOTS:
     void dotFlopsByHand();
     void whileLoops();
     void whileTripCountOption();
+    void knownTripCountThatIsNoInteger();
     void asyncPairsAndOverlap();
     void permuteAndModes();
     void conditionalAndCall();
@@ -217,6 +219,29 @@ void TestHloImport::whileLoops()
     QVERIFY(hasWarning(imported, "line 59: w4: trip count unknown"));
     QCOMPARE(imported.warnings.size(), std::size_t(2));
     QCOMPARE(summarizePerRank(imported.workload).collectives.at(CollectiveKind::AllReduce).count, std::uint64_t(3));
+}
+
+void TestHloImport::knownTripCountThatIsNoInteger()
+{
+    // A known_trip_count that is no integer was std::stoll's invalid_argument (an internal error);
+    // a non-object config is ignored as before.
+    const std::string text = "HloModule m\n\n"
+                             "body {\n  p = (s32[]) parameter(0)\n  ROOT t = (s32[]) tuple(p)\n}\n\n"
+                             "cond {\n  p = (s32[]) parameter(0)\n  ROOT f = pred[] constant(true)\n}\n\n"
+                             "ENTRY e {\n  z = s32[] constant(0)\n  i = (s32[]) tuple(z)\n"
+                             "  ROOT w = (s32[]) while(i), condition=cond, body=body, "
+                             "backend_config={\"known_trip_count\":{\"n\":\"3x\"}}\n}\n";
+    try {
+        (void)lowerHlo(parseHlo(text, "trip.hlo"));
+        QFAIL("a trip count of '3x' was accepted");
+    } catch (const InputError& e) {
+        QVERIFY2(std::string(e.what()).find("known_trip_count \"3x\" is not an integer") != std::string::npos,
+                 e.what());
+    }
+    std::string odd = text;
+    odd.replace(odd.find("{\"known_trip_count\""), std::string("{\"known_trip_count\":{\"n\":\"3x\"}}").size(),
+                "{\"known_trip_count\":7}");
+    QCOMPARE(lowerHlo(parseHlo(odd, "trip.hlo")).workload.rankCount(), std::size_t(1));
 }
 
 void TestHloImport::whileTripCountOption()
