@@ -10,6 +10,8 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
+#include <vector>
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -201,6 +203,12 @@ void publishTemporary(const std::string& path)
     }
 }
 
+// Retracted paths stay allocated (see above) and listed here, so that they remain reachable:
+// LeakSanitizer then does not take them for leaks. The list is never destroyed (a static vector's
+// destructor would run before the leak check at exit).
+std::mutex g_retiredMutex;
+auto* const g_retired = new std::vector<const char*>;
+
 void retractTemporary(const std::string& path)
 {
     if (!g_handlerInstalled.load())
@@ -208,7 +216,10 @@ void retractTemporary(const std::string& path)
     for (auto& slot : g_temporaries) {
         const char* current = slot.load();
         if (current && path == current) {
-            slot.compare_exchange_strong(current, nullptr);
+            if (slot.compare_exchange_strong(current, nullptr)) {
+                const std::lock_guard lock(g_retiredMutex);
+                g_retired->push_back(current);
+            }
             return;
         }
     }
