@@ -203,6 +203,11 @@ private:
         m_space.partitions = m_options.numPartitions.value_or(m_module.numPartitions);
         const bool replicasGiven = m_options.replicaCount || m_module.hasReplicaCount;
         const bool partitionsGiven = m_options.numPartitions || m_module.hasNumPartitions;
+        // Before any inference divides by them (num_partitions = 0 divided by zero).
+        if (m_space.replicas < 1 || m_space.partitions < 1)
+            throw InputError(m_module.file, "replica_count and num_partitions must be positive (" +
+                                                std::to_string(m_space.replicas) + " and " +
+                                                std::to_string(m_space.partitions) + " given)");
         if (!replicasGiven && maxReplica + 1 > m_space.replicas) {
             m_space.replicas = maxReplica + 1;
             warn("the module declares no replica_count; " + std::to_string(m_space.replicas) +

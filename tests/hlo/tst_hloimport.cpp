@@ -238,6 +238,17 @@ void TestHloImport::knownTripCountThatIsNoInteger()
         QVERIFY2(std::string(e.what()).find("known_trip_count \"3x\" is not an integer") != std::string::npos,
                  e.what());
     }
+    // Found by fuzzing (an MLIR module's mhlo.num_partitions = 0): a device count of zero was
+    // divided by while inferring the other. The HLO parser refuses it; the lowering must too.
+    const std::string plain = "HloModule m\n\nENTRY e {\n  ROOT p = f32[4] parameter(0)\n}\n";
+    HloImportOptions zero;
+    zero.numPartitions = 0;
+    try {
+        (void)lowerHlo(parseHlo(plain, "zero.hlo"), zero);
+        QFAIL("num_partitions=0 was accepted");
+    } catch (const InputError& e) {
+        QVERIFY2(std::string(e.what()).find("must be positive (1 and 0 given)") != std::string::npos, e.what());
+    }
     std::string odd = text;
     odd.replace(odd.find("{\"known_trip_count\""), std::string("{\"known_trip_count\":{\"n\":\"3x\"}}").size(),
                 "{\"known_trip_count\":7}");
