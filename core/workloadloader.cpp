@@ -12,6 +12,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 namespace flint::core {
 namespace {
@@ -77,18 +78,33 @@ bool looksLikeMlir(std::string_view text)
     return false;
 }
 
-InputKind detectInputKind(const std::string& path)
+namespace {
+
+/// The first 4 KiB of `path` when it is a readable regular file; nullopt otherwise.
+std::optional<std::string> fileHead(const std::string& path)
 {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec))
-        return InputKind::ChakraTrace;
+        return std::nullopt;
     std::FILE* file = std::fopen(path.c_str(), "rb");
     if (!file)
-        return InputKind::ChakraTrace;
-    char head[4096];
-    const std::size_t got = std::fread(head, 1, sizeof head, file);
+        return std::nullopt;
+    std::string head(4096, '\0');
+    head.resize(std::fread(head.data(), 1, head.size(), file));
     std::fclose(file);
-    std::string_view text(head, got);
+    return head;
+}
+
+} // namespace
+
+namespace {
+
+/// The kind of the input at `path` whose first bytes are `head` (nullopt: no regular file).
+InputKind kindOf(const std::string& path, const std::optional<std::string>& head)
+{
+    if (!head)
+        return InputKind::ChakraTrace;
+    std::string_view text(*head);
     if (text.starts_with("\xEF\xBB\xBF")) // a UTF-8 byte-order mark, as some editors write
         text.remove_prefix(3);
     if (hlo::looksLikeHlo(text))
@@ -98,27 +114,27 @@ InputKind detectInputKind(const std::string& path)
     return InputKind::ChakraTrace;
 }
 
+} // namespace
+
+InputKind detectInputKind(const std::string& path)
+{
+    return kindOf(path, fileHead(path));
+}
+
 bool isModelFile(const std::string& path)
 {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec))
-        return false;
-    std::FILE* file = std::fopen(path.c_str(), "rb");
-    if (!file)
-        return false;
-    char head[4096];
-    const std::size_t got = std::fread(head, 1, sizeof head, file);
-    std::fclose(file);
-    return model::looksLikeModelFile(std::string_view(head, got));
+    const std::optional<std::string> head = fileHead(path);
+    return head && model::looksLikeModelFile(*head);
 }
 
 LoadedWorkload loadWorkload(const std::string& path, const LoadOptions& options, const JobControl& control)
 {
-    if (isModelFile(path))
+    const std::optional<std::string> head = fileHead(path); // read once for both checks
+    if (head && model::looksLikeModelFile(*head))
         throw InputError(path, "a model file ('key = value' lines), not a workload: 'flint model estimate " + path +
                                    "' compiles it for a strategy; the explorer opens it as a model");
     LoadedWorkload loaded;
-    loaded.kind = detectInputKind(path);
+    loaded.kind = kindOf(path, head);
     if (loaded.kind == InputKind::HloModule) {
         hlo::HloImport imported = hlo::importHloFile(path, options.hlo, control);
         loaded.workload = std::move(imported.workload);

@@ -152,16 +152,22 @@ MlirSummary countOperations(::mlir::Operation* root)
 namespace detail {
 
 /// MLIR's parser recurses into nested attributes and types: a module nesting deeper than
+/// The 1-based line and column of byte `offset` of `source`.
+std::pair<int, int> lineAndColumn(std::string_view source, std::size_t offset)
+{
+    const std::string_view before = source.substr(0, offset);
+    const auto lineStart = before.rfind('\n');
+    const auto column = offset - (lineStart == std::string_view::npos ? 0 : lineStart + 1);
+    return {1 + static_cast<int>(std::count(before.begin(), before.end(), '\n')), static_cast<int>(column) + 1};
+}
+
 /// core::kMaxNesting brackets is refused first, with its line and column.
 void refuseDeepNesting(std::string_view source, const std::string& bufferName)
 {
     const auto at = core::excessiveNesting(source, core::kMaxNesting, true);
     if (!at)
         return;
-    const std::string_view before = source.substr(0, *at);
-    const auto lineStart = before.rfind('\n');
-    const int line = 1 + static_cast<int>(std::count(before.begin(), before.end(), '\n'));
-    const int column = static_cast<int>(*at - (lineStart == std::string_view::npos ? 0 : lineStart + 1)) + 1;
+    const auto [line, column] = lineAndColumn(source, *at);
     throw MlirParseError(MlirError{bufferName, line, column,
                                    "brackets nest deeper than " + std::to_string(core::kMaxNesting) +
                                        " levels here; refused before parsing (no real input nests so deep)"},
@@ -194,13 +200,6 @@ void refuseOuterUseOfNestedDefinition(std::string_view source, const std::string
     const auto isNameChar = [](char c) {
         return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.' || c == '-';
     };
-    const auto position = [&](std::size_t offset) {
-        const std::string_view before = source.substr(0, offset);
-        const auto lineStart = before.rfind('\n');
-        const auto column = offset - (lineStart == std::string_view::npos ? 0 : lineStart + 1);
-        return std::pair<int, int>{1 + static_cast<int>(std::count(before.begin(), before.end(), '\n')),
-                                   static_cast<int>(column) + 1};
-    };
     const auto skipBlanks = [&](std::size_t at) {
         while (at < source.size() && (source[at] == ' ' || source[at] == '\t'))
             ++at;
@@ -216,8 +215,8 @@ void refuseOuterUseOfNestedDefinition(std::string_view source, const std::string
         if (const auto found = pending.find(name); found != pending.end()) {
             const Entry use = uses[found->second];
             if (use.depth < depth) {
-                const auto [line, column] = position(offset);
-                const auto [useLine, useColumn] = position(use.offset);
+                const auto [line, column] = lineAndColumn(source, offset);
+                const auto [useLine, useColumn] = lineAndColumn(source, use.offset);
                 throw MlirParseError(MlirError{bufferName, line, column,
                                                "%" + std::string(name) +
                                                    " is defined here inside a nested region, but line " +
