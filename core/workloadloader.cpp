@@ -37,8 +37,9 @@ LoadedWorkload loadMlir(const std::string& path, const LoadOptions& options, con
     }
     loaded.workload = std::move(imported.imported.workload);
     loaded.name = std::move(imported.imported.moduleName);
+    loaded.partitioning = imported.imported.partitioning;
     if (!imported.partitionedFor.empty())
-        loaded.notes.push_back("partitioned for mesh " + imported.partitionedFor + ": " +
+        loaded.notes.push_back("partitioned by flint for mesh " + imported.partitionedFor + ": " +
                                std::to_string(imported.insertedCollectives) + " collectives inserted");
     loaded.warnings = std::move(imported.imported.warnings);
     loaded.replicaCount = imported.imported.replicaCount;
@@ -136,7 +137,18 @@ LoadedWorkload loadWorkload(const std::string& path, const LoadOptions& options,
     LoadedWorkload loaded;
     loaded.kind = kindOf(path, head);
     if (loaded.kind == InputKind::HloModule) {
-        hlo::HloImport imported = hlo::importHloFile(path, options.hlo, control);
+        hlo::HloImportOptions hloOptions = options.hlo;
+        if (hloOptions.mesh.empty())
+            hloOptions.mesh = options.mesh;
+        hlo::HloImport imported = hlo::importHloFile(path, hloOptions, control);
+        loaded.partitioning = imported.partitioning;
+        if (imported.partitioning == hlo::Partitioning::ByFlint)
+            loaded.notes.push_back("not SPMD-partitioned by the compiler: partitioned by flint for mesh " +
+                                   imported.partitionedFor + ", " + std::to_string(imported.insertedCollectives) +
+                                   " collectives inserted");
+        else if (imported.partitioning == hlo::Partitioning::ByCompiler)
+            loaded.notes.push_back("a per-device program (shapes and collectives as written: partitioned by the "
+                                   "compiler or written per device)");
         loaded.workload = std::move(imported.workload);
         loaded.name = std::move(imported.moduleName);
         loaded.warnings = std::move(imported.warnings);

@@ -25,8 +25,9 @@ enum class InputKind {
 struct LoadOptions {
     std::string commGroupsPath; ///< Chakra: comm-group JSON (default: PREFIX.json beside the trace)
     hlo::HloImportOptions hlo;  ///< HLO and MLIR: device counts and while trip counts
-    /// MLIR: the mesh ("x=2,y=4") to partition a module for that carries shardings but no
-    /// collectives; empty: the module's own sdy.mesh.
+    /// HLO and MLIR: the mesh ("x=2,y=4") to partition a module for that carries shardings but no
+    /// collectives; empty: the module's own mesh (MLIR's sdy.mesh; for HLO, its Shardy mesh or one
+    /// over its device count that refines its tilings, axes d0, d1, ...).
     std::string mesh;
 };
 
@@ -49,6 +50,9 @@ struct LoadedWorkload {
     std::int64_t numPartitions = 1;
     /// MLIR modules: the meshes they declare.
     std::vector<MeshDeclaration> meshes;
+    /// HLO and MLIR modules: who partitioned the module (Failed: it needed partitioning and could not
+    /// be; the warnings say why).
+    hlo::Partitioning partitioning = hlo::Partitioning::None;
 };
 
 /// True when `text`, the start of a file, reads like MLIR: after blank lines and `//` comments it

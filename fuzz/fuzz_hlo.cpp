@@ -12,7 +12,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const core::hlo::Module module = core::hlo::parseHlo(fuzz::text(data, size), "fuzz.hlo");
         core::hlo::HloImportOptions options;
         options.maxOps = 100'000;
-        const core::hlo::HloImport imported = core::hlo::lowerHlo(module, options);
+        const core::hlo::HloImport imported = core::hlo::importHloModule(module, options);
         fuzz::estimateIfSmall(imported.workload);
     } catch (const core::InputError&) {
     }

@@ -79,6 +79,10 @@ int runInspect(const std::vector<std::string>& arguments)
         if (perRank) {
             out["replica_count"] = loaded.replicaCount;
             out["num_partitions"] = loaded.numPartitions;
+            // Who made the per-device program: the compiler, flint's partitioner, nobody (one
+            // device), or nobody although it needed it ("failed"; the warnings say why).
+            static constexpr const char* kPartitioning[] = {"none", "compiler", "flint", "failed"};
+            out["partitioned_by"] = kPartitioning[static_cast<int>(loaded.partitioning)];
         }
         if (!loaded.meshes.empty()) {
             auto& meshes = out["meshes"] = nlohmann::ordered_json::object();

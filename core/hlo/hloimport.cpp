@@ -5,10 +5,12 @@
 #include "core/hlo/devicegroups.h"
 #include "core/hlo/hlocost.h"
 #include "core/hlo/hloparser.h"
+#include "core/partition/hlopartition.h"
 
 #include <algorithm>
 #include <charconv>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <unordered_map>
@@ -708,9 +710,81 @@ HloImport lowerHlo(const Module& module, const HloImportOptions& options, const 
     return Lowering(module, options, control).run();
 }
 
+HloImport importHloModule(const Module& module, const HloImportOptions& options, const JobControl& control)
+{
+    const partition::SpmdEvidence evidence = partition::spmdEvidenceOf(module);
+    if (!evidence.unpartitioned()) {
+        HloImport imported = lowerHlo(module, options, control);
+        const bool perDevice = evidence.collectives > 0 || imported.replicaCount * imported.numPartitions > 1;
+        imported.partitioning = perDevice ? Partitioning::ByCompiler : Partitioning::None;
+        if (!options.mesh.empty())
+            imported.warnings.insert(imported.warnings.begin(),
+                                     "the module is already partitioned (" + std::to_string(evidence.collectives) +
+                                         " collectives, no partitioner annotations); the mesh " + options.mesh +
+                                         " is not used");
+        return imported;
+    }
+    // Devices: as given, else the header's partitions, else what the tilings name.
+    const std::int64_t devices =
+        options.numPartitions.value_or(module.hasNumPartitions ? module.numPartitions : evidence.tilingDevices);
+    const std::string what = std::to_string(evidence.tiledShardings) + " sharding annotations and " +
+                             std::to_string(evidence.partitionerCalls) + " partitioner calls";
+    std::vector<std::string> warnings;
+    if (module.replicaCount > 1 || options.replicaCount.value_or(1) > 1)
+        warnings.push_back("replica_count " + std::to_string(options.replicaCount.value_or(module.replicaCount)) +
+                           " is not modelled when partitioning; one replica of " + std::to_string(devices) +
+                           " partitions is estimated");
+    std::optional<partition::PreparedHlo> prepared;
+    try {
+        prepared = partition::prepareUnpartitionedHlo(module, devices);
+    } catch (const std::invalid_argument& e) {
+        warnings.push_back("the module is not SPMD-partitioned (" + what + ") and could not be partitioned (" +
+                           e.what() + "): every rank is estimated running the whole global program");
+    }
+    if (prepared) {
+        partition::MeshShape mesh = prepared->mesh;
+        if (!options.mesh.empty()) {
+            // A mesh the user typed is checked as input, not taken as a reason the module cannot be
+            // partitioned.
+            try {
+                mesh = partition::MeshShape::parse(options.mesh);
+            } catch (const std::invalid_argument& e) {
+                throw InputError(module.file, std::string("--mesh: ") + e.what());
+            }
+            for (const auto& [axis, size] : mesh.axes)
+                if (prepared->mesh.sizeOf(axis) == 0)
+                    throw InputError(module.file, "--mesh: axis '" + axis + "' is not an axis of the module's mesh " +
+                                                      prepared->mesh.toString());
+        }
+        try {
+            const partition::PartitionedModule partitioned =
+                partition::partitionForMesh(partition::logicalProgramOf(prepared->module), mesh, module.file);
+            HloImportOptions lowering = options;
+            lowering.numPartitions.reset();
+            lowering.replicaCount.reset();
+            HloImport imported = lowerHlo(partitioned.module, lowering, control);
+            imported.moduleName = module.name;
+            imported.partitioning = Partitioning::ByFlint;
+            imported.partitionedFor = mesh.toString();
+            imported.insertedCollectives = partitioned.collectivesInserted;
+            warnings.insert(warnings.end(), prepared->warnings.begin(), prepared->warnings.end());
+            warnings.insert(warnings.end(), partitioned.warnings.begin(), partitioned.warnings.end());
+            imported.warnings.insert(imported.warnings.begin(), warnings.begin(), warnings.end());
+            return imported;
+        } catch (const std::invalid_argument& e) {
+            warnings.push_back("the module is not SPMD-partitioned (" + what + ") and could not be partitioned (" +
+                               e.what() + "): every rank is estimated running the whole global program");
+        }
+    }
+    HloImport imported = lowerHlo(module, options, control);
+    imported.partitioning = Partitioning::Failed;
+    imported.warnings.insert(imported.warnings.begin(), warnings.begin(), warnings.end());
+    return imported;
+}
+
 HloImport importHloFile(const std::string& path, const HloImportOptions& options, const JobControl& control)
 {
-    return lowerHlo(readHloFile(path), options, control);
+    return importHloModule(readHloFile(path), options, control);
 }
 
 } // namespace flint::core::hlo

@@ -24,6 +24,17 @@ struct HloImportOptions {
     /// Refuse to unroll into more ops per rank than this (a guard against runaway loops): 5 million
     /// ops take about 1 GB; the largest real modules we read unroll to some 45,000 (`--max-ops`).
     std::uint64_t maxOps = 5'000'000;
+    /// A module not yet SPMD-partitioned (core/partition/hlopartition.h) is partitioned for this mesh
+    /// ("d0=2,d1=4", axis names as the module's mesh has them); empty: its own device count.
+    std::string mesh;
+};
+
+/// Who partitioned the module a workload was lowered from.
+enum class Partitioning {
+    None,       ///< one device, no shardings: nothing to partition
+    ByCompiler, ///< per-device shapes and collectives as the compiler's SPMD partitioner wrote them
+    ByFlint,    ///< global shapes with shardings, partitioned by core::partition
+    Failed,     ///< global shapes with shardings that could not be partitioned (see the warnings)
 };
 
 /// A module lowered to per-rank workloads.
@@ -37,6 +48,10 @@ struct HloImport {
     /// What the user should know: inferred device counts, guessed trip counts, unknown opcodes and
     /// custom calls, branches chosen. Each once, with the line it concerns.
     std::vector<std::string> warnings;
+    Partitioning partitioning = Partitioning::None;
+    /// ByFlint: the mesh ("d0=2,d1=4") and the number of collectives the partitioner inserted.
+    std::string partitionedFor;
+    std::size_t insertedCollectives = 0;
 };
 
 /// Lowers a parsed module: one op per instruction that does work (fusions and custom calls costed as
@@ -47,7 +62,12 @@ struct HloImport {
 /// line) for modules whose collectives are inconsistent, and Cancelled.
 HloImport lowerHlo(const Module& module, const HloImportOptions& options = {}, const JobControl& control = {});
 
-/// Reads, parses and lowers an HLO text file.
+/// Lowers a module as a user's file: one not yet SPMD-partitioned (global shapes, shardings,
+/// `Sharding` custom calls) is partitioned first for `options.mesh` or its own device count; one
+/// that cannot be is lowered as it is, with a warning that says so (Partitioning::Failed).
+HloImport importHloModule(const Module& module, const HloImportOptions& options = {}, const JobControl& control = {});
+
+/// Reads, parses and lowers an HLO text file (importHloModule).
 HloImport importHloFile(const std::string& path, const HloImportOptions& options = {}, const JobControl& control = {});
 
 } // namespace flint::core::hlo

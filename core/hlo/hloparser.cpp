@@ -158,6 +158,12 @@ public:
         int depth = 0;
         while (m_pos < m_text.size()) {
             const char c = m_text[m_pos];
+            if (c == '\\' && m_pos + 1 < m_text.size() && m_text[m_pos + 1] == '"') {
+                // An escaped quote outside a string (Shardy's round-trip attributes print
+                // `{xla.sdy.meshes={mesh = #sdy.mesh<[\"x\"=8]>}}`) opens no string.
+                m_pos += 2;
+                continue;
+            }
             if (c == '"') {
                 skipString();
                 continue;

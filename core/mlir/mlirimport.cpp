@@ -68,6 +68,7 @@ MlirImport lowerMlirModule(const MlirModule& read, const MlirImportOptions& opti
                                    std::string("partitioning for mesh ") + mesh.toString() + ": " + e.what());
         }
         result.imported = core::hlo::lowerHlo(partitioned.module, options.hlo, control);
+        result.imported.partitioning = core::hlo::Partitioning::ByFlint;
         result.partitionedFor = mesh.toString();
         result.insertedCollectives = partitioned.collectivesInserted;
         warnings.insert(warnings.end(), partitioned.warnings.begin(), partitioned.warnings.end());
@@ -77,6 +78,11 @@ MlirImport lowerMlirModule(const MlirModule& read, const MlirImportOptions& opti
                                " sharding annotations but no collectives and declares no mesh; lowered as one "
                                "device's view of the whole program (give --mesh to partition it)");
         result.imported = core::hlo::lowerHlo(read.module, options.hlo, control);
+        result.imported.partitioning =
+            needsPartitioning ? core::hlo::Partitioning::Failed
+            : (read.collectives > 0 || result.imported.replicaCount * result.imported.numPartitions > 1)
+                ? core::hlo::Partitioning::ByCompiler
+                : core::hlo::Partitioning::None;
     }
     for (std::string& warning : result.imported.warnings)
         warnings.push_back(std::move(warning));

@@ -132,8 +132,40 @@ std::optional<GspmdSharding> parseGspmdSharding(std::string_view text, std::stri
             return std::nullopt; // not a permutation of the reshape dimensions
         seen[static_cast<std::size_t>(p)] = true;
     }
-    sharding.lastTileReplicated = rest.find("last_tile_dim_replicate") != std::string_view::npos;
+    if (rest.find("last_tile_dim_replicate") != std::string_view::npos) {
+        sharding.subgroupDims = 1;
+    } else if (const std::size_t types = rest.find("last_tile_dims={"); types != std::string_view::npos) {
+        const std::size_t close = rest.find('}', types);
+        const std::string_view list = rest.substr(types + 16, close == std::string_view::npos ? 0 : close - types - 16);
+        sharding.subgroupDims =
+            list.empty() ? 0 : 1 + static_cast<std::size_t>(std::count(list.begin(), list.end(), ','));
+        sharding.manualSubgroup = list.find("manual") != std::string_view::npos;
+    }
+    if (sharding.subgroupDims >= sharding.tiles.size())
+        return std::nullopt;
     return sharding;
+}
+
+std::vector<std::string_view> gspmdTupleElements(std::string_view text)
+{
+    text = trimmed(text);
+    if (text.size() < 2 || text.front() != '{' || text.back() != '}')
+        return {text};
+    const std::string_view inner = trimmed(text.substr(1, text.size() - 2));
+    if (inner.empty() || inner.front() != '{')
+        return {text};
+    std::vector<std::string_view> elements;
+    int depth = 0;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < inner.size(); ++i) {
+        if (inner[i] == '{' && depth++ == 0)
+            start = i;
+        else if (inner[i] == '}' && --depth == 0)
+            elements.push_back(inner.substr(start, i - start + 1));
+        if (depth < 0)
+            return {};
+    }
+    return elements;
 }
 
 namespace {
@@ -171,7 +203,7 @@ std::optional<std::vector<std::size_t>> deviceOrderAxes(const GspmdSharding& sha
 std::optional<std::vector<std::vector<std::size_t>>> axesPerDimension(const GspmdSharding& sharding, std::size_t rank,
                                                                       const MeshShape& mesh)
 {
-    const std::size_t tiled = sharding.tiles.size() - (sharding.lastTileReplicated ? 1 : 0);
+    const std::size_t tiled = sharding.tiles.size() - sharding.subgroupDims;
     if (!sharding.iotaOrder || tiled != rank)
         return std::nullopt;
     const auto order = deviceOrderAxes(sharding, mesh);
@@ -240,7 +272,7 @@ std::optional<MeshShape> meshForTilings(const std::vector<GspmdSharding>& shardi
         for (std::size_t a = 0; a + 1 < factors.size() && !merged; ++a) {
             bool together = true;
             for (const GspmdSharding* sharding : tiled) {
-                const std::size_t rank = sharding->tiles.size() - (sharding->lastTileReplicated ? 1 : 0);
+                const std::size_t rank = sharding->tiles.size() - sharding->subgroupDims;
                 const auto order = deviceOrderAxes(*sharding, mesh);
                 const auto dims = axesPerDimension(*sharding, rank, mesh);
                 // Both must stay adjacent in the device order and in any dimension that uses them.

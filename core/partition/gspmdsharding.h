@@ -14,15 +14,17 @@
 // no mesh, so the module gets an implicit one whose axes refine every tiling it uses.
 namespace flint::core::partition {
 
-/// A parsed GSPMD sharding. `tiles` has one entry per tensor dimension (plus a trailing replicated
-/// dimension when `lastTileReplicated`). The tile assignment lists devices in the order of an iota
-/// reshaped to `reshape` and transposed by `permutation` (`<=[2,4]T(1,0)`; plain `<=[8]` or an
+/// A parsed GSPMD sharding. `tiles` has one entry per tensor dimension plus `subgroupDims` trailing
+/// ones that replicate the value (`last_tile_dim_replicate`: one; `last_tile_dims={manual,
+/// replicated}`: one per entry; `manualSubgroup` when one of them is manual). The tile assignment lists devices in the
+/// order of an iota reshaped to `reshape` and transposed by `permutation` (`<=[2,4]T(1,0)`; plain `<=[8]` or an
 /// explicit 0, 1, ..., N-1 is reshape [N], identity permutation).
 struct GspmdSharding {
     enum class Kind : std::uint8_t { Replicated, Maximal, Manual, Tiled };
     Kind kind = Kind::Replicated;
     std::vector<std::int64_t> tiles;
-    bool lastTileReplicated = false;
+    std::size_t subgroupDims = 0;
+    bool manualSubgroup = false;
     std::vector<std::int64_t> reshape;
     std::vector<std::int64_t> permutation;
     /// False for an explicit device list that is no transposed iota: the partitioner cannot express
@@ -37,6 +39,10 @@ struct GspmdSharding {
 /// another size), it also receives the reason, so that a reader can refuse the module rather than
 /// take the value as replicated.
 std::optional<GspmdSharding> parseGspmdSharding(std::string_view text, std::string* invalid = nullptr);
+
+/// The elements of a tuple sharding "{{...}, {...}}" as texts ("{...}" each), or the text itself
+/// when it is no tuple.
+std::vector<std::string_view> gspmdTupleElements(std::string_view text);
 
 /// A mesh over `devices` devices (axes "d0", "d1", ..., major to minor) on which every tiling in
 /// `shardings` is a run of axes per dimension: the prime factors of each tiling's device order,

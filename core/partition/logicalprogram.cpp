@@ -125,6 +125,32 @@ TensorSharding parseShardingText(const std::string& text, std::size_t rank)
 
 namespace {
 
+/// The annotations of a value of `shape` from its "sharding" text: one per tuple element (or one for
+/// an array); nullopt where an element has none.
+std::vector<std::optional<TensorSharding>> annotationsOf(const hlo::Instruction& instruction)
+{
+    std::vector<std::optional<TensorSharding>> specs;
+    const std::string* text = instruction.attribute("sharding");
+    if (text == nullptr)
+        return specs;
+    std::size_t start = 0;
+    for (std::size_t k = 0;; ++k) {
+        const std::size_t end = std::min(text->find(';', start), text->size());
+        const std::string element = text->substr(start, end - start);
+        const hlo::Shape* shape = &instruction.shape;
+        if (instruction.shape.isTuple)
+            shape = k < instruction.shape.tupleElements.size() ? &instruction.shape.tupleElements[k] : nullptr;
+        if (element == "-" || shape == nullptr)
+            specs.emplace_back();
+        else
+            specs.emplace_back(parseShardingText(element, shape->dims.size()));
+        if (end == text->size())
+            break;
+        start = end + 1;
+    }
+    return specs;
+}
+
 class Flattener {
 public:
     explicit Flattener(const hlo::Module& module)
@@ -138,10 +164,13 @@ public:
         std::vector<std::uint32_t> arguments;
         const std::uint32_t root = inlineComputation(m_module.entry, arguments, true);
         const hlo::Instruction& rootInstruction = entry.instructions[entry.root];
-        if (rootInstruction.opcode == "tuple")
-            m_program.results = m_tupleElements.at(root);
+        if (const auto it = m_tupleElements.find(root); it != m_tupleElements.end())
+            m_program.results = it->second;
         else
             m_program.results = {root};
+        m_program.resultShardings = annotationsOf(rootInstruction);
+        if (m_program.resultShardings.size() != m_program.results.size())
+            m_program.resultShardings.clear();
         return std::move(m_program);
     }
 
@@ -176,6 +205,27 @@ private:
                 values[i] = inlineComputation(*instruction.toApply, operands, false);
                 continue;
             }
+            if (instruction.opcode == "parameter" && entry && instruction.shape.isTuple) {
+                values[i] = splitValues(instruction, {}, "parameter", "");
+                continue;
+            }
+            if (instruction.opcode == "custom-call" && instruction.shape.isTuple &&
+                instruction.customCallTarget == "xla.sdy.GlobalToLocalShape") {
+                values[i] = splitValues(instruction, operands, "custom-call", "SPMDFullToShardShape");
+                continue;
+            }
+            if (instruction.opcode == "custom-call" && instruction.customCallTarget == "xla.sdy.LocalToGlobalShape") {
+                values[i] = splitValues(instruction, operands, "custom-call", "SPMDShardToFullShape");
+                continue;
+            }
+            if (instruction.opcode == "while" && instruction.body && instruction.condition && operands.size() == 1 &&
+                instruction.shape.isTuple) {
+                if (const auto state = m_tupleElements.find(operands[0]);
+                    state != m_tupleElements.end() && state->second.size() == instruction.shape.tupleElements.size()) {
+                    values[i] = addWhile(instruction, state->second);
+                    continue;
+                }
+            }
             if (instruction.opcode == "tuple") {
                 LogicalOp op;
                 op.instruction = instruction;
@@ -196,12 +246,120 @@ private:
             op.instruction = instruction;
             op.instruction.operands.clear();
             op.operands = std::move(operands);
-            if (const std::string* text = instruction.attribute("sharding"))
-                op.sharding = parseShardingText(*text, instruction.shape.dims.size());
+            if (auto specs = annotationsOf(instruction); specs.size() == 1)
+                op.sharding = std::move(specs[0]);
             values[i] = add(std::move(op));
         }
         --m_depth;
         return values[computation.root];
+    }
+
+    /// A while loop over the state `elements`: the loop op with its regions, then one
+    /// get-tuple-element op per state element, gathered in a tuple op that is returned.
+    std::uint32_t addWhile(const hlo::Instruction& instruction, const std::vector<std::uint32_t>& elements)
+    {
+        LogicalOp loop;
+        loop.instruction = instruction;
+        loop.instruction.operands.clear();
+        loop.operands = elements;
+        loop.regions.push_back(region(*instruction.condition, instruction.shape.tupleElements, false));
+        loop.regions.push_back(region(*instruction.body, instruction.shape.tupleElements, true));
+        const std::uint32_t index = add(std::move(loop));
+        std::vector<std::uint32_t> results;
+        for (std::size_t k = 0; k < elements.size(); ++k) {
+            LogicalOp element;
+            element.instruction.name = instruction.name + "." + std::to_string(k);
+            element.instruction.opcode = "get-tuple-element";
+            element.instruction.tupleIndex = static_cast<std::int64_t>(k);
+            element.instruction.shape = instruction.shape.tupleElements[k];
+            element.instruction.line = instruction.line;
+            element.instruction.metadata = instruction.metadata;
+            element.operands = {index};
+            results.push_back(add(std::move(element)));
+        }
+        LogicalOp tuple;
+        tuple.instruction.name = instruction.name + ".state";
+        tuple.instruction.opcode = "tuple";
+        tuple.instruction.shape = instruction.shape;
+        tuple.operands = results;
+        const std::uint32_t state = add(std::move(tuple));
+        m_tupleElements[state] = results;
+        return state;
+    }
+
+    /// The program of a loop's condition or body: one parameter op per state element, then the
+    /// computation inlined on them; results are the root tuple's elements (body) or the root.
+    std::shared_ptr<const LogicalProgram> region(std::uint32_t computation, const std::vector<hlo::Shape>& state,
+                                                 bool body)
+    {
+        Flattener inner(m_module);
+        inner.m_depth = m_depth;
+        std::vector<std::uint32_t> parameters;
+        for (std::size_t k = 0; k < state.size(); ++k) {
+            LogicalOp parameter;
+            parameter.instruction.name = "state." + std::to_string(k);
+            parameter.instruction.opcode = "parameter";
+            parameter.instruction.parameterNumber = static_cast<std::int64_t>(k);
+            parameter.instruction.shape = state[k];
+            parameters.push_back(inner.add(std::move(parameter)));
+        }
+        LogicalOp tuple;
+        tuple.instruction.name = "state";
+        tuple.instruction.opcode = "tuple";
+        tuple.instruction.shape.isTuple = true;
+        tuple.instruction.shape.tupleElements = state;
+        tuple.operands = parameters;
+        const std::uint32_t whole = inner.add(std::move(tuple));
+        inner.m_tupleElements[whole] = parameters;
+        const std::uint32_t root = inner.inlineComputation(computation, {whole}, false);
+        auto program = std::make_shared<LogicalProgram>(std::move(inner.m_program));
+        program->name = m_module.computations.at(computation).name;
+        const auto elements = inner.m_tupleElements.find(root);
+        if (body && elements != inner.m_tupleElements.end())
+            program->results = elements->second;
+        else
+            program->results = {root};
+        return program;
+    }
+
+    /// One op per value of a tuple-shaped `instruction` (element k: `opcode`/`target` with operand k
+    /// when there are operands, its shape and annotation), and a tuple op of them, returned, whose
+    /// elements get-tuple-element resolves. An array-shaped instruction gives one op.
+    std::uint32_t splitValues(const hlo::Instruction& instruction, const std::vector<std::uint32_t>& operands,
+                              const std::string& opcode, const std::string& target)
+    {
+        const std::vector<std::optional<TensorSharding>> specs = annotationsOf(instruction);
+        const std::size_t count = instruction.shape.isTuple ? instruction.shape.tupleElements.size() : 1;
+        std::vector<std::uint32_t> elements;
+        for (std::size_t k = 0; k < count; ++k) {
+            LogicalOp op;
+            op.instruction = instruction;
+            op.instruction.operands.clear();
+            std::erase_if(op.instruction.attributes, [](const auto& a) { return a.first == "sharding"; });
+            op.instruction.opcode = opcode;
+            op.instruction.customCallTarget = target;
+            if (instruction.shape.isTuple) {
+                op.instruction.shape = instruction.shape.tupleElements[k];
+                op.instruction.name = instruction.name + "." + std::to_string(k);
+            }
+            if (!operands.empty())
+                op.operands = {operands.at(std::min(k, operands.size() - 1))};
+            if (k < specs.size())
+                op.sharding = specs[k];
+            elements.push_back(add(std::move(op)));
+        }
+        if (!instruction.shape.isTuple)
+            return elements.front();
+        LogicalOp tuple;
+        tuple.instruction = instruction;
+        tuple.instruction.opcode = "tuple";
+        tuple.instruction.operands.clear();
+        tuple.instruction.customCallTarget.clear();
+        std::erase_if(tuple.instruction.attributes, [](const auto& a) { return a.first == "sharding"; });
+        tuple.operands = elements;
+        const std::uint32_t index = add(std::move(tuple));
+        m_tupleElements[index] = elements;
+        return index;
     }
 
     const hlo::Module& m_module;

@@ -5,6 +5,7 @@
 #include "core/types.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -46,10 +47,16 @@ TensorSharding parseShardingText(const std::string& text, std::size_t rank);
 /// opcode (HLO spelling), dimension attributes and dot numbers, exactly as a frontend gives them;
 /// its operands index `LogicalProgram::ops` (the op producing each operand), and its shape is the
 /// global result shape. `sharding`, when set, is a user annotation the result must have.
+struct LogicalProgram;
+
 struct LogicalOp {
     hlo::Instruction instruction;
     std::vector<std::uint32_t> operands;
     std::optional<TensorSharding> sharding;
+    /// A while loop: its condition and body, each a program whose parameters are the elements of the
+    /// loop state (parameterNumber = element) and whose results are the next state (the body) or
+    /// the predicate (the condition). The loop's operands are the initial state's elements.
+    std::vector<std::shared_ptr<const LogicalProgram>> regions;
 };
 
 /// A straight-line program of logical ops in def-before-use order: what a model generator builds or
@@ -59,11 +66,17 @@ struct LogicalProgram {
     std::string name;
     std::vector<LogicalOp> ops;
     std::vector<std::uint32_t> results;
+    /// Per result, the sharding the caller asked for (the entry root's annotation); may be shorter.
+    std::vector<std::optional<TensorSharding>> resultShardings;
 };
 
 /// The logical program of an HLO-shaped module's entry computation, with calls inlined and each
-/// instruction's "sharding" attribute (see shardingText) as its annotation. Control flow (while,
-/// conditional) and other ops keep their opcode and are partitioned as opaque ops.
+/// instruction's "sharding" attribute (see shardingText; for a tuple, its elements' joined by ';',
+/// "-" for none) as its annotation. Entry parameters of tuple shape become one parameter per
+/// element; Shardy's xla.sdy.GlobalToLocalShape / LocalToGlobalShape calls one
+/// SPMDFullToShardShape / SPMDShardToFullShape call per value. A while loop whose state is a tuple
+/// gets its condition and body as regions, followed by one get-tuple-element op per state element;
+/// conditionals and other ops keep their opcode and are partitioned as opaque ops.
 LogicalProgram logicalProgramOf(const hlo::Module& module);
 
 } // namespace flint::core::partition

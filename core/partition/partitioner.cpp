@@ -61,22 +61,57 @@ bool isElementwise(const std::string& opcode)
     return ops.count(opcode) != 0;
 }
 
+/// What the partitioners of one module's computations (the entry and the loop regions) share: the
+/// module being built, the replica-group lists, the warnings and the names handed out.
+struct SharedState {
+    PartitionedModule out;
+    std::map<std::string, std::shared_ptr<const hlo::ReplicaGroupList>> groups;
+    std::set<std::string> warningSet;
+    std::int64_t collectives = 0;
+    std::int64_t slices = 0;
+    int depth = 0;
+};
+
 class Partitioner {
 public:
-    Partitioner(const LogicalProgram& program, const MeshShape& mesh, const std::string& file)
+    /// Partitions `program` into a computation of its own. For a loop region, `parameterSpecs`
+    /// gives the layout of each element of the loop state: the computation then takes one tuple
+    /// parameter, and returns its results laid out the same way.
+    Partitioner(const LogicalProgram& program, const MeshShape& mesh, SharedState& shared,
+                const std::vector<TensorSharding>* parameterSpecs = nullptr)
         : m_program(program)
         , m_mesh(mesh)
+        , m_shared(shared)
+        , m_parameterSpecs(parameterSpecs)
+    {}
+
+    /// Partitions every op and appends the computation to the module; returns its index.
+    std::uint32_t run(const std::string& name)
     {
-        m_out.module.name = program.name;
-        m_out.module.file = file;
-        m_out.module.replicaCount = 1;
-        m_out.module.numPartitions = mesh.devices();
-        m_out.module.hasReplicaCount = true;
-        m_out.module.hasNumPartitions = true;
+        partitionAll();
+        --m_shared.depth;
+        return m_parameterSpecs != nullptr ? finishRegion(name) : finishEntry(name);
     }
 
-    PartitionedModule run()
+    /// A loop body's results as it lays them out, before they are resharded to the carried layout.
+    std::vector<TensorSharding> runForLayouts()
     {
+        partitionAll();
+        --m_shared.depth;
+        std::vector<TensorSharding> layouts;
+        for (std::uint32_t result : m_program.results)
+            layouts.push_back(m_spec[result]);
+        return layouts;
+    }
+
+private:
+    void partitionAll()
+    {
+        if (++m_shared.depth > 64)
+            throw std::invalid_argument("while loops nest more than 64 deep");
+        if (m_parameterSpecs != nullptr)
+            emitRegionParameter();
+        computeHints();
         m_value.resize(m_program.ops.size());
         m_spec.resize(m_program.ops.size());
         for (std::uint32_t i = 0; i < m_program.ops.size(); ++i) {
@@ -84,28 +119,129 @@ public:
             // that no explicit check caught is still the input's fault, named with its op.
             try {
                 partitionOp(i);
+                applyAnnotation(i);
             } catch (const std::out_of_range&) {
                 throw std::invalid_argument(where(i) + m_program.ops[i].instruction.opcode +
                                             ": a dimension number is outside its operand's dimensions");
             }
         }
+    }
+
+    /// The entry computation's root: the results, completed or laid out as the caller asked.
+    std::uint32_t finishEntry(const std::string& name)
+    {
         Instruction root;
         root.name = "results";
         root.opcode = "tuple";
         root.shape.isTuple = true;
-        for (std::uint32_t result : m_program.results) {
+        for (std::size_t k = 0; k < m_program.results.size(); ++k) {
+            const std::uint32_t result = m_program.results[k];
+            if (k < m_program.resultShardings.size() && m_program.resultShardings[k] && globalShape(result).isArray()) {
+                // The caller's output sharding (jax's out_shardings): gradients a train step returns
+                // sharded as their parameters are reduce-scattered, not all-reduced.
+                TensorSharding target = fitToMesh(*m_program.resultShardings[k], "result " + std::to_string(k));
+                target.dims.resize(globalShape(result).dims.size());
+                m_value[result] = reshardKeepingPartial(result, target);
+                m_spec[result] = std::move(target);
+                if (!m_spec[result].partial.empty())
+                    m_keepPartial.insert(result);
+            }
             const std::uint32_t complete = m_keepPartial.count(result) ? m_value[result] : resolvePartial(result);
             root.operands.push_back(complete);
             root.shape.tupleElements.push_back(m_computation.instructions[complete].shape);
         }
         m_computation.root = emit(std::move(root));
-        m_computation.name = "partitioned";
+        m_computation.name = name;
         m_computation.isEntry = true;
-        m_out.module.computations.push_back(std::move(m_computation));
-        m_out.module.entry = 0;
-        return std::move(m_out);
+        m_shared.out.module.computations.push_back(std::move(m_computation));
+        return static_cast<std::uint32_t>(m_shared.out.module.computations.size() - 1);
     }
 
+    /// Layouts the users of a value would like it in, for values without one of their own: the
+    /// annotations of the results and of ops, carried back through elementwise ops of equal shape
+    /// and from a loop's results to its initial state. Only used where a layout is free to choose
+    /// (the carried layout of a loop state initialised replicated).
+    void computeHints()
+    {
+        const auto setHint = [&](std::uint32_t op, const TensorSharding& spec) {
+            if (!globalShape(op).isArray() || spec.dims.size() > globalShape(op).dims.size() || m_hints.count(op) != 0)
+                return;
+            TensorSharding hint = spec;
+            hint.partial.clear();
+            hint.dims.resize(globalShape(op).dims.size());
+            if (!hint.isReplicated())
+                m_hints.emplace(op, std::move(hint));
+        };
+        for (std::size_t k = 0; k < m_program.results.size() && k < m_program.resultShardings.size(); ++k)
+            if (m_program.resultShardings[k])
+                setHint(m_program.results[k], *m_program.resultShardings[k]);
+        for (std::uint32_t i = static_cast<std::uint32_t>(m_program.ops.size()); i-- > 0;) {
+            const LogicalOp& logical = m_program.ops[i];
+            const auto own = m_hints.find(i);
+            const TensorSharding* hint = logical.sharding       ? &*logical.sharding
+                                         : own != m_hints.end() ? &own->second
+                                                                : nullptr;
+            if (hint == nullptr)
+                continue;
+            const std::string& opcode = logical.instruction.opcode;
+            if (isElementwise(opcode)) {
+                for (std::uint32_t operand : logical.operands)
+                    if (globalShape(operand).dims == logical.instruction.shape.dims)
+                        setHint(operand, *hint);
+            } else if (opcode == "get-tuple-element" && logical.operands.size() == 1) {
+                const LogicalOp& source = m_program.ops[logical.operands[0]];
+                const auto k = static_cast<std::size_t>(logical.instruction.tupleIndex.value_or(0));
+                if (source.instruction.opcode == "while" && k < source.operands.size())
+                    setHint(source.operands[k], *hint);
+            }
+        }
+    }
+
+    /// A loop region takes the loop state as one tuple parameter.
+    void emitRegionParameter()
+    {
+        Instruction parameter;
+        parameter.name = "state";
+        parameter.opcode = "parameter";
+        parameter.parameterNumber = 0;
+        parameter.shape.isTuple = true;
+        m_regionParameter = emit(std::move(parameter));
+    }
+
+    /// The region's root: its single result (a loop condition's predicate), or the tuple of its
+    /// results, each laid out as the loop state is.
+    std::uint32_t finishRegion(const std::string& name)
+    {
+        // The parameter's shape is the tuple of the state's local shapes.
+        Shape state;
+        state.isTuple = true;
+        for (std::size_t k = 0; k < m_parameterSpecs->size(); ++k)
+            state.tupleElements.push_back(m_regionElementShapes.at(k));
+        m_computation.instructions[m_regionParameter].shape = state;
+        if (m_program.results.size() == 1 && m_program.ops[m_program.results[0]].instruction.shape.isArray() &&
+            m_program.ops[m_program.results[0]].instruction.shape.elementType == DType::Pred) {
+            m_computation.root = resolvePartial(m_program.results[0]);
+        } else {
+            Instruction root;
+            root.name = "next_state";
+            root.opcode = "tuple";
+            root.shape.isTuple = true;
+            for (std::size_t k = 0; k < m_program.results.size(); ++k) {
+                const std::uint32_t result = m_program.results[k];
+                const std::uint32_t local = k < m_parameterSpecs->size() && globalShape(result).isArray()
+                                                ? reshard(result, (*m_parameterSpecs)[k])
+                                                : resolvePartial(result);
+                root.operands.push_back(local);
+                root.shape.tupleElements.push_back(m_computation.instructions[local].shape);
+            }
+            m_computation.root = emit(std::move(root));
+        }
+        m_computation.name = name;
+        m_shared.out.module.computations.push_back(std::move(m_computation));
+        return static_cast<std::uint32_t>(m_shared.out.module.computations.size() - 1);
+    }
+
+public:
 private:
     const Shape& globalShape(std::uint32_t op) const { return m_program.ops[op].instruction.shape; }
 
@@ -117,18 +253,34 @@ private:
         return product;
     }
 
-    Shape localShape(const Shape& global, const TensorSharding& sharding, const std::string& what) const
+    /// `global` as each device holds it under `sharding`. An argument of the program must split
+    /// evenly (JAX refuses uneven argument shardings: std::invalid_argument); other values are
+    /// padded, as XLA pads them.
+    Shape localShape(const Shape& global, const TensorSharding& sharding, const std::string& what,
+                     bool argument = false) const
     {
         Shape local = global;
         if (!local.isArray())
             return local;
         for (std::size_t d = 0; d < local.dims.size() && d < sharding.dims.size(); ++d) {
             const std::int64_t parts = axesProduct(sharding.dims[d]);
-            if (local.dims[d] % parts != 0)
+            if (local.dims[d] % parts != 0 && argument)
                 throw std::invalid_argument(what + ": dimension " + std::to_string(d) + " of size " +
                                             std::to_string(local.dims[d]) + " does not split into " +
-                                            std::to_string(parts) + " shards on mesh " + m_mesh.toString());
-            local.dims[d] /= parts;
+                                            std::to_string(parts) + " shards on mesh " + m_mesh.toString() +
+                                            " (arguments must split evenly)");
+            if (local.dims[d] % parts != 0) {
+                // Uneven shards are padded to the next multiple, as XLA's SPMD partitioner does
+                // (GSPMD, Xu et al. 2021, section 3.4): every device holds ceil(size / parts).
+                const std::string text =
+                    (what.empty() ? std::string("a resharded value") : what) + ": dimension " + std::to_string(d) +
+                    " of size " + std::to_string(local.dims[d]) + " is padded to " +
+                    std::to_string((local.dims[d] + parts - 1) / parts * parts) + " to split into " +
+                    std::to_string(parts) + " shards on mesh " + m_mesh.toString();
+                if (m_shared.warningSet.insert(text).second)
+                    m_shared.out.warnings.push_back(text);
+            }
+            local.dims[d] = (local.dims[d] + parts - 1) / parts;
         }
         return local;
     }
@@ -145,7 +297,7 @@ private:
         std::string key;
         for (const std::string& axis : axes)
             key += axis + ",";
-        if (const auto it = m_groups.find(key); it != m_groups.end())
+        if (const auto it = m_shared.groups.find(key); it != m_shared.groups.end())
             return it->second;
         std::map<std::vector<std::int64_t>, std::vector<std::int64_t>> byRest;
         const std::int64_t devices = m_mesh.devices();
@@ -166,7 +318,7 @@ private:
         for (auto& [rest, members] : byRest)
             groups->push_back(std::move(members));
         std::sort(groups->begin(), groups->end());
-        m_groups.emplace(key, groups);
+        m_shared.groups.emplace(key, groups);
         return groups;
     }
 
@@ -175,16 +327,16 @@ private:
     {
         Instruction op;
         op.opcode = opcode;
-        op.name = opcode + "." + std::to_string(++m_collectives);
+        op.name = opcode + "." + std::to_string(++m_shared.collectives);
         op.operands = {operand};
         op.shape = std::move(shape);
-        op.channelId = m_collectives;
+        op.channelId = m_shared.collectives;
         if (opcode != "all-to-all")
             op.useGlobalDeviceIds = true;
         op.replicaGroups = groupsOver(axes);
         op.dimensions = std::move(dimensions);
         op.metadata.opName = scope.empty() ? "partitioner/" + opcode : scope + "/" + opcode;
-        ++m_out.collectivesInserted;
+        ++m_shared.out.collectivesInserted;
         return emit(std::move(op));
     }
 
@@ -320,7 +472,7 @@ private:
             next.dims[d] = target.dims[d];
             Instruction slice;
             slice.opcode = "slice";
-            slice.name = "reshard.slice." + std::to_string(++m_slices);
+            slice.name = "reshard.slice." + std::to_string(++m_shared.slices);
             slice.operands = {value};
             slice.shape = localShape(global, next, scope);
             slice.metadata.opName = scope.empty() ? "partitioner/slice" : scope + "/slice";
@@ -391,8 +543,8 @@ private:
 
     void warn(const std::string& text)
     {
-        if (m_warningSet.insert(text).second)
-            m_out.warnings.push_back(text);
+        if (m_shared.warningSet.insert(text).second)
+            m_shared.out.warnings.push_back(text);
     }
 
     /// Emits `op` with local operands `operands`, result spec `spec`.
@@ -415,6 +567,67 @@ private:
         m_spec[op] = std::move(spec);
     }
 
+    /// An op whose result carries an annotation that no rule below consumed (GSPMD and Shardy
+    /// shardings on ordinary ops bind their result): its value is resharded to it.
+    void applyAnnotation(std::uint32_t op)
+    {
+        const LogicalOp& logical = m_program.ops[op];
+        const Instruction& instruction = logical.instruction;
+        if (!logical.sharding || !instruction.shape.isArray() || instruction.opcode == "parameter" ||
+            instruction.opcode == "custom-call" ||
+            (logical.operands.size() == 1 && (instruction.opcode == "bitcast" || instruction.opcode == "copy")))
+            return;
+        TensorSharding target = fitToMesh(*logical.sharding, instruction.name);
+        target.dims.resize(instruction.shape.dims.size());
+        if (target == m_spec[op])
+            return;
+        m_value[op] = reshardKeepingPartial(op, target);
+        if (!target.partial.empty())
+            m_keepPartial.insert(op);
+        m_spec[op] = std::move(target);
+    }
+
+    /// The entry and exit of a manual region (shard_map, sdy.manual_computation as HLO prints them):
+    /// SPMDFullToShardShape hands each device its shard of a global value (resharded to the
+    /// annotation, or to the operand's own sharding) as a value of the local shape, on which the
+    /// region's ops, collectives included, run as written; SPMDShardToFullShape takes each device's
+    /// local value as its shard of a global value laid out as annotated.
+    bool partitionManualBoundary(std::uint32_t op)
+    {
+        const LogicalOp& logical = m_program.ops[op];
+        const Instruction& instruction = logical.instruction;
+        if (instruction.opcode != "custom-call" || logical.operands.size() != 1 || !instruction.shape.isArray())
+            return false;
+        const std::uint32_t operand = logical.operands[0];
+        if (instruction.customCallTarget == "SPMDFullToShardShape") {
+            TensorSharding target = logical.sharding ? fitToMesh(*logical.sharding, instruction.name) : m_spec[operand];
+            target.partial.clear();
+            target.dims.resize(globalShape(operand).dims.size());
+            m_value[op] = reshard(operand, target);
+            if (m_computation.instructions[m_value[op]].shape.dims != instruction.shape.dims)
+                warn(where(op) + "the manual region's local shape " + dimsText(instruction.shape.dims) +
+                     " is not the shard " + dimsText(m_computation.instructions[m_value[op]].shape.dims) +
+                     " of the global value on mesh " + m_mesh.toString() + "; the region runs as written");
+            m_spec[op] = replicated(op);
+            return true;
+        }
+        if (instruction.customCallTarget == "SPMDShardToFullShape") {
+            TensorSharding spec = logical.sharding ? fitToMesh(*logical.sharding, instruction.name) : replicated(op);
+            spec.partial.clear();
+            spec.dims.resize(instruction.shape.dims.size());
+            const std::uint32_t local = resolvePartial(operand);
+            const Shape expected = localShape(instruction.shape, spec, instruction.name);
+            if (m_computation.instructions[local].shape.dims != expected.dims)
+                warn(where(op) + "the manual region returns " + dimsText(m_computation.instructions[local].shape.dims) +
+                     " per device, not the shard " + dimsText(expected.dims) + " of " +
+                     dimsText(instruction.shape.dims) + " on mesh " + m_mesh.toString());
+            m_value[op] = local;
+            m_spec[op] = std::move(spec);
+            return true;
+        }
+        return false;
+    }
+
     void partitionOp(std::uint32_t op)
     {
         const LogicalOp& logical = m_program.ops[op];
@@ -423,11 +636,60 @@ private:
         const std::size_t rank = instruction.shape.dims.size();
         const auto& operands = logical.operands;
 
+        if (opcode == "parameter" && m_parameterSpecs != nullptr) {
+            // An element of a loop's state: laid out as the loop carries it.
+            const auto k = static_cast<std::size_t>(instruction.parameterNumber.value_or(0));
+            if (k >= m_parameterSpecs->size())
+                throw std::invalid_argument(where(op) + "loop state element " + std::to_string(k) + " out of range");
+            TensorSharding spec = (*m_parameterSpecs)[k];
+            spec.dims.resize(rank);
+            Instruction element;
+            element.name = instruction.name;
+            element.opcode = "get-tuple-element";
+            element.tupleIndex = static_cast<std::int64_t>(k);
+            element.operands = {m_regionParameter};
+            element.shape =
+                instruction.shape.isArray() ? localShape(instruction.shape, spec, instruction.name) : instruction.shape;
+            m_regionElementShapes[k] = element.shape;
+            m_value[op] = emit(std::move(element));
+            m_spec[op] = std::move(spec);
+            return;
+        }
+        if (opcode == "while" && logical.regions.size() == 2) {
+            partitionWhile(op);
+            return;
+        }
+        if (opcode == "get-tuple-element" && operands.size() == 1 && m_loopStates.count(operands[0]) != 0) {
+            const auto k = static_cast<std::size_t>(instruction.tupleIndex.value_or(0));
+            const std::vector<TensorSharding>& state = m_loopStates.at(operands[0]);
+            if (k >= state.size())
+                throw std::invalid_argument(where(op) + "loop state element " + std::to_string(k) + " out of range");
+            Instruction element = instruction;
+            element.operands = {m_value[operands[0]]};
+            element.shape = m_computation.instructions[m_value[operands[0]]].shape.tupleElements.at(k);
+            m_value[op] = emit(std::move(element));
+            m_spec[op] = state[k];
+            return;
+        }
+        if ((opcode == "slice" || opcode == "dynamic-slice" || opcode == "pad") && !operands.empty() &&
+            globalShape(operands[0]).isArray()) {
+            partitionSlice(op);
+            return;
+        }
+        if (opcode == "dynamic-update-slice" && operands.size() >= 2) {
+            partitionUpdateSlice(op);
+            return;
+        }
+        if (opcode == "concatenate" && !operands.empty() && instruction.dimensions.size() == 1) {
+            partitionConcatenate(op);
+            return;
+        }
         if (opcode == "parameter") {
             TensorSharding spec = logical.sharding ? fitToMesh(*logical.sharding, instruction.name) : replicated(op);
             spec.dims.resize(rank);
             if (!spec.partial.empty())
                 m_keepPartial.insert(op);
+            (void)localShape(instruction.shape, spec, instruction.name, true);
             emitOp(op, {}, std::move(spec));
             return;
         }
@@ -443,6 +705,8 @@ private:
             m_spec[op] = std::move(target);
             return;
         }
+        if (partitionManualBoundary(op))
+            return;
         if (opcode == "constant" || opcode == "iota" || opcode == "replica-id" || opcode == "partition-id") {
             emitOp(op, {}, replicated(op));
             return;
@@ -498,7 +762,8 @@ private:
             std::vector<bool> seen(source.dims.size(), false);
             for (std::int64_t d : instruction.dimensions) {
                 if (d < 0 || static_cast<std::size_t>(d) >= seen.size() || seen[static_cast<std::size_t>(d)])
-                    throw std::invalid_argument(where(op) + "transpose: dimensions are no permutation of the operand's " +
+                    throw std::invalid_argument(where(op) +
+                                                "transpose: dimensions are no permutation of the operand's " +
                                                 std::to_string(seen.size()) + " dimensions");
                 seen[static_cast<std::size_t>(d)] = true;
             }
@@ -578,6 +843,139 @@ private:
             return;
         }
         emitOp(op, std::move(locals), replicated(op));
+    }
+
+    /// A while loop: the state is carried laid out as its initial elements are (partial sums
+    /// completed), except that an element initialised replicated takes the layout the body gives it
+    /// (or, failing that, the one the loop's result is wanted in), since slicing a replicated value
+    /// is free. The body and the condition become computations of their own, partitioned with that
+    /// layout; the body's results are resharded to it inside the loop.
+    void partitionWhile(std::uint32_t op)
+    {
+        const LogicalOp& logical = m_program.ops[op];
+        const Instruction& instruction = logical.instruction;
+        const auto& operands = logical.operands;
+        std::vector<TensorSharding> specs;
+        for (std::uint32_t operand : operands) {
+            TensorSharding spec = m_spec[operand];
+            spec.partial.clear();
+            spec.dims.resize(globalShape(operand).isArray() ? globalShape(operand).dims.size() : 0);
+            if (const auto hint = m_hints.find(operand); hint != m_hints.end() && spec.isReplicated())
+                spec = hint->second;
+            specs.push_back(std::move(spec));
+        }
+        // Settle the carried layout: a replicated element the body returns sharded is carried sharded.
+        for (int round = 0; round < 3; ++round) {
+            SharedState scratch;
+            scratch.depth = m_shared.depth;
+            Partitioner trial(*logical.regions[1], m_mesh, scratch, &specs);
+            const std::vector<TensorSharding> returned = trial.runForLayouts();
+            bool changed = false;
+            for (std::size_t k = 0; k < specs.size() && k < returned.size(); ++k) {
+                TensorSharding next = returned[k];
+                next.partial.clear();
+                next.dims.resize(specs[k].dims.size());
+                if (specs[k].isReplicated() && !next.isReplicated()) {
+                    specs[k] = std::move(next);
+                    changed = true;
+                }
+            }
+            if (!changed)
+                break;
+        }
+        Instruction init;
+        init.name = instruction.name + ".init";
+        init.opcode = "tuple";
+        init.shape.isTuple = true;
+        for (std::size_t k = 0; k < operands.size(); ++k) {
+            const std::uint32_t local =
+                globalShape(operands[k]).isArray() ? reshard(operands[k], specs[k]) : resolvePartial(operands[k]);
+            init.operands.push_back(local);
+            init.shape.tupleElements.push_back(m_computation.instructions[local].shape);
+        }
+        const std::uint32_t body =
+            Partitioner(*logical.regions[1], m_mesh, m_shared, &specs).run(instruction.name + ".body");
+        const std::uint32_t condition =
+            Partitioner(*logical.regions[0], m_mesh, m_shared, &specs).run(instruction.name + ".condition");
+        Instruction loop = instruction;
+        loop.shape = init.shape;
+        loop.operands = {emit(std::move(init))};
+        loop.body = body;
+        loop.condition = condition;
+        std::erase_if(loop.attributes, [](const auto& attribute) { return attribute.first == "sharding"; });
+        m_value[op] = emit(std::move(loop));
+        m_spec[op] = {};
+        m_loopStates[op] = std::move(specs);
+    }
+
+    /// Slices keep the layout of the dimensions they take whole and gather the ones they cut (the
+    /// start indices of a dynamic slice are replicated scalars); a pending partial sum stays pending.
+    void partitionSlice(std::uint32_t op)
+    {
+        const LogicalOp& logical = m_program.ops[op];
+        const std::uint32_t operand = logical.operands[0];
+        const auto& in = globalShape(operand).dims;
+        const auto& out = logical.instruction.shape.dims;
+        TensorSharding source = m_spec[operand];
+        source.dims.resize(in.size());
+        for (std::size_t d = 0; d < in.size(); ++d)
+            if (d >= out.size() || in[d] != out[d])
+                source.dims[d].clear();
+        std::vector<std::uint32_t> locals{
+            reshardDims(m_value[operand], m_spec[operand], source, globalShape(operand), reshardScope(operand))};
+        for (std::size_t k = 1; k < logical.operands.size(); ++k)
+            locals.push_back(reshard(logical.operands[k], replicated(logical.operands[k])));
+        TensorSharding target = source;
+        target.dims.resize(out.size());
+        emitOp(op, std::move(locals), std::move(target));
+    }
+
+    /// dynamic-update-slice: the result keeps the operand's layout on the dimensions the update
+    /// covers whole; the update is resharded to it (a pending partial sum is completed onto it, a
+    /// reduce-scatter when the layout shards a dimension over its axes).
+    void partitionUpdateSlice(std::uint32_t op)
+    {
+        const LogicalOp& logical = m_program.ops[op];
+        const std::uint32_t operandOp = logical.operands[0];
+        const std::uint32_t updateOp = logical.operands[1];
+        const auto& in = globalShape(operandOp).dims;
+        const auto& update = globalShape(updateOp).dims;
+        if (update.size() != in.size()) {
+            std::vector<std::uint32_t> locals;
+            for (std::uint32_t operand : logical.operands)
+                locals.push_back(reshard(operand, replicated(operand)));
+            emitOp(op, std::move(locals), replicated(op));
+            return;
+        }
+        TensorSharding target = m_spec[operandOp];
+        target.partial.clear();
+        target.dims.resize(in.size());
+        for (std::size_t d = 0; d < in.size(); ++d)
+            if (update[d] != in[d])
+                target.dims[d].clear();
+        std::vector<std::uint32_t> locals{reshard(operandOp, target), reshard(updateOp, target)};
+        for (std::size_t k = 2; k < logical.operands.size(); ++k)
+            locals.push_back(reshard(logical.operands[k], replicated(logical.operands[k])));
+        emitOp(op, std::move(locals), std::move(target));
+    }
+
+    /// concatenate: the layout of the first operand on every dimension but the concatenated one
+    /// (gathered); the other operands are resharded to it.
+    void partitionConcatenate(std::uint32_t op)
+    {
+        const LogicalOp& logical = m_program.ops[op];
+        const auto dimension = static_cast<std::size_t>(logical.instruction.dimensions[0]);
+        TensorSharding target = m_spec[logical.operands[0]];
+        target.partial.clear();
+        target.dims.resize(logical.instruction.shape.dims.size());
+        if (dimension < target.dims.size())
+            target.dims[dimension].clear();
+        std::vector<std::uint32_t> locals;
+        for (std::uint32_t operand : logical.operands)
+            locals.push_back(globalShape(operand).dims.size() == target.dims.size()
+                                 ? reshard(operand, target)
+                                 : reshard(operand, replicated(operand)));
+        emitOp(op, std::move(locals), std::move(target));
     }
 
     /// Linear elementwise ops keep pending partial sums pending (no collective): add and subtract of
@@ -991,12 +1389,35 @@ private:
             target.dims.push_back(axes);
             used.insert(axes.begin(), axes.end());
         }
+        // Axes each side uses on its free dimensions.
+        const auto freeAxes = [&](const TensorSharding& side, const std::vector<std::int64_t>& batch,
+                                  const std::vector<std::int64_t>& contracting) {
+            std::set<std::string> axes;
+            for (std::size_t d = 0; d < side.dims.size(); ++d)
+                if (!contains(batch, d) && !contains(contracting, d))
+                    axes.insert(side.dims[d].begin(), side.dims[d].end());
+            return axes;
+        };
+        const std::set<std::string> lhsFree = freeAxes(lhs, dot.lhsBatch, dot.lhsContracting);
+        const std::set<std::string> rhsFree = freeAxes(rhs, dot.rhsBatch, dot.rhsContracting);
+        const auto clashes = [&](const Axes& axes, const std::set<std::string>& otherFree) {
+            return std::any_of(axes.begin(), axes.end(),
+                               [&](const std::string& axis) { return used.count(axis) || otherFree.count(axis); });
+        };
         // Contracting dimensions: matching axes give a partial sum; one-sided axes slice the other
-        // operand (free) when its dimension is unsharded, and are gathered otherwise.
+        // operand (free) when its dimension is unsharded and it does not already use those axes
+        // elsewhere, and are gathered otherwise. The second case is FSDP/ZeRO-3: a weight sharded
+        // over the data-parallel axis on its contracting dimension meets activations sharded over
+        // that axis on their batch dimension, and the weight is all-gathered (as XLA's and PyTorch's
+        // FSDP do), instead of reducing activation-sized partial sums.
         for (std::size_t k = 0; k < dot.lhsContracting.size() && k < dot.rhsContracting.size(); ++k) {
             Axes& l = lhs.dims[static_cast<std::size_t>(dot.lhsContracting[k])];
             Axes& r = rhs.dims[static_cast<std::size_t>(dot.rhsContracting[k])];
-            if (l.empty() && !r.empty())
+            if (l.empty() && !r.empty() && clashes(r, lhsFree))
+                r.clear();
+            else if (r.empty() && !l.empty() && clashes(l, rhsFree))
+                l.clear();
+            else if (l.empty() && !r.empty())
                 l = r;
             else if (r.empty() && !l.empty())
                 r = l;
@@ -1031,16 +1452,17 @@ private:
 
     const LogicalProgram& m_program;
     const MeshShape& m_mesh;
-    PartitionedModule m_out;
+    SharedState& m_shared;
+    const std::vector<TensorSharding>* m_parameterSpecs = nullptr;
+    std::uint32_t m_regionParameter = 0;
+    std::map<std::size_t, Shape> m_regionElementShapes; ///< loop state element -> its local shape
     hlo::Computation m_computation;
+    std::map<std::uint32_t, std::vector<TensorSharding>> m_loopStates; ///< while op -> carried layouts
+    std::map<std::uint32_t, TensorSharding> m_hints;                   ///< see computeHints
     std::vector<std::uint32_t> m_value; ///< logical op -> local instruction holding its value
     std::vector<TensorSharding> m_spec; ///< logical op -> how that value is laid out
-    std::map<std::string, std::shared_ptr<const hlo::ReplicaGroupList>> m_groups;
-    std::set<std::string> m_warningSet;
     /// Ops whose pending partial sum was asked for (Shardy unreduced) and stays when returned.
     std::set<std::uint32_t> m_keepPartial;
-    std::int64_t m_collectives = 0;
-    std::int64_t m_slices = 0;
     std::string m_constraintScope; ///< while a sharding constraint reshards its operand: its scope
 };
 
@@ -1048,7 +1470,15 @@ private:
 
 PartitionedModule partitionForMesh(const LogicalProgram& program, const MeshShape& mesh, const std::string& file)
 {
-    return Partitioner(program, mesh, file).run();
+    SharedState shared;
+    shared.out.module.name = program.name;
+    shared.out.module.file = file;
+    shared.out.module.replicaCount = 1;
+    shared.out.module.numPartitions = mesh.devices();
+    shared.out.module.hasReplicaCount = true;
+    shared.out.module.hasNumPartitions = true;
+    shared.out.module.entry = Partitioner(program, mesh, shared).run("partitioned");
+    return std::move(shared.out);
 }
 
 } // namespace flint::core::partition

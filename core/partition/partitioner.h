@@ -31,7 +31,8 @@ struct PartitionedModule {
 ///   same axes), all-gather (sharded -> replicated), all-to-all (axes moving between dimensions) and
 ///   free local slices (replicated -> sharded); returned values are completed.
 /// The mesh is a parameter: the same program partitions for any mesh whose axis names it uses.
-/// Pure; throws std::invalid_argument when a dimension is not divisible by its axes' sizes.
+/// A dimension that its axes do not divide is padded to the next multiple (as XLA does), with a
+/// warning. Pure; throws std::invalid_argument for dimension numbers outside their operands.
 PartitionedModule partitionForMesh(const LogicalProgram& program, const MeshShape& mesh, const std::string& file);
 
 } // namespace flint::core::partition

@@ -83,6 +83,12 @@ private Q_SLOTS:
     void conditionalAndCall();
     void importedTracesReadBack();
     void badGroupsNameTheLine();
+    void unpartitionedGspmdModule();
+    void unpartitionedForAnotherMesh();
+    void unpartitionedShardyShardMap();
+    void unpartitionedScanGathersEachLayer();
+    void unpartitionedUnevenAndUnfit();
+    void compilerPartitionedStaysAsWritten();
 };
 
 void TestHloImport::sharedSamples_data()
@@ -342,6 +348,137 @@ void TestHloImport::badGroupsNameTheLine()
         QVERIFY2(std::string(e.what()).find("names device 7 but the module has 4 devices") != std::string::npos,
                  e.what());
     }
+}
+
+namespace {
+
+std::uint64_t collectiveBytes(const Program& program, CollectiveKind kind, std::size_t* count = nullptr)
+{
+    std::uint64_t bytes = 0;
+    for (const Op& op : program.ops)
+        if (op.kind == OpKind::Collective && op.collective == kind) {
+            bytes += op.commBytes;
+            if (count != nullptr)
+                ++*count;
+        }
+    return bytes;
+}
+
+std::size_t collectiveCount(const Program& program)
+{
+    return static_cast<std::size_t>(std::count_if(program.ops.begin(), program.ops.end(),
+                                                  [](const Op& op) { return op.kind == OpKind::Collective; }));
+}
+
+} // namespace
+
+void TestHloImport::unpartitionedGspmdModule()
+{
+    // x [16,64] over d0 (batch), w1 [64,256] over d1 (columns), w2 [256,64] over d1 (rows), on
+    // devices [2,4]: the first dot needs nothing, the second leaves partial sums over d1 that one
+    // all-reduce of x's local [8,64] f32 completes; the result is wanted batch-sharded as it is.
+    const HloImport imported = fixture("unpartitioned_mlp.hlo");
+    QCOMPARE(imported.partitioning, Partitioning::ByFlint);
+    QCOMPARE(imported.partitionedFor, std::string("d0=2,d1=4"));
+    QCOMPARE(imported.insertedCollectives, std::size_t(1));
+    QCOMPARE(imported.workload.rankCount(), std::size_t(8));
+    const Program& program = imported.workload.programOf(0);
+    std::size_t reduces = 0;
+    QCOMPARE(collectiveBytes(program, CollectiveKind::AllReduce, &reduces), std::uint64_t(8 * 64 * 4));
+    QCOMPARE(reduces, std::size_t(1));
+    QCOMPARE(collectiveCount(program), std::size_t(1));
+    // Local dots: [8,64] x [64,64] and [8,64] x [64,64].
+    QCOMPARE(opNamed(program, "dot.4")->flops, std::uint64_t(2 * 8 * 64 * 64));
+    QCOMPARE(opNamed(program, "dot.7")->flops, std::uint64_t(2 * 8 * 64 * 64));
+    // The all-reduce runs over the four devices of each d1 row: {0..3} and {4..7}.
+    const auto& reduce = *std::find_if(program.ops.begin(), program.ops.end(),
+                                       [](const Op& op) { return op.kind == OpKind::Collective; });
+    QCOMPARE(imported.workload.membersOf(0, reduce), (Members{0, 1, 2, 3}));
+    QCOMPARE(imported.workload.membersOf(5, reduce), (Members{4, 5, 6, 7}));
+    QVERIFY(!hasWarning(imported, "custom-call"));
+}
+
+void TestHloImport::unpartitionedForAnotherMesh()
+{
+    // The same global program on 4 x 2 devices: groups of two, a quarter of the batch each.
+    HloImportOptions options;
+    options.mesh = "d0=4,d1=2";
+    const HloImport imported = fixture("unpartitioned_mlp.hlo", options);
+    QCOMPARE(imported.partitionedFor, std::string("d0=4,d1=2"));
+    QCOMPARE(imported.workload.rankCount(), std::size_t(8));
+    const Program& program = imported.workload.programOf(0);
+    QCOMPARE(collectiveBytes(program, CollectiveKind::AllReduce), std::uint64_t(4 * 64 * 4));
+    QCOMPARE(opNamed(program, "dot.4")->flops, std::uint64_t(2 * 4 * 64 * 128));
+    // An axis the module's mesh does not have is an input error, not a module that cannot be partitioned.
+    options.mesh = "x=8";
+    QVERIFY_THROWS_EXCEPTION(InputError, fixture("unpartitioned_mlp.hlo", options));
+    options.mesh = "d0=two";
+    QVERIFY_THROWS_EXCEPTION(InputError, fixture("unpartitioned_mlp.hlo", options));
+}
+
+void TestHloImport::unpartitionedShardyShardMap()
+{
+    // Shardy's round trip: the mesh from xla.sdy.meshes, shardings from frontend attributes. The
+    // shard_map hands each device its [1,256,2048] and [1,2048,2048] slices (the replicated weight is
+    // sliced locally), its body runs as written (one all-reduce of 256x2048 f32), and the replicated
+    // result is all-gathered from each device's [1,256,2048].
+    const HloImport imported = fixture("unpartitioned_shard_map_sdy.hlo");
+    QCOMPARE(imported.partitioning, Partitioning::ByFlint);
+    QCOMPARE(imported.partitionedFor, std::string("x=8"));
+    const Program& program = imported.workload.programOf(0);
+    QCOMPARE(collectiveBytes(program, CollectiveKind::AllReduce), std::uint64_t(256 * 2048 * 4));
+    QCOMPARE(collectiveBytes(program, CollectiveKind::AllGather), std::uint64_t(256 * 2048 * 4));
+    QCOMPARE(collectiveCount(program), std::size_t(2));
+    QCOMPARE(opNamed(program, "dot.1")->flops, std::uint64_t(2ull * 256 * 2048 * 2048));
+    QVERIFY2(!hasWarning(imported, "custom-call"), imported.warnings.empty() ? "" : imported.warnings[0].c_str());
+    QVERIFY(!hasWarning(imported, "manual region"));
+}
+
+void TestHloImport::unpartitionedScanGathersEachLayer()
+{
+    // FSDP under a scan: the stacked weights [4,64,64] stay sharded on their rows over the loop; each
+    // of the 4 iterations slices its layer and all-gathers it ([1,8,64] f32 per device) before the
+    // dot, which runs on the batch shard [2,64]. The loop's trip count still comes from its condition.
+    const HloImport imported = fixture("unpartitioned_scan_fsdp.hlo");
+    QCOMPARE(imported.partitioning, Partitioning::ByFlint);
+    const Program& program = imported.workload.programOf(0);
+    std::size_t gathers = 0;
+    QCOMPARE(collectiveBytes(program, CollectiveKind::AllGather, &gathers), std::uint64_t(4 * 8 * 64 * 4));
+    QCOMPARE(gathers, std::size_t(4));
+    QCOMPARE(collectiveCount(program), std::size_t(4));
+    QCOMPARE(countNamed(program, "dot.9"), std::size_t(4));
+    QCOMPARE(opNamed(program, "dot.9", 3)->flops, std::uint64_t(2 * 2 * 64 * 64));
+    QVERIFY(!hasWarning(imported, "trip count unknown"));
+    QVERIFY(!hasWarning(imported, "not partitioned"));
+}
+
+void TestHloImport::unpartitionedUnevenAndUnfit()
+{
+    // A constraint puts 6 rows on 4 devices: padded to 2 each (as XLA pads), and said so.
+    const HloImport uneven = fixture("unpartitioned_uneven.hlo");
+    QCOMPARE(uneven.partitioning, Partitioning::ByFlint);
+    QVERIFY(hasWarning(uneven, "t: dimension 0 of size 6 is padded to 8 to split into 4 shards"));
+    QCOMPARE(opNamed(uneven.workload.programOf(0), "t")->flops, std::uint64_t(2 * 8));
+    // A tiling over 8 devices in a module of 4 fits no mesh: lowered as written, never silently.
+    const HloImport unfit = fixture("unpartitioned_odd.hlo");
+    QCOMPARE(unfit.partitioning, Partitioning::Failed);
+    QVERIFY(hasWarning(unfit, "could not be partitioned (the tilings of the module's shardings do not fit one "
+                              "mesh of 4 devices): every rank is estimated running the whole global program"));
+}
+
+void TestHloImport::compilerPartitionedStaysAsWritten()
+{
+    // Modules the compiler partitioned keep their collectives; a --mesh is not used, and said so.
+    HloImportOptions options;
+    options.mesh = "d0=2";
+    const HloImport imported = fixture("async.hlo", options);
+    QCOMPARE(imported.partitioning, Partitioning::ByCompiler);
+    QVERIFY(hasWarning(imported, "the module is already partitioned"));
+    QCOMPARE(fixture("loops.hlo").partitioning, Partitioning::ByCompiler);
+    // One device and no shardings: nothing to partition.
+    const std::string single = "HloModule single\n\nENTRY e {\n  x = f32[4,4]{1,0} parameter(0)\n"
+                               "  ROOT t = f32[4,4]{1,0} tanh(x)\n}\n";
+    QCOMPARE(importHloModule(parseHlo(single, "single.hlo")).partitioning, Partitioning::None);
 }
 
 QTEST_GUILESS_MAIN(TestHloImport)
