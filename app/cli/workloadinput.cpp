@@ -11,7 +11,11 @@ std::vector<OptionSpec> withWorkloadInputOptions(std::vector<OptionSpec> own)
     own.push_back({"replicas", 0, "N", "HLO/MLIR: replica count (default: the module's, else inferred)"});
     own.push_back({"partitions", 0, "N", "HLO/MLIR: partition count (default: the module's, else inferred)"});
     own.push_back({"while-trip-count", 0, "N", "HLO/MLIR: iterations of while loops whose count is unknown"});
-    own.push_back({"mesh", 0, "x=2,y=4", "MLIR: mesh to partition a sharded module without collectives for"});
+    own.push_back(
+        {"max-trip-count", 0, "N",
+         "HLO/MLIR: lower at most N iterations of any loop (e.g. 1 for one step of an on-device training loop)"});
+    own.push_back({"mesh", 0, "x=2,y=4",
+                   "HLO/MLIR: mesh to partition a module for that has shardings but is not partitioned yet"});
     own.push_back({"max-ops", 0, "N", "HLO/MLIR: refuse to unroll loops into more ops per rank (default 5,000,000)"});
     return own;
 }
@@ -32,6 +36,7 @@ core::LoadedWorkload loadWorkloadFromCli(const std::string& path, const CommandL
     options.hlo.numPartitions = positive("partitions");
     if (cli.has("while-trip-count"))
         options.hlo.whileTripCount = static_cast<std::int64_t>(cli.number("while-trip-count", 0));
+    options.hlo.maxTripCount = positive("max-trip-count");
     if (cli.has("max-ops")) {
         const std::uint64_t n = cli.number("max-ops", 0);
         if (n == 0 || n > (std::uint64_t{1} << 34))

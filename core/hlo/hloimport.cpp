@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -45,6 +46,16 @@ void mergeInto(Deps& into, const Deps& from)
 /// elements keep their own dependencies.
 struct Value {
     std::vector<Deps> parts;
+    /// Integer (or predicate) scalars whose value is known while lowering, one per part: a loop's
+    /// counter, bound and step as constants, folded arithmetic and loop-invariant state carry them,
+    /// so that a loop whose bound an enclosing loop set still counts its iterations.
+    std::vector<std::optional<std::int64_t>> known;
+
+    std::optional<std::int64_t> knownAt(std::size_t k) const { return k < known.size() ? known[k] : std::nullopt; }
+    std::optional<std::int64_t> scalar() const
+    {
+        return parts.size() <= 1 && known.size() == 1 ? known[0] : std::nullopt;
+    }
 
     Deps all() const
     {
@@ -95,6 +106,101 @@ std::optional<std::int64_t> scalarLiteral(const Instruction& instruction)
     if (ec != std::errc() || end == text.data())
         return std::nullopt;
     return value;
+}
+
+/// Known scalars per value: one per tuple element, or one for an array.
+using Known = std::vector<std::optional<std::int64_t>>;
+
+bool isIntegral(DType type)
+{
+    switch (type) {
+    case DType::Pred:
+    case DType::S8:
+    case DType::S16:
+    case DType::S32:
+    case DType::S64:
+    case DType::U8:
+    case DType::U16:
+    case DType::U32:
+    case DType::U64:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/// The literal of an integer or predicate scalar constant.
+std::optional<std::int64_t> knownLiteral(const Instruction& instruction)
+{
+    if (!instruction.shape.isArray() || !instruction.shape.dims.empty() || !isIntegral(instruction.shape.elementType))
+        return std::nullopt;
+    if (instruction.literal == "true")
+        return 1;
+    if (instruction.literal == "false")
+        return 0;
+    return scalarLiteral(instruction);
+}
+
+/// The value of an integer or predicate scalar op whose operands are all known (nullopt on
+/// overflow, division by zero, or an op this does not evaluate).
+std::optional<std::int64_t> foldScalar(const Instruction& instruction,
+                                       const std::vector<std::optional<std::int64_t>>& in)
+{
+    const Shape& shape = instruction.shape;
+    if (!shape.isArray() || !shape.dims.empty() || !isIntegral(shape.elementType) || in.empty())
+        return std::nullopt;
+    for (const auto& value : in)
+        if (!value)
+            return std::nullopt;
+    const std::string& op = instruction.opcode;
+    const std::int64_t a = *in[0];
+    const std::int64_t b = in.size() > 1 ? *in[1] : 0;
+    std::int64_t r = 0;
+    if (op == "copy" || op == "bitcast" || op == "reshape" || op == "convert")
+        return in.size() == 1 ? std::optional<std::int64_t>(a) : std::nullopt;
+    if (in.size() == 2 && op == "add")
+        return __builtin_add_overflow(a, b, &r) ? std::nullopt : std::optional<std::int64_t>(r);
+    if (in.size() == 2 && op == "subtract")
+        return __builtin_sub_overflow(a, b, &r) ? std::nullopt : std::optional<std::int64_t>(r);
+    if (in.size() == 2 && op == "multiply")
+        return __builtin_mul_overflow(a, b, &r) ? std::nullopt : std::optional<std::int64_t>(r);
+    if (in.size() == 2 && (op == "divide" || op == "remainder")) {
+        if (b == 0 || (a == std::numeric_limits<std::int64_t>::min() && b == -1))
+            return std::nullopt;
+        return op == "divide" ? a / b : a % b;
+    }
+    if (in.size() == 2 && op == "maximum")
+        return std::max(a, b);
+    if (in.size() == 2 && op == "minimum")
+        return std::min(a, b);
+    if (in.size() == 1 && op == "negate" && a != std::numeric_limits<std::int64_t>::min())
+        return -a;
+    if (in.size() == 1 && op == "not")
+        return shape.elementType == DType::Pred ? std::int64_t(a == 0) : ~a;
+    if (in.size() == 2 && op == "and")
+        return a & b;
+    if (in.size() == 2 && op == "or")
+        return a | b;
+    if (in.size() == 3 && op == "select")
+        return a != 0 ? b : *in[2];
+    if (in.size() == 2 && op == "compare") {
+        const std::string* direction = instruction.attribute("direction");
+        if (direction == nullptr)
+            return std::nullopt;
+        if (*direction == "LT")
+            return std::int64_t(a < b);
+        if (*direction == "LE")
+            return std::int64_t(a <= b);
+        if (*direction == "GT")
+            return std::int64_t(a > b);
+        if (*direction == "GE")
+            return std::int64_t(a >= b);
+        if (*direction == "EQ")
+            return std::int64_t(a == b);
+        if (*direction == "NE")
+            return std::int64_t(a != b);
+    }
+    return std::nullopt;
 }
 
 /// The scope path of an instruction from its metadata op_name, without the op's own last element.
@@ -465,21 +571,29 @@ private:
         }
         if (opcode == "tuple") {
             Value tuple;
-            for (std::uint32_t operand : instruction.operands)
+            for (std::uint32_t operand : instruction.operands) {
                 tuple.parts.push_back(values[operand].all());
+                tuple.known.push_back(values[operand].scalar());
+            }
             return tuple;
         }
         if (opcode == "get-tuple-element") {
             const Value& tuple = values[instruction.operands.at(0)];
             const auto element = static_cast<std::size_t>(instruction.tupleIndex.value_or(0));
-            if (tuple.parts.size() > 1 && element < tuple.parts.size())
-                return Value::of(tuple.parts[element]);
-            return Value::of(tuple.all());
+            Value result = tuple.parts.size() > 1 && element < tuple.parts.size() ? Value::of(tuple.parts[element])
+                                                                                  : Value::of(tuple.all());
+            result.known = {tuple.knownAt(element)};
+            return result;
         }
         if (isFreeOpcode(opcode)) {
             Deps deps = operandDeps(instruction, values);
             mergeInto(deps, controlDeps(instruction, values));
-            return Value::of(std::move(deps));
+            Value result = Value::of(std::move(deps));
+            if (opcode == "constant")
+                result.known = {knownLiteral(instruction)};
+            else
+                result.known = {foldScalar(instruction, operandKnowns(instruction, values))};
+            return result;
         }
         if (opcode == "while")
             return lowerWhile(computation, instruction, values, prefix);
@@ -498,7 +612,139 @@ private:
         Op& op = newOp(instruction, prefix, operandDeps(instruction, values), controlDeps(instruction, values));
         op.kind = OpKind::Compute;
         costInto(op, computationIndex, index);
-        return Value::of({op.id});
+        Value result = Value::of({op.id});
+        result.known = {foldScalar(instruction, operandKnowns(instruction, values))};
+        return result;
+    }
+
+    static std::vector<std::optional<std::int64_t>> operandKnowns(const Instruction& instruction,
+                                                                  const std::vector<Value>& values)
+    {
+        std::vector<std::optional<std::int64_t>> known;
+        for (std::uint32_t operand : instruction.operands)
+            known.push_back(values[operand].scalar());
+        return known;
+    }
+
+    /// The known scalars of computation `index`'s root given its arguments', computed without
+    /// lowering anything: constants, parameters, tuples, calls and integer arithmetic; a while loop
+    /// passes through the state elements its body returns unchanged.
+    Known evaluate(std::uint32_t index, const std::vector<Known>& arguments, int depth = 0) const
+    {
+        const Computation& computation = m_module.computations.at(index);
+        if (depth > 64)
+            return Known(1);
+        std::vector<Known> known(computation.instructions.size());
+        const auto scalarOf = [&](std::uint32_t operand) {
+            return known[operand].size() == 1 ? known[operand][0] : std::nullopt;
+        };
+        for (std::uint32_t i = 0; i < computation.instructions.size(); ++i) {
+            const Instruction& instruction = computation.instructions[i];
+            const std::string& opcode = instruction.opcode;
+            Known& out = known[i];
+            const std::size_t width = instruction.shape.isTuple ? instruction.shape.tupleElements.size() : 1;
+            if (opcode == "parameter") {
+                const auto n = static_cast<std::size_t>(instruction.parameterNumber.value_or(0));
+                out = n < arguments.size() ? arguments[n] : Known(width);
+            } else if (opcode == "constant") {
+                out = {knownLiteral(instruction)};
+            } else if (opcode == "tuple") {
+                for (std::uint32_t operand : instruction.operands)
+                    out.push_back(scalarOf(operand));
+            } else if (opcode == "get-tuple-element" && !instruction.operands.empty()) {
+                const Known& tuple = known[instruction.operands[0]];
+                const auto k = static_cast<std::size_t>(instruction.tupleIndex.value_or(0));
+                out = {k < tuple.size() ? tuple[k] : std::nullopt};
+            } else if (opcode == "call" && instruction.toApply) {
+                std::vector<Known> inner;
+                for (std::uint32_t operand : instruction.operands)
+                    inner.push_back(known[operand]);
+                out = evaluate(*instruction.toApply, inner, depth + 1);
+            } else if (opcode == "while" && instruction.body && instruction.operands.size() == 1) {
+                out = Known(width);
+                const Computation& body = m_module.computations.at(*instruction.body);
+                const Instruction& next = body.instructions[body.root];
+                const Known& init = known[instruction.operands[0]];
+                for (std::size_t k = 0; next.opcode == "tuple" && k < next.operands.size() && k < width; ++k) {
+                    const Instruction& element = body.instructions[next.operands[k]];
+                    const Instruction& source = body.instructions[element.operands.empty() ? 0 : element.operands[0]];
+                    if (element.opcode == "get-tuple-element" && element.tupleIndex == static_cast<std::int64_t>(k) &&
+                        source.opcode == "parameter" && k < init.size())
+                        out[k] = init[k];
+                }
+            } else {
+                std::vector<std::optional<std::int64_t>> in;
+                for (std::uint32_t operand : instruction.operands)
+                    in.push_back(scalarOf(operand));
+                out = {foldScalar(instruction, in)};
+            }
+            out.resize(std::max<std::size_t>(width, 1));
+        }
+        return known[computation.root];
+    }
+
+    /// The trip count of `loop` from the known scalars of its initial state: the condition is
+    /// evaluated on the state after n iterations, each element advancing by the constant step the
+    /// body gives it (checked over two iterations); the first n for which it is false. nullopt when
+    /// the condition depends on anything unknown or the count passes 2^40.
+    std::optional<std::int64_t> tripCountByEvaluation(const Instruction& loop, const Value& state) const
+    {
+        if (!loop.condition || !loop.body || !loop.shape.isTuple)
+            return std::nullopt;
+        const std::size_t width = loop.shape.tupleElements.size();
+        Known s0 = state.known;
+        s0.resize(width);
+        const Known s1 = evaluate(*loop.body, {s0});
+        const Known s2 = evaluate(*loop.body, {s1});
+        Known step(width);
+        for (std::size_t k = 0; k < width && k < s1.size() && k < s2.size(); ++k) {
+            std::int64_t d1 = 0;
+            std::int64_t d2 = 0;
+            if (s0[k] && s1[k] && s2[k] && !__builtin_sub_overflow(*s1[k], *s0[k], &d1) &&
+                !__builtin_sub_overflow(*s2[k], *s1[k], &d2) && d1 == d2)
+                step[k] = d1;
+        }
+        const auto condition = [&](std::int64_t n) -> std::optional<std::int64_t> {
+            Known at(width);
+            for (std::size_t k = 0; k < width; ++k) {
+                std::int64_t advance = 0;
+                std::int64_t value = 0;
+                if (step[k] && !__builtin_mul_overflow(n, *step[k], &advance) &&
+                    !__builtin_add_overflow(*s0[k], advance, &value))
+                    at[k] = value;
+            }
+            const Known result = evaluate(*loop.condition, {at});
+            return result.empty() ? std::nullopt : result[0];
+        };
+        std::int64_t high = 1;
+        std::optional<std::int64_t> value = condition(0);
+        if (!value)
+            return std::nullopt;
+        if (*value == 0)
+            return 0;
+        while (true) {
+            value = condition(high);
+            if (!value)
+                return std::nullopt;
+            if (*value == 0)
+                break;
+            if (high > (std::int64_t{1} << 40))
+                return std::nullopt;
+            high *= 2;
+        }
+        std::int64_t low = high / 2; // condition(low) is true
+        while (high - low > 1) {
+            const std::int64_t middle = low + (high - low) / 2;
+            value = condition(middle);
+            if (!value)
+                return std::nullopt;
+            (*value != 0 ? low : high) = middle;
+        }
+        // A condition that is not monotone in n (a counter tested with NE that steps over its
+        // bound) has no count this search can trust.
+        if (condition(high - 1) != std::optional<std::int64_t>(1))
+            return std::nullopt;
+        return high;
     }
 
     Value inlineCall(std::uint32_t callee, const Instruction& instruction, const std::vector<Value>& values,
@@ -528,6 +774,8 @@ private:
         if (!loop.body || !loop.condition)
             fail(loop, "a while needs condition= and body=");
         std::optional<std::int64_t> trips = tripCount(computation, loop);
+        if (!trips)
+            trips = tripCountByEvaluation(loop, values[loop.operands.at(0)]);
         const bool givenTrips = !trips && m_options.whileTripCount;
         if (!trips) {
             if (m_options.whileTripCount) {
@@ -535,12 +783,19 @@ private:
                 warn(where(loop) + ": trip count unknown; " + std::to_string(*trips) + " iterations as given");
             } else {
                 trips = 1;
-                warn(where(loop) + ": trip count unknown (no known_trip_count, no counted-loop pattern); ran once. "
-                                   "Give --while-trip-count N");
+                warn(where(loop) + ": trip count unknown (no known_trip_count, and its condition depends on values "
+                                   "only known at run time); ran once. Give --while-trip-count N");
             }
         }
         if (*trips < 0)
             fail(loop, "negative trip count " + std::to_string(*trips));
+        const bool capped = m_options.maxTripCount && *trips > *m_options.maxTripCount;
+        if (capped) {
+            warn(where(loop) + ": " + std::to_string(*trips) + " iterations, " +
+                 std::to_string(*m_options.maxTripCount) +
+                 " lowered (--max-trip-count); the estimate covers those only");
+            trips = m_options.maxTripCount;
+        }
         Value state = values[loop.operands.at(0)];
         // Everything the loop computes waits for its control predecessors (in MLIR: values its regions
         // read from outside), whichever element of the state it starts from.
@@ -563,7 +818,8 @@ private:
                                std::to_string(static_cast<std::uint64_t>(perIteration)) + " ops would exceed " +
                                std::to_string(m_options.maxOps) +
                                " ops per rank; raise --max-ops if the step really unrolls so far" +
-                               (givenTrips ? std::string(", or give a smaller --while-trip-count") : std::string()));
+                               (givenTrips ? std::string(", or give a smaller --while-trip-count")
+                                           : std::string(", or lower fewer iterations with --max-trip-count")));
         }
         return state;
     }

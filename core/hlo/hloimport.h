@@ -21,6 +21,9 @@ struct HloImportOptions {
     /// Trip count for while loops whose count is neither in backend_config (known_trip_count) nor
     /// derivable from the loop's condition; without it such loops run once, with a warning.
     std::optional<std::int64_t> whileTripCount;
+    /// Lower at most this many iterations of any loop, with a warning naming the loop and its count:
+    /// TPU programs run many training steps in one on-device loop (`--max-trip-count`).
+    std::optional<std::int64_t> maxTripCount;
     /// Refuse to unroll into more ops per rank than this (a guard against runaway loops): 5 million
     /// ops take about 1 GB; the largest real modules we read unroll to some 45,000 (`--max-ops`).
     std::uint64_t maxOps = 5'000'000;
