@@ -6,9 +6,9 @@
 #include "core/partition/logicalprogram.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <limits>
-#include <cctype>
 #include <map>
 #include <memory>
 #include <optional>
@@ -1148,9 +1148,8 @@ private:
             opcode = "call";
             instruction.toApply = translateFunction(function);
         } else if (fullName == "sdy.manual_computation") {
-            // The body is what each device runs on its local shards: inline it as a call.
-            opcode = "call";
-            instruction.toApply = regionComputation(op, 0, "manual_computation");
+            translateManualComputation(builder, op, std::move(instruction));
+            return;
         } else if (fullName == "stablehlo.composite" || fullName == "mhlo.composite") {
             auto decomposition = op.getAttrOfType<::mlir::FlatSymbolRefAttr>("decomposition");
             auto function = decomposition ? m_symbols.lookup<::mlir::func::FuncOp>(decomposition.getValue()) : nullptr;
@@ -1229,7 +1228,7 @@ private:
             if (!sharding.empty())
                 instruction.attributes.emplace_back("sharding", sharding);
         }
-        if (isCollectiveName(name) && (dialect == "stablehlo" || dialect == "mhlo"))
+        if (isCollectiveName(name) && (dialect == "stablehlo" || dialect == "mhlo") && m_manualDepth == 0)
             ++m_result.collectives;
         if (op.getAttr("mhlo.sharding") || op.getAttr("sdy.sharding") || fullName == "sdy.sharding_constraint")
             ++m_result.shardedValues;
@@ -1249,6 +1248,75 @@ private:
         builder.dependOnCaptures(instruction);
         const std::uint32_t index = builder.add(std::move(instruction));
         mapResults(builder, op, index);
+    }
+
+    /// `sdy.manual_computation`: each operand enters as an SPMDFullToShardShape custom call (its
+    /// in_sharding as annotation, the body argument's local type as shape), the body is called on
+    /// them as written, and each result leaves through an SPMDShardToFullShape (its out_sharding),
+    /// as XLA's HLO round trip writes a shard_map; the partitioner hands each device its shard.
+    /// Collectives inside the body are the program's own, not a sign the module is partitioned.
+    void translateManualComputation(Builder& builder, ::mlir::Operation& op, Instruction call)
+    {
+        if (op.getNumRegions() != 1 || op.getRegion(0).empty())
+            fail(op, "sdy.manual_computation needs a body");
+        ::mlir::Block& body = op.getRegion(0).front();
+        if (body.getNumArguments() != op.getNumOperands())
+            fail(op, "sdy.manual_computation: " + std::to_string(op.getNumOperands()) + " operands but " +
+                         std::to_string(body.getNumArguments()) + " body arguments");
+        auto inShardings = op.getAttrOfType<::mlir::ArrayAttr>("in_shardings");
+        auto outShardings = op.getAttrOfType<::mlir::ArrayAttr>("out_shardings");
+        const auto edge = [&](std::uint32_t operand, const Shape& shape, const char* target,
+                              ::mlir::ArrayAttr shardings, unsigned k) {
+            Instruction custom;
+            custom.name = std::string(target) + "." + std::to_string(m_nextInstruction++);
+            custom.opcode = "custom-call";
+            custom.customCallTarget = target;
+            custom.operands = {operand};
+            custom.shape = shape;
+            custom.line = call.line;
+            custom.column = call.column;
+            custom.metadata = call.metadata;
+            if (shardings && k < shardings.size()) {
+                const std::string sharding = shardingTextOf(shardings[k]);
+                if (!sharding.empty())
+                    custom.attributes.emplace_back("sharding", sharding);
+            }
+            return builder.add(std::move(custom));
+        };
+        std::vector<std::uint32_t> locals;
+        for (unsigned k = 0; k < op.getNumOperands(); ++k)
+            locals.push_back(
+                edge(call.operands[k], shapeOf(body.getArgument(k).getType()), "SPMDFullToShardShape", inShardings, k));
+        call.opcode = "call";
+        call.name = "manual_computation." + std::to_string(m_nextInstruction++);
+        call.operands = locals;
+        ++m_manualDepth;
+        call.toApply = regionComputation(op, 0, "manual_computation");
+        --m_manualDepth;
+        // The body returns its local values: the call's shape is theirs.
+        const Computation& callee = m_result.module.computations[*call.toApply];
+        call.shape = callee.instructions[callee.root].shape;
+        builder.dependOnCaptures(call);
+        const std::uint32_t index = builder.add(std::move(call));
+        ++m_result.manualComputations;
+        for (::mlir::OpResult result : op.getResults()) {
+            std::uint32_t local = index;
+            if (op.getNumResults() > 1) {
+                Instruction element;
+                element.name =
+                    builder.computation.instructions[index].name + "." + std::to_string(result.getResultNumber());
+                element.opcode = "get-tuple-element";
+                element.tupleIndex = result.getResultNumber();
+                element.operands = {index};
+                const Shape& whole = builder.computation.instructions[index].shape;
+                element.shape = result.getResultNumber() < whole.tupleElements.size()
+                                    ? whole.tupleElements[result.getResultNumber()]
+                                    : shapeOf(result.getType());
+                local = builder.add(std::move(element));
+            }
+            builder.values[result] =
+                edge(local, shapeOf(result.getType()), "SPMDShardToFullShape", outShardings, result.getResultNumber());
+        }
     }
 
     void translateWhile(Builder& builder, ::mlir::Operation& op, Instruction loop)
@@ -1541,6 +1609,7 @@ private:
     std::optional<core::partition::MeshShape> m_gspmdMesh;
     std::vector<Builder*> m_builders; ///< computations being built, outermost first
     std::uint64_t m_nextInstruction = 0;
+    int m_manualDepth = 0; ///< > 0 while translating the body of an sdy.manual_computation
     std::uint64_t m_nextComputation = 0;
 };
 

@@ -27,8 +27,10 @@ struct TranslatedModule {
     std::vector<MeshDeclaration> meshes;
     /// Values of the entry function or ops outside manual computations that carry a sharding.
     std::size_t shardedValues = 0;
-    /// Collectives anywhere in the module.
+    /// Collectives outside manual computations (those inside are the program's own).
     std::size_t collectives = 0;
+    /// sdy.manual_computation ops: written before SPMD partitioning, like shardings.
+    std::size_t manualComputations = 0;
 };
 
 /// Translates `module` (read from `file`). Every operation becomes an instruction; operations the

@@ -22,6 +22,7 @@ MlirModule readBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer)
                             result.warnings = std::move(translated.warnings);
                             result.shardedValues = translated.shardedValues;
                             result.collectives = translated.collectives;
+                            result.manualComputations = translated.manualComputations;
                             for (detail::MeshDeclaration& mesh : translated.meshes)
                                 result.meshes.push_back(MeshAxes{std::move(mesh.name), std::move(mesh.axes)});
                         });
@@ -45,7 +46,7 @@ MlirImport lowerMlirModule(const MlirModule& read, const MlirImportOptions& opti
     MlirImport result;
     result.meshes = read.meshes;
     std::vector<std::string> warnings = read.warnings;
-    const bool needsPartitioning = read.shardedValues > 0 && read.collectives == 0;
+    const bool needsPartitioning = read.manualComputations > 0 || (read.shardedValues > 0 && read.collectives == 0);
     core::partition::MeshShape mesh;
     try {
         if (!options.mesh.empty())

@@ -38,8 +38,10 @@ struct MlirModule {
     std::vector<MeshAxes> meshes;
     /// Values that carry an `sdy.sharding` or `mhlo.sharding` annotation outside manual computations.
     std::size_t shardedValues = 0;
-    /// Collective ops anywhere in the module (StableHLO/MHLO all_reduce, all_gather, ...).
+    /// Collective ops outside manual computations (StableHLO/MHLO all_reduce, all_gather, ...).
     std::size_t collectives = 0;
+    /// sdy.manual_computation ops (shard_map): the module is written before SPMD partitioning.
+    std::size_t manualComputations = 0;
     std::vector<std::string> warnings;
 };
 

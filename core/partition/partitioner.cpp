@@ -158,9 +158,10 @@ private:
     }
 
     /// Layouts the users of a value would like it in, for values without one of their own: the
-    /// annotations of the results and of ops, carried back through elementwise ops of equal shape
-    /// and from a loop's results to its initial state. Only used where a layout is free to choose
-    /// (the carried layout of a loop state initialised replicated).
+    /// annotations of the results and of ops (a manual region's entry included), carried back
+    /// through elementwise ops of equal shape and from a loop's results to its initial state. Only
+    /// used where a layout is free to choose: an unannotated argument, and the carried layout of a
+    /// loop state initialised replicated.
     void computeHints()
     {
         const auto setHint = [&](std::uint32_t op, const TensorSharding& spec) {
@@ -188,6 +189,9 @@ private:
                 for (std::uint32_t operand : logical.operands)
                     if (globalShape(operand).dims == logical.instruction.shape.dims)
                         setHint(operand, *hint);
+            } else if (opcode == "custom-call" && logical.instruction.customCallTarget == "SPMDFullToShardShape" &&
+                       logical.operands.size() == 1 && logical.sharding) {
+                setHint(logical.operands[0], *logical.sharding);
             } else if (opcode == "get-tuple-element" && logical.operands.size() == 1) {
                 const LogicalOp& source = m_program.ops[logical.operands[0]];
                 const auto k = static_cast<std::size_t>(logical.instruction.tupleIndex.value_or(0));
@@ -685,7 +689,12 @@ private:
             return;
         }
         if (opcode == "parameter") {
-            TensorSharding spec = logical.sharding ? fitToMesh(*logical.sharding, instruction.name) : replicated(op);
+            // An argument without a sharding takes the layout its users ask for, as XLA's
+            // propagation sets the layout of unannotated arguments (JAX's default in_shardings).
+            const auto hint = m_hints.find(op);
+            TensorSharding spec = logical.sharding        ? fitToMesh(*logical.sharding, instruction.name)
+                                  : hint != m_hints.end() ? fitToMesh(hint->second, instruction.name)
+                                                          : replicated(op);
             spec.dims.resize(rank);
             if (!spec.partial.empty())
                 m_keepPartial.insert(op);

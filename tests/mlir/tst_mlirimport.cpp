@@ -114,6 +114,7 @@ private Q_SLOTS:
     void partitionedLocalShapesAndBytes();
     void meshWithoutAnAxisDropsItsShardings();
     void badMeshIsAnInputError();
+    void shardMapInsideJitIsPartitioned();
     void shardedAttentionMegatronCollectives_data();
     void shardedAttentionMegatronCollectives();
     void attentionHeadsThatDoNotSplitWarn();
@@ -655,6 +656,21 @@ void TestMlirImport::meshDialectCollectivesGroupByMeshAxes()
             QVERIFY(std::find(pairs.begin(), pairs.end(), std::pair<std::int32_t, std::int32_t>{7, 4}) != pairs.end());
         }
     QCOMPARE(countOps(workload, "block"), std::size_t(0)); // loc names are scopes, not op names
+}
+
+void TestMlirImport::shardMapInsideJitIsPartitioned()
+{
+    // The manual body's all-reduce is the program's own, not a sign the module is partitioned: the
+    // code around it runs on shards ([2,16] per device) and the replicated result is all-gathered.
+    const MlirImport imported = flint::mlir::importMlirFile(fixture("shard_map_in_jit.mlir"));
+    QCOMPARE(imported.imported.partitioning, flint::core::hlo::Partitioning::ByFlint);
+    QCOMPARE(imported.partitionedFor, std::string("x=4"));
+    const std::map<std::string, int> expected{{"all-reduce {0,1,2,3}", 1}, {"all-gather {0,1,2,3}", 1}};
+    QCOMPARE(collectivesOf(imported.imported.workload, 2), expected);
+    const auto& ops = imported.imported.workload.programOf(0).ops;
+    const auto tanh = std::find_if(ops.begin(), ops.end(), [](const Op& op) { return op.name.rfind("tanh", 0) == 0; });
+    QVERIFY(tanh != ops.end());
+    QCOMPARE(tanh->flops, std::uint64_t(2 * 16));
 }
 
 QTEST_GUILESS_MAIN(TestMlirImport)
