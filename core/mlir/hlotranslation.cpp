@@ -1147,9 +1147,13 @@ private:
                              ", which has no body in the module");
             opcode = "call";
             instruction.toApply = translateFunction(function);
-        } else if (fullName == "sdy.manual_computation") {
-            translateManualComputation(builder, op, std::move(instruction));
+        } else if (fullName == "sdy.manual_computation" || fullName == "sdy.named_computation") {
+            translateShardyComputation(builder, op, std::move(instruction), fullName == "sdy.manual_computation");
             return;
+        } else if (fullName == "sdy.sharding_group") {
+            return; // ties shardings together during propagation; no value, no work
+        } else if (fullName == "sdy.propagation_barrier") {
+            opcode = "bitcast"; // stops propagation only; the value passes unchanged
         } else if (fullName == "stablehlo.composite" || fullName == "mhlo.composite") {
             auto decomposition = op.getAttrOfType<::mlir::FlatSymbolRefAttr>("decomposition");
             auto function = decomposition ? m_symbols.lookup<::mlir::func::FuncOp>(decomposition.getValue()) : nullptr;
@@ -1255,22 +1259,29 @@ private:
     /// them as written, and each result leaves through an SPMDShardToFullShape (its out_sharding),
     /// as XLA's HLO round trip writes a shard_map; the partitioner hands each device its shard.
     /// Collectives inside the body are the program's own, not a sign the module is partitioned.
-    void translateManualComputation(Builder& builder, ::mlir::Operation& op, Instruction call)
+    /// `sdy.named_computation`: a call of its body on global values; its in_ and out_shardings,
+    /// where given, are sharding constraints on its operands and results.
+    void translateShardyComputation(Builder& builder, ::mlir::Operation& op, Instruction call, bool manual)
     {
+        const std::string what = op.getName().getStringRef().str();
         if (op.getNumRegions() != 1 || op.getRegion(0).empty())
-            fail(op, "sdy.manual_computation needs a body");
+            fail(op, what + " needs a body");
         ::mlir::Block& body = op.getRegion(0).front();
         if (body.getNumArguments() != op.getNumOperands())
-            fail(op, "sdy.manual_computation: " + std::to_string(op.getNumOperands()) + " operands but " +
+            fail(op, what + ": " + std::to_string(op.getNumOperands()) + " operands but " +
                          std::to_string(body.getNumArguments()) + " body arguments");
         auto inShardings = op.getAttrOfType<::mlir::ArrayAttr>("in_shardings");
         auto outShardings = op.getAttrOfType<::mlir::ArrayAttr>("out_shardings");
         const auto edge = [&](std::uint32_t operand, const Shape& shape, const char* target,
                               ::mlir::ArrayAttr shardings, unsigned k) {
+            if (!manual && !(shardings && k < shardings.size()))
+                return operand;
             Instruction custom;
-            custom.name = std::string(target) + "." + std::to_string(m_nextInstruction++);
-            custom.opcode = "custom-call";
-            custom.customCallTarget = target;
+            custom.name = std::string(manual ? target : "named_computation.constraint") + "." +
+                          std::to_string(m_nextInstruction++);
+            custom.opcode = manual ? "custom-call" : "bitcast";
+            if (manual)
+                custom.customCallTarget = target;
             custom.operands = {operand};
             custom.shape = shape;
             custom.line = call.line;
@@ -1280,6 +1291,7 @@ private:
                 const std::string sharding = shardingTextOf(shardings[k]);
                 if (!sharding.empty())
                     custom.attributes.emplace_back("sharding", sharding);
+                m_result.shardedValues += manual || sharding.empty() ? 0 : 1;
             }
             return builder.add(std::move(custom));
         };
@@ -1288,17 +1300,18 @@ private:
             locals.push_back(
                 edge(call.operands[k], shapeOf(body.getArgument(k).getType()), "SPMDFullToShardShape", inShardings, k));
         call.opcode = "call";
-        call.name = "manual_computation." + std::to_string(m_nextInstruction++);
+        const std::string kind = manual ? "manual_computation" : "named_computation";
+        call.name = kind + "." + std::to_string(m_nextInstruction++);
         call.operands = locals;
-        ++m_manualDepth;
-        call.toApply = regionComputation(op, 0, "manual_computation");
-        --m_manualDepth;
+        m_manualDepth += manual ? 1 : 0;
+        call.toApply = regionComputation(op, 0, kind);
+        m_manualDepth -= manual ? 1 : 0;
         // The body returns its local values: the call's shape is theirs.
         const Computation& callee = m_result.module.computations[*call.toApply];
         call.shape = callee.instructions[callee.root].shape;
         builder.dependOnCaptures(call);
         const std::uint32_t index = builder.add(std::move(call));
-        ++m_result.manualComputations;
+        m_result.manualComputations += manual ? 1 : 0;
         for (::mlir::OpResult result : op.getResults()) {
             std::uint32_t local = index;
             if (op.getNumResults() > 1) {

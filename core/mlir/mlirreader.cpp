@@ -191,9 +191,9 @@ void refuseOuterUseOfNestedDefinition(std::string_view source, const std::string
         std::size_t depth;
         std::size_t offset;
     };
-    std::vector<Entry> definitions;                           // innermost last
+    std::vector<Entry> definitions;                            // innermost last
     std::unordered_map<std::string_view, std::size_t> visible; // name -> definitions in open regions
-    std::vector<Entry> uses;                                  // uses before any visible definition
+    std::vector<Entry> uses;                                   // uses before any visible definition
     std::unordered_map<std::string_view, std::size_t> pending; // name -> index in `uses`
     std::size_t depth = 0;
 
@@ -302,8 +302,9 @@ void refuseOuterUseOfNestedDefinition(std::string_view source, const std::string
             }
             // `%arg0: T` (no blank before the colon, as MLIR prints arguments) defines an argument;
             // `%x : T` is an operand before its type.
-            const bool argument = end < source.size() && source[end] == ':' &&
-                                  (end + 1 >= source.size() || !std::isdigit(static_cast<unsigned char>(source[end + 1])));
+            const bool argument =
+                end < source.size() && source[end] == ':' &&
+                (end + 1 >= source.size() || !std::isdigit(static_cast<unsigned char>(source[end + 1])));
             if (equals || argument)
                 define(name, i);
             else
@@ -358,8 +359,8 @@ std::optional<std::string> blankLocationRanges(std::string_view source)
             continue;
         if (!out)
             out.emplace(source);
-        std::fill(out->begin() + static_cast<std::ptrdiff_t>(rangeStart), out->begin() + static_cast<std::ptrdiff_t>(at),
-                  ' ');
+        std::fill(out->begin() + static_cast<std::ptrdiff_t>(rangeStart),
+                  out->begin() + static_cast<std::ptrdiff_t>(at), ' ');
         i = at;
     }
     return out;
@@ -378,8 +379,7 @@ void parseModule(std::unique_ptr<llvm::MemoryBuffer> buffer, const MlirReadOptio
                  llvm::function_ref<void(::mlir::ModuleOp, const SourcePositions&)> use)
 {
     const std::string bufferName = buffer->getBufferIdentifier().str();
-    if (const auto blanked =
-            blankLocationRanges(std::string_view(buffer->getBufferStart(), buffer->getBufferSize())))
+    if (const auto blanked = blankLocationRanges(std::string_view(buffer->getBufferStart(), buffer->getBufferSize())))
         buffer = llvm::MemoryBuffer::getMemBufferCopy(*blanked, bufferName);
     const llvm::StringRef text = buffer->getBuffer();
     const std::string_view source(text.data(), text.size());

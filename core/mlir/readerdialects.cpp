@@ -19,8 +19,8 @@ MLIR_DEFINE_EXPLICIT_TYPE_ID(flint::mlir::detail::ShardyReaderDialect)
 
 // The grammar below follows the pretty forms that the StableHLO specification (spec.md, each op's
 // "Examples") and the op definitions' assembly formats print, and Shardy's dialect documentation
-// (sdy.mesh, #sdy.sharding, sdy.manual_computation). Parsers never throw: they report through the
-// parser's diagnostics, which carry file, line and column.
+// (sdy.mesh, #sdy.sharding, sdy.manual_computation, sdy.named_computation, ...). Parsers never throw: they report
+// through the parser's diagnostics, which carry file, line and column.
 namespace flint::mlir::detail {
 namespace {
 
@@ -634,9 +634,76 @@ ParseResult parseSdyShardingConstraint(OpAsmParser& parser, OperationState& stat
     return success();
 }
 
+/// `sdy.propagation_barrier %x allowed_direction=NONE : T` and, without a result,
+/// `sdy.sharding_group %x group_id=3 : T`: an operand, `key=value` words (integers or bare words),
+/// an attr-dict and the operand's type.
+ParseResult parseSdyOperandOp(OpAsmParser& parser, OperationState& state, bool hasResult)
+{
+    ::mlir::Builder builder(parser.getContext());
+    OpAsmParser::UnresolvedOperand operand;
+    if (parser.parseOperand(operand))
+        return failure();
+    StringRef keyword;
+    while (succeeded(parser.parseOptionalKeyword(&keyword))) {
+        if (parser.parseEqual())
+            return failure();
+        std::int64_t number = 0;
+        const ::mlir::OptionalParseResult integer = parser.parseOptionalInteger(number);
+        Attribute value;
+        if (integer.has_value()) {
+            if (failed(*integer))
+                return failure();
+            value = builder.getI64IntegerAttr(number);
+        } else {
+            StringRef word;
+            if (parser.parseKeyword(&word))
+                return failure();
+            value = builder.getStringAttr(word);
+        }
+        state.addAttribute(keyword, value);
+    }
+    Type type;
+    if (parser.parseOptionalAttrDict(state.attributes) || parser.parseColonType(type) ||
+        parser.resolveOperand(operand, type, state.operands))
+        return failure();
+    if (hasResult)
+        state.addTypes(type);
+    return success();
+}
+
+ParseResult parseSdyPropagationBarrier(OpAsmParser& parser, OperationState& state)
+{
+    return parseSdyOperandOp(parser, state, true);
+}
+
+ParseResult parseSdyShardingGroup(OpAsmParser& parser, OperationState& state)
+{
+    return parseSdyOperandOp(parser, state, false);
+}
+
+ParseResult parseSdyRegionOp(OpAsmParser& parser, OperationState& state, const char* what);
+
 /// `sdy.manual_computation(%a, ...) in_shardings=[...] out_shardings=[...] manual_axes={"x", ...}
 /// (%local: T, ...) { body } : (T...) -> R`.
 ParseResult parseSdyManualComputation(OpAsmParser& parser, OperationState& state)
+{
+    return parseSdyRegionOp(parser, state, "sdy.manual_computation");
+}
+
+/// `sdy.named_computation<"name">(%a, ...) [in_shardings=[...]] [out_shardings=[...]] (%x: T, ...)
+/// { body } : (T...) -> R`.
+ParseResult parseSdyNamedComputation(OpAsmParser& parser, OperationState& state)
+{
+    std::string name;
+    if (parser.parseLess() || parser.parseString(&name) || parser.parseGreater())
+        return failure();
+    state.addAttribute("name", ::mlir::Builder(parser.getContext()).getStringAttr(name));
+    return parseSdyRegionOp(parser, state, "sdy.named_computation");
+}
+
+/// The operands, keyword attributes, region and signature shared by the manual and named
+/// computations.
+ParseResult parseSdyRegionOp(OpAsmParser& parser, OperationState& state, const char* what)
 {
     ::mlir::Builder builder(parser.getContext());
     Operands operands;
@@ -667,7 +734,7 @@ ParseResult parseSdyManualComputation(OpAsmParser& parser, OperationState& state
     if (parseSignature(parser, signature))
         return failure();
     if (!signature.functional)
-        return parser.emitError(location, "sdy.manual_computation needs a function type");
+        return parser.emitError(location, std::string(what) + " needs a function type");
     if (parser.resolveOperands(operands, signature.inputs, location, state.operands))
         return failure();
     state.addTypes(signature.results);
@@ -739,6 +806,12 @@ std::optional<::mlir::Dialect::ParseOpHook> ReaderDialect::getParseOperationHook
             return ParseOpHook(parseSdyShardingConstraint);
         if (shortName == "manual_computation")
             return ParseOpHook(parseSdyManualComputation);
+        if (shortName == "named_computation")
+            return ParseOpHook(parseSdyNamedComputation);
+        if (shortName == "propagation_barrier")
+            return ParseOpHook(parseSdyPropagationBarrier);
+        if (shortName == "sharding_group")
+            return ParseOpHook(parseSdyShardingGroup);
         if (shortName == "return")
             return ParseOpHook(parseTerminator);
         if (shortName == "constant") // Shardy's constant, kept apart from stablehlo.constant during propagation

@@ -115,6 +115,7 @@ private Q_SLOTS:
     void meshWithoutAnAxisDropsItsShardings();
     void badMeshIsAnInputError();
     void shardMapInsideJitIsPartitioned();
+    void shardyNamedComputationBarrierAndGroup();
     void shardedAttentionMegatronCollectives_data();
     void shardedAttentionMegatronCollectives();
     void attentionHeadsThatDoNotSplitWarn();
@@ -671,6 +672,22 @@ void TestMlirImport::shardMapInsideJitIsPartitioned()
     const auto tanh = std::find_if(ops.begin(), ops.end(), [](const Op& op) { return op.name.rfind("tanh", 0) == 0; });
     QVERIFY(tanh != ops.end());
     QCOMPARE(tanh->flops, std::uint64_t(2 * 16));
+}
+
+void TestMlirImport::shardyNamedComputationBarrierAndGroup()
+{
+    // The named computation's in_shardings ask for the weight column-sharded over x while the
+    // activations are batch-sharded over x: the dot gathers the weight ([16,8] f32 per device). The
+    // barrier and the sharding group move nothing.
+    const MlirImport imported = flint::mlir::importMlirFile(fixture("sdy_named_computation.mlir"));
+    QCOMPARE(imported.imported.partitioning, flint::core::hlo::Partitioning::ByFlint);
+    QVERIFY(imported.imported.warnings.empty());
+    const std::map<std::string, int> expected{{"all-gather {0,1,2,3}", 1}};
+    QCOMPARE(collectivesOf(imported.imported.workload, 1), expected);
+    const auto& ops = imported.imported.workload.programOf(0).ops;
+    QCOMPARE(ops.size(), std::size_t(2));
+    QCOMPARE(ops[0].commBytes, std::uint64_t(16 * 8 * 4));
+    QCOMPARE(ops[1].flops, std::uint64_t(2 * 2 * 16 * 32));
 }
 
 QTEST_GUILESS_MAIN(TestMlirImport)
