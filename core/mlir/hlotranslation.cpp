@@ -1083,24 +1083,28 @@ private:
         return index;
     }
 
+    /// A get-tuple-element of element `k` (of `shape`) of the tuple instruction `index`.
+    static std::uint32_t addElement(Builder& builder, std::uint32_t index, unsigned k, Shape shape)
+    {
+        Instruction element;
+        element.name = builder.computation.instructions[index].name + "." + std::to_string(k);
+        element.opcode = "get-tuple-element";
+        element.tupleIndex = k;
+        element.operands = {index};
+        element.shape = std::move(shape);
+        element.line = builder.computation.instructions[index].line;
+        element.column = builder.computation.instructions[index].column;
+        return builder.add(std::move(element));
+    }
+
     void mapResults(Builder& builder, ::mlir::Operation& op, std::uint32_t index)
     {
         if (op.getNumResults() == 1) {
             builder.values[op.getResult(0)] = index;
             return;
         }
-        for (::mlir::OpResult result : op.getResults()) {
-            Instruction element;
-            element.name =
-                builder.computation.instructions[index].name + "." + std::to_string(result.getResultNumber());
-            element.opcode = "get-tuple-element";
-            element.tupleIndex = result.getResultNumber();
-            element.operands = {index};
-            element.shape = shapeOf(result.getType());
-            element.line = builder.computation.instructions[index].line;
-            element.column = builder.computation.instructions[index].column;
-            builder.values[result] = builder.add(std::move(element));
-        }
+        for (::mlir::OpResult result : op.getResults())
+            builder.values[result] = addElement(builder, index, result.getResultNumber(), shapeOf(result.getType()));
     }
 
     std::uint32_t regionComputation(::mlir::Operation& op, unsigned k, const std::string& what)
@@ -1315,17 +1319,11 @@ private:
         for (::mlir::OpResult result : op.getResults()) {
             std::uint32_t local = index;
             if (op.getNumResults() > 1) {
-                Instruction element;
-                element.name =
-                    builder.computation.instructions[index].name + "." + std::to_string(result.getResultNumber());
-                element.opcode = "get-tuple-element";
-                element.tupleIndex = result.getResultNumber();
-                element.operands = {index};
                 const Shape& whole = builder.computation.instructions[index].shape;
-                element.shape = result.getResultNumber() < whole.tupleElements.size()
-                                    ? whole.tupleElements[result.getResultNumber()]
-                                    : shapeOf(result.getType());
-                local = builder.add(std::move(element));
+                local = addElement(builder, index, result.getResultNumber(),
+                                   result.getResultNumber() < whole.tupleElements.size()
+                                       ? whole.tupleElements[result.getResultNumber()]
+                                       : shapeOf(result.getType()));
             }
             builder.values[result] =
                 edge(local, shapeOf(result.getType()), "SPMDShardToFullShape", outShardings, result.getResultNumber());
@@ -1358,16 +1356,8 @@ private:
         loop.body = translateRegion(op.getRegion(1), "while_body", Parameters::Tuple, true);
         builder.dependOnCaptures(loop);
         const std::uint32_t index = builder.add(std::move(loop));
-        for (::mlir::OpResult result : op.getResults()) {
-            Instruction element;
-            element.name =
-                builder.computation.instructions[index].name + "." + std::to_string(result.getResultNumber());
-            element.opcode = "get-tuple-element";
-            element.tupleIndex = result.getResultNumber();
-            element.operands = {index};
-            element.shape = shapeOf(result.getType());
-            builder.values[result] = builder.add(std::move(element));
-        }
+        for (::mlir::OpResult result : op.getResults())
+            builder.values[result] = addElement(builder, index, result.getResultNumber(), shapeOf(result.getType()));
     }
 
     std::shared_ptr<const core::hlo::ReplicaGroupList> replicaGroups(::mlir::Attribute attribute)
