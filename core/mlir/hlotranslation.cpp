@@ -856,6 +856,10 @@ private:
             for (std::size_t k = 0; axes && sizes && k < axes.size() && k < sizes.size(); ++k)
                 mesh.axes.emplace_back(::mlir::cast<::mlir::StringAttr>(axes[k]).getValue().str(),
                                        ::mlir::cast<::mlir::IntegerAttr>(sizes[k]).getInt());
+            if (auto ids = body.getAs<::mlir::ArrayAttr>("device_ids"))
+                for (::mlir::Attribute id : ids)
+                    if (auto value = ::mlir::dyn_cast<::mlir::IntegerAttr>(id))
+                        mesh.deviceIds.push_back(value.getInt());
         }
         m_result.meshes.push_back(std::move(mesh));
     }

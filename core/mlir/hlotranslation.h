@@ -19,6 +19,7 @@ namespace flint::mlir::detail {
 struct MeshDeclaration {
     std::string name;
     std::vector<std::pair<std::string, std::int64_t>> axes;
+    std::vector<std::int64_t> deviceIds; ///< device_ids=[...]; empty: iota
 };
 
 struct TranslatedModule {

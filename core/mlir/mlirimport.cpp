@@ -24,7 +24,8 @@ MlirModule readBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer)
                             result.collectives = translated.collectives;
                             result.manualComputations = translated.manualComputations;
                             for (detail::MeshDeclaration& mesh : translated.meshes)
-                                result.meshes.push_back(MeshAxes{std::move(mesh.name), std::move(mesh.axes)});
+                                result.meshes.push_back(
+                                    MeshAxes{std::move(mesh.name), std::move(mesh.axes), std::move(mesh.deviceIds)});
                         });
     return result;
 }
@@ -54,8 +55,10 @@ MlirImport lowerMlirModule(const MlirModule& read, const MlirImportOptions& opti
     } catch (const std::invalid_argument& e) {
         throw core::InputError(read.module.file, std::string("--mesh: ") + e.what());
     }
-    if (mesh.axes.empty() && !read.meshes.empty())
+    if (mesh.axes.empty() && !read.meshes.empty()) {
         mesh.axes = read.meshes.front().axes;
+        mesh.deviceIds = read.meshes.front().deviceIds;
+    }
     if (!needsPartitioning && !options.mesh.empty())
         warnings.push_back("the module is already partitioned (it has " + std::to_string(read.collectives) +
                            " collectives or no shardings); the mesh " + options.mesh + " is not used");

@@ -30,6 +30,7 @@ struct MlirImportOptions {
 struct MeshAxes {
     std::string name;                                       ///< symbol name without '@'
     std::vector<std::pair<std::string, std::int64_t>> axes; ///< axis name and size, in order
+    std::vector<std::int64_t> deviceIds;                    ///< device_ids=[...]; empty: iota order
 };
 
 /// An MLIR module read and translated to the HLO frontend's Module (not yet lowered).

@@ -17,6 +17,9 @@ namespace flint::core::partition {
 /// d in row-major order over the axes (Shardy's and JAX's convention without explicit device ids).
 struct MeshShape {
     std::vector<std::pair<std::string, std::int64_t>> axes;
+    /// The device at each mesh position, row-major (Shardy's `device_ids=[...]`); empty: position
+    /// p is device p.
+    std::vector<std::int64_t> deviceIds;
 
     std::int64_t devices() const;
     /// Size of axis `name`; 0 when the mesh has no such axis.

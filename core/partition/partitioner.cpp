@@ -316,11 +316,14 @@ private:
             for (std::size_t a = 0; a < m_mesh.axes.size(); ++a)
                 if (std::find(axes.begin(), axes.end(), m_mesh.axes[a].first) == axes.end())
                     rest.push_back(coordinates[a]);
-            byRest[rest].push_back(device);
+            byRest[rest].push_back(m_mesh.deviceIds.empty() ? device
+                                                            : m_mesh.deviceIds.at(static_cast<std::size_t>(device)));
         }
         auto groups = std::make_shared<hlo::ReplicaGroupList>();
-        for (auto& [rest, members] : byRest)
+        for (auto& [rest, members] : byRest) {
+            std::sort(members.begin(), members.end());
             groups->push_back(std::move(members));
+        }
         std::sort(groups->begin(), groups->end());
         m_shared.groups.emplace(key, groups);
         return groups;
@@ -1479,6 +1482,14 @@ private:
 
 PartitionedModule partitionForMesh(const LogicalProgram& program, const MeshShape& mesh, const std::string& file)
 {
+    if (!mesh.deviceIds.empty()) {
+        std::vector<std::int64_t> sorted = mesh.deviceIds;
+        std::sort(sorted.begin(), sorted.end());
+        for (std::size_t k = 0; k < sorted.size(); ++k)
+            if (sorted[k] != static_cast<std::int64_t>(k) || sorted.size() != static_cast<std::size_t>(mesh.devices()))
+                throw std::invalid_argument("the mesh's device_ids are no permutation of its " +
+                                            std::to_string(mesh.devices()) + " devices");
+    }
     SharedState shared;
     shared.out.module.name = program.name;
     shared.out.module.file = file;

@@ -116,6 +116,7 @@ private Q_SLOTS:
     void badMeshIsAnInputError();
     void shardMapInsideJitIsPartitioned();
     void shardyNamedComputationBarrierAndGroup();
+    void shardyMeshDeviceIds();
     void shardedAttentionMegatronCollectives_data();
     void shardedAttentionMegatronCollectives();
     void attentionHeadsThatDoNotSplitWarn();
@@ -688,6 +689,16 @@ void TestMlirImport::shardyNamedComputationBarrierAndGroup()
     QCOMPARE(ops.size(), std::size_t(2));
     QCOMPARE(ops[0].commBytes, std::uint64_t(16 * 8 * 4));
     QCOMPARE(ops[1].flops, std::uint64_t(2 * 2 * 16 * 32));
+}
+
+void TestMlirImport::shardyMeshDeviceIds()
+{
+    // device_ids=[0, 2, 1, 3]: the devices along y are {0,2} and {1,3}, not {0,1} and {2,3}.
+    const MlirImport imported = flint::mlir::importMlirFile(fixture("mesh_device_ids.mlir"));
+    const std::map<std::string, int> expected{{"all-reduce {0,2}", 1}};
+    QCOMPARE(collectivesOf(imported.imported.workload, 2), expected);
+    const std::map<std::string, int> other{{"all-reduce {1,3}", 1}};
+    QCOMPARE(collectivesOf(imported.imported.workload, 1), other);
 }
 
 QTEST_GUILESS_MAIN(TestMlirImport)
