@@ -226,6 +226,25 @@ private:
                     continue;
                 }
             }
+            if (instruction.opcode == "opt-barrier") {
+                // jax.checkpoint's barrier keeps XLA from moving recomputation across it; it moves no
+                // data and changes no layout: its values pass through (HLO: one tuple operand;
+                // StableHLO: one operand per value, a tuple of results).
+                if (operands.size() == 1 && (m_tupleElements.count(operands[0]) || !instruction.shape.isTuple)) {
+                    values[i] = operands[0];
+                    continue;
+                }
+                if (instruction.shape.isTuple && operands.size() == instruction.shape.tupleElements.size()) {
+                    LogicalOp tuple;
+                    tuple.instruction = instruction;
+                    tuple.instruction.opcode = "tuple";
+                    tuple.instruction.operands.clear();
+                    tuple.operands = operands;
+                    values[i] = add(std::move(tuple));
+                    m_tupleElements[values[i]] = operands;
+                    continue;
+                }
+            }
             if (instruction.opcode == "tuple") {
                 LogicalOp op;
                 op.instruction = instruction;

@@ -2,6 +2,7 @@
 #include "core/partition/partitioner.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <memory>
 #include <set>
@@ -55,6 +56,15 @@ bool isElementwise(const std::string& opcode)
                                                         "tan",
                                                         "tanh",
                                                         "xor",
+                                                        "shift-left",
+                                                        "shift-right-arithmetic",
+                                                        "shift-right-logical",
+                                                        "popcnt",
+                                                        "count-leading-zeros",
+                                                        "real",
+                                                        "imag",
+                                                        "complex",
+                                                        "stochastic-convert",
                                                         "bitcast",
                                                         "copy",
                                                         "reduce-precision"};
@@ -678,6 +688,28 @@ private:
             m_spec[op] = state[k];
             return;
         }
+        if (opcode == "bitcast-convert" && operands.size() == 1 &&
+            globalShape(operands[0]).dims == instruction.shape.dims) {
+            // Same shape, another element type: the layout carries over (a partial sum does not).
+            TensorSharding spec = m_spec[operands[0]];
+            spec.partial.clear();
+            spec.dims.resize(rank);
+            const std::uint32_t local = reshard(operands[0], spec);
+            emitOp(op, {local}, std::move(spec));
+            return;
+        }
+        if (opcode == "reverse" && operands.size() == 1) {
+            // Reversed dimensions are gathered (XLA exchanges halves instead); the others keep their axes.
+            TensorSharding spec = m_spec[operands[0]];
+            spec.partial.clear();
+            spec.dims.resize(rank);
+            for (std::int64_t d : instruction.dimensions)
+                if (d >= 0 && static_cast<std::size_t>(d) < rank)
+                    spec.dims[static_cast<std::size_t>(d)].clear();
+            const std::uint32_t local = reshard(operands[0], spec);
+            emitOp(op, {local}, std::move(spec));
+            return;
+        }
         if ((opcode == "slice" || opcode == "dynamic-slice" || opcode == "pad") && !operands.empty() &&
             globalShape(operands[0]).isArray()) {
             partitionSlice(op);
@@ -1150,7 +1182,9 @@ private:
             bool negative = false;
             for (const char c : *text + ",") {
                 if (c >= '0' && c <= '9') {
-                    value = value * 10 + (c - '0');
+                    // Saturates: a dimension number of 20 digits is out of range, not undefined.
+                    value =
+                        value > (std::numeric_limits<std::int64_t>::max() - 9) / 10 ? value : value * 10 + (c - '0');
                     inNumber = true;
                 } else if (c == '-') {
                     negative = true;

@@ -89,6 +89,7 @@ private Q_SLOTS:
     void unpartitionedShardyShardMap();
     void unpartitionedScanGathersEachLayer();
     void unpartitionedUnevenAndUnfit();
+    void unpartitionedThroughBarriersAndBitOps();
     void compilerPartitionedStaysAsWritten();
 };
 
@@ -506,6 +507,29 @@ void TestHloImport::compilerPartitionedStaysAsWritten()
     const std::string single = "HloModule single\n\nENTRY e {\n  x = f32[4,4]{1,0} parameter(0)\n"
                                "  ROOT t = f32[4,4]{1,0} tanh(x)\n}\n";
     QCOMPARE(importHloModule(parseHlo(single, "single.hlo")).partitioning, Partitioning::None);
+}
+
+void TestHloImport::unpartitionedThroughBarriersAndBitOps()
+{
+    // jax.checkpoint's opt-barrier and a bitcast-convert pass the layout through: the MLP keeps its
+    // one all-reduce instead of gathering everything after the barrier.
+    QFile file(QStringLiteral(FLINT_SOURCE_DIR "/tests/data/hlo/unpartitioned_mlp.hlo"));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    std::string text = file.readAll().toStdString();
+    const std::string from = "custom-call.6 = f32[16,256]{1,0} custom-call(tanh.5)";
+    const std::string to = "tb = (f32[16,256]{1,0}) tuple(tanh.5)\n"
+                           "  ob = (f32[16,256]{1,0}) opt-barrier(tb)\n"
+                           "  g = f32[16,256]{1,0} get-tuple-element(ob), index=0\n"
+                           "  bc = s32[16,256]{1,0} bitcast-convert(g)\n"
+                           "  bb = f32[16,256]{1,0} bitcast-convert(bc)\n"
+                           "  custom-call.6 = f32[16,256]{1,0} custom-call(bb)";
+    QVERIFY(text.find(from) != std::string::npos);
+    text.replace(text.find(from), from.size(), to);
+    const HloImport imported = importHloModule(parseHlo(text, "barrier.hlo"));
+    QCOMPARE(imported.partitioning, Partitioning::ByFlint);
+    const Program& program = imported.workload.programOf(0);
+    QCOMPARE(collectiveCount(program), std::size_t(1));
+    QCOMPARE(collectiveBytes(program, CollectiveKind::AllReduce), std::uint64_t(8 * 64 * 4));
 }
 
 QTEST_GUILESS_MAIN(TestHloImport)
