@@ -676,9 +676,9 @@ private:
             partitionWhile(op);
             return;
         }
-        if (opcode == "get-tuple-element" && operands.size() == 1 && m_loopStates.count(operands[0]) != 0) {
+        if (opcode == "get-tuple-element" && operands.size() == 1 && m_tupleSpecs.count(operands[0]) != 0) {
             const auto k = static_cast<std::size_t>(instruction.tupleIndex.value_or(0));
-            const std::vector<TensorSharding>& state = m_loopStates.at(operands[0]);
+            const std::vector<TensorSharding>& state = m_tupleSpecs.at(operands[0]);
             if (k >= state.size())
                 throw std::invalid_argument(where(op) + "loop state element " + std::to_string(k) + " out of range");
             Instruction element = instruction;
@@ -837,6 +837,21 @@ private:
             partitionScatter(op);
             return;
         }
+        if (opcode == "custom-call" && instruction.customCallTarget == "CustomSPMDPartitioning") {
+            partitionCustomPartitioned(op);
+            return;
+        }
+        if ((opcode == "sort" || opcode == "topk" ||
+             (opcode == "custom-call" && instruction.customCallTarget == "TopK")) &&
+            !operands.empty()) {
+            partitionAlongDimension(op);
+            return;
+        }
+        if ((opcode == "reduce" && operands.size() > 2 && operands.size() % 2 == 0) ||
+            (opcode == "reduce-window" && operands.size() >= 2 && operands.size() % 2 == 0)) {
+            partitionVariadicReduce(op);
+            return;
+        }
         if (opcode == "reduce" && operands.size() == 2) {
             TensorSharding source = m_spec[operands[0]];
             source.partial.clear();
@@ -949,7 +964,149 @@ private:
         std::erase_if(loop.attributes, [](const auto& attribute) { return attribute.first == "sharding"; });
         m_value[op] = emit(std::move(loop));
         m_spec[op] = {};
-        m_loopStates[op] = std::move(specs);
+        m_tupleSpecs[op] = std::move(specs);
+    }
+
+    /// Emits a tuple-valued op on `locals` whose element k is laid out as `specs[k]`; get-tuple-element
+    /// reads the elements' layouts back.
+    void emitTupleOp(std::uint32_t op, std::vector<std::uint32_t> locals, std::vector<TensorSharding> specs)
+    {
+        Instruction instruction = m_program.ops[op].instruction;
+        instruction.operands = std::move(locals);
+        for (std::size_t k = 0; k < instruction.shape.tupleElements.size() && k < specs.size(); ++k)
+            if (instruction.shape.tupleElements[k].isArray())
+                instruction.shape.tupleElements[k] =
+                    localShape(instruction.shape.tupleElements[k], specs[k], instruction.name);
+        std::erase_if(instruction.attributes, [](const auto& attribute) { return attribute.first == "sharding"; });
+        instruction.toApply.reset();
+        instruction.calls.clear();
+        m_value[op] = emit(std::move(instruction));
+        m_spec[op] = {};
+        m_tupleSpecs[op] = std::move(specs);
+    }
+
+    /// The result layouts of an op whose results have the operands' rank: `spec` per array result,
+    /// or per element of a tuple result; the local operands are resharded to it.
+    void emitWithLayout(std::uint32_t op, const TensorSharding& spec, std::size_t inputs)
+    {
+        const LogicalOp& logical = m_program.ops[op];
+        std::vector<std::uint32_t> locals;
+        for (std::size_t k = 0; k < logical.operands.size(); ++k) {
+            const std::uint32_t operand = logical.operands[k];
+            const bool sameRank = k < inputs && globalShape(operand).dims.size() == spec.dims.size();
+            locals.push_back(sameRank ? reshard(operand, spec) : reshard(operand, replicated(operand)));
+        }
+        if (logical.instruction.shape.isTuple) {
+            std::vector<TensorSharding> specs(logical.instruction.shape.tupleElements.size(), spec);
+            emitTupleOp(op, std::move(locals), std::move(specs));
+        } else {
+            emitOp(op, std::move(locals), spec);
+        }
+    }
+
+    /// sort and top-k work along one dimension (sort's `dimensions={d}`, top-k's last): every other
+    /// dimension keeps the first operand's axes, the sorted one is gathered.
+    void partitionAlongDimension(std::uint32_t op)
+    {
+        const LogicalOp& logical = m_program.ops[op];
+        const std::size_t rank = globalShape(logical.operands[0]).dims.size();
+        TensorSharding spec = m_spec[logical.operands[0]];
+        spec.partial.clear();
+        spec.dims.resize(rank);
+        const std::size_t along = logical.instruction.opcode == "sort" && !logical.instruction.dimensions.empty()
+                                      ? static_cast<std::size_t>(logical.instruction.dimensions[0])
+                                      : rank - 1;
+        if (along < rank)
+            spec.dims[along].clear();
+        emitWithLayout(op, spec, logical.operands.size());
+    }
+
+    /// A reduce of several inputs at once (argmax: values and indices), and reduce-window: the
+    /// inputs share the first one's layout; a reduce leaves partial results over the axes of the
+    /// reduced dimensions (completed like sums); a window of size 1 and stride 1 keeps a dimension's
+    /// axes, any other window gathers it.
+    void partitionVariadicReduce(std::uint32_t op)
+    {
+        const LogicalOp& logical = m_program.ops[op];
+        const Instruction& instruction = logical.instruction;
+        const std::size_t inputs = logical.operands.size() / 2;
+        const std::size_t rank = globalShape(logical.operands[0]).dims.size();
+        TensorSharding source = m_spec[logical.operands[0]];
+        source.partial.clear();
+        source.dims.resize(rank);
+        TensorSharding result;
+        if (instruction.opcode == "reduce-window") {
+            for (std::size_t d = 0; d < rank; ++d) {
+                const bool whole = d < instruction.window.size() && instruction.window[d].size == 1 &&
+                                   instruction.window[d].stride == 1 && instruction.window[d].paddingLow == 0 &&
+                                   instruction.window[d].paddingHigh == 0;
+                if (!whole)
+                    source.dims[d].clear();
+            }
+            result = source;
+        } else {
+            for (std::size_t d = 0; d < rank; ++d) {
+                const bool reduced = std::find(instruction.dimensions.begin(), instruction.dimensions.end(),
+                                               static_cast<std::int64_t>(d)) != instruction.dimensions.end();
+                if (reduced)
+                    result.partial.insert(result.partial.end(), source.dims[d].begin(), source.dims[d].end());
+                else
+                    result.dims.push_back(source.dims[d]);
+            }
+        }
+        std::vector<std::uint32_t> locals;
+        for (std::size_t k = 0; k < logical.operands.size(); ++k) {
+            const std::uint32_t operand = logical.operands[k];
+            locals.push_back(k < inputs && globalShape(operand).dims.size() == rank
+                                 ? reshard(operand, source)
+                                 : reshard(operand, replicated(operand)));
+        }
+        if (instruction.shape.isTuple) {
+            std::vector<TensorSharding> specs;
+            for (const Shape& element : instruction.shape.tupleElements) {
+                TensorSharding spec = result;
+                spec.dims.resize(element.dims.size());
+                specs.push_back(std::move(spec));
+            }
+            emitTupleOp(op, std::move(locals), std::move(specs));
+        } else {
+            result.dims.resize(instruction.shape.dims.size());
+            emitOp(op, std::move(locals), std::move(result));
+        }
+    }
+
+    /// A custom call with its own SPMD partitioner (jax's custom_partitioning, Pallas kernels): it runs
+    /// on each device's shards of its operands as they are laid out (partial sums completed), and its
+    /// result takes its annotation, else the first operand's layout when it has the operand's shape.
+    void partitionCustomPartitioned(std::uint32_t op)
+    {
+        const LogicalOp& logical = m_program.ops[op];
+        const Instruction& instruction = logical.instruction;
+        warn(where(op) +
+             "CustomSPMDPartitioning: the custom partitioner is not run; the call takes its operands' "
+             "shards as laid out and its result " +
+             std::string(logical.sharding ? "as annotated" : "laid out as its first operand"));
+        std::vector<std::uint32_t> locals;
+        for (std::uint32_t operand : logical.operands)
+            locals.push_back(resolvePartial(operand));
+        TensorSharding spec = replicated(op);
+        if (logical.sharding)
+            spec = fitToMesh(*logical.sharding, instruction.name);
+        else if (!logical.operands.empty() && globalShape(logical.operands[0]).dims == instruction.shape.dims)
+            spec = m_spec[logical.operands[0]];
+        spec.partial.clear();
+        spec.dims.resize(instruction.shape.dims.size());
+        if (instruction.shape.isTuple) {
+            std::vector<TensorSharding> specs;
+            for (const Shape& element : instruction.shape.tupleElements) {
+                TensorSharding each = element.dims.size() == spec.dims.size() ? spec : TensorSharding{};
+                each.dims.resize(element.dims.size());
+                specs.push_back(std::move(each));
+            }
+            emitTupleOp(op, std::move(locals), std::move(specs));
+        } else {
+            emitOp(op, std::move(locals), std::move(spec));
+        }
     }
 
     /// Slices keep the layout of the dimensions they take whole and gather the ones they cut (the
@@ -1503,7 +1660,7 @@ private:
     std::uint32_t m_regionParameter = 0;
     std::map<std::size_t, Shape> m_regionElementShapes; ///< loop state element -> its local shape
     hlo::Computation m_computation;
-    std::map<std::uint32_t, std::vector<TensorSharding>> m_loopStates; ///< while op -> carried layouts
+    std::map<std::uint32_t, std::vector<TensorSharding>> m_tupleSpecs; ///< tuple-valued op -> its elements' layouts
     std::map<std::uint32_t, TensorSharding> m_hints;                   ///< see computeHints
     std::vector<std::uint32_t> m_value; ///< logical op -> local instruction holding its value
     std::vector<TensorSharding> m_spec; ///< logical op -> how that value is laid out

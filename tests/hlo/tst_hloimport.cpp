@@ -90,6 +90,7 @@ private Q_SLOTS:
     void unpartitionedScanGathersEachLayer();
     void unpartitionedUnevenAndUnfit();
     void unpartitionedThroughBarriersAndBitOps();
+    void unpartitionedRoutingKeepsTheBatchSharded();
     void compilerPartitionedStaysAsWritten();
 };
 
@@ -530,6 +531,28 @@ void TestHloImport::unpartitionedThroughBarriersAndBitOps()
     const Program& program = imported.workload.programOf(0);
     QCOMPARE(collectiveCount(program), std::size_t(1));
     QCOMPARE(collectiveBytes(program, CollectiveKind::AllReduce), std::uint64_t(8 * 64 * 4));
+}
+
+void TestHloImport::unpartitionedRoutingKeepsTheBatchSharded()
+{
+    // argmax, sort, top-k and a cumulative sum along the unsharded dimension of a batch-sharded
+    // [8,16]: each device works on its [2,16] rows, nothing is gathered.
+    const HloImport imported = fixture("unpartitioned_routing.hlo");
+    QCOMPARE(imported.partitioning, Partitioning::ByFlint);
+    const Program& program = imported.workload.programOf(0);
+    QCOMPARE(collectiveCount(program), std::size_t(0));
+    QCOMPARE(opNamed(program, "s")->shape, (std::vector<std::int64_t>{2, 16}));
+    QCOMPARE(opNamed(program, "cs")->shape, (std::vector<std::int64_t>{2, 16}));
+    QCOMPARE(opNamed(program, "sum")->flops, std::uint64_t(2 * 16));
+    // A custom-partitioned call (jax custom_partitioning) runs on the shards as they are, and says so.
+    const std::string custom = "HloModule m, num_partitions=4\n\nENTRY e {\n"
+                               "  x = f32[8,16]{1,0} parameter(0), sharding={devices=[4,1]<=[4]}\n"
+                               "  k = f32[8,16]{1,0} custom-call(x), custom_call_target=\"CustomSPMDPartitioning\"\n"
+                               "  ROOT t = f32[8,16]{1,0} tanh(k)\n}\n";
+    const HloImport partitioned = importHloModule(parseHlo(custom, "custom.hlo"));
+    QVERIFY(hasWarning(partitioned, "CustomSPMDPartitioning: the custom partitioner is not run"));
+    QCOMPARE(opNamed(partitioned.workload.programOf(0), "k")->shape, (std::vector<std::int64_t>{2, 16}));
+    QCOMPARE(collectiveCount(partitioned.workload.programOf(0)), std::size_t(0)); // returned as laid out
 }
 
 QTEST_GUILESS_MAIN(TestHloImport)
