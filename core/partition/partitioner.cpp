@@ -1132,8 +1132,9 @@ private:
     }
 
     /// dynamic-update-slice: the result keeps the operand's layout on the dimensions the update
-    /// covers whole; the update is resharded to it (a pending partial sum is completed onto it, a
-    /// reduce-scatter when the layout shards a dimension over its axes).
+    /// covers whole (a replicated operand takes the update's there); the update is resharded to it
+    /// (a pending partial sum is completed onto it, a reduce-scatter when the layout shards a
+    /// dimension over its axes).
     void partitionUpdateSlice(std::uint32_t op)
     {
         const LogicalOp& logical = m_program.ops[op];
@@ -1154,6 +1155,17 @@ private:
         for (std::size_t d = 0; d < in.size(); ++d)
             if (update[d] != in[d])
                 target.dims[d].clear();
+        if (target.isReplicated()) {
+            // A replicated buffer (a scan's stacked activations, zeros to start with) takes the
+            // update's layout on the dimensions the update covers whole: slicing the buffer is free,
+            // gathering every update is not.
+            TensorSharding fromUpdate = m_spec[updateOp];
+            fromUpdate.partial.clear();
+            fromUpdate.dims.resize(in.size());
+            for (std::size_t d = 0; d < in.size(); ++d)
+                if (update[d] == in[d])
+                    target.dims[d] = fromUpdate.dims[d];
+        }
         std::vector<std::uint32_t> locals{reshard(operandOp, target), reshard(updateOp, target)};
         for (std::size_t k = 2; k < logical.operands.size(); ++k)
             locals.push_back(reshard(logical.operands[k], replicated(logical.operands[k])));
@@ -1199,8 +1211,13 @@ private:
             return globalShape(operand).dims == logical.instruction.shape.dims;
         };
         bool linear = false;
-        if (opcode == "negate" || opcode == "convert" || opcode == "copy" || opcode == "bitcast" ||
-            opcode == "reduce-precision")
+        // A convert to another element type completes the sum first: XLA completes a partial sum
+        // at the op that makes it, in that op's type (a bf16 gradient is all-reduced in bf16, not
+        // after its convert to f32), and the bytes on the wire follow that type.
+        const bool sameType = operands.size() == 1 &&
+                              globalShape(operands[0]).elementType == logical.instruction.shape.elementType;
+        if (opcode == "negate" || opcode == "copy" || opcode == "bitcast" || opcode == "reduce-precision" ||
+            (opcode == "convert" && sameType))
             linear = operands.size() == 1 && sameShape(operands[0]);
         else if (opcode == "add" || opcode == "subtract")
             linear = partial.size() == operands.size() &&
