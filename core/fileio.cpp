@@ -129,6 +129,22 @@ bool isGzip(std::string_view bytes)
            static_cast<unsigned char>(bytes[1]) == 0x8b;
 }
 
+std::string gunzipPrefix(std::string_view bytes, std::size_t limit)
+{
+    z_stream stream{};
+    if (inflateInit2(&stream, 16 + MAX_WBITS) != Z_OK)
+        return {};
+    std::string out(limit, '\0');
+    stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+    stream.avail_in = static_cast<uInt>(bytes.size());
+    stream.next_out = reinterpret_cast<Bytef*>(out.data());
+    stream.avail_out = static_cast<uInt>(limit);
+    (void)inflate(&stream, Z_SYNC_FLUSH);
+    out.resize(limit - stream.avail_out);
+    inflateEnd(&stream);
+    return out;
+}
+
 std::string gunzip(std::string_view bytes, const std::string& file)
 {
     z_stream stream{};

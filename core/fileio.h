@@ -59,6 +59,10 @@ bool isGzip(std::string_view bytes);
 /// offset where the stream is corrupt or truncated.
 std::string gunzip(std::string_view bytes, const std::string& file);
 
+/// The first up to `limit` bytes a gzip stream inflates to, for telling what a compressed file
+/// holds; stops quietly at the end of `bytes` or at corrupt data (empty when nothing inflates).
+std::string gunzipPrefix(std::string_view bytes, std::size_t limit);
+
 /// Removes the temporary files of every open OutputTransaction when the process receives SIGINT,
 /// SIGTERM or SIGHUP, then dies of the signal as it would have. For command-line programs; call once
 /// at start (the explorer does not: it cancels its jobs instead).

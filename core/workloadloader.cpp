@@ -2,6 +2,7 @@
 #include "core/workloadloader.h"
 
 #include "core/chakra.h"
+#include "core/fileio.h"
 #include "core/hlo/hloparser.h"
 #include "core/model/modelconfig.h"
 
@@ -105,7 +106,15 @@ InputKind kindOf(const std::string& path, const std::optional<std::string>& head
 {
     if (!head)
         return InputKind::ChakraTrace;
+    std::string inflated;
     std::string_view text(*head);
+    if (isGzip(text)) {
+        // A compressed HLO dump; compressed Chakra traces stay traces.
+        inflated = gunzipPrefix(text, 4096);
+        if (hlo::looksLikeHlo(inflated))
+            return InputKind::HloModule;
+        return InputKind::ChakraTrace;
+    }
     if (text.starts_with("\xEF\xBB\xBF")) // a UTF-8 byte-order mark, as some editors write
         text.remove_prefix(3);
     if (hlo::looksLikeHlo(text))

@@ -58,6 +58,7 @@ private Q_SLOTS:
     void importShardyModule();
     void benchMlir();
     void inspectShardedModuleForMeshes();
+    void inspectUnpartitionedHlo();
     void builtinModels();
     void sweepWritesCsvWithBest();
     void oddButValidInputsRead();
@@ -311,8 +312,7 @@ void TestCli::badHloExitsTwo()
     const Run transpose = flintCli(
         {QStringLiteral("inspect"), QStringLiteral(FLINT_SOURCE_DIR "/tests/data/mlir/bad_transpose_dims.mlir")});
     QCOMPARE(transpose.exitCode, 2);
-    QVERIFY2(transpose.err.contains(
-                 "line 3: transpose: dimensions are no permutation of the operand's 2 dimensions"),
+    QVERIFY2(transpose.err.contains("line 3: transpose: dimensions are no permutation of the operand's 2 dimensions"),
              transpose.err.constData());
 #endif
     QTemporaryDir dir;
@@ -392,6 +392,27 @@ void TestCli::benchMlir()
     QVERIFY2(run.out.contains("parse + verify + translate"), run.out.constData());
     QVERIFY2(run.out.contains("18 ops per rank, 2 ranks"), run.out.constData());
 #endif
+}
+
+void TestCli::inspectUnpartitionedHlo()
+{
+    // A gzip-compressed XLA dump is recognised as HLO; the summary says who partitioned it.
+    const QString dump = QStringLiteral(FLINT_SOURCE_DIR "/tests/data/hlo/maxtext_dp8_before_optimizations.hlo.gz");
+    const Run run = flintCli({QStringLiteral("inspect"), dump, QStringLiteral("--json")});
+    QCOMPARE(run.exitCode, 0);
+    const QJsonObject summary = json(run);
+    QCOMPARE(summary[QStringLiteral("partitioned_by")].toString(), QStringLiteral("flint"));
+    QCOMPARE(summary[QStringLiteral("ranks")].toInt(), 8);
+    QVERIFY(summary[QStringLiteral("notes")].toArray().first().toString().contains(
+        QStringLiteral("partitioned by flint for mesh d0=8")));
+    const Run compiler =
+        flintCli({QStringLiteral("inspect"), QStringLiteral(FLINT_SOURCE_DIR "/tests/data/hlo/async.hlo"),
+                  QStringLiteral("--json")});
+    QCOMPARE(json(compiler)[QStringLiteral("partitioned_by")].toString(), QStringLiteral("compiler"));
+    // A mesh naming an axis the module's mesh lacks is bad input.
+    const Run bad = flintCli({QStringLiteral("inspect"), dump, QStringLiteral("--mesh"), QStringLiteral("x=8")});
+    QCOMPARE(bad.exitCode, 2);
+    QVERIFY(bad.err.contains("not an axis of the module's mesh d0=8"));
 }
 
 void TestCli::inspectShardedModuleForMeshes()
@@ -635,10 +656,10 @@ void TestCli::manyRanksInBoundedMemory()
 #endif
     // 100,000 data-parallel ranks held a member list per rank and slot (10^10 entries; killed at
     // 24 GB); groups are now stored once and bound by index. Here in a 2 GiB address space.
-    const auto run = flint::tests::runFlint({QStringLiteral("model"), QStringLiteral("estimate"),
-                                             QStringLiteral("gpt3-175b"), QStringLiteral("--ranks"),
-                                             QStringLiteral("100000")},
-                                            300'000, rlim_t{2} << 30);
+    const auto run =
+        flint::tests::runFlint({QStringLiteral("model"), QStringLiteral("estimate"), QStringLiteral("gpt3-175b"),
+                                QStringLiteral("--ranks"), QStringLiteral("100000")},
+                               300'000, rlim_t{2} << 30);
     QVERIFY2(run.exitCode == 0, run.err.constData());
     QVERIFY2(run.out.contains("TP 1 x PP 1 x DP 100000 = 100000 ranks"), run.out.constData());
 }

@@ -998,6 +998,9 @@ Module parseHlo(std::string_view text, const std::string& file)
 Module readHloFile(const std::string& path)
 {
     const FileContents contents(path);
+    // XLA dumps are large and compress well: `--xla_dump_to` users keep them as .gz.
+    if (isGzip(contents.bytes()))
+        return parseHlo(gunzip(contents.bytes(), path), path);
     return parseHlo(contents.bytes(), path);
 }
 

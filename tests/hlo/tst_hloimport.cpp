@@ -91,6 +91,7 @@ private Q_SLOTS:
     void unpartitionedUnevenAndUnfit();
     void unpartitionedThroughBarriersAndBitOps();
     void unpartitionedRoutingKeepsTheBatchSharded();
+    void maxtextBeforeOptimizations();
     void compilerPartitionedStaysAsWritten();
 };
 
@@ -553,6 +554,47 @@ void TestHloImport::unpartitionedRoutingKeepsTheBatchSharded()
     QVERIFY(hasWarning(partitioned, "CustomSPMDPartitioning: the custom partitioner is not run"));
     QCOMPARE(opNamed(partitioned.workload.programOf(0), "k")->shape, (std::vector<std::int64_t>{2, 16}));
     QCOMPARE(collectiveCount(partitioned.workload.programOf(0)), std::size_t(0)); // returned as laid out
+}
+
+void TestHloImport::maxtextBeforeOptimizations()
+{
+    // XLA's own before-optimisation dump of a MaxText step (openxla/xla benchmarks, gzip): 8-way
+    // data parallelism. Each weight gradient is all-reduced once, in the bf16 of the dot that makes
+    // it: 669,145,600 parameter elements (Arg_1..Arg_10: 3 x [2560,8,8192] MLP, 4 x [2560,8,8,128]
+    // attention, [2560,8] and [2560] norms, [32000,2560] embedding) plus a second all-reduce of the
+    // embedding-sized contribution of the tied logits (81,920,000; XLA's AllReduceReassociate pass
+    // may merge the two), and two scalars (the loss normaliser). Activations stay batch-sharded:
+    // nothing is gathered, not even into the scan's stacked residuals.
+    const HloImport imported = fixture("maxtext_dp8_before_optimizations.hlo.gz");
+    QCOMPARE(imported.partitioning, Partitioning::ByFlint);
+    QCOMPARE(imported.partitionedFor, std::string("d0=8"));
+    QCOMPARE(imported.workload.rankCount(), std::size_t(8));
+    QVERIFY2(imported.warnings.empty(), imported.warnings.empty() ? "" : imported.warnings.front().c_str());
+    const Program& program = imported.workload.programOf(0);
+    std::uint64_t elements = 0;
+    std::size_t scalars = 0;
+    for (const Op& op : program.ops) {
+        if (op.kind != OpKind::Collective)
+            continue;
+        QCOMPARE(op.collective, CollectiveKind::AllReduce);
+        std::uint64_t n = 1;
+        for (std::int64_t d : op.shape)
+            n *= static_cast<std::uint64_t>(d);
+        if (op.shape.empty())
+            ++scalars;
+        else
+            QCOMPARE(op.dtype, DType::BF16);
+        elements += op.shape.empty() ? 0 : n;
+    }
+    QCOMPARE(elements, std::uint64_t(669'145'600 + 81'920'000));
+    QCOMPARE(scalars, std::size_t(2));
+    // Both scans count their 8 layers.
+    QCOMPARE(std::count_if(program.ops.begin(), program.ops.end(),
+                           [](const Op& op) { return op.scope.find("while.569/iteration_7/") == 0; }) > 0,
+             true);
+    QCOMPARE(std::count_if(program.ops.begin(), program.ops.end(),
+                           [](const Op& op) { return op.scope.find("while.1401/iteration_7/") == 0; }) > 0,
+             true);
 }
 
 QTEST_GUILESS_MAIN(TestHloImport)
