@@ -143,6 +143,10 @@
         <translation>%1 — Flint Explorer</translation>
     </message>
     <message>
+        <source>Fixed by this module: its global program and shardings, partitioned here for %1 devices (%2 x %3; another mesh with flint --mesh). Network, device and collective model are free to change.</source>
+        <translation>Durch dieses Modul festgelegt: sein globales Programm und seine Shardings, hier für %1 Geräte partitioniert (%2 x %3; ein anderes Mesh mit flint --mesh). Netzwerk, Gerät und Kollektiv-Modell sind frei änderbar.</translation>
+    </message>
+    <message>
         <source>Fixed by this module: %1 devices (%2 x %3) and its parallelism, which XLA already partitioned. Network, device and collective model are free to change.</source>
         <translation>Durch dieses Modul festgelegt: %1 Geräte (%2 x %3) und seine Parallelisierung, die XLA bereits partitioniert hat. Netzwerk, Gerät und Kollektiv-Modell sind frei änderbar.</translation>
     </message>
@@ -278,8 +282,8 @@
         <translation>Ops</translation>
     </message>
     <message>
-        <source>Workloads (*.hlo *.txt *.mlir *.et *.et.gz);;All files (*)</source>
-        <translation>Workloads (*.hlo *.txt *.mlir *.et *.et.gz);;Alle Dateien (*)</translation>
+        <source>Workloads (*.hlo *.hlo.gz *.txt *.txt.gz *.mlir *.et *.et.gz);;All files (*)</source>
+        <translation>Workloads (*.hlo *.hlo.gz *.txt *.txt.gz *.mlir *.et *.et.gz);;Alle Dateien (*)</translation>
     </message>
     <message>
         <source>Sweep</source>

@@ -143,6 +143,10 @@
         <translation>%1 — Flint Explorer</translation>
     </message>
     <message>
+        <source>Fixed by this module: its global program and shardings, partitioned here for %1 devices (%2 x %3; another mesh with flint --mesh). Network, device and collective model are free to change.</source>
+        <translation>由该模块固定：其全局程序和切分标注，此处按 %1 个设备切分（%2 x %3；其他网格请用 flint --mesh）。网络、设备和集合通信模型可以自由更改。</translation>
+    </message>
+    <message>
         <source>Fixed by this module: %1 devices (%2 x %3) and its parallelism, which XLA already partitioned. Network, device and collective model are free to change.</source>
         <translation>由该模块固定：%1 个设备（%2 x %3）及其并行方式，XLA 已完成切分。网络、设备和集合通信模型可以自由更改。</translation>
     </message>
@@ -277,8 +281,8 @@
         <translation>算子</translation>
     </message>
     <message>
-        <source>Workloads (*.hlo *.txt *.mlir *.et *.et.gz);;All files (*)</source>
-        <translation>工作负载 (*.hlo *.txt *.mlir *.et *.et.gz);;所有文件 (*)</translation>
+        <source>Workloads (*.hlo *.hlo.gz *.txt *.txt.gz *.mlir *.et *.et.gz);;All files (*)</source>
+        <translation>工作负载 (*.hlo *.hlo.gz *.txt *.txt.gz *.mlir *.et *.et.gz);;所有文件 (*)</translation>
     </message>
     <message>
         <source>Sweep</source>

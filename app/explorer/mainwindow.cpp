@@ -255,7 +255,8 @@ void MainWindow::buildMenus()
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
         const QString path = QFileDialog::getOpenFileName(
-            this, tr("Open a workload"), QString(), tr("Workloads (*.hlo *.txt *.mlir *.et *.et.gz);;All files (*)"));
+            this, tr("Open a workload"), QString(),
+            tr("Workloads (*.hlo *.hlo.gz *.txt *.txt.gz *.mlir *.et *.et.gz);;All files (*)"));
         if (!path.isEmpty())
             openPath(path);
     });
@@ -378,6 +379,14 @@ void MainWindow::showWorkload(std::shared_ptr<const core::LoadedWorkload> worklo
             ? tr("A built-in model: its parallelism, schedule, batch, recomputation and dtype are set in the "
                  "Parallelism panel and recompiled on every change. Network, device and collective model are set "
                  "here.")
+        : module && workload->partitioning == core::hlo::Partitioning::ByFlint
+            ? tr("Fixed by this module: its global program and shardings, partitioned here for %1 devices "
+                 "(%2 x %3; another mesh with flint --mesh). Network, device and collective model are free to "
+                 "change.")
+                  .arg(workload->workload.rankCount())
+                  .arg(workload->replicaCount == 1 ? tr("1 replica") : tr("%1 replicas").arg(workload->replicaCount))
+                  .arg(workload->numPartitions == 1 ? tr("1 partition")
+                                                    : tr("%1 partitions").arg(workload->numPartitions))
         : module
             ? tr("Fixed by this module: %1 devices (%2 x %3) and its parallelism, which XLA "
                  "already partitioned. Network, device and collective model are free to change.")
