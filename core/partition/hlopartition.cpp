@@ -204,6 +204,11 @@ private:
         if (sharding->kind == GspmdSharding::Kind::Maximal)
             warn("line " + std::to_string(instruction.line) +
                  ": a maximal sharding (one device computes the value) is taken as replicated");
+        if (sharding->kind == GspmdSharding::Kind::Tiled && !m_mesh.deviceIds.empty()) {
+            warn("line " + std::to_string(instruction.line) + ": a GSPMD tiling without a Shardy sharding on a mesh " +
+                 "with device_ids is taken as unannotated");
+            return std::nullopt;
+        }
         auto spec = toTensorSharding(*sharding, rank, m_mesh);
         if (!spec) {
             warn("line " + std::to_string(instruction.line) + ": sharding " + std::string(text) +
@@ -408,24 +413,35 @@ std::vector<std::pair<std::string, MeshShape>> parseSdyMeshes(std::string_view t
     std::size_t at = 0;
     while ((at = text.find("#sdy.mesh<", at)) != std::string_view::npos) {
         // The name is the word before " = #sdy.mesh<".
-        std::size_t nameEnd = text.rfind('=', at);
         std::string name;
-        if (nameEnd != std::string_view::npos) {
-            std::size_t nameStart = text.find_last_of("{, ", nameEnd == 0 ? 0 : nameEnd - 1);
-            while (nameEnd > 0 && text[nameEnd - 1] == ' ')
-                --nameEnd;
-            nameStart = nameStart == std::string_view::npos ? 0 : nameStart;
-            while (nameStart < nameEnd && (text[nameStart] == '{' || text[nameStart] == ',' || text[nameStart] == ' '))
-                ++nameStart;
-            name = std::string(text.substr(nameStart, nameEnd - nameStart));
+        if (const std::size_t equal = text.rfind('=', at); equal != std::string_view::npos) {
+            std::size_t end = equal;
+            while (end > 0 && text[end - 1] == ' ')
+                --end;
+            std::size_t start = end;
+            while (start > 0 && text[start - 1] != '{' && text[start - 1] != ',' && text[start - 1] != ' ')
+                --start;
+            name = std::string(text.substr(start, end - start));
         }
         std::string_view rest = text.substr(at + 10);
         const std::size_t close = rest.find('>');
         const std::string_view body = rest.substr(0, close);
         at += 10;
-        if (body.find("device_ids") != std::string_view::npos)
-            continue;
         MeshShape mesh;
+        if (const std::size_t ids = body.find("device_ids"); ids != std::string_view::npos) {
+            std::string_view list = body.substr(ids);
+            list.remove_prefix(std::min(list.find('[') + 1, list.size()));
+            while (!list.empty() && list.front() != ']') {
+                if (list.front() == ',' || list.front() == ' ') {
+                    list.remove_prefix(1);
+                    continue;
+                }
+                const std::optional<std::int64_t> id = integerAt(list);
+                if (!id)
+                    break;
+                mesh.deviceIds.push_back(*id);
+            }
+        }
         std::string_view axes = body;
         const std::size_t open = axes.find('[');
         if (open == std::string_view::npos)
@@ -454,6 +470,9 @@ std::vector<std::pair<std::string, MeshShape>> parseSdyMeshes(std::string_view t
             }
             mesh.axes.emplace_back(axisName(*axis), *size);
         }
+        // Device ids must name each device of the mesh once (partitionForMesh checks the permutation).
+        if (!mesh.deviceIds.empty() && static_cast<std::int64_t>(mesh.deviceIds.size()) != mesh.devices())
+            valid = false;
         if (valid && !mesh.axes.empty() && mesh.devices() <= (1 << 20))
             meshes.emplace_back(std::move(name), std::move(mesh));
     }

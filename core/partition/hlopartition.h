@@ -56,8 +56,8 @@ std::string frontendAttribute(std::string_view attributes, std::string_view key)
 /// (`"x":(1)2`) are dropped with a note in `dropped`.
 std::vector<TensorSharding> parseSdyShardings(std::string_view text, std::string* dropped = nullptr);
 
-/// The meshes of a Shardy round-trip attribute `{mesh = #sdy.mesh<["x"=2, "y"=4]>, ...}`, in order;
-/// meshes without axes (maximal meshes) and with explicit device ids are left out.
+/// The meshes of a Shardy round-trip attribute `{mesh = #sdy.mesh<["x"=2, "y"=4], device_ids=[...]>,
+/// ...}`, in order (device ids kept); meshes without axes (maximal meshes) are left out.
 std::vector<std::pair<std::string, MeshShape>> parseSdyMeshes(std::string_view text);
 
 } // namespace flint::core::partition

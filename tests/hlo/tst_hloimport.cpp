@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "core/hlo/hloimport.h"
 #include "core/hlo/hloparser.h"
+#include "core/partition/hlopartition.h"
 #include "core/workloadsummary.h"
 
 #include <algorithm>
@@ -92,6 +93,7 @@ private Q_SLOTS:
     void unpartitionedThroughBarriersAndBitOps();
     void unpartitionedRoutingKeepsTheBatchSharded();
     void maxtextBeforeOptimizations();
+    void shardyRoundTripAttributes();
     void compilerPartitionedStaysAsWritten();
 };
 
@@ -595,6 +597,39 @@ void TestHloImport::maxtextBeforeOptimizations()
     QCOMPARE(std::count_if(program.ops.begin(), program.ops.end(),
                            [](const Op& op) { return op.scope.find("while.1401/iteration_7/") == 0; }) > 0,
              true);
+}
+
+void TestHloImport::shardyRoundTripAttributes()
+{
+    using namespace flint::core::partition;
+    // Frontend attributes as HLO prints them: quoted values with escaped quotes, or braced values.
+    const std::string attributes =
+        R"({xla.sdy.sharding="#sdy.sharding<@mesh, [{\"x\", \"y\":(1)2}, {}], unreduced={\"z\"}>",other="1"})";
+    const std::string sharding = frontendAttribute(attributes, "xla.sdy.sharding");
+    QCOMPARE(sharding, std::string(R"(#sdy.sharding<@mesh, [{"x", "y":(1)2}, {}], unreduced={"z"}>)"));
+    QCOMPARE(frontendAttribute(attributes, "other"), std::string("1"));
+    QCOMPARE(frontendAttribute(attributes, "missing"), std::string());
+    std::string dropped;
+    const std::vector<TensorSharding> specs = parseSdyShardings(sharding, &dropped);
+    QCOMPARE(specs.size(), std::size_t(1));
+    QCOMPARE(specs[0].dims, (std::vector<std::vector<std::string>>{{"x"}, {}}));
+    QCOMPARE(specs[0].partial, std::vector<std::string>{"z"});
+    QVERIFY(dropped.find("sub-axis \"y\"") != std::string::npos);
+    const auto perValue =
+        parseSdyShardings(R"(#sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>, <@mesh, []>, <@mesh, [{}, {"y"}]>]>)");
+    QCOMPARE(perValue.size(), std::size_t(3));
+    QCOMPARE(perValue[1].dims.size(), std::size_t(0));
+    QCOMPARE(perValue[2].dims, (std::vector<std::vector<std::string>>{{}, {"y"}}));
+    // Meshes: names, axes, device ids; a maximal mesh (no axes) is left out, so is one whose ids do
+    // not cover it.
+    const auto meshes = parseSdyMeshes(frontendAttribute(
+        R"({xla.sdy.meshes={mesh = #sdy.mesh<[\"x\"=2, \"y\"=2], device_ids=[0, 2, 1, 3]>, )"
+        R"(maximal_mesh_0 = #sdy.mesh<[], device_ids=[0]>, odd = #sdy.mesh<[\"a\"=4], device_ids=[0]>}})",
+        "xla.sdy.meshes"));
+    QCOMPARE(meshes.size(), std::size_t(1));
+    QCOMPARE(meshes[0].first, std::string("mesh"));
+    QCOMPARE(meshes[0].second.toString(), std::string("x=2,y=2"));
+    QCOMPARE(meshes[0].second.deviceIds, (std::vector<std::int64_t>{0, 2, 1, 3}));
 }
 
 QTEST_GUILESS_MAIN(TestHloImport)
