@@ -305,6 +305,12 @@ private:
         }
     }
     void arrive(std::uint32_t cls, std::uint32_t op, std::uint16_t stream, double now);
+    /// Counts `op` of `cls` as arrived for the walked rendezvous that wait for it.
+    void wakeWaiters(std::uint32_t cls, std::uint32_t op, double now);
+    /// Throws when `op` of `cls` and `otherOp` of `otherClass`, the same collective of one group,
+    /// differ in kind or (unless lenient) in size.
+    void checkAgainst(std::uint32_t cls, std::uint32_t op, std::uint32_t otherClass, std::uint32_t otherOp,
+                      std::uint32_t ordinal) const;
     void finishOp(std::uint32_t cls, std::uint32_t op, double now);
     double commSeconds(std::uint32_t cls, std::uint32_t op);
     /// The op of its peer's program that pairs with send/recv `op` of `cls`, or kNone.
@@ -348,6 +354,16 @@ private:
     std::vector<ClassState> m_classes;
     /// Per group: distinct (class, slot sequence) among its members, built on first use.
     std::unordered_map<std::uint32_t, std::vector<std::pair<std::uint32_t, std::uint32_t>>> m_memberSlots;
+    /// Per group: whether its rendezvous can be counted (every class appears once among its members,
+    /// at the slot sequence its representative binds the group to), built with m_memberSlots.
+    std::unordered_map<std::uint32_t, bool> m_countable;
+    /// A collective of a countable group in flight: arrivals so far, in order, and the first one
+    /// (what later ones are checked against). Keyed by group << 32 | ordinal.
+    struct Rendezvous {
+        std::uint32_t expected = 0;
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> arrived;
+    };
+    std::unordered_map<std::uint64_t, Rendezvous> m_rendezvous;
     std::unordered_map<CostKey, CollectiveCost, CostKeyHash> m_costs;
     std::unordered_map<std::uint64_t, std::vector<std::pair<std::uint32_t, std::uint32_t>>> m_waiters;
     std::priority_queue<Event, std::vector<Event>, std::greater<>> m_events;
@@ -733,6 +749,33 @@ void Simulator::startReady(std::uint32_t cls, double now)
     }
 }
 
+void Simulator::checkAgainst(std::uint32_t cls, std::uint32_t op, std::uint32_t otherClass, std::uint32_t otherOp,
+                             std::uint32_t ordinal) const
+{
+    // Name the lower rank first, whichever arrived first.
+    if (m_classes[otherClass].rep < m_classes[cls].rep) {
+        std::swap(cls, otherClass);
+        std::swap(op, otherOp);
+    }
+    const ClassState& c = m_classes[cls];
+    const ClassState& other = m_classes[otherClass];
+    const Op& o = c.info->program->ops[op];
+    const Op& theirs = other.info->program->ops[otherOp];
+    if (theirs.collective != o.collective)
+        throw InputError(c.info->program->name.empty() ? "workload" : c.info->program->name,
+                         "collective mismatch: rank " + std::to_string(c.rep) + " reaches " + describeOp(cls, op) +
+                             " as collective #" + std::to_string(ordinal + 1) + " of its group while rank " +
+                             std::to_string(other.rep) + " reaches " + describeOp(otherClass, otherOp) + " there");
+    if (m_options.checkSizes && theirs.commBytes != o.commBytes && o.collective != CollectiveKind::AllToAll &&
+        o.collective != CollectiveKind::CollectivePermute)
+        throw InputError(c.info->program->name.empty() ? "workload" : c.info->program->name,
+                         "collective size mismatch: rank " + std::to_string(c.rep) + "'s " + describeOp(cls, op) +
+                             " has comm_size " + std::to_string(o.commBytes) + " bytes, rank " +
+                             std::to_string(other.rep) + "'s " + describeOp(otherClass, otherOp) + " " +
+                             std::to_string(theirs.commBytes) +
+                             " (members must agree; --lenient uses each member's own)");
+}
+
 void Simulator::arrive(std::uint32_t cls, std::uint32_t op, std::uint16_t stream, double now)
 {
     ClassState& c = m_classes[cls];
@@ -764,9 +807,42 @@ void Simulator::arrive(std::uint32_t cls, std::uint32_t op, std::uint16_t stream
                 list.emplace_back(m_rankClass[static_cast<std::size_t>(m)], sequenceOf(m, group));
             std::sort(list.begin(), list.end());
             list.erase(std::unique(list.begin(), list.end()), list.end());
+            bool countable = true;
+            for (std::size_t k = 0; k < list.size() && countable; ++k)
+                countable = (k == 0 || list[k].first != list[k - 1].first) && list[k].second != kNone &&
+                            sequenceOf(m_classes[list[k].first].rep, group) == list[k].second;
+            m_countable[group] = countable;
             it = m_memberSlots.emplace(group, std::move(list)).first;
         }
         const std::uint32_t ordinal = (*c.slotOrdinal)[op];
+        if (m_countable[group]) {
+            // Each member class arrives once, with the op its own view of the group gives: count
+            // arrivals instead of asking every member about every arrival (group size squared).
+            Rendezvous& r = m_rendezvous[(static_cast<std::uint64_t>(group) << 32) | ordinal];
+            if (r.arrived.empty())
+                r.expected = static_cast<std::uint32_t>(it->second.size());
+            else
+                checkAgainst(cls, op, r.arrived.front().first, r.arrived.front().second, ordinal);
+            r.arrived.emplace_back(cls, op);
+            c.missing[commOp] = r.expected - static_cast<std::uint32_t>(r.arrived.size());
+            if (c.missing[commOp] == 0) {
+                e.start = now;
+                push(now + commSeconds(cls, op), cls, op);
+                const auto waiting = std::move(r.arrived);
+                m_rendezvous.erase((static_cast<std::uint64_t>(group) << 32) | ordinal);
+                for (const auto& [waiterClass, waiterOp] : waiting) {
+                    if (waiterClass == cls && waiterOp == op)
+                        continue;
+                    ClassState& wc = m_classes[waiterClass];
+                    wc.missing[wc.info->commIndex[waiterOp]] = 0;
+                    wc.events[waiterOp].start = now;
+                    wc.peerCause[waiterOp] = (static_cast<std::uint64_t>(cls) << 32) | op;
+                    push(now + commSeconds(waiterClass, waiterOp), waiterClass, waiterOp);
+                }
+            }
+            wakeWaiters(cls, op, now); // walked rendezvous of other groups may wait for this op too
+            return;
+        }
         for (const auto& [otherClass, sequence] : it->second) {
             const ClassState& other = m_classes[otherClass];
             const auto& seqs = *other.slotOps;
@@ -775,21 +851,7 @@ void Simulator::arrive(std::uint32_t cls, std::uint32_t op, std::uint16_t stream
                 continue;
             }
             const std::uint32_t otherOp = seqs[sequence][ordinal];
-            const Op& theirs = other.info->program->ops[otherOp];
-            if (theirs.collective != o.collective)
-                throw InputError(c.info->program->name.empty() ? "workload" : c.info->program->name,
-                                 "collective mismatch: rank " + std::to_string(c.rep) + " reaches " +
-                                     describeOp(cls, op) + " as collective #" + std::to_string(ordinal + 1) +
-                                     " of its group while rank " + std::to_string(other.rep) + " reaches " +
-                                     describeOp(otherClass, otherOp) + " there");
-            if (m_options.checkSizes && theirs.commBytes != o.commBytes && o.collective != CollectiveKind::AllToAll &&
-                o.collective != CollectiveKind::CollectivePermute)
-                throw InputError(c.info->program->name.empty() ? "workload" : c.info->program->name,
-                                 "collective size mismatch: rank " + std::to_string(c.rep) + "'s " +
-                                     describeOp(cls, op) + " has comm_size " + std::to_string(o.commBytes) +
-                                     " bytes, rank " + std::to_string(other.rep) + "'s " +
-                                     describeOp(otherClass, otherOp) + " " + std::to_string(theirs.commBytes) +
-                                     " (members must agree; --lenient uses each member's own)");
+            checkAgainst(cls, op, otherClass, otherOp, ordinal);
             need(otherClass, otherOp);
         }
     } else {
@@ -819,18 +881,23 @@ void Simulator::arrive(std::uint32_t cls, std::uint32_t op, std::uint16_t stream
         e.start = now;
         push(now + commSeconds(cls, op), cls, op);
     }
+    wakeWaiters(cls, op, now);
+}
+
+void Simulator::wakeWaiters(std::uint32_t cls, std::uint32_t op, double now)
+{
     // This arrival may complete others' rendezvous.
     const auto w = m_waiters.find((static_cast<std::uint64_t>(cls) << 32) | op);
-    if (w != m_waiters.end()) {
-        const auto waiting = std::move(w->second);
-        m_waiters.erase(w);
-        for (const auto& [waiterClass, waiterOp] : waiting) {
-            ClassState& wc = m_classes[waiterClass];
-            if (--wc.missing[wc.info->commIndex[waiterOp]] == 0) {
-                wc.events[waiterOp].start = now;
-                wc.peerCause[waiterOp] = (static_cast<std::uint64_t>(cls) << 32) | op;
-                push(now + commSeconds(waiterClass, waiterOp), waiterClass, waiterOp);
-            }
+    if (w == m_waiters.end())
+        return;
+    const auto waiting = std::move(w->second);
+    m_waiters.erase(w);
+    for (const auto& [waiterClass, waiterOp] : waiting) {
+        ClassState& wc = m_classes[waiterClass];
+        if (--wc.missing[wc.info->commIndex[waiterOp]] == 0) {
+            wc.events[waiterOp].start = now;
+            wc.peerCause[waiterOp] = (static_cast<std::uint64_t>(cls) << 32) | op;
+            push(now + commSeconds(waiterClass, waiterOp), waiterClass, waiterOp);
         }
     }
 }
@@ -917,17 +984,16 @@ void Simulator::reportDeadlock()
                                 describeOp(otherClass, held) +
                                 (h.kind != OpKind::Collective ? std::string()
                                  : heldGroup == m_world       ? " over all ranks"
-                                                              : " on group '" + m_workload.groups[heldGroup].name + "'");
+                                                        : " on group '" + m_workload.groups[heldGroup].name + "'");
                     break;
                 }
             }
-            throw InputError(c.info->program->name.empty() ? "workload" : c.info->program->name,
-                             "deadlock: " + describeOp(cls, op) + groupText + " on rank" +
-                                 (waiting.size() > 1 ? "s " : " ") + rankList(waiting) + " waits for rank" +
-                                 (absent.size() > 1 ? "s " : " ") + rankList(absent) +
-                                 (absent.size() > 1 ? ", which never reach it" : ", which never reaches it") +
-                                 elsewhere +
-                                 " (a missing op, collectives issued in different orders, or a dependency cycle)");
+            throw InputError(
+                c.info->program->name.empty() ? "workload" : c.info->program->name,
+                "deadlock: " + describeOp(cls, op) + groupText + " on rank" + (waiting.size() > 1 ? "s " : " ") +
+                    rankList(waiting) + " waits for rank" + (absent.size() > 1 ? "s " : " ") + rankList(absent) +
+                    (absent.size() > 1 ? ", which never reach it" : ", which never reaches it") + elsewhere +
+                    " (a missing op, collectives issued in different orders, or a dependency cycle)");
         }
     }
     for (std::uint32_t cls = 0; cls < m_classes.size(); ++cls) {
