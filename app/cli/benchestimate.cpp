@@ -17,6 +17,7 @@ struct Case {
     std::uint64_t ops;
     double secondsTarget;
     double mibTarget;
+    std::int32_t tp = 8; ///< ranks per tensor-parallel group; = ranks: every all-reduce spans all ranks
 };
 
 void runCase(const Case& c, const std::string& preset, bool symmetry, bool events)
@@ -24,7 +25,7 @@ void runCase(const Case& c, const std::string& preset, bool symmetry, bool event
     resetPeakMemory();
     const double baseline = currentMemoryMiB();
     auto start = BenchClock::now();
-    const core::Workload workload = core::makeSyntheticSpmdWorkload(c.ops, c.ranks, 8, 256ull << 20);
+    const core::Workload workload = core::makeSyntheticSpmdWorkload(c.ops, c.ranks, c.tp, 256ull << 20);
     const double buildSeconds = secondsSince(start);
     const core::Cluster cluster = *core::clusterPreset(preset, c.ranks);
     core::EstimateOptions options;
@@ -38,12 +39,12 @@ void runCase(const Case& c, const std::string& preset, bool symmetry, bool event
     char target[64] = "no target";
     if (c.secondsTarget > 0)
         std::snprintf(target, sizeof target, "target < %.0f s, < %.0f MiB", c.secondsTarget, c.mibTarget);
-    std::printf("  %6d ranks x %6llu ops  %-9s  estimate %8.3f s  %8.1f M rank-ops/s  %5zu timelines  %9llu ops "
-                "simulated  step %.4f s  workload %.2f s  peak RSS %7.1f MiB (+%.1f)  [%s]\n",
-                c.ranks, static_cast<unsigned long long>(c.ops), symmetry ? "symmetric" : "all ranks", seconds,
-                totalOps / seconds / 1e6, result->timelines.size(),
-                static_cast<unsigned long long>(result->simulatedOps), result->stepTime, buildSeconds, peak,
-                peak - baseline, target);
+    std::printf(
+        "  %6d ranks x %6llu ops  groups of %5d  %-9s  estimate %8.3f s  %8.1f M rank-ops/s  %5zu timelines  %9llu ops "
+        "simulated  step %.4f s  workload %.2f s  peak RSS %7.1f MiB (+%.1f)  [%s]\n",
+        c.ranks, static_cast<unsigned long long>(c.ops), c.tp, symmetry ? "symmetric" : "all ranks", seconds,
+        totalOps / seconds / 1e6, result->timelines.size(), static_cast<unsigned long long>(result->simulatedOps),
+        result->stepTime, buildSeconds, peak, peak - baseline, target);
 }
 
 int runEstimateBenchmark(const std::vector<std::string>& arguments)
@@ -52,8 +53,9 @@ int runEstimateBenchmark(const std::vector<std::string>& arguments)
                     "Benchmark the estimator on synthetic SPMD transformer steps (tensor parallel 8, data parallel\n"
                     "over the rest) on a modelled cluster: 1,024 ranks x 10,000 ops (target < 1 s) and 16,384\n"
                     "ranks x 2,000 ops (target < 10 s, < 4 GiB), with symmetry, then the raw discrete-event speed\n"
-                    "simulating every rank (1,024 x 10,000 and 1,024 x 2,000). Prints time, rank-ops per second,\n"
-                    "distinct timelines and peak resident memory.",
+                    "simulating every rank (1,024 x 10,000 and 1,024 x 2,000), and every rank with collectives\n"
+                    "over all ranks (1,024 and 8,192 x 1,001, as ASTRA-sim-shaped traces have them). Prints time,\n"
+                    "rank-ops per second, distinct timelines and peak resident memory.",
                     {{"cluster", 0, "PRESET", "cluster preset (default dgx-h100-ib)"},
                      {"quick", 0, {}, "smaller cases (for tests)"}});
     cli.parse(arguments);
@@ -71,12 +73,15 @@ int runEstimateBenchmark(const std::vector<std::string>& arguments)
     if (quick) {
         runCase({64, 1'000, 0, 0}, preset, true, true);
         runCase({64, 1'000, 0, 0}, preset, false, true);
+        runCase({64, 1'001, 0, 0, 64}, preset, false, true);
         return ExitSuccess;
     }
     runCase({1'024, 10'000, 1, 4096}, preset, true, true);
     runCase({16'384, 2'000, 10, 4096}, preset, true, true);
     runCase({1'024, 2'000, 0, 0}, preset, false, true);
     runCase({1'024, 10'000, 0, 0}, preset, false, false);
+    runCase({1'024, 1'001, 0, 0, 1'024}, preset, false, false);
+    runCase({8'192, 1'001, 0, 0, 8'192}, preset, false, false);
     return ExitSuccess;
 }
 
