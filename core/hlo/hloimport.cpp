@@ -64,7 +64,12 @@ struct Value {
             mergeInto(deps, part);
         return deps;
     }
-    static Value of(Deps deps) { return Value{{std::move(deps)}}; }
+    static Value of(Deps deps)
+    {
+        Value value;
+        value.parts.push_back(std::move(deps));
+        return value;
+    }
 };
 
 std::string_view baseOpcode(std::string_view opcode)
