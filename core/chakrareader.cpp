@@ -358,7 +358,8 @@ private:
         const std::size_t found = m_text.find(what, at + quoted.size());
         if (found != std::string_view::npos)
             at = found;
-        const int line = 1 + static_cast<int>(std::count(m_text.begin(), m_text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+        const int line =
+            1 + static_cast<int>(std::count(m_text.begin(), m_text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
         return InputError(m_path, at, line, message);
     }
 

@@ -148,7 +148,7 @@ SystemConfig parseSystemJson(std::string_view text, const std::string& file)
                 const auto algorithm = collectiveAlgorithmFromName(item.get<std::string>());
                 if (!algorithm)
                     throw at(key, "'" + key + "': unknown algorithm '" + item.get<std::string>() +
-                                               "' (expected ring, direct, halvingDoubling or doubleBinaryTree)");
+                                      "' (expected ring, direct, halvingDoubling or doubleBinaryTree)");
                 list.push_back(*algorithm);
             }
         }

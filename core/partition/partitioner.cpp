@@ -1214,8 +1214,8 @@ private:
         // A convert to another element type completes the sum first: XLA completes a partial sum
         // at the op that makes it, in that op's type (a bf16 gradient is all-reduced in bf16, not
         // after its convert to f32), and the bytes on the wire follow that type.
-        const bool sameType = operands.size() == 1 &&
-                              globalShape(operands[0]).elementType == logical.instruction.shape.elementType;
+        const bool sameType =
+            operands.size() == 1 && globalShape(operands[0]).elementType == logical.instruction.shape.elementType;
         if (opcode == "negate" || opcode == "copy" || opcode == "bitcast" || opcode == "reduce-precision" ||
             (opcode == "convert" && sameType))
             linear = operands.size() == 1 && sameShape(operands[0]);

@@ -875,8 +875,8 @@ void TestEstimate::communicatorsWithTheSameMembersStayApart()
         auto p = std::make_shared<Program>();
         p->commSlots = {"a", "b"};
         p->ops = {collective(0, CollectiveKind::AllReduce, 1 << 20),
-                  collective(1, CollectiveKind::AllReduce, 1 << 20, chained ? std::vector<std::uint64_t>{0}
-                                                                            : std::vector<std::uint64_t>{})};
+                  collective(1, CollectiveKind::AllReduce, 1 << 20,
+                             chained ? std::vector<std::uint64_t>{0} : std::vector<std::uint64_t>{})};
         p->ops[0].name = "first";
         p->ops[1].name = "second";
         p->ops[0].commSlot = inverted ? 1 : 0;
