@@ -990,6 +990,10 @@ HloImport importHloModule(const Module& module, const HloImportOptions& options,
         options.numPartitions.value_or(module.hasNumPartitions ? module.numPartitions : evidence.tilingDevices);
     const std::string what = std::to_string(evidence.tiledShardings) + " sharding annotations and " +
                              std::to_string(evidence.partitionerCalls) + " partitioner calls";
+    const auto cannot = [&](const char* reason) {
+        return "the module is not SPMD-partitioned (" + what + ") and could not be partitioned (" + reason +
+               "): every rank is estimated running the whole global program";
+    };
     std::vector<std::string> warnings;
     if (module.replicaCount > 1 || options.replicaCount.value_or(1) > 1)
         warnings.push_back("replica_count " + std::to_string(options.replicaCount.value_or(module.replicaCount)) +
@@ -999,8 +1003,7 @@ HloImport importHloModule(const Module& module, const HloImportOptions& options,
     try {
         prepared = partition::prepareUnpartitionedHlo(module, devices);
     } catch (const std::invalid_argument& e) {
-        warnings.push_back("the module is not SPMD-partitioned (" + what + ") and could not be partitioned (" +
-                           e.what() + "): every rank is estimated running the whole global program");
+        warnings.push_back(cannot(e.what()));
     }
     if (prepared) {
         partition::MeshShape mesh = prepared->mesh;
@@ -1033,8 +1036,7 @@ HloImport importHloModule(const Module& module, const HloImportOptions& options,
             imported.warnings.insert(imported.warnings.begin(), warnings.begin(), warnings.end());
             return imported;
         } catch (const std::invalid_argument& e) {
-            warnings.push_back("the module is not SPMD-partitioned (" + what + ") and could not be partitioned (" +
-                               e.what() + "): every rank is estimated running the whole global program");
+            warnings.push_back(cannot(e.what()));
         }
     }
     HloImport imported = lowerHlo(module, options, control);

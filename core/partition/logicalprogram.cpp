@@ -235,22 +235,12 @@ private:
                     continue;
                 }
                 if (instruction.shape.isTuple && operands.size() == instruction.shape.tupleElements.size()) {
-                    LogicalOp tuple;
-                    tuple.instruction = instruction;
-                    tuple.instruction.opcode = "tuple";
-                    tuple.instruction.operands.clear();
-                    tuple.operands = operands;
-                    values[i] = add(std::move(tuple));
-                    m_tupleElements[values[i]] = operands;
+                    values[i] = addTuple(instruction, operands);
                     continue;
                 }
             }
             if (instruction.opcode == "tuple") {
-                LogicalOp op;
-                op.instruction = instruction;
-                op.operands = operands;
-                values[i] = add(std::move(op));
-                m_tupleElements[values[i]] = operands;
+                values[i] = addTuple(instruction, operands);
                 continue;
             }
             if (instruction.opcode == "get-tuple-element") {
@@ -296,14 +286,10 @@ private:
             element.operands = {index};
             results.push_back(add(std::move(element)));
         }
-        LogicalOp tuple;
-        tuple.instruction.name = instruction.name + ".state";
-        tuple.instruction.opcode = "tuple";
-        tuple.instruction.shape = instruction.shape;
-        tuple.operands = results;
-        const std::uint32_t state = add(std::move(tuple));
-        m_tupleElements[state] = results;
-        return state;
+        hlo::Instruction state;
+        state.name = instruction.name + ".state";
+        state.shape = instruction.shape;
+        return addTuple(std::move(state), std::move(results));
     }
 
     /// The program of a loop's condition or body: one parameter op per state element, then the
@@ -322,14 +308,11 @@ private:
             parameter.instruction.shape = state[k];
             parameters.push_back(inner.add(std::move(parameter)));
         }
-        LogicalOp tuple;
-        tuple.instruction.name = "state";
-        tuple.instruction.opcode = "tuple";
-        tuple.instruction.shape.isTuple = true;
-        tuple.instruction.shape.tupleElements = state;
-        tuple.operands = parameters;
-        const std::uint32_t whole = inner.add(std::move(tuple));
-        inner.m_tupleElements[whole] = parameters;
+        hlo::Instruction tuple;
+        tuple.name = "state";
+        tuple.shape.isTuple = true;
+        tuple.shape.tupleElements = state;
+        const std::uint32_t whole = inner.addTuple(std::move(tuple), parameters);
         const std::uint32_t root = inner.inlineComputation(computation, {whole}, false);
         auto program = std::make_shared<LogicalProgram>(std::move(inner.m_program));
         program->name = m_module.computations.at(computation).name;
@@ -369,15 +352,22 @@ private:
         }
         if (!instruction.shape.isTuple)
             return elements.front();
+        return addTuple(instruction, std::move(elements));
+    }
+
+    /// A tuple op of `elements` (`instruction` made a tuple, without its annotation), whose
+    /// elements get-tuple-element resolves to.
+    std::uint32_t addTuple(hlo::Instruction instruction, std::vector<std::uint32_t> elements)
+    {
+        instruction.opcode = "tuple";
+        instruction.operands.clear();
+        instruction.customCallTarget.clear();
+        std::erase_if(instruction.attributes, [](const auto& a) { return a.first == "sharding"; });
         LogicalOp tuple;
-        tuple.instruction = instruction;
-        tuple.instruction.opcode = "tuple";
-        tuple.instruction.operands.clear();
-        tuple.instruction.customCallTarget.clear();
-        std::erase_if(tuple.instruction.attributes, [](const auto& a) { return a.first == "sharding"; });
+        tuple.instruction = std::move(instruction);
         tuple.operands = elements;
         const std::uint32_t index = add(std::move(tuple));
-        m_tupleElements[index] = elements;
+        m_tupleElements[index] = std::move(elements);
         return index;
     }
 

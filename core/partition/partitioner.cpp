@@ -996,12 +996,26 @@ private:
             const bool sameRank = k < inputs && globalShape(operand).dims.size() == spec.dims.size();
             locals.push_back(sameRank ? reshard(operand, spec) : reshard(operand, replicated(operand)));
         }
-        if (logical.instruction.shape.isTuple) {
-            std::vector<TensorSharding> specs(logical.instruction.shape.tupleElements.size(), spec);
-            emitTupleOp(op, std::move(locals), std::move(specs));
-        } else {
-            emitOp(op, std::move(locals), spec);
+        emitLaidOut(op, std::move(locals), spec);
+    }
+
+    /// Emits `op` on `locals` with its result, or each element of its tuple result, laid out as
+    /// `spec` (an element of another rank: replicated).
+    void emitLaidOut(std::uint32_t op, std::vector<std::uint32_t> locals, TensorSharding spec)
+    {
+        const Shape& shape = m_program.ops[op].instruction.shape;
+        if (!shape.isTuple) {
+            spec.dims.resize(shape.dims.size());
+            emitOp(op, std::move(locals), std::move(spec));
+            return;
         }
+        std::vector<TensorSharding> specs;
+        for (const Shape& element : shape.tupleElements) {
+            TensorSharding each = element.dims.size() == spec.dims.size() ? spec : TensorSharding{};
+            each.dims.resize(element.dims.size());
+            specs.push_back(std::move(each));
+        }
+        emitTupleOp(op, std::move(locals), std::move(specs));
     }
 
     /// sort and top-k work along one dimension (sort's `dimensions={d}`, top-k's last): every other
@@ -1061,18 +1075,7 @@ private:
                                  ? reshard(operand, source)
                                  : reshard(operand, replicated(operand)));
         }
-        if (instruction.shape.isTuple) {
-            std::vector<TensorSharding> specs;
-            for (const Shape& element : instruction.shape.tupleElements) {
-                TensorSharding spec = result;
-                spec.dims.resize(element.dims.size());
-                specs.push_back(std::move(spec));
-            }
-            emitTupleOp(op, std::move(locals), std::move(specs));
-        } else {
-            result.dims.resize(instruction.shape.dims.size());
-            emitOp(op, std::move(locals), std::move(result));
-        }
+        emitLaidOut(op, std::move(locals), std::move(result));
     }
 
     /// A custom call with its own SPMD partitioner (jax's custom_partitioning, Pallas kernels): it runs
@@ -1096,17 +1099,7 @@ private:
             spec = m_spec[logical.operands[0]];
         spec.partial.clear();
         spec.dims.resize(instruction.shape.dims.size());
-        if (instruction.shape.isTuple) {
-            std::vector<TensorSharding> specs;
-            for (const Shape& element : instruction.shape.tupleElements) {
-                TensorSharding each = element.dims.size() == spec.dims.size() ? spec : TensorSharding{};
-                each.dims.resize(element.dims.size());
-                specs.push_back(std::move(each));
-            }
-            emitTupleOp(op, std::move(locals), std::move(specs));
-        } else {
-            emitOp(op, std::move(locals), std::move(spec));
-        }
+        emitLaidOut(op, std::move(locals), std::move(spec));
     }
 
     /// Slices keep the layout of the dimensions they take whole and gather the ones they cut (the
