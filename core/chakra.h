@@ -39,10 +39,25 @@ std::vector<CommGroup> readCommGroups(const std::string& path);
 /// The same from text already read; `file` names it in errors.
 std::vector<CommGroup> parseCommGroups(std::string_view text, const std::string& file);
 
-/// Reads a whole trace (see locateChakraTrace) into a Workload. Byte-identical rank files share one
-/// Program. `commGroupsPath` overrides the comm-group JSON found beside the trace.
+/// How the rank files of a trace came to share programs (readChakraWorkload).
+struct ChakraSharing {
+    std::size_t rankFiles = 0;
+    std::size_t distinctPrograms = 0;
+    /// Ranks that run an earlier rank's program: files byte-identical to an earlier one, and files
+    /// that differ from an earlier one only in the names of their process groups (pg_name; the
+    /// rank binds the shared program's slots to its own groups).
+    std::size_t identicalFiles = 0;
+    std::size_t sameExceptGroupNames = 0;
+    /// Ranks whose ops equal an earlier rank's but for recorded start times and durations: they keep
+    /// programs of their own and are simulated with their own durations.
+    std::size_t sameExceptTiming = 0;
+};
+
+/// Reads a whole trace (see locateChakraTrace) into a Workload. Ranks whose files hold the same ops
+/// share one Program (see ChakraSharing), so that identical ranks cost memory once and the estimator
+/// finds them symmetric. `commGroupsPath` overrides the comm-group JSON found beside the trace.
 Workload readChakraWorkload(const std::string& path, const std::string& commGroupsPath = {},
-                            const JobControl& control = {});
+                            const JobControl& control = {}, ChakraSharing* sharing = nullptr);
 
 /// Serializes what `rank` runs: its program with pg_name bound to its groups, collective-permutes
 /// expanded to matched send/recv nodes.

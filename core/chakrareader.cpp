@@ -194,41 +194,51 @@ ChakraTraceFiles locateChakraTrace(const std::string& path)
     return files;
 }
 
-Program parseChakraTrace(std::string_view bytes, const std::string& file)
-{
-    std::string inflated;
-    if (isGzip(bytes)) {
-        inflated = gunzip(bytes, file);
-        bytes = inflated;
-    }
-    Program program;
-    program.name = fs::path(file).filename().string();
-    FrameReader frames(bytes, file);
-    if (frames.atEnd())
-        throw InputError(file, 0, std::nullopt, "empty file: expected a GlobalMetadata message");
-    readMetadata(frames.next(), program, file);
+namespace {
 
-    // First pass: frame boundaries (cheap), so that the op vector is sized exactly and the nodes can
-    // be decoded in parallel into their final places.
+/// One file's messages: GlobalMetadata, then the Nodes with their byte offsets (for errors).
+struct TraceFrames {
     struct Frame {
         std::uint64_t offset;
         std::string_view body;
     };
-    std::vector<Frame> nodeFrames;
+    std::string_view metadata;
+    std::vector<Frame> nodes;
+};
+
+/// Finds the message boundaries of one file (cheap: no decoding) into `out`, whose storage is reused.
+/// Throws InputError.
+void splitFrames(std::string_view bytes, const std::string& file, TraceFrames& out)
+{
+    out.nodes.clear();
+    FrameReader frames(bytes, file);
+    if (frames.atEnd())
+        throw InputError(file, 0, std::nullopt, "empty file: expected a GlobalMetadata message");
+    out.metadata = frames.next();
     while (!frames.atEnd()) {
         const std::uint64_t offset = frames.offset();
-        nodeFrames.push_back({offset, frames.next()});
+        out.nodes.push_back({offset, frames.next()});
         // An empty message is a node with no id, name, type or attribute: never written by a tool,
         // and runs of zero bytes would otherwise read as millions of nodes (10 MB of zeros: 3 GB).
-        if (nodeFrames.back().body.empty())
+        if (out.nodes.back().body.empty())
             throw InputError(file, offset, std::nullopt,
                              "an empty Node message (no id, name, type or attribute): not a Chakra trace node");
     }
+}
+
+/// Decodes the frames of one file into a Program.
+Program parseFrames(const TraceFrames& frames, const std::string& file)
+{
+    Program program;
+    program.name = fs::path(file).filename().string();
+    readMetadata(frames.metadata, program, file);
+    const auto& nodeFrames = frames.nodes;
     const std::size_t count = nodeFrames.size();
     program.ops.resize(count);
 
-    // Each worker decodes a contiguous range; pg_names are bound to slots afterwards, in op order, so
-    // that slot numbering does not depend on scheduling. The first error by file offset wins.
+    // Each worker decodes a contiguous range into the ops' final places; pg_names are bound to slots
+    // afterwards, in op order, so that slot numbering does not depend on scheduling. The first error
+    // by file offset wins.
     std::vector<std::pair<std::uint32_t, std::string>> pgNames;
     const std::size_t workers = count < 20'000 ? 1 : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
     struct Chunk {
@@ -270,6 +280,79 @@ Program parseChakraTrace(std::string_view bytes, const std::string& file)
             program.ops[index].commSlot = program.commSlotFor(name);
     }
     return program;
+}
+
+/// A distinct program with the file it was read from, kept to compare later rank files against
+/// without decoding them.
+struct KnownFile {
+    std::uint32_t program = 0;
+    std::unique_ptr<FileContents> contents;
+    std::string inflated;
+    TraceFrames frames;
+};
+
+/// When `frames` hold `known`'s program but for the values of pg_name, the rank's names for the
+/// program's slots (slot s is called names[s]; `identical` tells whether every message was equal).
+/// nullopt when anything else differs (recorded times included) or the names do not map one-to-one
+/// onto the slots. Messages are compared as bytes; only those that differ are decoded.
+std::optional<std::vector<std::string>> namesIfSameProgram(const TraceFrames& frames, const KnownFile& known,
+                                                           const Program& program, bool& identical)
+{
+    if (frames.metadata != known.frames.metadata || frames.nodes.size() != known.frames.nodes.size())
+        return std::nullopt;
+    std::vector<std::string> names(program.commSlots.size());
+    std::vector<char> named(program.commSlots.size(), 0);
+    std::unordered_map<std::string, std::int32_t> slotOfName;
+    const auto bind = [&](std::int32_t slot, std::string_view name) {
+        const auto s = static_cast<std::size_t>(slot);
+        if (named[s])
+            return names[s] == name;
+        if (!slotOfName.try_emplace(std::string(name), slot).second)
+            return false; // two slots of the program under one name: the file numbers its slots differently
+        named[s] = 1;
+        names[s] = std::string(name);
+        return true;
+    };
+    identical = true;
+    Op op;
+    std::string pgName;
+    bool hasPgName = false;
+    for (std::size_t i = 0; i < frames.nodes.size(); ++i) {
+        const Op& expected = program.ops[i];
+        if (frames.nodes[i].body == known.frames.nodes[i].body) {
+            if (expected.commSlot >= 0 &&
+                !bind(expected.commSlot, program.commSlots[static_cast<std::size_t>(expected.commSlot)]))
+                return std::nullopt;
+            continue;
+        }
+        identical = false;
+        op = Op{};
+        try {
+            detail::decodeNode(frames.nodes[i].body, op, pgName, hasPgName);
+        } catch (const detail::WireError&) {
+            return std::nullopt; // decoding the whole file reports it with its place
+        }
+        if (hasPgName != (expected.commSlot >= 0))
+            return std::nullopt;
+        op.commSlot = expected.commSlot;
+        if (!(op == expected) || (hasPgName && !bind(expected.commSlot, pgName)))
+            return std::nullopt;
+    }
+    return names;
+}
+
+} // namespace
+
+Program parseChakraTrace(std::string_view bytes, const std::string& file)
+{
+    std::string inflated;
+    if (isGzip(bytes)) {
+        inflated = gunzip(bytes, file);
+        bytes = inflated;
+    }
+    TraceFrames frames;
+    splitFrames(bytes, file, frames);
+    return parseFrames(frames, file);
 }
 
 namespace {
@@ -383,48 +466,92 @@ std::vector<CommGroup> readCommGroups(const std::string& path)
     return parseCommGroups(readFileBytes(path), path);
 }
 
-Workload readChakraWorkload(const std::string& path, const std::string& commGroupsPath, const JobControl& control)
+Workload readChakraWorkload(const std::string& path, const std::string& commGroupsPath, const JobControl& control,
+                            ChakraSharing* sharing)
 {
     const ChakraTraceFiles files = locateChakraTrace(path);
     Workload workload;
     const std::size_t rankCount = files.rankFiles.size();
     workload.ranks.resize(rankCount);
+    ChakraSharing counts;
+    counts.rankFiles = rankCount;
 
-    // Byte-identical rank files share one Program. The bytes of each distinct file stay mapped (page
-    // cache, not a copy) until all ranks are read, to compare later files against.
-    std::unordered_map<std::size_t, std::vector<std::uint32_t>> byHash;
-    std::vector<std::unique_ptr<FileContents>> keptFiles;
-    std::vector<std::unique_ptr<std::string>> keptInflated;
-    std::vector<std::string_view> distinctBytes;
+    // Ranks share a Program when their ops are equal and at most the names of their process groups
+    // differ (every rank file of a trace exported per rank names its own groups); each rank keeps its
+    // own slot names, bound to groups below. A file is first compared message by message with the
+    // files of the few most recently used programs, decoding only the messages that differ, so that
+    // a trace of identical ranks reads at the speed of memcmp; otherwise it is decoded and looked up
+    // by content (recorded times must match too: ranks that differ only in them keep their own
+    // programs and are simulated with their own durations).
+    constexpr std::size_t kRecentFiles = 4;
+    std::vector<KnownFile> recent; // most recently used first; their files stay mapped
+    TraceFrames frames;
+    std::unordered_map<std::size_t, std::vector<std::uint32_t>> byContent;
+    std::vector<std::vector<std::string>> slotNames; // distinct lists of slot names
+    std::map<std::vector<std::string>, std::uint32_t> slotNameIndex;
+    std::vector<std::uint32_t> rankSlotNames; // per rank: index into slotNames
+    const auto internNames = [&](std::vector<std::string> names) {
+        const auto [known, added] = slotNameIndex.try_emplace(names, static_cast<std::uint32_t>(slotNames.size()));
+        if (added)
+            slotNames.push_back(std::move(names));
+        return known->second;
+    };
     for (std::size_t rank = 0; rank < rankCount; ++rank) {
         control.check();
         const std::string& file = files.rankFiles[rank];
-        auto contents = std::make_unique<FileContents>(file);
-        std::string inflated;
-        if (isGzip(contents->bytes()))
-            inflated = gunzip(contents->bytes(), file);
-        std::string_view bytes = inflated.empty() ? contents->bytes() : std::string_view(inflated);
-        const std::size_t hash = rankCount > 1 ? std::hash<std::string_view>{}(bytes) : 0;
+        KnownFile current;
+        current.contents = std::make_unique<FileContents>(file);
+        if (isGzip(current.contents->bytes()))
+            current.inflated = gunzip(current.contents->bytes(), file);
+        // The frame list is reused from file to file (a fresh one per file faulted in 300 MB of pages
+        // for the 128 files of a 70B model) and copied only for a file that is kept.
+        splitFrames(current.inflated.empty() ? current.contents->bytes() : std::string_view(current.inflated), file,
+                    frames);
         std::optional<std::uint32_t> shared;
-        for (std::uint32_t candidate : byHash[hash])
-            if (distinctBytes[candidate] == bytes)
-                shared = candidate;
-        if (!shared) {
-            auto program = std::make_shared<Program>(parseChakraTrace(bytes, file));
-            shared = static_cast<std::uint32_t>(workload.programs.size());
-            workload.programs.push_back(std::move(program));
-            byHash[hash].push_back(*shared);
-            if (!inflated.empty()) {
-                keptInflated.push_back(std::make_unique<std::string>(std::move(inflated)));
-                bytes = *keptInflated.back();
+        for (std::size_t k = 0; k < recent.size() && !shared; ++k) {
+            bool identical = false;
+            const Program& candidate = *workload.programs[recent[k].program];
+            if (auto names = namesIfSameProgram(frames, recent[k], candidate, identical)) {
+                shared = recent[k].program;
+                ++(identical ? counts.identicalFiles : counts.sameExceptGroupNames);
+                rankSlotNames.push_back(internNames(std::move(*names)));
+                std::rotate(recent.begin(), recent.begin() + static_cast<std::ptrdiff_t>(k),
+                            recent.begin() + static_cast<std::ptrdiff_t>(k) + 1);
             }
-            distinctBytes.push_back(bytes);
-            keptFiles.push_back(std::move(contents));
+        }
+        if (!shared) {
+            Program program = parseFrames(frames, file);
+            const std::size_t hash = rankCount > 1 ? contentHash(program) : 0;
+            bool timingOnly = false;
+            for (std::uint32_t candidate : byContent[hash]) {
+                const ProgramMatch match = matchPrograms(*workload.programs[candidate], program);
+                if (match == ProgramMatch::Same)
+                    shared = candidate;
+                timingOnly = timingOnly || match == ProgramMatch::SameExceptTiming;
+            }
+            if (shared) {
+                ++counts.sameExceptGroupNames;
+                rankSlotNames.push_back(internNames(std::move(program.commSlots)));
+            } else {
+                counts.sameExceptTiming += timingOnly ? 1 : 0;
+                shared = static_cast<std::uint32_t>(workload.programs.size());
+                rankSlotNames.push_back(internNames(program.commSlots));
+                workload.programs.push_back(std::make_shared<const Program>(std::move(program)));
+                byContent[hash].push_back(*shared);
+                current.program = *shared;
+                current.frames = frames;
+                if (recent.size() == kRecentFiles)
+                    recent.pop_back();
+                recent.insert(recent.begin(), std::move(current));
+            }
         }
         workload.ranks[rank].program = *shared;
         control.report(0.9 * static_cast<double>(rank + 1) / static_cast<double>(rankCount));
     }
-    keptFiles.clear();
+    recent.clear();
+    counts.distinctPrograms = workload.programs.size();
+    if (sharing)
+        *sharing = counts;
 
     const std::string groupsFile = commGroupsPath.empty() ? files.commGroupsFile : commGroupsPath;
     if (!groupsFile.empty()) {
@@ -442,10 +569,10 @@ Workload readChakraWorkload(const std::string& path, const std::string& commGrou
     std::map<std::string, std::vector<std::int32_t>> inferred;
     std::int64_t implicitWorld = -1;
     for (std::size_t rank = 0; rank < rankCount; ++rank)
-        for (const std::string& slot : workload.programOf(rank).commSlots)
+        for (const std::string& slot : slotNames[rankSlotNames[rank]])
             inferred[slot].push_back(static_cast<std::int32_t>(rank));
     for (std::size_t rank = 0; rank < rankCount; ++rank) {
-        for (const std::string& slot : workload.programOf(rank).commSlots) {
+        for (const std::string& slot : slotNames[rankSlotNames[rank]]) {
             std::int64_t group = workload.findGroup(slot);
             if (group < 0 && (slot.empty() || slot == "0"))
                 group = implicitWorld;

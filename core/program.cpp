@@ -2,9 +2,67 @@
 #include "core/program.h"
 
 #include <algorithm>
+#include <functional>
+#include <string_view>
 #include <unordered_set>
 
 namespace flint::core {
+
+// A field added to Op must be compared in sameExceptTiming and hashed in contentHash too: this
+// fails to compile as a reminder (x86-64 layout).
+static_assert(sizeof(Op) == 248, "Op changed: update sameExceptTiming and contentHash");
+
+bool sameExceptTiming(const Op& a, const Op& b)
+{
+    return a.id == b.id && a.kind == b.kind && a.collective == b.collective && a.isCpuOp == b.isCpuOp &&
+           a.flops == b.flops && a.bytesRead == b.bytesRead && a.bytesWritten == b.bytesWritten &&
+           a.commBytes == b.commBytes && a.commSlot == b.commSlot && a.commSrc == b.commSrc && a.commDst == b.commDst &&
+           a.commTag == b.commTag && a.commPriority == b.commPriority && a.dtype == b.dtype &&
+           a.chakraAttributes == b.chakraAttributes && a.dataDeps == b.dataDeps && a.ctrlDeps == b.ctrlDeps &&
+           a.shape == b.shape && a.name == b.name && a.scope == b.scope && a.extras == b.extras;
+}
+
+ProgramMatch matchPrograms(const Program& a, const Program& b)
+{
+    if (a.schemaVersion != b.schemaVersion || a.metadataAttributes != b.metadataAttributes ||
+        a.ops.size() != b.ops.size() || a.commSlots.size() != b.commSlots.size())
+        return ProgramMatch::Different;
+    ProgramMatch match = ProgramMatch::Same;
+    for (std::size_t i = 0; i < a.ops.size(); ++i) {
+        const Op& x = a.ops[i];
+        const Op& y = b.ops[i];
+        if (!sameExceptTiming(x, y))
+            return ProgramMatch::Different;
+        if (x.startTimeMicros != y.startTimeMicros || x.durationMicros != y.durationMicros)
+            match = ProgramMatch::SameExceptTiming;
+    }
+    return match;
+}
+
+std::size_t contentHash(const Program& program)
+{
+    std::uint64_t h = 1469598103934665603ull;
+    const auto mix = [&h](std::uint64_t x) {
+        h ^= x + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+        h *= 1099511628211ull;
+    };
+    mix(program.ops.size());
+    mix(program.commSlots.size());
+    for (const Op& op : program.ops) {
+        mix(op.id);
+        mix(static_cast<std::uint64_t>(op.kind) << 8 | static_cast<std::uint64_t>(op.collective));
+        mix(op.flops);
+        mix(op.bytesRead ^ op.bytesWritten << 1);
+        mix(op.commBytes);
+        mix(static_cast<std::uint64_t>(static_cast<std::uint32_t>(op.commSlot)) << 32 |
+            static_cast<std::uint32_t>(op.commSrc));
+        mix(static_cast<std::uint64_t>(static_cast<std::uint32_t>(op.commDst)) << 32 |
+            static_cast<std::uint32_t>(op.commTag));
+        mix(op.dataDeps.size() << 16 | op.ctrlDeps.size());
+        mix(std::hash<std::string_view>{}(op.name));
+    }
+    return static_cast<std::size_t>(h);
+}
 
 std::int32_t Program::commSlotFor(std::string_view slotName)
 {

@@ -47,4 +47,19 @@ struct Program {
     friend bool operator==(const Program&, const Program&) = default;
 };
 
+/// Op equality but for the recorded timing (startTimeMicros, durationMicros): two ranks of a measured
+/// trace that run the same ops at different speeds.
+bool sameExceptTiming(const Op& a, const Op& b);
+
+/// How two programs compare when their names and comm slot names are set aside (ranks of a Chakra
+/// trace: each rank file names its own process groups).
+enum class ProgramMatch : std::uint8_t {
+    Different,
+    Same,             ///< ops, slot numbering and metadata equal
+    SameExceptTiming, ///< equal but for the ops' recorded start times and durations
+};
+ProgramMatch matchPrograms(const Program& a, const Program& b);
+/// A hash of what matchPrograms compares other than timing: equal for Same and SameExceptTiming.
+std::size_t contentHash(const Program& program);
+
 } // namespace flint::core

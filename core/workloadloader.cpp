@@ -167,8 +167,26 @@ LoadedWorkload loadWorkload(const std::string& path, const LoadOptions& options,
     }
     if (loaded.kind == InputKind::MlirModule)
         return loadMlir(path, options, control);
-    loaded.workload = readChakraWorkload(path, options.commGroupsPath, control);
+    ChakraSharing sharing;
+    loaded.workload = readChakraWorkload(path, options.commGroupsPath, control, &sharing);
     loaded.name = std::filesystem::path(path).filename().string();
+    if (sharing.rankFiles > 1 && sharing.distinctPrograms < sharing.rankFiles) {
+        std::string how;
+        if (sharing.identicalFiles > 0)
+            how = std::to_string(sharing.identicalFiles) + " byte-identical to an earlier rank's";
+        if (sharing.sameExceptGroupNames > 0)
+            how += (how.empty() ? "" : ", ") + std::to_string(sharing.sameExceptGroupNames) +
+                   " equal to an earlier rank's but for process-group names";
+        loaded.notes.push_back(std::to_string(sharing.rankFiles) + " rank files hold " +
+                               std::to_string(sharing.distinctPrograms) + " distinct program" +
+                               (sharing.distinctPrograms == 1 ? "" : "s") + " (" + how +
+                               "): each is held once, and ranks shown to behave alike are simulated once");
+    }
+    if (sharing.sameExceptTiming > 0)
+        loaded.notes.push_back(std::to_string(sharing.sameExceptTiming) + " rank" +
+                               (sharing.sameExceptTiming == 1 ? " runs" : "s run") +
+                               " the same ops as an earlier rank with other recorded start times or durations: "
+                               "each keeps its own and is simulated with its own durations");
     return loaded;
 }
 

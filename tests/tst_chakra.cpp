@@ -193,6 +193,7 @@ private Q_SLOTS:
     void roundTripEveryField();
     void roundTripWorkloadWithGroups();
     void identicalRankFilesShareProgram();
+    void sharingNeedsEqualOpsAndOneToOneNames();
     void gzipInput();
     void collectivePermuteBecomesSendRecv();
     void badInput_data();
@@ -362,11 +363,18 @@ void TestChakra::roundTripWorkloadWithGroups()
     QCOMPARE(written.size(), std::size_t(9));
     QVERIFY(QFile::exists(dir.filePath(QStringLiteral("tp.json"))));
 
-    const Workload read = readChakraWorkload(prefix);
+    ChakraSharing sharing;
+    const Workload read = readChakraWorkload(prefix, {}, {}, &sharing);
     QCOMPARE(read.rankCount(), std::size_t(8));
-    // Ranks 0-3 and 4-7 differ only in pg_name, so there are two distinct programs.
-    QCOMPARE(read.programs.size(), std::size_t(2));
+    // Ranks 1-3 are byte-identical to rank 0; ranks 4-7 differ from it only in pg_name: one program.
+    QCOMPARE(read.programs.size(), std::size_t(1));
+    QCOMPARE(sharing.distinctPrograms, std::size_t(1));
+    QCOMPARE(sharing.identicalFiles, std::size_t(3));
+    QCOMPARE(sharing.sameExceptGroupNames, std::size_t(4));
+    QCOMPARE(sharing.sameExceptTiming, std::size_t(0));
     QCOMPARE(read.groups, workload.groups);
+    for (std::size_t rank = 0; rank < 8; ++rank)
+        QCOMPARE(serializeChakraRank(read, rank), serializeChakraRank(workload, rank));
     for (std::size_t rank = 0; rank < 8; ++rank) {
         const Op& allReduce = read.programOf(rank).ops[5];
         QCOMPARE(read.membersOf(rank, allReduce), workload.membersOf(rank, program->ops[5]));
@@ -385,6 +393,72 @@ void TestChakra::identicalRankFilesShareProgram()
     const Workload workload = readChakraWorkload(path(dir.path()));
     QCOMPARE(workload.rankCount(), std::size_t(4));
     QCOMPARE(workload.programs.size(), std::size_t(1));
+}
+
+void TestChakra::sharingNeedsEqualOpsAndOneToOneNames()
+{
+    // Two collectives in slots "a" and "b". Ranks 0 and 1 bind both to one communicator (their files
+    // name one group twice: one slot); ranks 2 and 3 to two communicators of the same members (two
+    // slots); rank 3 also ran op 1 longer. Each file must come back exactly as written.
+    Program program;
+    program.name = "two_slots";
+    for (std::uint64_t i = 0; i < 3; ++i) {
+        Op op;
+        op.id = i;
+        op.name = "op" + std::to_string(i);
+        if (i > 0) {
+            op.kind = OpKind::Collective;
+            op.commBytes = 1024 * i;
+            op.commSlot = program.commSlotFor(i == 1 ? "a" : "b");
+            op.dataDeps = {i - 1};
+        } else {
+            op.flops = 1'000'000;
+        }
+        op.durationMicros = 10;
+        program.ops.push_back(op);
+    }
+    Program slower = program;
+    slower.ops[1].durationMicros = 25;
+    Workload workload;
+    workload.programs = {std::make_shared<const Program>(program), std::make_shared<const Program>(slower)};
+    workload.groups = {{"1", {0, 1}}, {"2", {2, 3}}, {"3", {2, 3}}};
+    workload.ranks = {{0, {0, 0}}, {0, {0, 0}}, {0, {1, 2}}, {1, {1, 2}}};
+    QCOMPARE(workload.validate(), std::string());
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::string prefix = path(dir.filePath(QStringLiteral("slots")));
+    writeChakraWorkload(workload, prefix);
+
+    ChakraSharing sharing;
+    const Workload read = readChakraWorkload(prefix, {}, {}, &sharing);
+    QCOMPARE(read.rankCount(), std::size_t(4));
+    // Rank 1 is rank 0's file; rank 2's has two slots where rank 0's has one; rank 3's differs from
+    // rank 2's in a duration only, which is kept.
+    QCOMPARE(read.programs.size(), std::size_t(3));
+    QCOMPARE(sharing.identicalFiles, std::size_t(1));
+    QCOMPARE(sharing.sameExceptGroupNames, std::size_t(0));
+    QCOMPARE(sharing.sameExceptTiming, std::size_t(1));
+    QCOMPARE(read.programOf(0).commSlots.size(), std::size_t(1));
+    QCOMPARE(read.programOf(2).commSlots.size(), std::size_t(2));
+    QCOMPARE(read.programOf(3).ops[1].durationMicros, std::uint64_t(25));
+    for (std::size_t rank = 0; rank < 4; ++rank)
+        QCOMPARE(serializeChakraRank(read, rank), serializeChakraRank(workload, rank));
+    QCOMPARE(read.validate(), std::string());
+
+    // The same ops with slots named per rank, as an export of a larger job writes them: one program,
+    // whichever way the names map, as long as they map one to one.
+    Workload renamed;
+    renamed.programs = {workload.programs[0]};
+    renamed.groups = {{"10", {0, 1}}, {"11", {2, 3}}, {"12", {0, 2}}, {"13", {1, 3}}};
+    renamed.ranks = {{0, {0, 2}}, {0, {0, 3}}, {0, {1, 2}}, {0, {1, 3}}};
+    QCOMPARE(renamed.validate(), std::string());
+    const std::string renamedPrefix = path(dir.filePath(QStringLiteral("renamed")));
+    writeChakraWorkload(renamed, renamedPrefix);
+    const Workload again = readChakraWorkload(renamedPrefix, {}, {}, &sharing);
+    QCOMPARE(again.programs.size(), std::size_t(1));
+    QCOMPARE(sharing.sameExceptGroupNames, std::size_t(3));
+    for (std::size_t rank = 0; rank < 4; ++rank)
+        QCOMPARE(serializeChakraRank(again, rank), serializeChakraRank(renamed, rank));
 }
 
 void TestChakra::gzipInput()

@@ -14,6 +14,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace flint::core;
@@ -942,10 +943,14 @@ void TestEstimate::symmetryIsExact_data()
     QTest::addColumn<QString>("preset");
     QTest::addColumn<int>("ranks");
     QTest::addColumn<int>("tp");
-    QTest::newRow("dgx_h100_64ranks_tp8") << "dgx-h100-ib" << 64 << 8;
-    QTest::newRow("dgx_h100_48ranks_tp4") << "dgx-h100-ib" << 48 << 4;
-    QTest::newRow("tpu_torus_64ranks_tp16") << "tpu-v5p-torus" << 64 << 16;
-    QTest::newRow("irregular_tp_across_nodes") << "dgx-h100-ib" << 24 << 6;
+    QTest::addColumn<bool>("throughChakra");
+    QTest::newRow("dgx_h100_64ranks_tp8") << "dgx-h100-ib" << 64 << 8 << false;
+    QTest::newRow("dgx_h100_48ranks_tp4") << "dgx-h100-ib" << 48 << 4 << false;
+    QTest::newRow("tpu_torus_64ranks_tp16") << "tpu-v5p-torus" << 64 << 16 << false;
+    QTest::newRow("irregular_tp_across_nodes") << "dgx-h100-ib" << 24 << 6 << false;
+    // Written as rank files and read back: each file names its own groups, and the reader must find
+    // the one program again for symmetry to apply.
+    QTest::newRow("chakra_rank_files_64ranks_tp8") << "dgx-h100-ib" << 64 << 8 << true;
 }
 
 void TestEstimate::symmetryIsExact()
@@ -953,8 +958,17 @@ void TestEstimate::symmetryIsExact()
     QFETCH(QString, preset);
     QFETCH(int, ranks);
     QFETCH(int, tp);
+    QFETCH(bool, throughChakra);
     // Synthetic transformer with a data-parallel all-reduce over ranks with the same TP index.
-    const Workload w = makeSyntheticSpmdWorkload(121, ranks, tp, 64 << 20);
+    Workload w = makeSyntheticSpmdWorkload(121, ranks, tp, 64 << 20);
+    if (throughChakra) {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string prefix = dir.filePath(QStringLiteral("spmd")).toStdString();
+        writeChakraWorkload(w, prefix);
+        w = readChakraWorkload(prefix);
+        QCOMPARE(w.programs.size(), std::size_t(1));
+    }
     const auto cluster = clusterPreset(preset.toStdString(), ranks);
     QVERIFY(cluster);
     EstimateOptions exact;
