@@ -48,8 +48,9 @@ struct ChakraSharing {
     /// rank binds the shared program's slots to its own groups).
     std::size_t identicalFiles = 0;
     std::size_t sameExceptGroupNames = 0;
-    /// Ranks whose ops equal an earlier rank's but for recorded start times and durations: they keep
-    /// programs of their own and are simulated with their own durations.
+    /// Ranks whose ops equal an earlier rank's but for recorded start times and durations (and maybe
+    /// group names): they share its program with their own times (RankBinding::times), and are
+    /// simulated with them.
     std::size_t sameExceptTiming = 0;
 };
 

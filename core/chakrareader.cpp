@@ -291,29 +291,48 @@ struct KnownFile {
     TraceFrames frames;
 };
 
-/// When `frames` hold `known`'s program but for the values of pg_name, the rank's names for the
-/// program's slots (slot s is called names[s]; `identical` tells whether every message was equal).
-/// nullopt when anything else differs (recorded times included) or the names do not map one-to-one
-/// onto the slots. Messages are compared as bytes; only those that differ are decoded.
-std::optional<std::vector<std::string>> namesIfSameProgram(const TraceFrames& frames, const KnownFile& known,
-                                                           const Program& program, bool& identical)
+/// How a rank file runs a known program: its names for the program's slots (slot s is called
+/// names[s]), whether every message was byte-equal, and its own recorded times when they differ.
+struct SameProgram {
+    std::vector<std::string> names;
+    bool identical = true;
+    std::shared_ptr<RecordedTimes> times;
+};
+
+/// The recorded times of `program`'s ops, to be overridden per rank.
+std::shared_ptr<RecordedTimes> timesOf(const Program& program)
+{
+    auto times = std::make_shared<RecordedTimes>();
+    times->startMicros.reserve(program.ops.size());
+    times->durationMicros.reserve(program.ops.size());
+    for (const Op& op : program.ops) {
+        times->startMicros.push_back(op.startTimeMicros);
+        times->durationMicros.push_back(op.durationMicros);
+    }
+    return times;
+}
+
+/// When `frames` hold `known`'s program but for the values of pg_name and recorded times: how (see
+/// SameProgram). nullopt when anything else differs or the names do not map one-to-one onto the
+/// slots. Messages are compared as bytes; only those that differ are decoded.
+std::optional<SameProgram> sameProgram(const TraceFrames& frames, const KnownFile& known, const Program& program)
 {
     if (frames.metadata != known.frames.metadata || frames.nodes.size() != known.frames.nodes.size())
         return std::nullopt;
-    std::vector<std::string> names(program.commSlots.size());
+    SameProgram same;
+    same.names.resize(program.commSlots.size());
     std::vector<char> named(program.commSlots.size(), 0);
     std::unordered_map<std::string, std::int32_t> slotOfName;
     const auto bind = [&](std::int32_t slot, std::string_view name) {
         const auto s = static_cast<std::size_t>(slot);
         if (named[s])
-            return names[s] == name;
+            return same.names[s] == name;
         if (!slotOfName.try_emplace(std::string(name), slot).second)
             return false; // two slots of the program under one name: the file numbers its slots differently
         named[s] = 1;
-        names[s] = std::string(name);
+        same.names[s] = std::string(name);
         return true;
     };
-    identical = true;
     Op op;
     std::string pgName;
     bool hasPgName = false;
@@ -325,7 +344,7 @@ std::optional<std::vector<std::string>> namesIfSameProgram(const TraceFrames& fr
                 return std::nullopt;
             continue;
         }
-        identical = false;
+        same.identical = false;
         op = Op{};
         try {
             detail::decodeNode(frames.nodes[i].body, op, pgName, hasPgName);
@@ -335,10 +354,16 @@ std::optional<std::vector<std::string>> namesIfSameProgram(const TraceFrames& fr
         if (hasPgName != (expected.commSlot >= 0))
             return std::nullopt;
         op.commSlot = expected.commSlot;
-        if (!(op == expected) || (hasPgName && !bind(expected.commSlot, pgName)))
+        if (!sameExceptTiming(op, expected) || (hasPgName && !bind(expected.commSlot, pgName)))
             return std::nullopt;
+        if (op.startTimeMicros != expected.startTimeMicros || op.durationMicros != expected.durationMicros) {
+            if (!same.times)
+                same.times = timesOf(program);
+            same.times->startMicros[i] = op.startTimeMicros;
+            same.times->durationMicros[i] = op.durationMicros;
+        }
     }
-    return names;
+    return same;
 }
 
 } // namespace
@@ -487,7 +512,8 @@ Workload readChakraWorkload(const std::string& path, const std::string& commGrou
     std::vector<KnownFile> recent; // most recently used first; their files stay mapped
     TraceFrames frames;
     std::unordered_map<std::size_t, std::vector<std::uint32_t>> byContent;
-    std::vector<std::vector<std::string>> slotNames; // distinct lists of slot names
+    std::unordered_map<std::size_t, std::uint32_t> byUntimedContent; // the first program of each
+    std::vector<std::vector<std::string>> slotNames;                 // distinct lists of slot names
     std::map<std::vector<std::string>, std::uint32_t> slotNameIndex;
     std::vector<std::uint32_t> rankSlotNames; // per rank: index into slotNames
     const auto internNames = [&](std::vector<std::string> names) {
@@ -509,31 +535,42 @@ Workload readChakraWorkload(const std::string& path, const std::string& commGrou
                     frames);
         std::optional<std::uint32_t> shared;
         for (std::size_t k = 0; k < recent.size() && !shared; ++k) {
-            bool identical = false;
             const Program& candidate = *workload.programs[recent[k].program];
-            if (auto names = namesIfSameProgram(frames, recent[k], candidate, identical)) {
+            if (auto same = sameProgram(frames, recent[k], candidate)) {
                 shared = recent[k].program;
-                ++(identical ? counts.identicalFiles : counts.sameExceptGroupNames);
-                rankSlotNames.push_back(internNames(std::move(*names)));
+                ++(same->times       ? counts.sameExceptTiming
+                   : same->identical ? counts.identicalFiles
+                                     : counts.sameExceptGroupNames);
+                workload.ranks[rank].times = std::move(same->times);
+                rankSlotNames.push_back(internNames(std::move(same->names)));
                 std::rotate(recent.begin(), recent.begin() + static_cast<std::ptrdiff_t>(k),
                             recent.begin() + static_cast<std::ptrdiff_t>(k) + 1);
             }
         }
         if (!shared) {
             Program program = parseFrames(frames, file);
-            const std::size_t hash = rankCount > 1 ? contentHash(program) : 0;
-            bool timingOnly = false;
-            for (std::uint32_t candidate : byContent[hash]) {
-                const ProgramMatch match = matchPrograms(*workload.programs[candidate], program);
-                if (match == ProgramMatch::Same)
+            // Looked up by a hash of everything, so that only equal programs are compared in full; a
+            // program like an earlier one but for its recorded times is found by a second hash without
+            // them and checked against one such program (comparing it with every one made ranks that
+            // all differ in their durations quadratic).
+            const std::size_t hash = rankCount > 1 ? contentHash(program, true) : 0;
+            for (std::uint32_t candidate : byContent[hash])
+                if (!shared && matchPrograms(*workload.programs[candidate], program) == ProgramMatch::Same)
                     shared = candidate;
-                timingOnly = timingOnly || match == ProgramMatch::SameExceptTiming;
+            if (!shared) {
+                const std::size_t untimed = rankCount > 1 ? contentHash(program, false) : 0;
+                const auto [alike, first] = byUntimedContent.try_emplace(untimed, 0);
+                if (first)
+                    alike->second = static_cast<std::uint32_t>(workload.programs.size());
+                else if (matchPrograms(*workload.programs[alike->second], program) == ProgramMatch::SameExceptTiming) {
+                    shared = alike->second;
+                    workload.ranks[rank].times = timesOf(program);
+                }
             }
             if (shared) {
-                ++counts.sameExceptGroupNames;
+                ++(workload.ranks[rank].times ? counts.sameExceptTiming : counts.sameExceptGroupNames);
                 rankSlotNames.push_back(internNames(std::move(program.commSlots)));
             } else {
-                counts.sameExceptTiming += timingOnly ? 1 : 0;
                 shared = static_cast<std::uint32_t>(workload.programs.size());
                 rankSlotNames.push_back(internNames(program.commSlots));
                 workload.programs.push_back(std::make_shared<const Program>(std::move(program)));

@@ -216,6 +216,14 @@ std::string serializeChakraRank(const Workload& workload, std::size_t rank)
     for (const Op& op : program.ops)
         nextId = std::max(nextId, op.id + 1);
 
+    // The rank's own recorded times, when it runs a shared program at its own speed.
+    const auto applyTimes = [&](const Op& op, Node& node) {
+        if (!binding.times)
+            return;
+        const auto index = static_cast<std::size_t>(&op - program.ops.data());
+        node.set_start_time_micros(binding.times->startMicros[index]);
+        node.set_duration_micros(binding.times->durationMicros[index]);
+    };
     Node node;
     for (const Op& op : program.ops) {
         if (op.kind == OpKind::Collective && op.collective == CollectiveKind::CollectivePermute) {
@@ -228,6 +236,7 @@ std::string serializeChakraRank(const Workload& workload, std::size_t rank)
             std::tie(p2p.commSrc, p2p.commDst) = workload.endpointsOf(rank, op);
             p2p.commSlot = -1;
             writeNode(p2p, nullptr, node);
+            applyTimes(op, node);
             appendDelimited(node, out);
             continue;
         }
@@ -235,6 +244,7 @@ std::string serializeChakraRank(const Workload& workload, std::size_t rank)
         if (op.commSlot >= 0)
             pgName = &workload.groups.at(binding.slotGroups.at(static_cast<std::size_t>(op.commSlot))).name;
         writeNode(op, pgName, node);
+        applyTimes(op, node);
         appendDelimited(node, out);
     }
     return out;

@@ -39,7 +39,7 @@ ProgramMatch matchPrograms(const Program& a, const Program& b)
     return match;
 }
 
-std::size_t contentHash(const Program& program)
+std::size_t contentHash(const Program& program, bool timing)
 {
     std::uint64_t h = 1469598103934665603ull;
     const auto mix = [&h](std::uint64_t x) {
@@ -60,6 +60,8 @@ std::size_t contentHash(const Program& program)
             static_cast<std::uint32_t>(op.commTag));
         mix(op.dataDeps.size() << 16 | op.ctrlDeps.size());
         mix(std::hash<std::string_view>{}(op.name));
+        if (timing)
+            mix(op.startTimeMicros * 0x100000001b3ull ^ op.durationMicros);
     }
     return static_cast<std::size_t>(h);
 }

@@ -59,7 +59,8 @@ enum class ProgramMatch : std::uint8_t {
     SameExceptTiming, ///< equal but for the ops' recorded start times and durations
 };
 ProgramMatch matchPrograms(const Program& a, const Program& b);
-/// A hash of what matchPrograms compares other than timing: equal for Same and SameExceptTiming.
-std::size_t contentHash(const Program& program);
+/// A hash of what matchPrograms compares: equal for Same; with `timing` false, the recorded times left
+/// out, so equal for SameExceptTiming too.
+std::size_t contentHash(const Program& program, bool timing);
 
 } // namespace flint::core

@@ -158,6 +158,11 @@ std::string Workload::validate() const
         if (binding.slotGroups.size() != program.commSlots.size())
             return "rank " + std::to_string(r) + " binds " + std::to_string(binding.slotGroups.size()) +
                    " comm slots but its program has " + std::to_string(program.commSlots.size());
+        if (binding.times && (binding.times->startMicros.size() != program.ops.size() ||
+                              binding.times->durationMicros.size() != program.ops.size()))
+            return "rank " + std::to_string(r) + " has recorded times for " +
+                   std::to_string(binding.times->durationMicros.size()) + " ops but its program has " +
+                   std::to_string(program.ops.size());
         for (std::uint32_t g : binding.slotGroups) {
             if (g >= groups.size())
                 return "rank " + std::to_string(r) + " is bound to missing group " + std::to_string(g);

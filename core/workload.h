@@ -31,13 +31,29 @@ struct SlotBinding {
     friend bool operator==(const SlotBinding&, const SlotBinding&) = default;
 };
 
-/// What one rank runs: an index into Workload::programs, and for each of that program's comm slots
-/// the index of its group in Workload::groups.
+/// A rank's own recorded times for the ops of a program it shares with other ranks: the same ops
+/// run at its own speed (measured traces). Indexed like Program::ops.
+struct RecordedTimes {
+    std::vector<std::uint64_t> startMicros;
+    std::vector<std::uint64_t> durationMicros;
+
+    friend bool operator==(const RecordedTimes&, const RecordedTimes&) = default;
+};
+
+/// What one rank runs: an index into Workload::programs, for each of that program's comm slots the
+/// index of its group in Workload::groups, and the rank's own recorded times when they are not the
+/// program's.
 struct RankBinding {
     std::uint32_t program = 0;
     std::vector<std::uint32_t> slotGroups;
+    /// Null: the program's ops' own startTimeMicros and durationMicros. Ranks may share one.
+    std::shared_ptr<const RecordedTimes> times = nullptr;
 
-    friend bool operator==(const RankBinding&, const RankBinding&) = default;
+    friend bool operator==(const RankBinding& a, const RankBinding& b)
+    {
+        return a.program == b.program && a.slotGroups == b.slotGroups &&
+               (a.times == b.times || (a.times && b.times && *a.times == *b.times));
+    }
 };
 
 /// N ranks, each bound to a Program and to its communicator groups.
@@ -51,6 +67,17 @@ struct Workload {
 
     std::size_t rankCount() const { return ranks.size(); }
     const Program& programOf(std::size_t rank) const { return *programs.at(ranks.at(rank).program); }
+    /// Recorded duration of op `index` of `rank`'s program as that rank ran it (its own times applied).
+    std::uint64_t durationOf(std::size_t rank, std::size_t index) const
+    {
+        const RankBinding& b = ranks[rank];
+        return b.times ? b.times->durationMicros[index] : programs[b.program]->ops[index].durationMicros;
+    }
+    std::uint64_t startOf(std::size_t rank, std::size_t index) const
+    {
+        const RankBinding& b = ranks[rank];
+        return b.times ? b.times->startMicros[index] : programs[b.program]->ops[index].startTimeMicros;
+    }
     /// The group of `op` on `rank`, or nullptr when the op spans all ranks (commSlot -1).
     const CommGroup* groupOf(std::size_t rank, const Op& op) const;
     /// Global ranks of the group of `op` on `rank` (every rank when it spans all).

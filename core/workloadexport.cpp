@@ -151,7 +151,12 @@ std::string workloadToJson(const Workload& workload)
         Json slots = Json::array();
         for (std::uint32_t g : binding.slotGroups)
             slots.push_back(workload.groups[g].name);
-        ranks.push_back({{"program", binding.program}, {"groups", slots}});
+        Json rank{{"program", binding.program}, {"groups", slots}};
+        if (binding.times) { // the rank's own recorded times for its program's ops
+            rank["start_time_micros"] = binding.times->startMicros;
+            rank["duration_micros"] = binding.times->durationMicros;
+        }
+        ranks.push_back(std::move(rank));
     }
     json["ranks"] = std::move(ranks);
     Json groups = Json::object();

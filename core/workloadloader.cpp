@@ -177,6 +177,9 @@ LoadedWorkload loadWorkload(const std::string& path, const LoadOptions& options,
         if (sharing.sameExceptGroupNames > 0)
             how += (how.empty() ? "" : ", ") + std::to_string(sharing.sameExceptGroupNames) +
                    " equal to an earlier rank's but for process-group names";
+        if (sharing.sameExceptTiming > 0)
+            how += (how.empty() ? "" : ", ") + std::to_string(sharing.sameExceptTiming) +
+                   " the same ops at other recorded times";
         loaded.notes.push_back(std::to_string(sharing.rankFiles) + " rank files hold " +
                                std::to_string(sharing.distinctPrograms) + " distinct program" +
                                (sharing.distinctPrograms == 1 ? "" : "s") + " (" + how +
@@ -185,8 +188,8 @@ LoadedWorkload loadWorkload(const std::string& path, const LoadOptions& options,
     if (sharing.sameExceptTiming > 0)
         loaded.notes.push_back(std::to_string(sharing.sameExceptTiming) + " rank" +
                                (sharing.sameExceptTiming == 1 ? " runs" : "s run") +
-                               " the same ops as an earlier rank with other recorded start times or durations: "
-                               "each keeps its own and is simulated with its own durations");
+                               " the same ops as an earlier rank at other recorded times: each keeps its own "
+                               "times and is simulated with them");
     return loaded;
 }
 

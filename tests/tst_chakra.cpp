@@ -422,7 +422,7 @@ void TestChakra::sharingNeedsEqualOpsAndOneToOneNames()
     Workload workload;
     workload.programs = {std::make_shared<const Program>(program), std::make_shared<const Program>(slower)};
     workload.groups = {{"1", {0, 1}}, {"2", {2, 3}}, {"3", {2, 3}}};
-    workload.ranks = {{0, {0, 0}}, {0, {0, 0}}, {0, {1, 2}}, {1, {1, 2}}};
+    workload.ranks = {{0, {0, 0}, nullptr}, {0, {0, 0}, nullptr}, {0, {1, 2}, nullptr}, {1, {1, 2}, nullptr}};
     QCOMPARE(workload.validate(), std::string());
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
@@ -433,14 +433,18 @@ void TestChakra::sharingNeedsEqualOpsAndOneToOneNames()
     const Workload read = readChakraWorkload(prefix, {}, {}, &sharing);
     QCOMPARE(read.rankCount(), std::size_t(4));
     // Rank 1 is rank 0's file; rank 2's has two slots where rank 0's has one; rank 3's differs from
-    // rank 2's in a duration only, which is kept.
-    QCOMPARE(read.programs.size(), std::size_t(3));
+    // rank 2's in a duration only: it shares rank 2's program with its own times.
+    QCOMPARE(read.programs.size(), std::size_t(2));
     QCOMPARE(sharing.identicalFiles, std::size_t(1));
     QCOMPARE(sharing.sameExceptGroupNames, std::size_t(0));
     QCOMPARE(sharing.sameExceptTiming, std::size_t(1));
     QCOMPARE(read.programOf(0).commSlots.size(), std::size_t(1));
     QCOMPARE(read.programOf(2).commSlots.size(), std::size_t(2));
-    QCOMPARE(read.programOf(3).ops[1].durationMicros, std::uint64_t(25));
+    QCOMPARE(read.ranks[3].program, read.ranks[2].program);
+    QVERIFY(read.ranks[3].times);
+    QVERIFY(!read.ranks[2].times);
+    QCOMPARE(read.durationOf(3, 1), std::uint64_t(25));
+    QCOMPARE(read.durationOf(2, 1), std::uint64_t(10));
     for (std::size_t rank = 0; rank < 4; ++rank)
         QCOMPARE(serializeChakraRank(read, rank), serializeChakraRank(workload, rank));
     QCOMPARE(read.validate(), std::string());
@@ -450,7 +454,7 @@ void TestChakra::sharingNeedsEqualOpsAndOneToOneNames()
     Workload renamed;
     renamed.programs = {workload.programs[0]};
     renamed.groups = {{"10", {0, 1}}, {"11", {2, 3}}, {"12", {0, 2}}, {"13", {1, 3}}};
-    renamed.ranks = {{0, {0, 2}}, {0, {0, 3}}, {0, {1, 2}}, {0, {1, 3}}};
+    renamed.ranks = {{0, {0, 2}, nullptr}, {0, {0, 3}, nullptr}, {0, {1, 2}, nullptr}, {0, {1, 3}, nullptr}};
     QCOMPARE(renamed.validate(), std::string());
     const std::string renamedPrefix = path(dir.filePath(QStringLiteral("renamed")));
     writeChakraWorkload(renamed, renamedPrefix);

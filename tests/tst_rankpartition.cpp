@@ -60,7 +60,7 @@ void TestRankPartition::programsFormStages()
     stage1->name = "stage1";
     w.programs = {stage0, stage1};
     for (std::uint32_t r = 0; r < 6; ++r)
-        w.ranks.push_back(RankBinding{r % 2, {}});
+        w.ranks.push_back(RankBinding{r % 2, {}, nullptr});
     QCOMPARE(w.validate(), std::string());
     const std::vector<RankPartition> partitions = rankPartitions(w);
     QCOMPARE(partitions.size(), std::size_t(1));

@@ -5,6 +5,7 @@
 #include "cli/commands.h"
 #include "core/chakra.h"
 #include "core/synthetictrace.h"
+#include "core/workloadloader.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -15,13 +16,61 @@
 namespace flint::app {
 namespace {
 
+/// Writes `workload` as rank files under `prefix`, then reads them back `repeat` times and prints the
+/// best read's speed and the reader's peak memory per node.
+void manyRankRead(const char* label, const core::Workload& workload, const std::string& prefix, std::uint64_t repeat)
+{
+    core::writeChakraWorkload(workload, prefix);
+    std::uint64_t nodes = 0;
+    for (std::size_t r = 0; r < workload.rankCount(); ++r)
+        nodes += workload.programOf(r).ops.size();
+    double best = 1e300, held = 0;
+    core::ChakraSharing sharing;
+    for (std::uint64_t run = 0; run < repeat; ++run) {
+        const double before = heapInUseMiB();
+        const auto start = BenchClock::now();
+        const core::Workload read = core::readChakraWorkload(prefix, {}, {}, &sharing);
+        best = std::min(best, secondsSince(start));
+        held = heapInUseMiB() - before;
+        if (read.rankCount() != workload.rankCount())
+            throw core::OutputError("benchmark read back the wrong number of ranks");
+    }
+    std::printf("  %-34s %6zu ranks %10llu nodes  read %7.3f s  %6.2f M nodes/s  held %8.1f MiB (%5.1f B/node)  "
+                "%zu distinct programs\n",
+                label, workload.rankCount(), static_cast<unsigned long long>(nodes), best,
+                static_cast<double>(nodes) / best / 1e6, held, held * 1048576.0 / static_cast<double>(nodes),
+                sharing.distinctPrograms);
+}
+
+/// `workload` with every rank holding its own copy of its program, its compute ops' recorded durations
+/// varied by rank (a measured trace: same ops, different speeds).
+core::Workload withOwnDurations(const core::Workload& workload)
+{
+    core::Workload out = workload;
+    out.programs.clear();
+    for (std::size_t r = 0; r < workload.rankCount(); ++r) {
+        core::Program program = workload.programOf(r);
+        for (std::size_t i = 0; i < program.ops.size(); ++i)
+            if (program.ops[i].kind == core::OpKind::Compute)
+                program.ops[i].durationMicros = 10 + r + i % 13;
+        out.programs.push_back(std::make_shared<const core::Program>(std::move(program)));
+        out.ranks[r].program = static_cast<std::uint32_t>(r);
+    }
+    return out;
+}
+
 int runChakraBenchmark(const std::vector<std::string>& arguments)
 {
-    CommandLine cli("bench chakra", "[--nodes N] [--dir DIR] [--repeat R]",
+    CommandLine cli("bench chakra", "[--nodes N] [--ranks R] [--rank-nodes N] [--module FILE] [--dir DIR] [--repeat R]",
                     "Benchmark Chakra trace I/O on a synthetic transformer-like trace of one rank: generate it,\n"
                     "write it (serialize + file), read it back (file + parse + model). Prints nodes per second for\n"
-                    "each phase (best of --repeat runs) and the peak resident memory of each phase.",
+                    "each phase (best of --repeat runs) and the peak resident memory of each phase. Then many-rank\n"
+                    "traces read back: an SPMD export of --ranks ranks (each file names its own groups), the same\n"
+                    "with every rank's recorded durations its own, and --module (HLO or MLIR) exported per rank.",
                     {{"nodes", 0, "N", "nodes in the trace (default 1000000)"},
+                     {"ranks", 0, "R", "ranks of the many-rank traces (default 1024; 0 skips them)"},
+                     {"rank-nodes", 0, "N", "nodes per rank of the many-rank traces (default 1001)"},
+                     {"module", 0, "FILE", "also export this module per rank and read it back"},
                      {"dir", 0, "DIR", "folder for the trace file (default: a fresh folder in /tmp)"},
                      {"repeat", 0, "R", "runs of each phase; the best is reported (default 3)"}});
     if (!cli.parseOrShowHelp(arguments))
@@ -90,8 +139,23 @@ int runChakraBenchmark(const std::vector<std::string>& arguments)
         if (read.programOf(0).ops.size() != nodes)
             throw core::OutputError("benchmark read back the wrong number of nodes");
     }
-    if (ownDir)
-        fs::remove_all(dir);
+    const auto manyRanks = static_cast<std::int32_t>(std::min<std::uint64_t>(cli.number("ranks", 1024), 1 << 20));
+    const std::uint64_t rankNodes = std::max<std::uint64_t>(2, cli.number("rank-nodes", 1001));
+    const std::string module = cli.value("module");
+    const auto runManyRanks = [&] {
+        if (manyRanks > 0) {
+            const core::Workload spmd =
+                core::makeSyntheticSpmdWorkload(rankNodes, manyRanks, std::min(manyRanks, 8), 256ull << 20);
+            manyRankRead("SPMD export", spmd, (fs::path(dir) / "spmd").string(), repeat);
+            manyRankRead("ranks with their own durations", withOwnDurations(spmd), (fs::path(dir) / "timed").string(),
+                         repeat);
+        }
+        if (!module.empty()) {
+            const core::LoadedWorkload loaded = core::loadWorkload(module);
+            manyRankRead(fs::path(module).filename().string().substr(0, 34).c_str(), loaded.workload,
+                         (fs::path(dir) / "module").string(), repeat);
+        }
+    };
 
     const auto rate = [nodes](double seconds) { return static_cast<double>(nodes) / seconds / 1e6; };
     std::printf("chakra trace benchmark: %llu nodes, %.1f MiB on disk, best of %llu runs\n",
@@ -106,6 +170,17 @@ int runChakraBenchmark(const std::vector<std::string>& arguments)
     std::printf("  read (file + parse)  %8.3f s   %7.2f M nodes/s   peak +%.1f MiB\n", readSeconds, rate(readSeconds),
                 readPeak);
     std::printf("  process peak RSS     %.1f MiB\n", peakMemoryMiB());
+    if (manyRanks > 0 || !module.empty())
+        std::printf("many-rank traces, best of %llu reads:\n", static_cast<unsigned long long>(repeat));
+    try {
+        runManyRanks();
+    } catch (...) {
+        if (ownDir)
+            fs::remove_all(dir);
+        throw;
+    }
+    if (ownDir)
+        fs::remove_all(dir);
     return ExitSuccess;
 }
 

@@ -4,6 +4,10 @@
 #include <fstream>
 #include <string>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 namespace flint::app {
 namespace {
 
@@ -33,6 +37,16 @@ double peakMemoryMiB()
 double currentMemoryMiB()
 {
     return statusFieldMiB("VmRSS");
+}
+
+double heapInUseMiB()
+{
+#if defined(__GLIBC__)
+    const struct mallinfo2 info = mallinfo2();
+    return static_cast<double>(info.uordblks + info.hblkhd) / 1048576.0;
+#else
+    return currentMemoryMiB();
+#endif
 }
 
 void resetPeakMemory()

@@ -269,6 +269,8 @@ private:
     struct ClassState {
         std::int32_t rep = 0;
         const ProgramInfo* info = nullptr;
+        /// Per op: info->computeSeconds, or those of the representative's own recorded times.
+        const std::vector<double>* computeSeconds = nullptr;
         const std::vector<std::vector<std::uint32_t>>* slotOps = nullptr;
         const std::vector<std::uint32_t>* slotOrdinal = nullptr;
         std::vector<std::uint32_t> pending; ///< unfinished predecessors per op
@@ -341,6 +343,8 @@ private:
     std::vector<std::int32_t> m_allRanks;
 
     std::vector<ProgramInfo> m_programs;
+    /// Compute-stream seconds per op for ranks with their own recorded times, by those times.
+    std::unordered_map<const RecordedTimes*, std::vector<double>> m_ownTimes;
     /// Per rank and slot: group index.
     std::vector<std::vector<std::uint32_t>> m_rankSlotGroup;
     /// Slot sequences for ranks whose slots share a group (merged in program order), by rank.
@@ -564,7 +568,9 @@ void Simulator::classify()
                 }
                 p2p = std::uint64_t{1} << 63 | transfers.id(signature);
             }
-            colour[r] = interner.id({b.program, reinterpret_cast<std::uintptr_t>(m_mergedSlotOps[r].get()), p2p});
+            // Ranks with their own recorded times are alike only when they share them.
+            colour[r] = interner.id({b.program, reinterpret_cast<std::uintptr_t>(m_mergedSlotOps[r].get()), p2p,
+                                     reinterpret_cast<std::uintptr_t>(b.times.get())});
         }
     }
     // Per program and slot sequence: the distinct (kind, bytes) of its collectives, so that a slot's
@@ -726,7 +732,7 @@ void Simulator::startReady(std::uint32_t cls, double now)
         e.ready = now;
         e.start = now;
         setCause(c, op, now, c.lastComputeOp);
-        push(now + c.info->computeSeconds[op], cls, op);
+        push(now + (*c.computeSeconds)[op], cls, op);
     }
     // Send/recv start waiting for their peer at once, on no collective stream.
     if (!c.p2pReady.empty()) {
@@ -1048,7 +1054,20 @@ std::shared_ptr<const EstimateResult> Simulator::run()
         seen[cls] = 1;
         ClassState& c = m_classes[cls];
         c.rep = r;
-        c.info = &m_programs[m_workload.ranks[static_cast<std::size_t>(r)].program];
+        const RankBinding& binding = m_workload.ranks[static_cast<std::size_t>(r)];
+        c.info = &m_programs[binding.program];
+        c.computeSeconds = &c.info->computeSeconds;
+        if (binding.times) {
+            auto [own, added] = m_ownTimes.try_emplace(binding.times.get());
+            if (added) {
+                const Program& program = *c.info->program;
+                own->second.resize(program.ops.size(), 0.0);
+                for (std::size_t i = 0; i < program.ops.size(); ++i)
+                    own->second[i] =
+                        computeTime(program.ops[i], binding.times->durationMicros[i], m_cluster, m_options);
+            }
+            c.computeSeconds = &own->second;
+        }
         const auto& merged = m_mergedSlotOps[static_cast<std::size_t>(r)];
         c.slotOps = merged ? merged.get() : &c.info->slotOps;
         c.slotOrdinal = merged ? m_mergedOrdinal[static_cast<std::size_t>(r)].get() : &c.info->slotOrdinal;
@@ -1314,12 +1333,17 @@ void Simulator::buildCommMatrix(EstimateResult& result)
 
 double computeTime(const Op& op, const Cluster& cluster, const EstimateOptions& options)
 {
+    return computeTime(op, op.durationMicros, cluster, options);
+}
+
+double computeTime(const Op& op, std::uint64_t durationMicros, const Cluster& cluster, const EstimateOptions& options)
+{
     if (onCommStream(op) || op.kind == OpKind::Metadata || op.kind == OpKind::Invalid)
         return 0;
-    const double recorded = static_cast<double>(op.durationMicros) * 1e-6;
+    const double recorded = static_cast<double>(durationMicros) * 1e-6;
     if (op.isCpuOp)
         return options.includeCpuOps ? recorded : 0.0;
-    if (options.timing == ComputeTiming::Recorded || (options.timing == ComputeTiming::Auto && op.durationMicros > 0))
+    if (options.timing == ComputeTiming::Recorded || (options.timing == ComputeTiming::Auto && durationMicros > 0))
         return recorded;
     const ComputeModel& m = cluster.compute;
     const double bytes = static_cast<double>(op.memoryBytes());

@@ -156,5 +156,8 @@ std::shared_ptr<const EstimateResult> estimate(const Workload& workload, const C
 
 /// Seconds one op takes on `cluster` outside communication (roofline or recorded, per `options`).
 double computeTime(const Op& op, const Cluster& cluster, const EstimateOptions& options = {});
+/// The same with `durationMicros` as the op's recorded duration (a rank's own: Workload::durationOf).
+double computeTime(const Op& op, std::uint64_t durationMicros, const Cluster& cluster,
+                   const EstimateOptions& options = {});
 
 } // namespace flint::core

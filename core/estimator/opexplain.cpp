@@ -130,12 +130,13 @@ OpExplanation explainOp(const Workload& workload, const Cluster& cluster, std::s
         e.lines.push_back("t = T_msg(m, h) + 2 ED = h L + m / B + 2 ED = " + seconds(e.seconds));
         return e;
     }
-    e.seconds = computeTime(op, cluster, options);
+    const std::uint64_t duration = workload.durationOf(rank, opIndex); // the rank's own when it has them
+    e.seconds = computeTime(op, duration, cluster, options);
     const ComputeModel& m = cluster.compute;
     const bool recorded = options.timing == ComputeTiming::Recorded ||
-                          (options.timing == ComputeTiming::Auto && op.durationMicros > 0) || op.isCpuOp;
+                          (options.timing == ComputeTiming::Auto && duration > 0) || op.isCpuOp;
     if (recorded) {
-        e.lines.push_back(format("recorded duration: %llu us", static_cast<unsigned long long>(op.durationMicros)));
+        e.lines.push_back(format("recorded duration: %llu us", static_cast<unsigned long long>(duration)));
         return e;
     }
     const Precision precision = precisionOf(op.dtype, m.defaultPrecision, m.allowTf32);

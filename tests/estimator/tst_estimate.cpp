@@ -224,6 +224,7 @@ private Q_SLOTS:
     void dependencyCycleIsReported();
     void symmetryIsExact_data();
     void symmetryIsExact();
+    void ownRecordedTimesAreSimulatedExactly();
     void commMatrixFollowsRing();
     void criticalPathEndsAtStepTime();
     void astraSimMicrobenchmark_data();
@@ -684,7 +685,7 @@ void TestEstimate::sendRecvPipeline()
             program->ops.push_back(send);
         }
         w.programs.push_back(program);
-        w.ranks.push_back(RankBinding{static_cast<std::uint32_t>(stage), {}});
+        w.ranks.push_back(RankBinding{static_cast<std::uint32_t>(stage), {}, nullptr});
     }
     const auto result = estimate(w, cluster);
     QVERIFY(std::abs(result->stepTime - (4 * 100e-6 + 3 * m)) < 1e-12);
@@ -993,6 +994,56 @@ void TestEstimate::symmetryIsExact()
     }
     QCOMPARE(fast->bytesPerDim, slow->bytesPerDim);
     QCOMPARE(fast->commMatrix.bytes, slow->commMatrix.bytes);
+}
+
+void TestEstimate::ownRecordedTimesAreSimulatedExactly()
+{
+    // 16 ranks of one program; every rank ran its compute ops at its own recorded speed. Held as one
+    // program with per-rank times, the estimate must equal that of 16 programs of their own.
+    const Workload base = makeSyntheticSpmdWorkload(61, 16, 4, 1 << 20);
+    const Program& program = base.programOf(0);
+    Workload shared = base;
+    Workload separate = base;
+    separate.programs.clear();
+    for (std::size_t r = 0; r < 16; ++r) {
+        Program own = program;
+        auto times = std::make_shared<RecordedTimes>();
+        for (std::size_t i = 0; i < own.ops.size(); ++i) {
+            if (own.ops[i].kind == OpKind::Compute)
+                own.ops[i].durationMicros = 5 + (r % 4) * 3 + i % 7; // alike per TP index
+            times->startMicros.push_back(own.ops[i].startTimeMicros);
+            times->durationMicros.push_back(own.ops[i].durationMicros);
+        }
+        shared.ranks[r].times = r >= 4 ? shared.ranks[r % 4].times : std::move(times);
+        separate.programs.push_back(std::make_shared<const Program>(std::move(own)));
+        separate.ranks[r].program = static_cast<std::uint32_t>(r);
+    }
+    QCOMPARE(shared.validate(), std::string());
+    const Cluster cluster = *clusterPreset("dgx-h100-ib", 16);
+    EstimateOptions recorded;
+    recorded.timing = ComputeTiming::Recorded;
+    const auto a = estimate(shared, cluster, recorded);
+    const auto b = estimate(separate, cluster, recorded);
+    QVERIFY(a->stepTime > 0);
+    QCOMPARE(a->stepTime, b->stepTime);
+    for (std::size_t r = 0; r < 16; ++r) {
+        QCOMPARE(a->ranks[r].finish, b->ranks[r].finish);
+        QCOMPARE(a->ranks[r].idle, b->ranks[r].idle);
+        const auto& x = a->eventsOf(r);
+        const auto& y = b->eventsOf(r);
+        QCOMPARE(x.size(), y.size());
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            QCOMPARE(x[i].start, y[i].start);
+            QCOMPARE(x[i].end, y[i].end);
+        }
+    }
+    // Ranks of one TP index share their times and their place in the groups: one timeline each.
+    QCOMPARE(a->timelines.size(), std::size_t(4));
+    QVERIFY(a->rankTimeline[1] != a->rankTimeline[2]);
+    QCOMPARE(a->rankTimeline[1], a->rankTimeline[13]);
+    // The program's own durations would give another step.
+    const auto programOnly = estimate(base, cluster, recorded);
+    QVERIFY(programOnly->stepTime != a->stepTime);
 }
 
 void TestEstimate::commMatrixFollowsRing()
