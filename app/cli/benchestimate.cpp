@@ -18,14 +18,33 @@ struct Case {
     double secondsTarget;
     double mibTarget;
     std::int32_t tp = 8; ///< ranks per tensor-parallel group; = ranks: every all-reduce spans all ranks
+    /// Every rank with its own recorded durations (RankBinding::times), as a measured trace has them:
+    /// no two ranks alike, so every rank is simulated whatever the symmetry option.
+    bool ownTimes = false;
 };
+
+/// Gives every rank of `w` its own recorded compute durations (all ranks different).
+void giveEveryRankItsOwnTimes(core::Workload& w)
+{
+    const core::Program& program = w.programOf(0);
+    for (std::size_t r = 0; r < w.rankCount(); ++r) {
+        auto times = std::make_shared<core::RecordedTimes>();
+        times->startMicros.assign(program.ops.size(), 0);
+        times->durationMicros.resize(program.ops.size());
+        for (std::size_t i = 0; i < program.ops.size(); ++i)
+            times->durationMicros[i] = program.ops[i].kind == core::OpKind::Compute ? 20 + (r + i) % 17 : 0;
+        w.ranks[r].times = std::move(times);
+    }
+}
 
 void runCase(const Case& c, const std::string& preset, bool symmetry, bool events)
 {
     resetPeakMemory();
     const double baseline = currentMemoryMiB();
     auto start = BenchClock::now();
-    const core::Workload workload = core::makeSyntheticSpmdWorkload(c.ops, c.ranks, c.tp, 256ull << 20);
+    core::Workload workload = core::makeSyntheticSpmdWorkload(c.ops, c.ranks, c.tp, 256ull << 20);
+    if (c.ownTimes)
+        giveEveryRankItsOwnTimes(workload);
     const double buildSeconds = secondsSince(start);
     const core::Cluster cluster = *core::clusterPreset(preset, c.ranks);
     core::EstimateOptions options;
@@ -42,9 +61,13 @@ void runCase(const Case& c, const std::string& preset, bool symmetry, bool event
     std::printf(
         "  %6d ranks x %6llu ops  groups of %5d  %-9s  estimate %8.3f s  %8.1f M rank-ops/s  %5zu timelines  %9llu ops "
         "simulated  step %.4f s  workload %.2f s  peak RSS %7.1f MiB (+%.1f)  [%s]\n",
-        c.ranks, static_cast<unsigned long long>(c.ops), c.tp, symmetry ? "symmetric" : "all ranks", seconds,
-        totalOps / seconds / 1e6, result->timelines.size(), static_cast<unsigned long long>(result->simulatedOps),
-        result->stepTime, buildSeconds, peak, peak - baseline, target);
+        c.ranks, static_cast<unsigned long long>(c.ops), c.tp,
+        c.ownTimes ? "own times"
+        : symmetry ? "symmetric"
+                   : "all ranks",
+        seconds, totalOps / seconds / 1e6, result->timelines.size(),
+        static_cast<unsigned long long>(result->simulatedOps), result->stepTime, buildSeconds, peak, peak - baseline,
+        target);
 }
 
 int runEstimateBenchmark(const std::vector<std::string>& arguments)
@@ -54,8 +77,10 @@ int runEstimateBenchmark(const std::vector<std::string>& arguments)
                     "over the rest) on a modelled cluster: 1,024 ranks x 10,000 ops (target < 1 s) and 16,384\n"
                     "ranks x 2,000 ops (target < 10 s, < 4 GiB), with symmetry, then the raw discrete-event speed\n"
                     "simulating every rank (1,024 x 10,000 and 1,024 x 2,000), and every rank with collectives\n"
-                    "over all ranks (1,024 and 8,192 x 1,001, as ASTRA-sim-shaped traces have them). Prints time,\n"
-                    "rank-ops per second, distinct timelines and peak resident memory.",
+                    "over all ranks (1,024 and 8,192 x 1,001, as ASTRA-sim-shaped traces have them), and every rank\n"
+                    "with its own recorded durations (1,024 x 10,000, target < 1 s and 1 GiB; 16,384 x 2,000,\n"
+                    "target < 10 s and 4 GiB). Prints time, rank-ops per second, distinct timelines and peak\n"
+                    "resident memory.",
                     {{"cluster", 0, "PRESET", "cluster preset (default dgx-h100-ib)"},
                      {"quick", 0, {}, "smaller cases (for tests)"}});
     cli.parse(arguments);
@@ -74,6 +99,7 @@ int runEstimateBenchmark(const std::vector<std::string>& arguments)
         runCase({64, 1'000, 0, 0}, preset, true, true);
         runCase({64, 1'000, 0, 0}, preset, false, true);
         runCase({64, 1'001, 0, 0, 64}, preset, false, true);
+        runCase({64, 1'000, 0, 0, 8, true}, preset, true, true);
         return ExitSuccess;
     }
     runCase({1'024, 10'000, 1, 4096}, preset, true, true);
@@ -82,6 +108,9 @@ int runEstimateBenchmark(const std::vector<std::string>& arguments)
     runCase({1'024, 10'000, 0, 0}, preset, false, false);
     runCase({1'024, 1'001, 0, 0, 1'024}, preset, false, false);
     runCase({8'192, 1'001, 0, 0, 8'192}, preset, false, false);
+    // Issue 21's hard cases: every rank different (its own recorded durations), events kept.
+    runCase({1'024, 10'000, 1, 1024, 8, true}, preset, true, true);
+    runCase({16'384, 2'000, 10, 4096, 8, true}, preset, true, true);
     return ExitSuccess;
 }
 
