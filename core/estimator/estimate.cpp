@@ -266,6 +266,16 @@ private:
         std::uint32_t op;
         bool operator>(const Event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
     };
+    struct alignas(64) OpState {
+        OpEvent event;                               ///< filled as the op runs
+        double readyTime = 0;                        ///< when the last predecessor ended
+        std::uint64_t peerCause = ~std::uint64_t{0}; ///< (class << 32 | op) of a peer that set its start, or ~0
+        std::uint32_t pending = 0;                   ///< unfinished predecessors
+        std::uint32_t readyCause = kNone;            ///< the predecessor that ended last
+        std::uint32_t cause = kNone;                 ///< the op of the same class that set its start, or kNone
+        CriticalStep::Reason causeReason = CriticalStep::Reason::Start; ///< how `cause` set it
+    };
+    static_assert(sizeof(OpState) == 64);
     struct ClassState {
         std::int32_t rep = 0;
         const ProgramInfo* info = nullptr;
@@ -273,9 +283,9 @@ private:
         const std::vector<double>* computeSeconds = nullptr;
         const std::vector<std::vector<std::uint32_t>>* slotOps = nullptr;
         const std::vector<std::uint32_t>* slotOrdinal = nullptr;
-        std::vector<std::uint32_t> pending; ///< unfinished predecessors per op
-        std::vector<double> readyTime;      ///< when the last predecessor ended
-        std::vector<std::uint32_t> readyCause;
+        /// Per op, everything the simulation keeps about it in one record: the ops a step touches (an
+        /// op and its successors) then cost a cache line each instead of one per field.
+        std::vector<OpState> ops;
         std::priority_queue<std::uint32_t, std::vector<std::uint32_t>, std::greater<>> computeReady, commReady;
         /// Send/recv whose dependencies are done: they wait for their peer without holding a stream.
         std::vector<std::uint32_t> p2pReady;
@@ -283,12 +293,8 @@ private:
         std::uint32_t lastComputeOp = kNone;
         std::vector<std::uint32_t> commStreamOp; ///< per comm stream: running op or kNone
         std::vector<std::uint32_t> lastCommOp;
-        std::vector<double> arrival;                   ///< per comm op
-        std::vector<std::uint32_t> missing;            ///< per comm op: members not yet arrived
-        std::vector<OpEvent> events;                   ///< per op (filled as ops run)
-        std::vector<std::uint32_t> cause;              ///< per op: the op that set its start (same class) or kNone
-        std::vector<CriticalStep::Reason> causeReason; ///< per op: how `cause` set it
-        std::vector<std::uint64_t> peerCause;          ///< per op: (class << 32 | op) of a peer that set it, or ~0
+        std::vector<double> arrival;        ///< per comm op
+        std::vector<std::uint32_t> missing; ///< per comm op: members not yet arrived
         std::uint64_t done = 0;
         double finish = 0;
     };
@@ -297,13 +303,13 @@ private:
     void startReady(std::uint32_t cls, double now);
     static void setCause(ClassState& c, std::uint32_t op, double now, std::uint32_t streamPredecessor)
     {
-        if (now > c.readyTime[op] && streamPredecessor != kNone) {
-            c.cause[op] = streamPredecessor;
-            c.causeReason[op] = CriticalStep::Reason::Stream;
+        if (now > c.ops[op].readyTime && streamPredecessor != kNone) {
+            c.ops[op].cause = streamPredecessor;
+            c.ops[op].causeReason = CriticalStep::Reason::Stream;
         } else {
-            c.cause[op] = c.readyCause[op];
-            c.causeReason[op] =
-                c.readyCause[op] == kNone ? CriticalStep::Reason::Start : CriticalStep::Reason::Dependency;
+            c.ops[op].cause = c.ops[op].readyCause;
+            c.ops[op].causeReason =
+                c.ops[op].readyCause == kNone ? CriticalStep::Reason::Start : CriticalStep::Reason::Dependency;
         }
     }
     void arrive(std::uint32_t cls, std::uint32_t op, std::uint16_t stream, double now);
@@ -726,7 +732,7 @@ void Simulator::startReady(std::uint32_t cls, double now)
         const std::uint32_t op = c.computeReady.top();
         c.computeReady.pop();
         c.computeBusy = true;
-        OpEvent& e = c.events[op];
+        OpEvent& e = c.ops[op].event;
         e.op = op;
         e.stream = 0;
         e.ready = now;
@@ -786,7 +792,7 @@ void Simulator::arrive(std::uint32_t cls, std::uint32_t op, std::uint16_t stream
 {
     ClassState& c = m_classes[cls];
     const Op& o = c.info->program->ops[op];
-    OpEvent& e = c.events[op];
+    OpEvent& e = c.ops[op].event;
     e.op = op;
     e.stream = stream;
     e.ready = now;
@@ -841,8 +847,8 @@ void Simulator::arrive(std::uint32_t cls, std::uint32_t op, std::uint16_t stream
                         continue;
                     ClassState& wc = m_classes[waiterClass];
                     wc.missing[wc.info->commIndex[waiterOp]] = 0;
-                    wc.events[waiterOp].start = now;
-                    wc.peerCause[waiterOp] = (static_cast<std::uint64_t>(cls) << 32) | op;
+                    wc.ops[waiterOp].event.start = now;
+                    wc.ops[waiterOp].peerCause = (static_cast<std::uint64_t>(cls) << 32) | op;
                     push(now + commSeconds(waiterClass, waiterOp), waiterClass, waiterOp);
                 }
             }
@@ -901,8 +907,8 @@ void Simulator::wakeWaiters(std::uint32_t cls, std::uint32_t op, double now)
     for (const auto& [waiterClass, waiterOp] : waiting) {
         ClassState& wc = m_classes[waiterClass];
         if (--wc.missing[wc.info->commIndex[waiterOp]] == 0) {
-            wc.events[waiterOp].start = now;
-            wc.peerCause[waiterOp] = (static_cast<std::uint64_t>(cls) << 32) | op;
+            wc.ops[waiterOp].event.start = now;
+            wc.ops[waiterOp].peerCause = (static_cast<std::uint64_t>(cls) << 32) | op;
             push(now + commSeconds(waiterClass, waiterOp), waiterClass, waiterOp);
         }
     }
@@ -911,7 +917,7 @@ void Simulator::wakeWaiters(std::uint32_t cls, std::uint32_t op, double now)
 void Simulator::finishOp(std::uint32_t cls, std::uint32_t op, double now)
 {
     ClassState& c = m_classes[cls];
-    c.events[op].end = now;
+    c.ops[op].event.end = now;
     c.finish = std::max(c.finish, now);
     ++c.done;
     if (c.info->commIndex[op] == kNone) {
@@ -928,9 +934,9 @@ void Simulator::finishOp(std::uint32_t cls, std::uint32_t op, double now)
     const ProgramInfo& info = *c.info;
     for (std::uint32_t k = info.succStart[op]; k < info.succStart[op + 1]; ++k) {
         const std::uint32_t next = info.succs[k];
-        if (--c.pending[next] == 0) {
-            c.readyTime[next] = now;
-            c.readyCause[next] = op;
+        if (--c.ops[next].pending == 0) {
+            c.ops[next].readyTime = now;
+            c.ops[next].readyCause = op;
             if (info.commIndex[next] == kNone)
                 c.computeReady.push(next);
             else if (isP2p(info.program->ops[next]))
@@ -1019,7 +1025,7 @@ void Simulator::reportDeadlock()
         const std::size_t total = c.info->program->ops.size();
         if (c.done < total) {
             std::size_t first = 0;
-            while (first < total && c.events[first].end > 0)
+            while (first < total && c.ops[first].event.end > 0)
                 ++first;
             throw InputError(c.info->program->name.empty() ? "workload" : c.info->program->name,
                              "rank " + std::to_string(c.rep) + ": " + std::to_string(total - c.done) +
@@ -1073,21 +1079,15 @@ std::shared_ptr<const EstimateResult> Simulator::run()
         c.slotOrdinal = merged ? m_mergedOrdinal[static_cast<std::size_t>(r)].get() : &c.info->slotOrdinal;
         const std::size_t n = c.info->program->ops.size();
         m_totalOps += n;
-        c.pending.resize(n);
+        c.ops.resize(n);
         for (std::size_t i = 0; i < n; ++i)
-            c.pending[i] = c.info->predStart[i + 1] - c.info->predStart[i];
-        c.readyTime.assign(n, 0.0);
-        c.readyCause.assign(n, kNone);
-        c.cause.assign(n, kNone);
-        c.causeReason.assign(n, CriticalStep::Reason::Start);
-        c.peerCause.assign(n, ~std::uint64_t{0});
-        c.events.resize(n);
+            c.ops[i].pending = c.info->predStart[i + 1] - c.info->predStart[i];
         c.arrival.assign(c.info->commOps, kNotArrived);
         c.missing.assign(c.info->commOps, 0);
         c.commStreamOp.assign(static_cast<std::size_t>(m_cluster.commStreams), kNone);
         c.lastCommOp.assign(static_cast<std::size_t>(m_cluster.commStreams), kNone);
         for (std::uint32_t i = 0; i < n; ++i)
-            if (c.pending[i] == 0) {
+            if (c.ops[i].pending == 0) {
                 if (c.info->commIndex[i] == kNone)
                     c.computeReady.push(i);
                 else if (isP2p(c.info->program->ops[i]))
@@ -1143,7 +1143,8 @@ void Simulator::buildResult(EstimateResult& result)
         RankBreakdown& b = perClass[cls];
         b.finish = c.finish;
         std::vector<std::pair<double, double>> compute, comm;
-        for (const OpEvent& e : c.events) {
+        for (const OpState& state : c.ops) {
+            const OpEvent& e = state.event;
             if (e.end <= e.start)
                 continue;
             (e.stream == 0 ? compute : comm).emplace_back(e.start, e.end);
@@ -1183,7 +1184,11 @@ void Simulator::buildResult(EstimateResult& result)
     result.timelines.resize(m_classes.size());
     if (m_options.recordEvents)
         for (std::size_t cls = 0; cls < m_classes.size(); ++cls) {
-            auto& events = m_classes[cls].events;
+            auto& ops = m_classes[cls].ops;
+            std::vector<OpEvent> events(ops.size());
+            for (std::size_t i = 0; i < ops.size(); ++i)
+                events[i] = ops[i].event;
+            std::vector<OpState>().swap(ops); // what the result holds replaces it, class by class
             std::stable_sort(events.begin(), events.end(), [](const OpEvent& a, const OpEvent& b) {
                 return a.start != b.start ? a.start < b.start : a.op < b.op;
             });
@@ -1197,9 +1202,9 @@ void Simulator::buildCriticalPath(EstimateResult& result)
     std::uint32_t cls = 0, op = kNone;
     double latest = -1;
     for (std::uint32_t c = 0; c < m_classes.size(); ++c)
-        for (std::uint32_t i = 0; i < m_classes[c].events.size(); ++i)
-            if (m_classes[c].events[i].end > latest) {
-                latest = m_classes[c].events[i].end;
+        for (std::uint32_t i = 0; i < m_classes[c].ops.size(); ++i)
+            if (m_classes[c].ops[i].event.end > latest) {
+                latest = m_classes[c].ops[i].event.end;
                 cls = c;
                 op = i;
             }
@@ -1207,13 +1212,13 @@ void Simulator::buildCriticalPath(EstimateResult& result)
     std::uint64_t guard = 0;
     while (op != kNone && guard++ <= m_totalOps) {
         const ClassState& c = m_classes[cls];
-        const OpEvent& e = c.events[op];
-        CriticalStep step{c.rep, op, e.start, e.end, c.causeReason[op]};
-        std::uint32_t nextClass = cls, next = c.cause[op];
-        if (c.peerCause[op] != ~std::uint64_t{0}) {
+        const OpEvent& e = c.ops[op].event;
+        CriticalStep step{c.rep, op, e.start, e.end, c.ops[op].causeReason};
+        std::uint32_t nextClass = cls, next = c.ops[op].cause;
+        if (c.ops[op].peerCause != ~std::uint64_t{0}) {
             step.reason = CriticalStep::Reason::Peer;
-            nextClass = static_cast<std::uint32_t>(c.peerCause[op] >> 32);
-            next = static_cast<std::uint32_t>(c.peerCause[op] & 0xffffffffu);
+            nextClass = static_cast<std::uint32_t>(c.ops[op].peerCause >> 32);
+            next = static_cast<std::uint32_t>(c.ops[op].peerCause & 0xffffffffu);
         }
         path.push_back(step);
         cls = nextClass;
