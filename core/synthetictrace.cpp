@@ -90,4 +90,17 @@ Workload makeSyntheticSpmdWorkload(std::uint64_t opCount, std::int32_t ranks, st
     return Workload::spmdFromSlots(shared, static_cast<std::size_t>(ranks), slots);
 }
 
+void giveEveryRankItsOwnTimes(Workload& workload)
+{
+    for (std::size_t r = 0; r < workload.rankCount(); ++r) {
+        const Program& program = workload.programOf(r);
+        auto times = std::make_shared<RecordedTimes>();
+        times->startMicros.assign(program.ops.size(), 0);
+        times->durationMicros.resize(program.ops.size());
+        for (std::size_t i = 0; i < program.ops.size(); ++i)
+            times->durationMicros[i] = program.ops[i].kind == OpKind::Compute ? 20 + (r + i) % 17 : 0;
+        workload.ranks[r].times = std::move(times);
+    }
+}
+
 } // namespace flint::core

@@ -19,4 +19,8 @@ Program makeSyntheticProgram(std::uint64_t opCount);
 Workload makeSyntheticSpmdWorkload(std::uint64_t opCount, std::int32_t ranks, std::int32_t tp,
                                    std::uint64_t gradientBytes);
 
+/// Gives every rank of `workload` its own recorded compute durations (RankBinding::times, varied by
+/// rank and op), as a measured trace has them: the ranks share their program but no two are alike.
+void giveEveryRankItsOwnTimes(Workload& workload);
+
 } // namespace flint::core

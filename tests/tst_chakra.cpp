@@ -463,6 +463,38 @@ void TestChakra::sharingNeedsEqualOpsAndOneToOneNames()
     QCOMPARE(sharing.sameExceptGroupNames, std::size_t(3));
     for (std::size_t rank = 0; rank < 4; ++rank)
         QCOMPARE(serializeChakraRank(again, rank), serializeChakraRank(renamed, rank));
+
+    // Recorded times: rank 1 ran the collective longer under its own group names (the node differs in
+    // more than its times: decoded), rank 2 started op 0 later (only the times differ: not decoded),
+    // rank 3 did other work in op 0 (a program of its own).
+    Workload timed;
+    timed.programs = {workload.programs[0]};
+    Program other = program;
+    other.ops[0].flops = 2'000'000;
+    timed.programs.push_back(std::make_shared<const Program>(std::move(other)));
+    timed.groups = renamed.groups;
+    auto longer = std::make_shared<RecordedTimes>();
+    auto later = std::make_shared<RecordedTimes>();
+    for (const Op& op : program.ops) {
+        longer->startMicros.push_back(op.startTimeMicros);
+        longer->durationMicros.push_back(op.durationMicros);
+    }
+    *later = *longer;
+    longer->durationMicros[1] = 40;
+    later->startMicros[0] = 7;
+    timed.ranks = {{0, {0, 2}, nullptr}, {0, {0, 3}, longer}, {0, {1, 2}, later}, {1, {1, 3}, nullptr}};
+    QCOMPARE(timed.validate(), std::string());
+    const std::string timedPrefix = path(dir.filePath(QStringLiteral("timed")));
+    writeChakraWorkload(timed, timedPrefix);
+    const Workload measured = readChakraWorkload(timedPrefix, {}, {}, &sharing);
+    QCOMPARE(measured.programs.size(), std::size_t(2));
+    QCOMPARE(sharing.sameExceptTiming, std::size_t(2));
+    QCOMPARE(measured.durationOf(1, 1), std::uint64_t(40));
+    QCOMPARE(measured.startOf(2, 0), std::uint64_t(7));
+    QCOMPARE(measured.durationOf(2, 1), std::uint64_t(10));
+    QVERIFY(!measured.ranks[0].times);
+    for (std::size_t rank = 0; rank < 4; ++rank)
+        QCOMPARE(serializeChakraRank(measured, rank), serializeChakraRank(timed, rank));
 }
 
 void TestChakra::gzipInput()

@@ -23,20 +23,6 @@ struct Case {
     bool ownTimes = false;
 };
 
-/// Gives every rank of `w` its own recorded compute durations (all ranks different).
-void giveEveryRankItsOwnTimes(core::Workload& w)
-{
-    const core::Program& program = w.programOf(0);
-    for (std::size_t r = 0; r < w.rankCount(); ++r) {
-        auto times = std::make_shared<core::RecordedTimes>();
-        times->startMicros.assign(program.ops.size(), 0);
-        times->durationMicros.resize(program.ops.size());
-        for (std::size_t i = 0; i < program.ops.size(); ++i)
-            times->durationMicros[i] = program.ops[i].kind == core::OpKind::Compute ? 20 + (r + i) % 17 : 0;
-        w.ranks[r].times = std::move(times);
-    }
-}
-
 void runCase(const Case& c, const std::string& preset, bool symmetry, bool events)
 {
     resetPeakMemory();
@@ -44,7 +30,7 @@ void runCase(const Case& c, const std::string& preset, bool symmetry, bool event
     auto start = BenchClock::now();
     core::Workload workload = core::makeSyntheticSpmdWorkload(c.ops, c.ranks, c.tp, 256ull << 20);
     if (c.ownTimes)
-        giveEveryRankItsOwnTimes(workload);
+        core::giveEveryRankItsOwnTimes(workload);
     const double buildSeconds = secondsSince(start);
     const core::Cluster cluster = *core::clusterPreset(preset, c.ranks);
     core::EstimateOptions options;

@@ -3,7 +3,8 @@
 //   1. a 50,000-op program opens collapsed in the DAG view (scope tree, collapse, Graphviz layout);
 //   2. an expanded group of 2,000 ops lays out;
 //   3. the timeline repaints a full-window frame with 1,024 ranks x 10,000 events;
-//   4. a what-if edit on a 1,024-rank workload reaches updated views (debounce included).
+//   4. a what-if edit on a 1,024-rank workload reaches updated views (debounce included), symmetric
+//      and with every rank different (its own recorded durations).
 // Prints each figure with its target. A benchmark, not a test: it never fails on time.
 #include "app/explorer/mainwindow.h"
 #include "app/explorer/session.h"
@@ -219,13 +220,13 @@ void benchTimeline(int frames, bool everyRank)
     measure("a collective highlighted");
 }
 
-void benchWhatIf(int runs)
+void benchWhatIf(int runs, const char* title, core::Workload workload)
 {
-    std::printf("What-if (1,024 ranks x 10,000 ops; edit -> debounce -> estimate -> every view updated)\n");
+    std::printf("What-if (%s; edit -> debounce -> estimate -> every view updated)\n", title);
     auto loaded = std::make_shared<core::LoadedWorkload>();
     loaded->kind = core::InputKind::ChakraTrace;
-    loaded->name = "synthetic 1,024-rank transformer step";
-    loaded->workload = core::makeSyntheticSpmdWorkload(10'000, 1024, 8, 256ull << 20);
+    loaded->name = title;
+    loaded->workload = std::move(workload);
     app::MainWindow window;
     window.resize(1600, 1000);
     window.show();
@@ -282,6 +283,11 @@ int main(int argc, char** argv)
     benchTimeline(once ? 2 : 20, false);
     if (!once)
         benchTimeline(20, true);
-    benchWhatIf(once ? 2 : 7);
+    benchWhatIf(once ? 2 : 7, "1,024 ranks x 10,000 ops",
+                core::makeSyntheticSpmdWorkload(10'000, 1024, 8, 256ull << 20));
+    // A trace whose ranks all differ (each its own recorded durations): every rank is simulated.
+    core::Workload measured = core::makeSyntheticSpmdWorkload(1'001, 1024, 8, 256ull << 20);
+    core::giveEveryRankItsOwnTimes(measured);
+    benchWhatIf(once ? 2 : 7, "1,024 ranks x 1,001 ops, every rank its own durations", std::move(measured));
     return 0;
 }

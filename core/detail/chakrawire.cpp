@@ -26,6 +26,7 @@ public:
     {}
 
     bool atEnd() const { return m_p >= m_end; }
+    const std::uint8_t* position() const { return m_p; }
 
     std::uint64_t varint()
     {
@@ -427,6 +428,41 @@ void readAttribute(const RawAttribute& raw, Op& op, std::string& pgName, bool& h
 }
 
 } // namespace
+
+bool sameNodeExceptTimes(std::string_view message, std::string_view reference, std::uint64_t& startMicros,
+                         std::uint64_t& durationMicros)
+{
+    // The next field other than the recorded times, as its raw bytes (tag included); empty at the end.
+    const auto nextField = [](Cursor& in, std::uint64_t* start, std::uint64_t* duration) {
+        while (!in.atEnd()) {
+            const std::uint8_t* begin = in.position();
+            WireType type;
+            const std::uint32_t field = in.tag(type);
+            if ((field == NodeField::StartTime || field == NodeField::Duration) && type == WireType::Varint) {
+                const std::uint64_t value = in.varint(); // the last one wins, as in decodeNode
+                if (start)
+                    *(field == NodeField::StartTime ? start : duration) = value;
+                continue;
+            }
+            in.skip(type);
+            return std::string_view(reinterpret_cast<const char*>(begin),
+                                    static_cast<std::size_t>(in.position() - begin));
+        }
+        return std::string_view();
+    };
+    Cursor a(message);
+    Cursor b(reference);
+    startMicros = 0;
+    durationMicros = 0;
+    while (true) {
+        const std::string_view x = nextField(a, &startMicros, &durationMicros);
+        const std::string_view y = nextField(b, nullptr, nullptr);
+        if (x != y)
+            return false;
+        if (x.empty())
+            return true;
+    }
+}
 
 void decodeNode(std::string_view message, Op& op, std::string& pgName, bool& hasPgName)
 {

@@ -25,4 +25,11 @@ public:
 /// pg_name attribute's text when present. Throws WireError.
 void decodeNode(std::string_view message, Op& op, std::string& pgName, bool& hasPgName);
 
+/// True when Node messages `message` and `reference` hold the same fields in the same encoding but for
+/// the recorded times (start_time_micros, duration_micros): `message` then decodes to what `reference`
+/// decodes to, with `startMicros` and `durationMicros` (its own; 0 when absent). Compares the other
+/// fields' bytes without decoding them, for ranks of a measured trace. Throws WireError.
+bool sameNodeExceptTimes(std::string_view message, std::string_view reference, std::uint64_t& startMicros,
+                         std::uint64_t& durationMicros);
+
 } // namespace flint::core::detail
