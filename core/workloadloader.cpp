@@ -183,13 +183,11 @@ LoadedWorkload loadWorkload(const std::string& path, const LoadOptions& options,
         loaded.notes.push_back(std::to_string(sharing.rankFiles) + " rank files hold " +
                                std::to_string(sharing.distinctPrograms) + " distinct program" +
                                (sharing.distinctPrograms == 1 ? "" : "s") + " (" + how +
-                               "): each is held once, and ranks shown to behave alike are simulated once");
+                               "): each is held once, and ranks shown to behave alike are simulated once" +
+                               (sharing.sameExceptTiming > 0
+                                    ? "; a rank with recorded times of its own keeps them and is simulated with them"
+                                    : ""));
     }
-    if (sharing.sameExceptTiming > 0)
-        loaded.notes.push_back(std::to_string(sharing.sameExceptTiming) + " rank" +
-                               (sharing.sameExceptTiming == 1 ? " runs" : "s run") +
-                               " the same ops as an earlier rank at other recorded times: each keeps its own "
-                               "times and is simulated with them");
     return loaded;
 }
 
