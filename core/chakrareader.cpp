@@ -333,14 +333,27 @@ std::optional<SameProgram> sameProgram(const TraceFrames& frames, const KnownFil
         same.names[s] = std::string(name);
         return true;
     };
+    // A message whose pg_name bytes are the known file's carries the program's own slot name.
+    const auto bindOwnName = [&](const Op& expected) {
+        return expected.commSlot < 0 ||
+               bind(expected.commSlot, program.commSlots[static_cast<std::size_t>(expected.commSlot)]);
+    };
+    const auto recordTimes = [&](std::size_t i, std::uint64_t start, std::uint64_t duration) {
+        const Op& expected = program.ops[i];
+        if (start == expected.startTimeMicros && duration == expected.durationMicros)
+            return;
+        if (!same.times)
+            same.times = timesOf(program);
+        same.times->startMicros[i] = start;
+        same.times->durationMicros[i] = duration;
+    };
     Op op;
     std::string pgName;
     bool hasPgName = false;
     for (std::size_t i = 0; i < frames.nodes.size(); ++i) {
         const Op& expected = program.ops[i];
         if (frames.nodes[i].body == known.frames.nodes[i].body) {
-            if (expected.commSlot >= 0 &&
-                !bind(expected.commSlot, program.commSlots[static_cast<std::size_t>(expected.commSlot)]))
+            if (!bindOwnName(expected))
                 return std::nullopt;
             continue;
         }
@@ -353,15 +366,9 @@ std::optional<SameProgram> sameProgram(const TraceFrames& frames, const KnownFil
             return std::nullopt; // decoding the whole file reports it with its place
         }
         if (timesOnly) { // the common difference in a measured trace, found without decoding the node
-            if (expected.commSlot >= 0 &&
-                !bind(expected.commSlot, program.commSlots[static_cast<std::size_t>(expected.commSlot)]))
+            if (!bindOwnName(expected))
                 return std::nullopt;
-            if (start != expected.startTimeMicros || duration != expected.durationMicros) {
-                if (!same.times)
-                    same.times = timesOf(program);
-                same.times->startMicros[i] = start;
-                same.times->durationMicros[i] = duration;
-            }
+            recordTimes(i, start, duration);
             continue;
         }
         op = Op{};
@@ -375,12 +382,7 @@ std::optional<SameProgram> sameProgram(const TraceFrames& frames, const KnownFil
         op.commSlot = expected.commSlot;
         if (!sameExceptTiming(op, expected) || (hasPgName && !bind(expected.commSlot, pgName)))
             return std::nullopt;
-        if (op.startTimeMicros != expected.startTimeMicros || op.durationMicros != expected.durationMicros) {
-            if (!same.times)
-                same.times = timesOf(program);
-            same.times->startMicros[i] = op.startTimeMicros;
-            same.times->durationMicros[i] = op.durationMicros;
-        }
+        recordTimes(i, op.startTimeMicros, op.durationMicros);
     }
     return same;
 }
@@ -525,8 +527,8 @@ Workload readChakraWorkload(const std::string& path, const std::string& commGrou
     // own slot names, bound to groups below. A file is first compared message by message with the
     // files of the few most recently used programs, decoding only the messages that differ, so that
     // a trace of identical ranks reads at the speed of memcmp; otherwise it is decoded and looked up
-    // by content (recorded times must match too: ranks that differ only in them keep their own
-    // programs and are simulated with their own durations).
+    // by content. A rank that differs only in recorded times shares the program and keeps its own
+    // times (RankBinding::times), with which it is simulated.
     constexpr std::size_t kRecentFiles = 4;
     std::vector<KnownFile> recent; // most recently used first; their files stay mapped
     TraceFrames frames;

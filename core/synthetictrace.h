@@ -20,7 +20,8 @@ Workload makeSyntheticSpmdWorkload(std::uint64_t opCount, std::int32_t ranks, st
                                    std::uint64_t gradientBytes);
 
 /// Gives every rank of `workload` its own recorded compute durations (RankBinding::times, varied by
-/// rank and op), as a measured trace has them: the ranks share their program but no two are alike.
+/// rank and op), as a measured trace has them: the ranks share their program, each with a times
+/// object of its own, so the estimator takes no two ranks for alike.
 void giveEveryRankItsOwnTimes(Workload& workload);
 
 } // namespace flint::core

@@ -42,23 +42,6 @@ void manyRankRead(const char* label, const core::Workload& workload, const std::
                 sharing.distinctPrograms);
 }
 
-/// `workload` with every rank holding its own copy of its program, its compute ops' recorded durations
-/// varied by rank (a measured trace: same ops, different speeds).
-core::Workload withOwnDurations(const core::Workload& workload)
-{
-    core::Workload out = workload;
-    out.programs.clear();
-    for (std::size_t r = 0; r < workload.rankCount(); ++r) {
-        core::Program program = workload.programOf(r);
-        for (std::size_t i = 0; i < program.ops.size(); ++i)
-            if (program.ops[i].kind == core::OpKind::Compute)
-                program.ops[i].durationMicros = 10 + r + i % 13;
-        out.programs.push_back(std::make_shared<const core::Program>(std::move(program)));
-        out.ranks[r].program = static_cast<std::uint32_t>(r);
-    }
-    return out;
-}
-
 int runChakraBenchmark(const std::vector<std::string>& arguments)
 {
     CommandLine cli("bench chakra", "[--nodes N] [--ranks R] [--rank-nodes N] [--module FILE] [--dir DIR] [--repeat R]",
@@ -147,8 +130,9 @@ int runChakraBenchmark(const std::vector<std::string>& arguments)
             const core::Workload spmd =
                 core::makeSyntheticSpmdWorkload(rankNodes, manyRanks, std::min(manyRanks, 8), 256ull << 20);
             manyRankRead("SPMD export", spmd, (fs::path(dir) / "spmd").string(), repeat);
-            manyRankRead("ranks with their own durations", withOwnDurations(spmd), (fs::path(dir) / "timed").string(),
-                         repeat);
+            core::Workload timed = spmd;
+            core::giveEveryRankItsOwnTimes(timed);
+            manyRankRead("ranks with their own durations", timed, (fs::path(dir) / "timed").string(), repeat);
         }
         if (!module.empty()) {
             const core::LoadedWorkload loaded = core::loadWorkload(module);

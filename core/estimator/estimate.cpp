@@ -303,13 +303,13 @@ private:
     void startReady(std::uint32_t cls, double now);
     static void setCause(ClassState& c, std::uint32_t op, double now, std::uint32_t streamPredecessor)
     {
-        if (now > c.ops[op].readyTime && streamPredecessor != kNone) {
-            c.ops[op].cause = streamPredecessor;
-            c.ops[op].causeReason = CriticalStep::Reason::Stream;
+        OpState& s = c.ops[op];
+        if (now > s.readyTime && streamPredecessor != kNone) {
+            s.cause = streamPredecessor;
+            s.causeReason = CriticalStep::Reason::Stream;
         } else {
-            c.ops[op].cause = c.ops[op].readyCause;
-            c.ops[op].causeReason =
-                c.ops[op].readyCause == kNone ? CriticalStep::Reason::Start : CriticalStep::Reason::Dependency;
+            s.cause = s.readyCause;
+            s.causeReason = s.readyCause == kNone ? CriticalStep::Reason::Start : CriticalStep::Reason::Dependency;
         }
     }
     void arrive(std::uint32_t cls, std::uint32_t op, std::uint16_t stream, double now);
