@@ -12,6 +12,9 @@
 namespace flint::app {
 namespace {
 
+struct Case;
+bool selected(const Case& c, bool symmetry);
+
 struct Case {
     std::int32_t ranks;
     std::uint64_t ops;
@@ -23,8 +26,27 @@ struct Case {
     bool ownTimes = false;
 };
 
+/// The kind of case `--only` selects: symmetric, all-ranks, world or own-times.
+std::string g_only;
+
+std::string kindOf(const Case& c, bool symmetry)
+{
+    if (c.ownTimes)
+        return "own-times";
+    if (symmetry)
+        return "symmetric";
+    return c.tp == c.ranks ? "world" : "all-ranks";
+}
+
+bool selected(const Case& c, bool symmetry)
+{
+    return g_only.empty() || g_only == kindOf(c, symmetry);
+}
+
 void runCase(const Case& c, const std::string& preset, bool symmetry, bool events)
 {
+    if (!selected(c, symmetry))
+        return;
     resetPeakMemory();
     const double baseline = currentMemoryMiB();
     auto start = BenchClock::now();
@@ -58,7 +80,7 @@ void runCase(const Case& c, const std::string& preset, bool symmetry, bool event
 
 int runEstimateBenchmark(const std::vector<std::string>& arguments)
 {
-    CommandLine cli("bench estimate", "[--cluster PRESET] [--quick]",
+    CommandLine cli("bench estimate", "[--cluster PRESET] [--quick] [--only KIND]",
                     "Benchmark the estimator on synthetic SPMD transformer steps (tensor parallel 8, data parallel\n"
                     "over the rest) on a modelled cluster: 1,024 ranks x 10,000 ops (target < 1 s) and 16,384\n"
                     "ranks x 2,000 ops (target < 10 s, < 4 GiB), with symmetry, then the raw discrete-event speed\n"
@@ -68,7 +90,8 @@ int runEstimateBenchmark(const std::vector<std::string>& arguments)
                     "target < 10 s and 4 GiB). Prints time, rank-ops per second, distinct timelines and peak\n"
                     "resident memory.",
                     {{"cluster", 0, "PRESET", "cluster preset (default dgx-h100-ib)"},
-                     {"quick", 0, {}, "smaller cases (for tests)"}});
+                     {"quick", 0, {}, "smaller cases (for tests)"},
+                     {"only", 0, "KIND", "only the cases of one kind: symmetric, all-ranks, world or own-times"}});
     cli.parse(arguments);
     if (cli.helpRequested()) {
         std::fputs(cli.helpText().c_str(), stdout);
@@ -80,6 +103,9 @@ int runEstimateBenchmark(const std::vector<std::string>& arguments)
     if (!core::clusterPreset(preset, 8))
         throw UsageError("unknown cluster preset '" + preset + "'");
     const bool quick = cli.has("quick");
+    g_only = cli.value("only", "");
+    if (!g_only.empty() && g_only != "symmetric" && g_only != "all-ranks" && g_only != "world" && g_only != "own-times")
+        throw UsageError("--only takes symmetric, all-ranks, world or own-times, not '" + g_only + "'");
     std::printf("estimator benchmark on %s\n", preset.c_str());
     if (quick) {
         runCase({64, 1'000, 0, 0}, preset, true, true);

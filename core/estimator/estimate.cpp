@@ -12,6 +12,7 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <span>
 #include <unordered_map>
 
 #include <queue>
@@ -259,33 +260,52 @@ private:
     }
 
     // ---- simulation
-    struct Event {
-        double time;
-        std::uint64_t seq;
-        std::uint32_t cls;
+    /// An op of a class running with a known end.
+    struct Running {
+        double end;
         std::uint32_t op;
-        bool operator>(const Event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
+        bool operator>(const Running& o) const { return end != o.end ? end > o.end : op > o.op; }
     };
-    struct alignas(64) OpState {
-        OpEvent event;                               ///< filled as the op runs
-        double readyTime = 0;                        ///< when the last predecessor ended
-        std::uint64_t peerCause = ~std::uint64_t{0}; ///< (class << 32 | op) of a peer that set its start, or ~0
-        std::uint32_t pending = 0;                   ///< unfinished predecessors
-        std::uint32_t readyCause = kNone;            ///< the predecessor that ended last
-        std::uint32_t cause = kNone;                 ///< the op of the same class that set its start, or kNone
-        CriticalStep::Reason causeReason = CriticalStep::Reason::Start; ///< how `cause` set it
+    /// A collective or transfer this class has reached whose peers have not all arrived: it cannot
+    /// end before `bound` (its own arrival plus its duration), which is how far the class may run
+    /// ahead of it.
+    struct Blocked {
+        double bound;
+        double seconds;
+        std::uint32_t op;
     };
-    static_assert(sizeof(OpState) == 64);
+    /// A class that stopped with an op ending at `time` still to handle (see runClass).
+    struct Stalled {
+        double time;
+        std::uint32_t cls;
+        bool operator>(const Stalled& o) const { return time != o.time ? time > o.time : cls > o.cls; }
+    };
+    /// What the simulation keeps per op besides its OpEvent: 12 bytes (the event 32 more, and a
+    /// collective or transfer a CommState).
+    struct OpState {
+        std::uint32_t pending; ///< unfinished predecessors
+        /// Until the op starts, the predecessor that ended last (kNone: none); then the op of the same
+        /// class that set its start, or kNone.
+        std::uint32_t cause;
+        CriticalStep::Reason causeReason; ///< how `cause` set the start
+    };
+    static_assert(sizeof(OpState) == 12);
+    struct CommState {
+        double arrival;          ///< when this rank reached it, or kNotArrived
+        std::uint64_t peerCause; ///< (class << 32 | op) of a peer that set its start, or ~0
+        std::uint32_t missing;   ///< members (or the peer) not yet arrived
+    };
     struct ClassState {
         std::int32_t rep = 0;
         const ProgramInfo* info = nullptr;
-        /// Per op: info->computeSeconds, or those of the representative's own recorded times.
-        const std::vector<double>* computeSeconds = nullptr;
+        /// The representative's own recorded times, or null: its ops take info->computeSeconds.
+        const RecordedTimes* times = nullptr;
         const std::vector<std::vector<std::uint32_t>>* slotOps = nullptr;
         const std::vector<std::uint32_t>* slotOrdinal = nullptr;
-        /// Per op, everything the simulation keeps about it in one record: the ops a step touches (an
-        /// op and its successors) then cost a cache line each instead of one per field.
-        std::vector<OpState> ops;
+        /// Per op (in m_eventBlock and m_stateBlock: one block each for all classes, see LargeBuffer).
+        OpEvent* events = nullptr;
+        OpState* ops = nullptr;
+        CommState* comm = nullptr; ///< per comm op (ProgramInfo::commIndex)
         std::priority_queue<std::uint32_t, std::vector<std::uint32_t>, std::greater<>> computeReady, commReady;
         /// Send/recv whose dependencies are done: they wait for their peer without holding a stream.
         std::vector<std::uint32_t> p2pReady;
@@ -293,23 +313,61 @@ private:
         std::uint32_t lastComputeOp = kNone;
         std::vector<std::uint32_t> commStreamOp; ///< per comm stream: running op or kNone
         std::vector<std::uint32_t> lastCommOp;
-        std::vector<double> arrival;        ///< per comm op
-        std::vector<std::uint32_t> missing; ///< per comm op: members not yet arrived
+        std::vector<Running> running; ///< min-heap by end
+        std::vector<Blocked> blocked;
+        bool scheduled = false; ///< on the worklist or being run
         std::uint64_t done = 0;
         double finish = 0;
     };
 
-    void push(double time, std::uint32_t cls, std::uint32_t op) { m_events.push(Event{time, m_seq++, cls, op}); }
+    /// Runs `cls` in time order for as long as nothing it waits for could change what it does: up
+    /// to the earliest end its blocked ops could have. `force` handles its next instant regardless
+    /// (safe when it is the earliest instant of all classes, see run()).
+    void runClass(std::uint32_t cls, bool force);
+    /// `op` of `cls` has started at its event.start and runs `seconds`.
+    void begin(std::uint32_t cls, std::uint32_t op, double seconds);
+    /// `op` of `cls`, blocked until now, has every peer: it starts at its event.start.
+    void release(std::uint32_t cls, std::uint32_t op);
+    /// `op` of `cls` arrived at `now` and waits for peers.
+    void block(std::uint32_t cls, std::uint32_t op, double now)
+    {
+        const double seconds = commSeconds(cls, op);
+        m_classes[cls].blocked.push_back(Blocked{now + seconds, seconds, op});
+    }
+    /// Records that `op` of `cls`, waiting for a peer's op, learns that op arrived at `time`: the
+    /// latest arrival sets the start (and is the peer blamed for it when it is later than its own).
+    void seePeer(std::uint32_t cls, std::uint32_t op, std::uint32_t peerClass, std::uint32_t peerOp, double time)
+    {
+        ClassState& c = m_classes[cls];
+        if (time > c.events[op].start) {
+            c.events[op].start = time;
+            commOf(c, op).peerCause = (static_cast<std::uint64_t>(peerClass) << 32) | peerOp;
+        }
+    }
+    static CommState& commOf(ClassState& c, std::uint32_t op) { return c.comm[c.info->commIndex[op]]; }
+    static const CommState& commOf(const ClassState& c, std::uint32_t op) { return c.comm[c.info->commIndex[op]]; }
+    bool arrived(std::uint32_t cls, std::uint32_t op) const
+    {
+        return commOf(m_classes[cls], op).arrival != kNotArrived;
+    }
+    /// Seconds `op` of `cls` takes on the compute stream.
+    double computeSeconds(const ClassState& c, std::uint32_t op) const
+    {
+        if (!c.times)
+            return c.info->computeSeconds[op];
+        return computeTime(c.info->program->ops[op], c.times->durationMicros[op], m_cluster, m_options);
+    }
     void startReady(std::uint32_t cls, double now);
     static void setCause(ClassState& c, std::uint32_t op, double now, std::uint32_t streamPredecessor)
     {
         OpState& s = c.ops[op];
-        if (now > s.readyTime && streamPredecessor != kNone) {
+        const std::uint32_t readyCause = s.cause;
+        const double readyTime = readyCause == kNone ? 0.0 : c.events[readyCause].end;
+        if (now > readyTime && streamPredecessor != kNone) {
             s.cause = streamPredecessor;
             s.causeReason = CriticalStep::Reason::Stream;
         } else {
-            s.cause = s.readyCause;
-            s.causeReason = s.readyCause == kNone ? CriticalStep::Reason::Start : CriticalStep::Reason::Dependency;
+            s.causeReason = readyCause == kNone ? CriticalStep::Reason::Start : CriticalStep::Reason::Dependency;
         }
     }
     void arrive(std::uint32_t cls, std::uint32_t op, std::uint16_t stream, double now);
@@ -330,6 +388,8 @@ private:
         return k < match.size() ? match[k] : kNone;
     }
     bool isP2p(const Op& o) const { return o.kind == OpKind::Send || o.kind == OpKind::Recv; }
+    /// Places every class's per-op state in one block each (m_eventBlock, m_stateBlock).
+    void allocateOpState(std::uint64_t commOps);
     [[noreturn]] void reportDeadlock();
     std::string describeOp(std::uint32_t cls, std::uint32_t op) const;
     std::string rankList(const std::vector<std::int32_t>& ranks) const;
@@ -349,8 +409,8 @@ private:
     std::vector<std::int32_t> m_allRanks;
 
     std::vector<ProgramInfo> m_programs;
-    /// Compute-stream seconds per op for ranks with their own recorded times, by those times.
-    std::unordered_map<const RecordedTimes*, std::vector<double>> m_ownTimes;
+    LargeBuffer m_eventBlock; ///< every class's OpEvents, class after class (the result keeps it)
+    LargeBuffer m_stateBlock; ///< every class's CommStates, then every class's OpStates
     /// Per rank and slot: group index.
     std::vector<std::vector<std::uint32_t>> m_rankSlotGroup;
     /// Slot sequences for ranks whose slots share a group (merged in program order), by rank.
@@ -372,12 +432,15 @@ private:
     struct Rendezvous {
         std::uint32_t expected = 0;
         std::vector<std::pair<std::uint32_t, std::uint32_t>> arrived;
+        double latest = 0; ///< the latest arrival so far (classes run ahead: not always the last one)
+        std::pair<std::uint32_t, std::uint32_t> latestBy;
     };
     std::unordered_map<std::uint64_t, Rendezvous> m_rendezvous;
     std::unordered_map<CostKey, CollectiveCost, CostKeyHash> m_costs;
     std::unordered_map<std::uint64_t, std::vector<std::pair<std::uint32_t, std::uint32_t>>> m_waiters;
-    std::priority_queue<Event, std::vector<Event>, std::greater<>> m_events;
-    std::uint64_t m_seq = 0;
+    /// Classes to run (see runClass); classes that stopped with work left, by their next instant.
+    std::vector<std::uint32_t> m_worklist;
+    std::priority_queue<Stalled, std::vector<Stalled>, std::greater<>> m_stalled;
     std::uint64_t m_processed = 0;
     std::uint64_t m_totalOps = 0;
 
@@ -732,13 +795,12 @@ void Simulator::startReady(std::uint32_t cls, double now)
         const std::uint32_t op = c.computeReady.top();
         c.computeReady.pop();
         c.computeBusy = true;
-        OpEvent& e = c.ops[op].event;
-        e.op = op;
+        OpEvent& e = c.events[op];
         e.stream = 0;
         e.ready = now;
         e.start = now;
         setCause(c, op, now, c.lastComputeOp);
-        push(now + (*c.computeSeconds)[op], cls, op);
+        begin(cls, op, computeSeconds(c, op));
     }
     // Send/recv start waiting for their peer at once, on no collective stream.
     if (!c.p2pReady.empty()) {
@@ -792,21 +854,23 @@ void Simulator::arrive(std::uint32_t cls, std::uint32_t op, std::uint16_t stream
 {
     ClassState& c = m_classes[cls];
     const Op& o = c.info->program->ops[op];
-    OpEvent& e = c.ops[op].event;
-    e.op = op;
+    OpEvent& e = c.events[op];
     e.stream = stream;
     e.ready = now;
-    const std::uint32_t commOp = c.info->commIndex[op];
-    c.arrival[commOp] = now;
+    e.start = now;
+    CommState& state = commOf(c, op);
+    state.arrival = now;
 
-    // Which ops of which classes this op waits for: (class, op) pairs.
+    // Which ops of which classes this op waits for: (class, op) pairs. A peer that arrived already
+    // may have arrived later than now: classes run ahead of each other.
     std::uint32_t missing = 0;
     const auto need = [&](std::uint32_t otherClass, std::uint32_t otherOp) {
         if (otherClass == cls && otherOp == op)
             return;
-        const ClassState& other = m_classes[otherClass];
-        if (other.arrival[other.info->commIndex[otherOp]] != kNotArrived)
+        if (const double arrival = commOf(m_classes[otherClass], otherOp).arrival; arrival != kNotArrived) {
+            seePeer(cls, op, otherClass, otherOp, arrival);
             return;
+        }
         ++missing;
         m_waiters[(static_cast<std::uint64_t>(otherClass) << 32) | otherOp].emplace_back(cls, op);
     };
@@ -831,26 +895,34 @@ void Simulator::arrive(std::uint32_t cls, std::uint32_t op, std::uint16_t stream
             // Each member class arrives once, with the op its own view of the group gives: count
             // arrivals instead of asking every member about every arrival (group size squared).
             Rendezvous& r = m_rendezvous[(static_cast<std::uint64_t>(group) << 32) | ordinal];
-            if (r.arrived.empty())
+            if (r.arrived.empty()) {
                 r.expected = static_cast<std::uint32_t>(it->second.size());
-            else
+                r.latest = now;
+                r.latestBy = {cls, op};
+            } else {
                 checkAgainst(cls, op, r.arrived.front().first, r.arrived.front().second, ordinal);
+                if (now > r.latest) {
+                    r.latest = now;
+                    r.latestBy = {cls, op};
+                }
+            }
             r.arrived.emplace_back(cls, op);
-            c.missing[commOp] = r.expected - static_cast<std::uint32_t>(r.arrived.size());
-            if (c.missing[commOp] == 0) {
-                e.start = now;
-                push(now + commSeconds(cls, op), cls, op);
+            state.missing = r.expected - static_cast<std::uint32_t>(r.arrived.size());
+            if (state.missing == 0) {
                 const auto waiting = std::move(r.arrived);
+                const auto [latestClass, latestOp] = r.latestBy;
+                const double latest = r.latest;
                 m_rendezvous.erase((static_cast<std::uint64_t>(group) << 32) | ordinal);
                 for (const auto& [waiterClass, waiterOp] : waiting) {
+                    commOf(m_classes[waiterClass], waiterOp).missing = 0;
+                    seePeer(waiterClass, waiterOp, latestClass, latestOp, latest);
                     if (waiterClass == cls && waiterOp == op)
-                        continue;
-                    ClassState& wc = m_classes[waiterClass];
-                    wc.missing[wc.info->commIndex[waiterOp]] = 0;
-                    wc.ops[waiterOp].event.start = now;
-                    wc.ops[waiterOp].peerCause = (static_cast<std::uint64_t>(cls) << 32) | op;
-                    push(now + commSeconds(waiterClass, waiterOp), waiterClass, waiterOp);
+                        begin(cls, op, commSeconds(cls, op));
+                    else
+                        release(waiterClass, waiterOp);
                 }
+            } else {
+                block(cls, op, now);
             }
             wakeWaiters(cls, op, now); // walked rendezvous of other groups may wait for this op too
             return;
@@ -888,11 +960,11 @@ void Simulator::arrive(std::uint32_t cls, std::uint32_t op, std::uint16_t stream
             ++missing;
         }
     }
-    c.missing[commOp] = missing;
-    if (missing == 0) {
-        e.start = now;
-        push(now + commSeconds(cls, op), cls, op);
-    }
+    state.missing = missing;
+    if (missing == 0)
+        begin(cls, op, commSeconds(cls, op));
+    else
+        block(cls, op, now);
     wakeWaiters(cls, op, now);
 }
 
@@ -905,19 +977,72 @@ void Simulator::wakeWaiters(std::uint32_t cls, std::uint32_t op, double now)
     const auto waiting = std::move(w->second);
     m_waiters.erase(w);
     for (const auto& [waiterClass, waiterOp] : waiting) {
-        ClassState& wc = m_classes[waiterClass];
-        if (--wc.missing[wc.info->commIndex[waiterOp]] == 0) {
-            wc.ops[waiterOp].event.start = now;
-            wc.ops[waiterOp].peerCause = (static_cast<std::uint64_t>(cls) << 32) | op;
-            push(now + commSeconds(waiterClass, waiterOp), waiterClass, waiterOp);
-        }
+        seePeer(waiterClass, waiterOp, cls, op, now);
+        if (--commOf(m_classes[waiterClass], waiterOp).missing == 0)
+            release(waiterClass, waiterOp);
     }
+}
+
+void Simulator::begin(std::uint32_t cls, std::uint32_t op, double seconds)
+{
+    ClassState& c = m_classes[cls];
+    c.running.push_back(Running{c.events[op].start + seconds, op});
+    std::push_heap(c.running.begin(), c.running.end(), std::greater<>());
+    if (!c.scheduled) {
+        c.scheduled = true;
+        m_worklist.push_back(cls);
+    }
+}
+
+void Simulator::release(std::uint32_t cls, std::uint32_t op)
+{
+    auto& blocked = m_classes[cls].blocked;
+    const auto it = std::find_if(blocked.begin(), blocked.end(), [op](const Blocked& b) { return b.op == op; });
+    const double seconds = it->seconds;
+    *it = blocked.back();
+    blocked.pop_back();
+    begin(cls, op, seconds);
+}
+
+void Simulator::runClass(std::uint32_t cls, bool force)
+{
+    ClassState& c = m_classes[cls];
+    c.scheduled = true;
+    while (!c.running.empty()) {
+        const double now = c.running.front().end;
+        if (!force && !c.blocked.empty()) {
+            double bound = c.blocked.front().bound;
+            for (const Blocked& b : c.blocked)
+                bound = std::min(bound, b.bound);
+            if (now >= bound) {
+                // A blocked op might end at or before `now`: wait until it is released, or until
+                // every class is held like this one.
+                m_stalled.push(Stalled{now, cls});
+                break;
+            }
+        }
+        force = false;
+        // Finish everything that ends at this instant before starting new work, so that the
+        // choice among ready ops does not depend on the order of ends.
+        do {
+            std::pop_heap(c.running.begin(), c.running.end(), std::greater<>());
+            const std::uint32_t op = c.running.back().op;
+            c.running.pop_back();
+            finishOp(cls, op, now);
+            if (++m_processed % (1 << 16) == 0) {
+                m_control.check();
+                m_control.report(0.05 + 0.85 * static_cast<double>(m_processed) / static_cast<double>(m_totalOps));
+            }
+        } while (!c.running.empty() && c.running.front().end == now);
+        startReady(cls, now);
+    }
+    c.scheduled = false;
 }
 
 void Simulator::finishOp(std::uint32_t cls, std::uint32_t op, double now)
 {
     ClassState& c = m_classes[cls];
-    c.ops[op].event.end = now;
+    c.events[op].end = now;
     c.finish = std::max(c.finish, now);
     ++c.done;
     if (c.info->commIndex[op] == kNone) {
@@ -935,8 +1060,7 @@ void Simulator::finishOp(std::uint32_t cls, std::uint32_t op, double now)
     for (std::uint32_t k = info.succStart[op]; k < info.succStart[op + 1]; ++k) {
         const std::uint32_t next = info.succs[k];
         if (--c.ops[next].pending == 0) {
-            c.ops[next].readyTime = now;
-            c.ops[next].readyCause = op;
+            c.ops[next].cause = op; // the predecessor that ended last, until the op starts
             if (info.commIndex[next] == kNone)
                 c.computeReady.push(next);
             else if (isP2p(info.program->ops[next]))
@@ -971,7 +1095,7 @@ void Simulator::reportDeadlock()
                     const std::uint32_t seq = sequenceOf(m, group);
                     const auto& seqs = *other.slotOps;
                     if (seq == kNone || seq >= seqs.size() || ordinal >= seqs[seq].size() ||
-                        other.arrival[other.info->commIndex[seqs[seq][ordinal]]] == kNotArrived)
+                        commOf(other, seqs[seq][ordinal]).arrival == kNotArrived)
                         absent.push_back(m);
                 }
             } else {
@@ -1013,7 +1137,7 @@ void Simulator::reportDeadlock()
         for (std::uint32_t op = 0; op < c.info->program->ops.size(); ++op) {
             const Op& o = c.info->program->ops[op];
             const std::uint32_t k = c.info->commIndex[op];
-            if (!isP2p(o) || k == kNone || c.arrival[k] == kNotArrived || c.missing[k] == 0)
+            if (!isP2p(o) || k == kNone || c.comm[k].arrival == kNotArrived || c.comm[k].missing == 0)
                 continue;
             throw InputError(c.info->program->name.empty() ? "workload" : c.info->program->name,
                              "deadlock: " + describeOp(cls, op) + " on rank " + std::to_string(c.rep) +
@@ -1025,7 +1149,7 @@ void Simulator::reportDeadlock()
         const std::size_t total = c.info->program->ops.size();
         if (c.done < total) {
             std::size_t first = 0;
-            while (first < total && c.ops[first].event.end > 0)
+            while (first < total && c.events[first].end > 0)
                 ++first;
             throw InputError(c.info->program->name.empty() ? "workload" : c.info->program->name,
                              "rank " + std::to_string(c.rep) + ": " + std::to_string(total - c.done) +
@@ -1034,6 +1158,24 @@ void Simulator::reportDeadlock()
         }
     }
     throw InputError("workload", "the simulation stopped early");
+}
+
+void Simulator::allocateOpState(std::uint64_t commOps)
+{
+    m_eventBlock = LargeBuffer(m_totalOps * sizeof(OpEvent));
+    m_stateBlock = LargeBuffer(commOps * sizeof(CommState) + m_totalOps * sizeof(OpState));
+    OpEvent* events = m_eventBlock.as<OpEvent>();
+    CommState* comm = m_stateBlock.as<CommState>();
+    OpState* ops = reinterpret_cast<OpState*>(comm + commOps);
+    for (ClassState& c : m_classes) {
+        const std::size_t n = c.info->program->ops.size();
+        c.events = events;
+        c.comm = comm;
+        c.ops = ops;
+        events += n;
+        comm += c.info->commOps;
+        ops += n;
+    }
 }
 
 std::shared_ptr<const EstimateResult> Simulator::run()
@@ -1053,6 +1195,7 @@ std::shared_ptr<const EstimateResult> Simulator::run()
         classCount = std::max(classCount, c + 1);
     m_classes.resize(classCount);
     std::vector<char> seen(classCount, 0);
+    std::uint64_t totalCommOps = 0;
     for (std::int32_t r = 0; r < m_ranks; ++r) {
         const std::uint32_t cls = m_rankClass[static_cast<std::size_t>(r)];
         if (seen[cls])
@@ -1062,28 +1205,24 @@ std::shared_ptr<const EstimateResult> Simulator::run()
         c.rep = r;
         const RankBinding& binding = m_workload.ranks[static_cast<std::size_t>(r)];
         c.info = &m_programs[binding.program];
-        c.computeSeconds = &c.info->computeSeconds;
-        if (binding.times) {
-            auto [own, added] = m_ownTimes.try_emplace(binding.times.get());
-            if (added) {
-                const Program& program = *c.info->program;
-                own->second.resize(program.ops.size(), 0.0);
-                for (std::size_t i = 0; i < program.ops.size(); ++i)
-                    own->second[i] =
-                        computeTime(program.ops[i], binding.times->durationMicros[i], m_cluster, m_options);
-            }
-            c.computeSeconds = &own->second;
-        }
+        c.times = binding.times.get();
         const auto& merged = m_mergedSlotOps[static_cast<std::size_t>(r)];
         c.slotOps = merged ? merged.get() : &c.info->slotOps;
         c.slotOrdinal = merged ? m_mergedOrdinal[static_cast<std::size_t>(r)].get() : &c.info->slotOrdinal;
-        const std::size_t n = c.info->program->ops.size();
-        m_totalOps += n;
-        c.ops.resize(n);
-        for (std::size_t i = 0; i < n; ++i)
-            c.ops[i].pending = c.info->predStart[i + 1] - c.info->predStart[i];
-        c.arrival.assign(c.info->commOps, kNotArrived);
-        c.missing.assign(c.info->commOps, 0);
+        m_totalOps += c.info->program->ops.size();
+        totalCommOps += c.info->commOps;
+    }
+    allocateOpState(totalCommOps);
+    for (std::uint32_t cls = 0; cls < classCount; ++cls) {
+        ClassState& c = m_classes[cls];
+        const std::uint32_t n = static_cast<std::uint32_t>(c.info->program->ops.size());
+        for (std::uint32_t i = 0; i < n; ++i) {
+            OpEvent& e = c.events[i];
+            e = OpEvent{};
+            e.op = i;
+            c.ops[i] = OpState{c.info->predStart[i + 1] - c.info->predStart[i], kNone, CriticalStep::Reason::Start};
+        }
+        std::fill_n(c.comm, c.info->commOps, CommState{kNotArrived, ~std::uint64_t{0}, 0});
         c.commStreamOp.assign(static_cast<std::size_t>(m_cluster.commStreams), kNone);
         c.lastCommOp.assign(static_cast<std::size_t>(m_cluster.commStreams), kNone);
         for (std::uint32_t i = 0; i < n; ++i)
@@ -1099,24 +1238,29 @@ std::shared_ptr<const EstimateResult> Simulator::run()
     for (std::uint32_t cls = 0; cls < classCount; ++cls)
         startReady(cls, 0.0);
 
-    const std::uint64_t reportEvery = 1 << 16;
-    while (!m_events.empty()) {
-        const Event e = m_events.top();
-        m_events.pop();
-        finishOp(e.cls, e.op, e.time);
-        // Finish everything that ends at this instant on this class before starting new work, so
-        // that the choice among ready ops does not depend on event order.
-        while (!m_events.empty() && m_events.top().time == e.time && m_events.top().cls == e.cls) {
-            const Event same = m_events.top();
-            m_events.pop();
-            finishOp(same.cls, same.op, same.time);
-            ++m_processed;
+    // Classes interact only where a collective or transfer starts at the latest arrival of its
+    // members, so each class runs ahead on its own (its ops stay in cache) until it waits for a
+    // peer, instead of all classes advancing through one global event queue. When every class is
+    // held, the earliest pending instant of all is safe to handle: anything a peer has yet to do
+    // happens at or after it.
+    while (true) {
+        while (!m_worklist.empty()) {
+            const std::uint32_t cls = m_worklist.back();
+            m_worklist.pop_back();
+            runClass(cls, false);
         }
-        startReady(e.cls, e.time);
-        if (++m_processed % reportEvery == 0) {
-            m_control.check();
-            m_control.report(0.05 + 0.85 * static_cast<double>(m_processed) / static_cast<double>(m_totalOps));
+        bool progressed = false;
+        while (!m_stalled.empty() && !progressed) {
+            const Stalled s = m_stalled.top();
+            m_stalled.pop();
+            const ClassState& c = m_classes[s.cls];
+            if (c.scheduled || c.running.empty() || c.running.front().end != s.time)
+                continue; // outdated: the class has run since
+            runClass(s.cls, true);
+            progressed = true;
         }
+        if (!progressed)
+            break;
     }
     for (const ClassState& c : m_classes)
         if (c.done < c.info->program->ops.size())
@@ -1136,31 +1280,37 @@ void Simulator::buildResult(EstimateResult& result)
         result.droppedDependencies += info.droppedDependencies;
     result.rankTimeline = m_rankClass;
     result.timelineRank.resize(m_classes.size());
+    buildCriticalPath(result); // while events are still in op order
     std::vector<RankBreakdown> perClass(m_classes.size());
+    std::vector<std::pair<double, double>> compute, merged;
     for (std::size_t cls = 0; cls < m_classes.size(); ++cls) {
         ClassState& c = m_classes[cls];
         result.timelineRank[cls] = c.rep;
+        // Events in order of start: the compute stream's intervals then come in order, and the
+        // communication intervals can be merged as they come.
+        const std::span<OpEvent> events(c.events, c.info->program->ops.size());
+        const auto byStart = [](const OpEvent& a, const OpEvent& b) {
+            return a.start != b.start ? a.start < b.start : a.op < b.op;
+        };
+        if (!std::is_sorted(events.begin(), events.end(), byStart))
+            std::sort(events.begin(), events.end(), byStart);
         RankBreakdown& b = perClass[cls];
         b.finish = c.finish;
-        std::vector<std::pair<double, double>> compute, comm;
-        for (const OpState& state : c.ops) {
-            const OpEvent& e = state.event;
+        compute.clear();
+        merged.clear();
+        for (const OpEvent& e : events) {
             if (e.end <= e.start)
                 continue;
-            (e.stream == 0 ? compute : comm).emplace_back(e.start, e.end);
+            if (e.stream == 0)
+                compute.emplace_back(e.start, e.end);
+            else if (!merged.empty() && e.start <= merged.back().second)
+                merged.back().second = std::max(merged.back().second, e.end);
+            else
+                merged.emplace_back(e.start, e.end);
         }
         for (const auto& [s, t] : compute)
             b.compute += t - s;
-        // Union of communication intervals, then the part of it outside compute.
-        std::sort(comm.begin(), comm.end());
-        std::sort(compute.begin(), compute.end());
-        std::vector<std::pair<double, double>> merged;
-        for (const auto& iv : comm) {
-            if (!merged.empty() && iv.first <= merged.back().second)
-                merged.back().second = std::max(merged.back().second, iv.second);
-            else
-                merged.push_back(iv);
-        }
+        // The part of the union of communication intervals outside compute.
         std::size_t k = 0;
         for (const auto& [s, t] : merged) {
             b.comm += t - s;
@@ -1178,22 +1328,14 @@ void Simulator::buildResult(EstimateResult& result)
         result.ranks[r] = perClass[m_rankClass[r]];
         result.stepTime = std::max(result.stepTime, result.ranks[r].finish);
     }
-    buildCriticalPath(result);
     if (m_options.commMatrix)
         buildCommMatrix(result);
     result.timelines.resize(m_classes.size());
-    if (m_options.recordEvents)
-        for (std::size_t cls = 0; cls < m_classes.size(); ++cls) {
-            auto& ops = m_classes[cls].ops;
-            std::vector<OpEvent> events(ops.size());
-            for (std::size_t i = 0; i < ops.size(); ++i)
-                events[i] = ops[i].event;
-            std::vector<OpState>().swap(ops); // what the result holds replaces it, class by class
-            std::stable_sort(events.begin(), events.end(), [](const OpEvent& a, const OpEvent& b) {
-                return a.start != b.start ? a.start < b.start : a.op < b.op;
-            });
-            result.timelines[cls] = std::move(events);
-        }
+    if (m_options.recordEvents) {
+        for (std::size_t cls = 0; cls < m_classes.size(); ++cls)
+            result.timelines[cls] = {m_classes[cls].events, m_classes[cls].info->program->ops.size()};
+        result.eventStorage = std::make_shared<const LargeBuffer>(std::move(m_eventBlock));
+    }
 }
 
 void Simulator::buildCriticalPath(EstimateResult& result)
@@ -1202,9 +1344,9 @@ void Simulator::buildCriticalPath(EstimateResult& result)
     std::uint32_t cls = 0, op = kNone;
     double latest = -1;
     for (std::uint32_t c = 0; c < m_classes.size(); ++c)
-        for (std::uint32_t i = 0; i < m_classes[c].ops.size(); ++i)
-            if (m_classes[c].ops[i].event.end > latest) {
-                latest = m_classes[c].ops[i].event.end;
+        for (std::uint32_t i = 0; i < m_classes[c].info->program->ops.size(); ++i)
+            if (m_classes[c].events[i].end > latest) {
+                latest = m_classes[c].events[i].end;
                 cls = c;
                 op = i;
             }
@@ -1212,13 +1354,14 @@ void Simulator::buildCriticalPath(EstimateResult& result)
     std::uint64_t guard = 0;
     while (op != kNone && guard++ <= m_totalOps) {
         const ClassState& c = m_classes[cls];
-        const OpEvent& e = c.ops[op].event;
+        const OpEvent& e = c.events[op];
         CriticalStep step{c.rep, op, e.start, e.end, c.ops[op].causeReason};
         std::uint32_t nextClass = cls, next = c.ops[op].cause;
-        if (c.ops[op].peerCause != ~std::uint64_t{0}) {
+        const std::uint64_t peerCause = c.info->commIndex[op] == kNone ? ~std::uint64_t{0} : commOf(c, op).peerCause;
+        if (peerCause != ~std::uint64_t{0}) {
             step.reason = CriticalStep::Reason::Peer;
-            nextClass = static_cast<std::uint32_t>(c.ops[op].peerCause >> 32);
-            next = static_cast<std::uint32_t>(c.ops[op].peerCause & 0xffffffffu);
+            nextClass = static_cast<std::uint32_t>(peerCause >> 32);
+            next = static_cast<std::uint32_t>(peerCause & 0xffffffffu);
         }
         path.push_back(step);
         cls = nextClass;

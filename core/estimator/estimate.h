@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/allocator.h"
 #include "core/estimator/cluster.h"
 #include "core/progress.h"
 #include "core/workload.h"
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -129,8 +131,11 @@ struct CommMatrix {
 struct EstimateResult {
     double stepTime = 0; ///< seconds: the last rank's finish
     std::vector<RankBreakdown> ranks;
-    /// Ranks with identical timelines share one: rank r's events are timelines[rankTimeline[r]].
-    std::vector<std::vector<OpEvent>> timelines;
+    /// Ranks with identical timelines share one: rank r's events are timelines[rankTimeline[r]],
+    /// each in order of start (then op). Empty spans when EstimateOptions::recordEvents is off.
+    std::vector<std::span<const OpEvent>> timelines;
+    /// Holds the events the timelines show (one block for all: see LargeBuffer).
+    std::shared_ptr<const LargeBuffer> eventStorage;
     std::vector<std::uint32_t> rankTimeline;
     /// The representative rank each timeline was simulated for.
     std::vector<std::int32_t> timelineRank;
@@ -144,7 +149,7 @@ struct EstimateResult {
     std::uint64_t droppedDependencies = 0;
     std::string costModel; ///< "flint" or "astrasim"
 
-    const std::vector<OpEvent>& eventsOf(std::size_t rank) const { return timelines[rankTimeline[rank]]; }
+    std::span<const OpEvent> eventsOf(std::size_t rank) const { return timelines[rankTimeline[rank]]; }
 };
 
 /// Estimates how every rank of `workload` spends one step on `cluster`: a discrete-event simulation of

@@ -69,7 +69,7 @@ void TestOpsPage::sortsSlowestFirstOnRawTimes()
     QSortFilterProxyModel* proxy = page.proxy();
     QCOMPARE(proxy->rowCount(), 300);
     // Sorted on seconds, not on the "1.2 ms" text: every row at least as slow as the next.
-    const std::vector<core::OpEvent>& events = f.result->eventsOf(0);
+    const std::span<const core::OpEvent> events = f.result->eventsOf(0);
     double slowest = 0;
     for (const core::OpEvent& e : events)
         slowest = std::max(slowest, e.end - e.start);
