@@ -14,6 +14,7 @@
 #include <QChartView>
 #include <QGridLayout>
 #include <QHorizontalBarSeries>
+#include <QShowEvent>
 #include <QStackedBarSeries>
 #include <QValueAxis>
 
@@ -66,8 +67,40 @@ QChartView* ChartsPage::addChart(const QString& title, int row, int column)
 void ChartsPage::setData(std::shared_ptr<const core::Workload> workload,
                          std::shared_ptr<const core::EstimateResult> result)
 {
+    m_workload = std::move(workload);
+    m_result = std::move(result);
+    m_stale = true;
+    if (isVisible())
+        build();
+}
+
+int ChartsPage::breakdownGroups()
+{
+    build();
+    return m_breakdownGroups;
+}
+
+QStringList ChartsPage::topOps()
+{
+    build();
+    return m_topOps;
+}
+
+void ChartsPage::showEvent(QShowEvent* event)
+{
+    build();
+    QWidget::showEvent(event);
+}
+
+void ChartsPage::build()
+{
+    if (!m_stale)
+        return;
+    m_stale = false;
     m_breakdownGroups = 0;
     m_topOps.clear();
+    const std::shared_ptr<const core::Workload>& workload = m_workload;
+    const std::shared_ptr<const core::EstimateResult>& result = m_result;
     if (!workload || !result || result->ranks.empty())
         return;
     const std::size_t ranks = result->ranks.size();

@@ -89,8 +89,12 @@ private:
     int m_ranksPerCell = 1;
     bool m_ordered = false;             ///< m_order applies to the shown cells
     std::vector<std::int32_t> m_rankAt; ///< rank at each shown position when ordered
-    std::vector<double> m_bytes;        ///< m_cells x m_cells, by shown position
-    std::vector<double> m_seconds;      ///< m_cells x m_cells, by shown position
+    std::vector<double> m_bytes;        ///< m_cells x m_cells, by shown position, where cells are remapped
+    std::vector<double> m_seconds;      ///< the same for seconds
+    /// The shown cells, m_cells x m_cells by position: m_bytes and m_seconds, or the result's own
+    /// matrices where cells are its blocks in rank order (no copy).
+    const double* m_cellBytes = nullptr;
+    const double* m_cellSeconds = nullptr;
     std::vector<std::pair<int, int>> m_highlighted;
     double m_max = 0;
     double m_minPositive = 0;

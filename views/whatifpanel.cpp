@@ -68,6 +68,7 @@ WhatIfPanel::WhatIfPanel(QWidget* parent)
 
     m_debounce = new QTimer(this);
     m_debounce->setSingleShot(true);
+    m_debounce->setTimerType(Qt::PreciseTimer); // a coarse timer may fire 5% late: latency a user sees
     m_debounce->setInterval(kDebounceMs);
     connect(m_debounce, &QTimer::timeout, this, [this] { Q_EMIT clusterChanged(cluster()); });
     connect(m_preset, &QComboBox::activated, this, [this](int index) {

@@ -121,6 +121,7 @@ int runEstimateBenchmark(const std::vector<std::string>& arguments)
     runCase({1'024, 1'001, 0, 0, 1'024}, preset, false, false);
     runCase({8'192, 1'001, 0, 0, 8'192}, preset, false, false);
     // Issue 21's hard cases: every rank different (its own recorded durations), events kept.
+    runCase({1'024, 1'001, 0, 0, 8, true}, preset, true, true); // the explorer's what-if case
     runCase({1'024, 10'000, 1, 1024, 8, true}, preset, true, true);
     runCase({16'384, 2'000, 10, 4096, 8, true}, preset, true, true);
     return ExitSuccess;

@@ -8,6 +8,7 @@
 // Prints each figure with its target. A benchmark, not a test: it never fails on time.
 #include "app/explorer/mainwindow.h"
 #include "app/explorer/session.h"
+#include "core/allocator.h"
 #include "core/estimator/estimate.h"
 #include "core/synthetictrace.h"
 #include "core/workloadloader.h"
@@ -33,6 +34,7 @@
 #include <QImage>
 #include <QPainter>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTimer>
 
 using namespace flint;
@@ -230,11 +232,17 @@ void benchWhatIf(int runs, const char* title, core::Workload workload)
     app::MainWindow window;
     window.resize(1600, 1000);
     window.show();
-    QSignalSpy first(&window.session(), &app::Session::estimateAvailable);
-    window.session().openWorkload(loaded, QStringLiteral("synthetic"));
-    if (!waitFor(first, 60'000)) {
-        std::printf("  the first estimate did not arrive\n");
-        return;
+    // The timeline in front, as a user watching what an edit does would have it.
+    if (auto* tabs = window.findChild<QTabWidget*>())
+        tabs->setCurrentWidget(window.findChild<QWidget*>(QStringLiteral("timeline")));
+    {
+        // Scoped: a spy keeps every emission's arguments, and with them every result.
+        QSignalSpy first(&window.session(), &app::Session::estimateAvailable);
+        window.session().openWorkload(loaded, QStringLiteral("synthetic"));
+        if (!waitFor(first, 60'000)) {
+            std::printf("  the first estimate did not arrive\n");
+            return;
+        }
     }
     QApplication::processEvents();
     const auto boxes = window.whatIf()->findChildren<QDoubleSpinBox*>();
@@ -252,9 +260,9 @@ void benchWhatIf(int runs, const char* title, core::Workload workload)
             std::printf("  an estimate did not arrive\n");
             return;
         }
-        // The window's own slot ran first (connected first); now paint what changed.
+        // The window's own slot ran first (connected first); now paint what changed (the timeline
+        // is in front; hidden pages catch up when shown).
         window.timeline()->repaint();
-        window.matrix()->repaint();
         total.push_back(msSince(start));
     }
     const Stats s = statsOf(total);
@@ -271,18 +279,35 @@ int main(int argc, char** argv)
     if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
+    core::retainFreedMemory(); // as the explorer does
     QApplication::setApplicationName(QStringLiteral("flint-explorer-bench"));
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Benchmark the explorer's views on synthetic workloads."));
     parser.addHelpOption();
     const QCommandLineOption quick(QStringLiteral("quick"), QStringLiteral("One run of each case (for tests)."));
     parser.addOption(quick);
+    const QCommandLineOption only(QStringLiteral("only"),
+                                  QStringLiteral("Only the cases of one kind: dag, timeline or what-if."),
+                                  QStringLiteral("KIND"));
+    parser.addOption(only);
     parser.process(app);
     const bool once = parser.isSet(quick);
-    benchDag(once ? 1 : 3);
-    benchTimeline(once ? 2 : 20, false);
-    if (!once)
-        benchTimeline(20, true);
+    const QString kind = parser.value(only);
+    if (!kind.isEmpty() && kind != QLatin1String("dag") && kind != QLatin1String("timeline") &&
+        kind != QLatin1String("what-if")) {
+        std::fprintf(stderr, "--only takes dag, timeline or what-if\n");
+        return 2;
+    }
+    const auto wanted = [&](const char* name) { return kind.isEmpty() || kind == QLatin1String(name); };
+    if (wanted("dag"))
+        benchDag(once ? 1 : 3);
+    if (wanted("timeline")) {
+        benchTimeline(once ? 2 : 20, false);
+        if (!once)
+            benchTimeline(20, true);
+    }
+    if (!wanted("what-if"))
+        return 0;
     benchWhatIf(once ? 2 : 7, "1,024 ranks x 10,000 ops",
                 core::makeSyntheticSpmdWorkload(10'000, 1024, 8, 256ull << 20));
     // A trace whose ranks all differ (each its own recorded durations): every rank is simulated.

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <string_view>
 #include <unordered_map>
 
 #include <nlohmann/json.hpp>
@@ -30,24 +31,43 @@ std::string opLabel(const Op& op)
 
 std::vector<OpTotal> topOps(const EstimateResult& result, const Workload& workload, std::size_t limit)
 {
+    // Sum per op of each program first (timelines of ranks that share a program add into one
+    // array), then per name: one name lookup per distinct op instead of one per event.
     const std::vector<std::uint64_t> weight = ranksPerTimeline(result);
-    std::map<std::string, OpTotal> totals;
+    std::vector<std::vector<double>> seconds(workload.programs.size());
+    std::vector<std::vector<std::uint64_t>> count(workload.programs.size());
     for (std::size_t t = 0; t < result.timelines.size(); ++t) {
-        const Program& program = workload.programOf(static_cast<std::size_t>(result.timelineRank[t]));
+        const std::size_t p = workload.ranks[static_cast<std::size_t>(result.timelineRank[t])].program;
+        if (seconds[p].empty()) {
+            seconds[p].assign(workload.programs[p]->ops.size(), 0.0);
+            count[p].assign(workload.programs[p]->ops.size(), 0);
+        }
+        const double w = static_cast<double>(weight[t]);
         for (const OpEvent& e : result.timelines[t]) {
-            const Op& op = program.ops[e.op];
+            seconds[p][e.op] += (e.end - e.start) * w;
+            count[p][e.op] += weight[t];
+        }
+    }
+    std::unordered_map<std::string_view, OpTotal> totals;
+    for (std::size_t p = 0; p < seconds.size(); ++p) {
+        const Program& program = *workload.programs[p];
+        for (std::size_t i = 0; i < seconds[p].size(); ++i) {
+            if (count[p][i] == 0)
+                continue;
+            const Op& op = program.ops[i];
             OpTotal& total = totals[op.name];
-            total.name = op.name;
             total.kind = op.kind;
             total.collective = op.collective;
-            total.count += weight[t];
-            total.seconds += (e.end - e.start) * static_cast<double>(weight[t]);
+            total.count += count[p][i];
+            total.seconds += seconds[p][i];
         }
     }
     std::vector<OpTotal> out;
     out.reserve(totals.size());
-    for (auto& [name, total] : totals)
+    for (auto& [name, total] : totals) {
+        total.name = std::string(name);
         out.push_back(std::move(total));
+    }
     std::sort(out.begin(), out.end(), [](const OpTotal& a, const OpTotal& b) {
         return a.seconds != b.seconds ? a.seconds > b.seconds : a.name < b.name;
     });
