@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,8 +14,9 @@ namespace flint::core {
 /// Reads a whole file. Throws InputError naming the file when it cannot be opened or read.
 std::string readFileBytes(const std::string& path);
 
-/// A read-only view of a whole file: memory-mapped when possible (no copy), read otherwise.
-/// Throws InputError naming the file. Not copyable; the view lives as long as the object.
+/// A read-only view of a whole file: read into memory up to kReadLimit bytes, memory-mapped above
+/// (no copy), read where mapping fails. Throws InputError naming the file. Not copyable; the view
+/// lives as long as the object.
 class FileContents {
 public:
     explicit FileContents(const std::string& path);
@@ -24,7 +26,10 @@ public:
 
     std::string_view bytes() const { return m_view; }
 
+    static constexpr std::uint64_t kReadLimit = std::uint64_t{16} << 20;
+
 private:
+    std::unique_ptr<char[]> m_buffer;
     void* m_map = nullptr;
     std::size_t m_mapSize = 0;
     std::string m_copy;
