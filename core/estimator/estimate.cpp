@@ -1491,6 +1491,9 @@ double computeTime(const Op& op, std::uint64_t durationMicros, const Cluster& cl
     const double recorded = static_cast<double>(durationMicros) * 1e-6;
     if (op.isCpuOp)
         return options.includeCpuOps ? recorded : 0.0;
+    if (options.timing == ComputeTiming::Recorded && cluster.model == CostModel::AstraSim)
+        return std::max(recorded, 1e-9); // ASTRA-sim replays a node without duration_micros for 1 ns
+                                         // (Workload::issue_replay, astra-sim 518bd513)
     if (options.timing == ComputeTiming::Recorded || (options.timing == ComputeTiming::Auto && durationMicros > 0))
         return recorded;
     const ComputeModel& m = cluster.compute;

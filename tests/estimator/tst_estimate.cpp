@@ -225,6 +225,7 @@ private Q_SLOTS:
     void symmetryIsExact_data();
     void symmetryIsExact();
     void ownRecordedTimesAreSimulatedExactly();
+    void astraSimReplaysATransformerStep();
     void commMatrixFollowsRing();
     void criticalPathEndsAtStepTime();
     void astraSimMicrobenchmark_data();
@@ -1147,6 +1148,38 @@ void TestEstimate::cancellation()
     token.cancel();
     JobControl control{&token, {}};
     QVERIFY_THROWS_EXCEPTION(Cancelled, estimate(spmd(program, 1), switchCluster(1), {}, control));
+}
+
+void TestEstimate::astraSimReplaysATransformerStep()
+{
+    // 64 ranks of a 1,001-node transformer step (100 layers, two 16 MiB all-reduces over all ranks per
+    // layer, compute nodes without durations), written as Chakra rank files and replayed by ASTRA-sim
+    // 518bd513 (AstraSim_Analytical_Congestion_Unaware, Switch 64 at 400 GB/s and 936.25 ns, ring,
+    // 4 splits, 1 active chunk, local-mem-bw 1600 GB/s, roofline off): every rank finished at
+    // 211,184,801 ns. ASTRA-sim replays a compute node without duration_micros for 1 ns; the
+    // all-reduces take the rest.
+    const std::int32_t ranks = 64;
+    auto program = std::make_shared<const Program>(makeSyntheticProgram(1'001));
+    std::vector<SlotBinding> slots(1);
+    slots[0].groups.emplace_back();
+    for (std::int32_t r = 0; r < ranks; ++r) {
+        slots[0].groups[0].push_back(r);
+        slots[0].groupOf.push_back(0);
+    }
+    const Workload workload = Workload::spmdFromSlots(program, ranks, slots);
+    Topology topology;
+    topology.dims.push_back(TopologyDim{TopologyKind::Switch, ranks, 400.0, 936.25});
+    SystemConfig system;
+    system.preferredDatasetSplits = 4;
+    system.localMemBandwidthGBps = 1600;
+    const Cluster cluster = astraSimCluster(topology, system);
+    EstimateOptions replay;
+    replay.timing = ComputeTiming::Recorded;
+    replay.exploitSymmetry = false;
+    const auto result = estimate(workload, cluster, replay);
+    QCOMPARE(std::llround(result->stepTime * 1e9), 211'184'801ll);
+    for (const RankBreakdown& rank : result->ranks)
+        QCOMPARE(std::llround(rank.finish * 1e9), 211'184'801ll);
 }
 
 QTEST_GUILESS_MAIN(TestEstimate)
