@@ -7,6 +7,7 @@
 #include "core/estimator/collectivemodel.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -998,6 +999,7 @@ void Simulator::release(std::uint32_t cls, std::uint32_t op)
 {
     auto& blocked = m_classes[cls].blocked;
     const auto it = std::find_if(blocked.begin(), blocked.end(), [op](const Blocked& b) { return b.op == op; });
+    assert(it != blocked.end() && "released an op that was not waiting");
     const double seconds = it->seconds;
     *it = blocked.back();
     blocked.pop_back();
