@@ -347,10 +347,6 @@ private:
     }
     static CommState& commOf(ClassState& c, std::uint32_t op) { return c.comm[c.info->commIndex[op]]; }
     static const CommState& commOf(const ClassState& c, std::uint32_t op) { return c.comm[c.info->commIndex[op]]; }
-    bool arrived(std::uint32_t cls, std::uint32_t op) const
-    {
-        return commOf(m_classes[cls], op).arrival != kNotArrived;
-    }
     /// Seconds `op` of `cls` takes on the compute stream.
     double computeSeconds(const ClassState& c, std::uint32_t op) const
     {
