@@ -272,8 +272,8 @@ private:
     /// ahead of it.
     struct Blocked {
         double bound;
-        double seconds;
         std::uint32_t op;
+        bool operator>(const Blocked& o) const { return bound != o.bound ? bound > o.bound : op > o.op; }
     };
     /// A class that stopped with an op ending at `time` still to handle (see runClass).
     struct Stalled {
@@ -294,7 +294,9 @@ private:
     struct CommState {
         double arrival;          ///< when this rank reached it, or kNotArrived
         std::uint64_t peerCause; ///< (class << 32 | op) of a peer that set its start, or ~0
+        double seconds;          ///< its duration, once it waits for peers
         std::uint32_t missing;   ///< members (or the peer) not yet arrived
+        bool waiting;            ///< arrived and waiting for peers (in ClassState::blocked)
     };
     struct ClassState {
         std::int32_t rep = 0;
@@ -315,6 +317,8 @@ private:
         std::vector<std::uint32_t> commStreamOp; ///< per comm stream: running op or kNone
         std::vector<std::uint32_t> lastCommOp;
         std::vector<Running> running; ///< min-heap by end
+        /// Min-heap by bound of the ops waiting for peers; entries of released ops are dropped
+        /// when they reach the top (a pipeline stage can have hundreds of sends waiting).
         std::vector<Blocked> blocked;
         bool scheduled = false; ///< on the worklist or being run
         std::uint64_t done = 0;
@@ -332,8 +336,12 @@ private:
     /// `op` of `cls` arrived at `now` and waits for peers.
     void block(std::uint32_t cls, std::uint32_t op, double now)
     {
-        const double seconds = commSeconds(cls, op);
-        m_classes[cls].blocked.push_back(Blocked{now + seconds, seconds, op});
+        ClassState& c = m_classes[cls];
+        CommState& state = commOf(c, op);
+        state.seconds = commSeconds(cls, op);
+        state.waiting = true;
+        c.blocked.push_back(Blocked{now + state.seconds, op});
+        std::push_heap(c.blocked.begin(), c.blocked.end(), std::greater<>());
     }
     /// Records that `op` of `cls`, waiting for a peer's op, learns that op arrived at `time`: the
     /// latest arrival sets the start (and is the peer blamed for it when it is later than its own).
@@ -993,13 +1001,10 @@ void Simulator::begin(std::uint32_t cls, std::uint32_t op, double seconds)
 
 void Simulator::release(std::uint32_t cls, std::uint32_t op)
 {
-    auto& blocked = m_classes[cls].blocked;
-    const auto it = std::find_if(blocked.begin(), blocked.end(), [op](const Blocked& b) { return b.op == op; });
-    assert(it != blocked.end() && "released an op that was not waiting");
-    const double seconds = it->seconds;
-    *it = blocked.back();
-    blocked.pop_back();
-    begin(cls, op, seconds);
+    CommState& state = commOf(m_classes[cls], op);
+    assert(state.waiting && "released an op that was not waiting");
+    state.waiting = false;
+    begin(cls, op, state.seconds);
 }
 
 void Simulator::runClass(std::uint32_t cls, bool force)
@@ -1008,11 +1013,12 @@ void Simulator::runClass(std::uint32_t cls, bool force)
     c.scheduled = true;
     while (!c.running.empty()) {
         const double now = c.running.front().end;
+        while (!c.blocked.empty() && !commOf(c, c.blocked.front().op).waiting) {
+            std::pop_heap(c.blocked.begin(), c.blocked.end(), std::greater<>());
+            c.blocked.pop_back();
+        }
         if (!force && !c.blocked.empty()) {
-            double bound = c.blocked.front().bound;
-            for (const Blocked& b : c.blocked)
-                bound = std::min(bound, b.bound);
-            if (now >= bound) {
+            if (now >= c.blocked.front().bound) {
                 // A blocked op might end at or before `now`: wait until it is released, or until
                 // every class is held like this one.
                 m_stalled.push(Stalled{now, cls});
@@ -1220,7 +1226,7 @@ std::shared_ptr<const EstimateResult> Simulator::run()
             e.op = i;
             c.ops[i] = OpState{c.info->predStart[i + 1] - c.info->predStart[i], kNone, CriticalStep::Reason::Start};
         }
-        std::fill_n(c.comm, c.info->commOps, CommState{kNotArrived, ~std::uint64_t{0}, 0});
+        std::fill_n(c.comm, c.info->commOps, CommState{kNotArrived, ~std::uint64_t{0}, 0.0, 0, false});
         c.commStreamOp.assign(static_cast<std::size_t>(m_cluster.commStreams), kNone);
         c.lastCommOp.assign(static_cast<std::size_t>(m_cluster.commStreams), kNone);
         for (std::uint32_t i = 0; i < n; ++i)
