@@ -12,9 +12,6 @@
 namespace flint::app {
 namespace {
 
-struct Case;
-bool selected(const Case& c, bool symmetry);
-
 struct Case {
     std::int32_t ranks;
     std::uint64_t ops;
@@ -38,14 +35,9 @@ std::string kindOf(const Case& c, bool symmetry)
     return c.tp == c.ranks ? "world" : "all-ranks";
 }
 
-bool selected(const Case& c, bool symmetry)
-{
-    return g_only.empty() || g_only == kindOf(c, symmetry);
-}
-
 void runCase(const Case& c, const std::string& preset, bool symmetry, bool events)
 {
-    if (!selected(c, symmetry))
+    if (!g_only.empty() && g_only != kindOf(c, symmetry))
         return;
     resetPeakMemory();
     const double baseline = currentMemoryMiB();
