@@ -708,12 +708,12 @@ std::string layerBackwardBlock(const Shape& sh, bool moe)
             f.k4 = e.constrain(f.k4, {sh.batch, {}, sh.tp, {}}, "attention/context_parallel_kv");
             f.v4 = e.constrain(f.v4, {sh.batch, {}, sh.tp, {}}, "attention/context_parallel_kv");
         }
-        const bool keptProbabilities = recompute == Recompute::None && !sh.parallel.flashAttention;
-        if (keptProbabilities)
+        // Flash attention's backward kernel recomputes the probabilities itself (below); without it
+        // they were kept (no recomputation) or are recomputed here (selective recomputation).
+        if (recompute == Recompute::None && !sh.parallel.flashAttention)
             f.p = e.arg("p", {sh.b, sh.kv, sh.s, sh.g, sh.s}, {sh.batch, sh.tp, sh.seq, {}, {}});
-        else // selective recomputation, or flash attention's backward kernel, recompute the scores
-            f.p = attentionProbabilities(
-                e, sh, f.q5, f.k4, sh.parallel.flashAttention ? sh.flashScope("core_backward") : "attention/recompute");
+        else if (!sh.parallel.flashAttention)
+            f.p = attentionProbabilities(e, sh, f.q5, f.k4, "attention/recompute");
         e.scope("");
     }
     std::vector<Value> grads;
@@ -850,15 +850,20 @@ std::string layerBackwardBlock(const Shape& sh, bool moe)
     const Value dCtx = e.transpose(
         e.reshape(out.dx, {sh.b, sh.s, sh.kv, sh.g, sh.d}, "attention/split_heads"), {0, 2, 1, 3, 4},
         flash ? sh.flashScope("core_backward") + "/input_layout" : "attention/split_heads"); // [b, kv, s, g, d]
-    e.scope(sh.parallel.flashAttention ? sh.flashScope("core_backward") : "attention/core_backward");
+    // Flash attention's backward kernel recomputes the probabilities from Q, K and the saved row
+    // statistics on chip, in the same kernel as the gradients (Dao 2023, FlashAttention-2, Algorithm
+    // 2): the score-sized tensors never reach device memory, also after a full recomputation, whose
+    // forward kernel produced only the output.
+    const Value p = flash ? attentionProbabilities(e, sh, f.q5, f.k4, sh.flashScope("core_backward")) : f.p;
+    e.scope(flash ? sh.flashScope("core_backward") : "attention/core_backward");
     const Value dP = e.dot(dCtx, f.v4, {0, 1}, {0, 2}, {4}, {3}, "dprobabilities"); // [b, kv, s, g, ctx]
-    const Value rowSum = e.reduce(e.binary("multiply", dP, f.p, "dsoftmax"), {4}, "add", "dsoftmax");
+    const Value rowSum = e.reduce(e.binary("multiply", dP, p, "dsoftmax"), {4}, "add", "dsoftmax");
     const Value dS = e.binary(
-        "multiply", f.p, e.binary("subtract", dP, e.broadcast(rowSum, {0, 1, 2, 3}, dP.shape, "dsoftmax"), "dsoftmax"),
+        "multiply", p, e.binary("subtract", dP, e.broadcast(rowSum, {0, 1, 2, 3}, dP.shape, "dsoftmax"), "dsoftmax"),
         "dsoftmax");
-    const Value dQ = e.dot(dS, f.k4, {0, 1}, {0, 2}, {4}, {1}, "dq");        // [b, kv, s, g, d]
-    const Value dK = e.dot(dS, f.q5, {0, 1}, {0, 2}, {2, 3}, {1, 3}, "dk");  // [b, kv, ctx, d]
-    const Value dV = e.dot(f.p, dCtx, {0, 1}, {0, 1}, {2, 3}, {2, 3}, "dv"); // [b, kv, ctx, d]
+    const Value dQ = e.dot(dS, f.k4, {0, 1}, {0, 2}, {4}, {1}, "dq");       // [b, kv, s, g, d]
+    const Value dK = e.dot(dS, f.q5, {0, 1}, {0, 2}, {2, 3}, {1, 3}, "dk"); // [b, kv, ctx, d]
+    const Value dV = e.dot(p, dCtx, {0, 1}, {0, 1}, {2, 3}, {2, 3}, "dv");  // [b, kv, ctx, d]
     e.scope("");
     const Value dQ2 =
         e.reshape(e.transpose(dQ, {0, 2, 1, 3, 4},

@@ -622,6 +622,52 @@ private Q_SLOTS:
         QVERIFY2(longContext > shortContext, qPrintable(QStringLiteral("%1 vs %2").arg(longContext).arg(shortContext)));
     }
 
+    void flashAttentionBackwardIsOneKernel_data()
+    {
+        QTest::addColumn<int>("recompute");
+        QTest::newRow("none") << static_cast<int>(Recompute::None);
+        QTest::newRow("selective") << static_cast<int>(Recompute::Selective);
+        QTest::newRow("full") << static_cast<int>(Recompute::Full);
+    }
+    void flashAttentionBackwardIsOneKernel()
+    {
+        // FlashAttention-2's backward kernel recomputes the probabilities on chip (Dao 2023,
+        // Algorithm 2): per layer and microbatch one kernel with five causal-halved matmuls of
+        // 2 s^2 d FLOPs per head (QK^T again, dO V^T, dQ, dK, dV: 2.5x the forward's two; softmax adds 1-2%), and
+        // memory traffic of Q, K, V, dO, dQ, dK, dV (inputs counted once per matmul that reads them:
+        // 9 activations here), never a score-sized tensor. Sequence 1,024: a [4, 1024, 1024] f32
+        // score tensor is 16 MiB (8 MiB causal), a [1024, 256] bf16 activation 0.5 MiB.
+        QFETCH(int, recompute);
+        TransformerConfig model = tinyModel();
+        model.seqLen = 1024;
+        ParallelConfig p;
+        p.globalBatch = 1;
+        p.zero = ZeroStage::None;
+        p.recompute = static_cast<Recompute>(recompute);
+        ModelCompiler compiler;
+        const CompiledModel c = compiler.compile(model, p);
+        std::vector<const Op*> forward, backward;
+        for (const Op& op : c.workload.programOf(0).ops) {
+            if (op.scope.rfind("microbatch 0/layer 0/", 0) != 0)
+                continue;
+            if (op.name == "causal_core")
+                forward.push_back(&op);
+            else if (op.name == "causal_core_backward")
+                backward.push_back(&op);
+        }
+        // A full recomputation runs the forward kernel again before the backward one.
+        QCOMPARE(forward.size(), std::size_t{recompute == static_cast<int>(Recompute::Full) ? 2u : 1u});
+        QCOMPARE(backward.size(), std::size_t{1});
+        const double matmul = 2.0 * 4 * 1024.0 * 1024.0 * 64 / 2; // one causal matmul, all heads
+        QVERIFY2(std::abs(static_cast<double>(forward[0]->flops) / (2 * matmul) - 1) < 0.03,
+                 qPrintable(QString::number(forward[0]->flops)));
+        QVERIFY2(std::abs(static_cast<double>(backward[0]->flops) / (5 * matmul) - 1) < 0.03,
+                 qPrintable(QString::number(backward[0]->flops)));
+        const std::uint64_t activation = 1024 * 256 * 2;
+        QVERIFY2(backward[0]->memoryBytes() <= 12 * activation,
+                 qPrintable(QString::number(backward[0]->memoryBytes())));
+    }
+
     void blocksAreReused()
     {
         // Compiling the same strategy again lowers nothing: every block comes from the cache.
