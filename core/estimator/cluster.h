@@ -30,20 +30,22 @@ std::string_view displayName(CostModel model);
 /// How an op's compute time is found from its costs (roofline).
 struct ComputeModel {
     static constexpr double kDefaultFlopEfficiency = 0.7;
-    /// Fraction of peak FLOP/s a kernel reaches. Unset: the device's measured matmul efficiency
-    /// (DeviceSpec::matmulEfficiency), or kDefaultFlopEfficiency for a device without one.
+    /// Fraction of peak FLOP/s a kernel reaches. Unset: the device's measured matmul efficiency for
+    /// the op's precision (DeviceSpec::matmulEfficiencyFor), or kDefaultFlopEfficiency without one.
     std::optional<double> flopEfficiency;
     double memoryEfficiency = 0.8;                ///< fraction of peak memory bandwidth a kernel reaches
     double launchOverhead = 2e-6;                 ///< seconds added to every device compute op (kernel launch)
     Precision defaultPrecision = Precision::BF16; ///< for ops whose element type is unknown
     bool allowTf32 = true;                        ///< f32 matmuls run on TF32 tensor cores
 
-    /// The FLOP efficiency on `device`: flopEfficiency when set, else the device's measured one.
-    double flopEfficiencyFor(const DeviceSpec& device) const
+    /// The FLOP efficiency on `device` at `precision`: flopEfficiency when set, else the device's
+    /// measured one.
+    double flopEfficiencyFor(const DeviceSpec& device, Precision precision = Precision::BF16) const
     {
         if (flopEfficiency)
             return *flopEfficiency;
-        return device.matmulEfficiency > 0 ? device.matmulEfficiency : kDefaultFlopEfficiency;
+        const double measured = device.matmulEfficiencyFor(precision);
+        return measured > 0 ? measured : kDefaultFlopEfficiency;
     }
 };
 

@@ -33,10 +33,15 @@ struct DeviceSpec {
     std::array<double, static_cast<std::size_t>(Precision::Count)> peak{};
     double memoryBandwidth = 0; ///< device memory (HBM) bandwidth, bytes/s (decimal datasheet figure)
     double memoryCapacity = 0;  ///< device memory, bytes
-    /// Fraction of the dense BF16 peak that large matrix multiplications reach on this device, as
-    /// measured and published (0: no measurement; the compute model's default applies).
-    double matmulEfficiency = 0;
+    /// Fraction of the dense peak of each precision that matrix multiplications reach on this device
+    /// at their best, as measured and published (0: no measurement); see matmulEfficiencyFor().
+    std::array<double, static_cast<std::size_t>(Precision::Count)> matmulEfficiency{};
     std::string matmulEfficiencySource;
+
+    /// The measured matmul efficiency for `precision`: its own, else (FP16, TF32, FP32, FP64, and FP8
+    /// without a measurement) the BF16 one, whose tensor-core pipeline they share; 0 when the device
+    /// has no measurement at all.
+    double matmulEfficiencyFor(Precision precision) const;
 
     /// Peak FLOP/s for `precision`, with the fallback described above. Never 0 for a preset.
     double peakFlops(Precision precision) const;

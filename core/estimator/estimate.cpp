@@ -1506,8 +1506,8 @@ double computeTime(const Op& op, std::uint64_t durationMicros, const Cluster& cl
     if (bytes == 0 && flops == 0)
         return 0;
     // Roofline: the slower of arithmetic and memory traffic, plus the launch overhead.
-    const double peak = cluster.device.peakFlops(precisionOf(op.dtype, m.defaultPrecision, m.allowTf32)) *
-                        m.flopEfficiencyFor(cluster.device);
+    const Precision precision = precisionOf(op.dtype, m.defaultPrecision, m.allowTf32);
+    const double peak = cluster.device.peakFlops(precision) * m.flopEfficiencyFor(cluster.device, precision);
     const double bandwidth = cluster.device.memoryBandwidth * m.memoryEfficiency;
     return std::max(peak > 0 ? flops / peak : 0.0, bandwidth > 0 ? bytes / bandwidth : 0.0) + m.launchOverhead;
 }

@@ -142,14 +142,14 @@ OpExplanation explainOp(const Workload& workload, const Cluster& cluster, std::s
     const Precision precision = precisionOf(op.dtype, m.defaultPrecision, m.allowTf32);
     const double peak = cluster.device.peakFlops(precision);
     const double arithmetic =
-        peak > 0 ? static_cast<double>(op.flops) / (peak * m.flopEfficiencyFor(cluster.device)) : 0.0;
+        peak > 0 ? static_cast<double>(op.flops) / (peak * m.flopEfficiencyFor(cluster.device, precision)) : 0.0;
     const double memory = cluster.device.memoryBandwidth > 0 ? static_cast<double>(op.memoryBytes()) /
                                                                    (cluster.device.memoryBandwidth * m.memoryEfficiency)
                                                              : 0.0;
     e.lines.push_back("roofline: t = max(F / (peak x eff_flop), B / (HBM x eff_mem)) + launch");
     e.lines.push_back(format("t = max(%.4g FLOP / (%.4g TFLOP/s %s x %.2f), %.4g bytes / (%.4g TB/s x %.2f)) + %s",
                              static_cast<double>(op.flops), peak / 1e12, std::string(displayName(precision)).c_str(),
-                             m.flopEfficiencyFor(cluster.device), static_cast<double>(op.memoryBytes()),
+                             m.flopEfficiencyFor(cluster.device, precision), static_cast<double>(op.memoryBytes()),
                              cluster.device.memoryBandwidth / 1e12, m.memoryEfficiency,
                              seconds(m.launchOverhead).c_str()));
     if (op.flops == 0 && op.memoryBytes() == 0)

@@ -60,6 +60,17 @@ void TestCluster::devicePresetsHaveFigures()
     QCOMPARE(findDevice("H100")->memoryBandwidth, 3350e9);
     QCOMPARE(findDevice("H200")->memoryCapacity, 141e9);
     QCOMPARE(findDevice("A100")->peakFlops(Precision::TF32), 156e12);
+    // Measured matmul efficiency per precision (MAMF table, device.cpp): H100 FP8 1,402.6 of 1,979
+    // TFLOP/s, its own; H100 FP16 takes the BF16 figure; TPU v5p and the A100 (whose figure is not
+    // applied, see device.cpp) have none, so the compute model's default applies.
+    QCOMPARE(findDevice("H100")->matmulEfficiencyFor(Precision::FP8), 1402.6 / 1979);
+    QCOMPARE(findDevice("H100")->matmulEfficiencyFor(Precision::FP16), 794.5 / 989.5);
+    QCOMPARE(findDevice("MI300X")->matmulEfficiencyFor(Precision::FP8), 668.4 / 1307.4);
+    QCOMPARE(findDevice("TPUv5p")->matmulEfficiencyFor(Precision::BF16), 0.0);
+    QCOMPARE(findDevice("A100")->matmulEfficiencyFor(Precision::FP8), 0.0);
+    const ComputeModel compute;
+    QCOMPARE(compute.flopEfficiencyFor(*findDevice("TPUv5p"), Precision::BF16), ComputeModel::kDefaultFlopEfficiency);
+    QCOMPARE(compute.flopEfficiencyFor(*findDevice("B200"), Precision::FP8), 3432.5 / 4500);
 }
 
 void TestCluster::deviceLookupAcceptsAliases_data()
