@@ -384,10 +384,17 @@ struct Shape {
     Sharding vectorSharding() const { return {{}}; }
 };
 
+/// Whether a linear layer follows the strategy's matmul precision or stays in BF16. FP8 training
+/// recipes convert the linear layers of the transformer blocks only: Megatron-LM's output layer is its
+/// own ColumnParallelLinear, not a Transformer Engine module, and torchtitan's Float8 conversion
+/// skips the output projection; both run it in BF16.
+enum class Fp8 : std::uint8_t { AsStrategy, Never };
+
 /// x @ w with the chosen matmul precision: fp8 casts both operands (Transformer Engine's recipe).
-Value linear(Emitter& e, const Shape& sh, const Value& x, const Value& w, std::int64_t wDim, const std::string& what)
+Value linear(Emitter& e, const Shape& sh, const Value& x, const Value& w, std::int64_t wDim, const std::string& what,
+             Fp8 fp8 = Fp8::AsStrategy)
 {
-    if (!sh.fp8)
+    if (!sh.fp8 || fp8 == Fp8::Never)
         return e.matmul(x, w, wDim, what);
     const Value x8 = e.convert(x, "f8E4M3FN", what + "_cast");
     const Value w8 = e.convert(w, "f8E4M3FN", what + "_cast");
@@ -395,9 +402,10 @@ Value linear(Emitter& e, const Shape& sh, const Value& x, const Value& w, std::i
 }
 
 /// A weight gradient: dy^T x over batch and sequence (dims 0 and 1 of both).
-Value weightGradient(Emitter& e, const Shape& sh, const Value& x, const Value& dy, const std::string& what)
+Value weightGradient(Emitter& e, const Shape& sh, const Value& x, const Value& dy, const std::string& what,
+                     Fp8 fp8 = Fp8::AsStrategy)
 {
-    if (!sh.fp8)
+    if (!sh.fp8 || fp8 == Fp8::Never)
         return e.dot(x, dy, {}, {}, {0, 1}, {0, 1}, what);
     // Transformer Engine keeps the incoming gradient in e5m2 and the saved input in e4m3.
     const Value x8 = e.convert(x, "f8E4M3FN", what + "_cast");
@@ -663,16 +671,16 @@ struct LinearGrad {
     Value dx, dw;
 };
 LinearGrad linearBackward(Emitter& e, const Shape& sh, const Value& xFull, const Value& w, const Value& dy,
-                          const std::string& name)
+                          const std::string& name, Fp8 fp8 = Fp8::AsStrategy)
 {
     LinearGrad g;
     // dy [b, s, out], w [in, out]: dx = dy w^T; dw = x^T dy.
-    if (sh.fp8)
+    if (sh.fp8 && fp8 == Fp8::AsStrategy)
         g.dx = e.matmul(e.convert(dy, "f8E5M2", name + "/dgrad_cast"), e.convert(w, "f8E4M3FN", name + "/dgrad_cast"),
                         1, name + "/dgrad");
     else
         g.dx = e.matmul(dy, w, 1, name + "/dgrad");
-    g.dw = weightGradient(e, sh, xFull, dy, name + "/wgrad");
+    g.dw = weightGradient(e, sh, xFull, dy, name + "/wgrad", fp8);
     return g;
 }
 
@@ -1157,7 +1165,7 @@ std::string headForwardBlock(const Shape& sh)
     const Value w = e.arg("output", {sh.h, sh.v}, sh.weight(1));
     const Value normed = norm(e, sh, x, gamma, "head/norm");
     const Value full = e.constrain(normed, sh.full(), "head/gather_sequence");
-    const Value logits = linear(e, sh, full, w, 0, "head/logits"); // [b, s, v], vocabulary over "tp"
+    const Value logits = linear(e, sh, full, w, 0, "head/logits", Fp8::Never); // [b, s, v], vocabulary over "tp"
     if (!sh.training) {
         // Greedy sampling: the most likely token, a max over the vocabulary split over "tp".
         const Value best =
@@ -1193,7 +1201,7 @@ std::string headBackwardBlock(const Shape& sh)
     const Value dLogits32 = e.binary("subtract", probs, probs, "dlogits");
     e.scope("");
     const Value dLogits = e.convert(dLogits32, "bf16", "head/loss_backward.fused/downcast");
-    const LinearGrad g = linearBackward(e, sh, full, w, dLogits, "head/logits");
+    const LinearGrad g = linearBackward(e, sh, full, w, dLogits, "head/logits", Fp8::Never);
     const Value dxDone = e.constrain(g.dx, sh.act(), "head/reduce_dgrad");
     const auto [dx, dGamma] = normBackward(e, x, dxDone, gamma, "head/norm_backward");
     const Value dw = e.constrain(g.dw, {{}, sh.tp}, "head/logits/wgrad_partial", sh.dataAxes);

@@ -668,6 +668,34 @@ private Q_SLOTS:
                  qPrintable(QString::number(backward[0]->memoryBytes())));
     }
 
+    void fp8CoversTheTransformerLayersNotTheOutputLayer()
+    {
+        // FP8 training (Transformer Engine in Megatron-LM / NeMo, torchtitan's Float8) converts the
+        // linear layers of the transformer blocks; the output projection stays BF16. Every matmul of a
+        // layer therefore runs on f8 operands, the head's logits and their gradients on bf16.
+        ParallelConfig p;
+        p.globalBatch = 1;
+        p.zero = ZeroStage::None;
+        p.dtype = Precision::FP8;
+        ModelCompiler compiler;
+        const CompiledModel c = compiler.compile(tinyModel(), p);
+        std::size_t layerFp8 = 0, headMatmuls = 0;
+        for (const Op& op : c.workload.programOf(0).ops) {
+            if (op.kind != OpKind::Compute || op.shape.size() < 2 || op.flops < 2ULL * 128 * 256 * 256)
+                continue; // matmuls only: at least one 128 x 256 x 256 product
+            const bool head = op.scope.find("/head/") != std::string::npos;
+            if (head) {
+                ++headMatmuls;
+                QVERIFY2(op.dtype == DType::BF16, op.scope.c_str());
+            } else if (op.scope.find("/layer 0/") != std::string::npos && op.name.find("causal") == std::string::npos) {
+                layerFp8 += precisionOf(op.dtype) == Precision::FP8 ? 1 : 0;
+            }
+        }
+        QCOMPARE(headMatmuls, std::size_t{3}); // logits forward, their dgrad and wgrad
+        // Per layer, forward Q, K, V, O, up, down and backward dgrad and wgrad of each: 6 x 3.
+        QCOMPARE(layerFp8, std::size_t{18});
+    }
+
     void blocksAreReused()
     {
         // Compiling the same strategy again lowers nothing: every block comes from the cache.
