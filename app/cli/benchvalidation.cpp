@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -80,6 +82,88 @@ ParallelConfig megatron2021(std::int64_t tp, std::int64_t pp, std::int64_t gpus,
     p.recompute = core::model::Recompute::Full;
     p.zero = core::model::ZeroStage::None;
     return p;
+}
+
+/// NVIDIA NeMo Framework 24.07, "Performance Summary", pre-training at FP8 on DGX H100 (NVIDIA/NeMo,
+/// docs/source/performance/performance_summary.md at 9c5c5e9, the same table as the 24.09 user guide):
+/// tokens per second per GPU with the published GBS, MBS, sequence, TP, PP, CP and virtual stages.
+/// Not stated there, NeMo's defaults of the time: Transformer Engine FP8 for the linear layers,
+/// attention in BF16, distributed optimizer (ZeRO-1), sequence parallelism with TP, no activation
+/// recomputation, interleaved 1F1B when VP > 1. DGX H100 nodes: NVSwitch and 400 Gb/s InfiniBand per
+/// GPU (`dgx-h100-ib`).
+template <typename Llama2>
+void appendNemoRows(std::vector<Row>& rows, const Llama2& llama2)
+{
+    const auto nemo = [](std::int64_t gpus, std::int64_t gbs, std::int64_t mbs, std::int64_t seq, std::int64_t tp,
+                         std::int64_t pp, std::int64_t cp, std::int64_t vp) {
+        ParallelConfig p;
+        p.tp = tp;
+        p.pp = pp;
+        p.cp = cp;
+        p.dp = gpus / (tp * pp * cp);
+        p.globalBatch = gbs;
+        p.microbatchSize = mbs;
+        p.seqLen = seq;
+        p.sequenceParallel = tp > 1;
+        p.schedule = vp > 1 ? core::model::PipelineSchedule::Interleaved : core::model::PipelineSchedule::OneFOneB;
+        p.virtualStages = vp;
+        p.recompute = core::model::Recompute::None;
+        p.zero = core::model::ZeroStage::OptimizerState;
+        p.dtype = core::Precision::FP8;
+        return p;
+    };
+    // NeMo's GPT-3 family (nemo/collections/llm/gpt/model/gpt.py): GPT-2 tokenizer (50,257), learned
+    // positions, tied embeddings, FFN 4h.
+    const auto gpt = [](const char* name, std::int64_t layers, std::int64_t hidden, std::int64_t heads) {
+        TransformerConfig m = megatronGpt(name, heads, hidden, layers);
+        m.title = std::string("GPT-3 ") + name;
+        m.source = "NeMo GPTConfig (gpt.py)";
+        m.vocab = 50257;
+        return m;
+    };
+    // Nemotron (NeMo's nemotron.py): rotary positions, squared-ReLU FFN (not gated), untied, and the
+    // 256,000-token vocabulary of Nemotron-4 (Parmar et al. 2024, Sec. 2).
+    const auto nemotron = [](const char* name, std::int64_t layers, std::int64_t hidden, std::int64_t heads,
+                             std::int64_t kvHeads, std::int64_t ffn) {
+        TransformerConfig m;
+        m.name = name;
+        m.title = std::string("Nemotron ") + name;
+        m.source = "NeMo NemotronConfig (nemotron.py); vocabulary of Nemotron-4";
+        m.layers = layers;
+        m.hidden = hidden;
+        m.heads = heads;
+        m.kvHeads = kvHeads;
+        m.ffn = ffn;
+        m.vocab = 256000;
+        m.seqLen = 4096;
+        return m;
+    };
+    const std::string nemoTable = "NeMo 24.07 performance summary, DGX H100 FP8";
+    const TransformerConfig gpt175 = *core::model::findModel("gpt3-175b");
+    rows.push_back({nemoTable + ", GPT-3 5B", gpt("5B", 24, 4096, 32), nemo(64, 2048, 4, 2048, 1, 1, 1, 1),
+                    "dgx-h100-ib", Metric::TokensPerGpu, 23406});
+    rows.push_back({nemoTable + ", GPT-3 20B", gpt("20B", 44, 6144, 48), nemo(64, 256, 2, 2048, 2, 1, 1, 1),
+                    "dgx-h100-ib", Metric::TokensPerGpu, 5851});
+    rows.push_back({nemoTable + ", GPT-3 175B, 128 GPUs", gpt175, nemo(128, 256, 1, 2048, 4, 8, 1, 6), "dgx-h100-ib",
+                    Metric::TokensPerGpu, 716});
+    rows.push_back({nemoTable + ", GPT-3 175B, 512 GPUs", gpt175, nemo(512, 2048, 2, 2048, 4, 8, 1, 6), "dgx-h100-ib",
+                    Metric::TokensPerGpu, 825});
+    rows.push_back({nemoTable + ", Llama 2 7B", llama2("7B", 32, 4096, 32, 32, 11008),
+                    nemo(8, 128, 1, 4096, 1, 1, 1, 1), "dgx-h100-ib", Metric::TokensPerGpu, 16934});
+    rows.push_back({nemoTable + ", Llama 2 13B", llama2("13B", 40, 5120, 40, 40, 13824),
+                    nemo(16, 128, 1, 4096, 1, 4, 1, 10), "dgx-h100-ib", Metric::TokensPerGpu, 8715});
+    rows.push_back({nemoTable + ", Llama 2 70B", llama2("70B", 80, 8192, 64, 8, 28672),
+                    nemo(64, 128, 1, 4096, 4, 4, 1, 20), "dgx-h100-ib", Metric::TokensPerGpu, 1728});
+    rows.push_back({nemoTable + ", Nemotron 8B", nemotron("8B", 32, 4096, 32, 32, 16384),
+                    nemo(64, 256, 4, 4096, 2, 1, 1, 1), "dgx-h100-ib", Metric::TokensPerGpu, 12507});
+    rows.push_back({nemoTable + ", Nemotron 22B", nemotron("22B", 40, 6144, 48, 48, 24576),
+                    nemo(64, 256, 2, 4096, 2, 4, 1, 10), "dgx-h100-ib", Metric::TokensPerGpu, 4312});
+    rows.push_back({nemoTable + ", Nemotron 340B", nemotron("340B", 96, 18432, 96, 8, 73728),
+                    nemo(128, 32, 1, 4096, 8, 8, 1, 12), "dgx-h100-ib", Metric::TokensPerGpu, 326});
+    rows.push_back({nemoTable + ", Llama 3 8B", *core::model::findModel("llama3-8b"), nemo(8, 128, 1, 8192, 1, 1, 2, 1),
+                    "dgx-h100-ib", Metric::TokensPerGpu, 12273});
+    rows.push_back({nemoTable + ", Llama 3 70B", *core::model::findModel("llama3-70b"),
+                    nemo(64, 128, 1, 8192, 4, 4, 2, 5), "dgx-h100-ib", Metric::TokensPerGpu, 1524});
 }
 
 std::vector<Row> publishedRows(bool quick)
@@ -187,6 +271,7 @@ std::vector<Row> publishedRows(bool quick)
                     fsdp(64, 2, core::model::Recompute::Full), "dgx-a100-ib", Metric::TokensPerGpu, 353});
     rows.push_back({titan + ", Llama 3 70B, batch 1, full AC", *core::model::findModel("llama3-70b"),
                     fsdp(64, 1, core::model::Recompute::Full), "dgx-a100-ib", Metric::TokensPerGpu, 331});
+    appendNemoRows(rows, llama2);
     return rows;
 }
 
@@ -219,7 +304,8 @@ int runValidation(const std::vector<std::string>& arguments)
     CommandLine cli("bench validation", "[--quick]",
                     "Estimates the configurations whose training throughput was measured and published\n"
                     "(Megatron-LM weak scaling on A100s, selective recomputation, Llama 3 405B on H100s,\n"
-                    "PyTorch FSDP on A100s) and prints measured, estimated and the error per row, then the mean\n"
+                    "PyTorch FSDP on A100s, NeMo FP8 on H100s) and prints measured, estimated and the error per row, "
+                    "then the mean\n"
                     "absolute percentage error. Each figure uses the source's own metric and FLOPs formula.\n"
                     "docs/validation.md explains the rows.",
                     {{"quick", 0, {}, "the small rows only (for tests)"}});
@@ -228,6 +314,7 @@ int runValidation(const std::vector<std::string>& arguments)
     const std::vector<Row> rows = publishedRows(cli.has("quick"));
     core::model::ModelCompiler compiler;
     double sumAbs = 0;
+    std::map<std::string, std::vector<double>> bySource; // the source's name before its first comma
     std::printf("%-62s %6s  %-34s %9s %9s %8s %8s  %s\n", "source", "GPUs", "strategy", "measured", "estimate", "error",
                 "time", "unit");
     for (const Row& row : rows) {
@@ -242,6 +329,7 @@ int runValidation(const std::vector<std::string>& arguments)
         const double estimated = estimateMetric(row, result->stepTime, compiled, cluster, *result);
         const double error = (estimated - row.measured) / row.measured;
         sumAbs += std::abs(error);
+        bySource[row.source.substr(0, row.source.find(','))].push_back(std::abs(error));
         char strategy[64];
         std::snprintf(strategy, sizeof strategy, "TP%lld PP%lld DP%lld%s, gbs %lld",
                       static_cast<long long>(row.parallel.tp), static_cast<long long>(row.parallel.pp),
@@ -256,6 +344,9 @@ int runValidation(const std::vector<std::string>& arguments)
                     secondsSince(start), unit);
         std::fflush(stdout);
     }
+    for (const auto& [study, errors] : bySource)
+        std::printf("  %-60s %3zu rows, MAPE %.1f%%\n", study.c_str(), errors.size(),
+                    100 * std::accumulate(errors.begin(), errors.end(), 0.0) / static_cast<double>(errors.size()));
     std::printf("mean absolute percentage error over %zu rows: %.1f%%\n", rows.size(),
                 100 * sumAbs / static_cast<double>(rows.size()));
     return ExitSuccess;
@@ -263,7 +354,7 @@ int runValidation(const std::vector<std::string>& arguments)
 
 const bool registered = Benchmarks::add(
     {"validation",
-     "estimates against published measurements (Megatron-LM, Llama 3, torchtitan FSDP); error per row and MAPE",
+     "estimates against published measurements (Megatron-LM, Llama 3, torchtitan FSDP, NeMo); error per row and MAPE",
      runValidation, 50});
 
 } // namespace
