@@ -55,6 +55,7 @@ public:
     OpExtrasPtr& operator=(OpExtrasPtr&&) noexcept = default;
 
     const OpExtras& get() const { return m_extras ? *m_extras : empty(); }
+    bool has() const { return m_extras != nullptr; }
     OpExtras& mutate()
     {
         if (!m_extras)
@@ -154,5 +155,17 @@ struct Op {
 
     friend bool operator==(const Op&, const Op&) = default;
 };
+
+/// What a compute op is when its producer knows and the cost model prices it differently from a
+/// generic kernel: the fused attention kernels of the built-in models. Carried as the OpExtras
+/// attribute kKernelClassAttribute (a string), so that it survives a Chakra round trip.
+enum class KernelClass : std::uint8_t { Generic, AttentionForward, AttentionBackward };
+
+inline constexpr const char* kKernelClassAttribute = "kernel_class";
+
+/// The op's kernel class; Generic without the attribute (the common case costs one pointer test).
+KernelClass kernelClassOf(const Op& op);
+/// Sets (or, for Generic, removes) the op's kernel-class attribute.
+void setKernelClass(Op& op, KernelClass kernelClass);
 
 } // namespace flint::core

@@ -134,4 +134,35 @@ Program::DependencyChain Program::longestDependencyChain() const
     return {longest, static_cast<std::uint64_t>(n - visited)};
 }
 
+namespace {
+constexpr std::string_view kAttentionForward = "attention_forward";
+constexpr std::string_view kAttentionBackward = "attention_backward";
+} // namespace
+
+KernelClass kernelClassOf(const Op& op)
+{
+    if (!op.extras.has())
+        return KernelClass::Generic;
+    for (const Attribute& a : op.extras.get().attributes)
+        if (a.name == kKernelClassAttribute) {
+            const std::string value = a.asString();
+            return value == kAttentionForward    ? KernelClass::AttentionForward
+                   : value == kAttentionBackward ? KernelClass::AttentionBackward
+                                                 : KernelClass::Generic;
+        }
+    return KernelClass::Generic;
+}
+
+void setKernelClass(Op& op, KernelClass kernelClass)
+{
+    if (kernelClass == KernelClass::Generic && !op.extras.has())
+        return;
+    std::vector<Attribute>& attributes = op.extras.mutate().attributes;
+    std::erase_if(attributes, [](const Attribute& a) { return a.name == kKernelClassAttribute; });
+    if (kernelClass != KernelClass::Generic)
+        attributes.push_back(Attribute::makeString(
+            kKernelClassAttribute,
+            std::string(kernelClass == KernelClass::AttentionForward ? kAttentionForward : kAttentionBackward)));
+}
+
 } // namespace flint::core

@@ -313,6 +313,7 @@ void TestChakra::roundTripEveryField()
     compute.extras.mutate().inputs = IoInfo{"[[1, 2]]", "[[8, 2048]]", "['bf16']"};
     compute.extras.mutate().outputs = IoInfo{"", "[[8, 4096]]", "['bf16']"};
     compute.extras.mutate().attributes = attributeOfEveryKind();
+    setKernelClass(compute, KernelClass::AttentionBackward); // an attribute like the others
     Op collective;
     collective.id = 8;
     collective.name = "grad_all_reduce";
@@ -338,6 +339,7 @@ void TestChakra::roundTripEveryField()
     QCOMPARE(read.ops.size(), std::size_t(3));
     QCOMPARE(read.metadataAttributes, program.metadataAttributes);
     QCOMPARE(read.commSlots, std::vector<std::string>{"1"}); // the group's name in the written JSON
+    QCOMPARE(kernelClassOf(read.ops[0]), KernelClass::AttentionBackward);
     for (std::size_t i = 0; i < 3; ++i) {
         Op expected = program.ops[i];
         Op actual = read.ops[i];

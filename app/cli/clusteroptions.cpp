@@ -17,6 +17,9 @@ std::vector<OptionSpec> withClusterOptions(std::vector<OptionSpec> own, const st
         {"device", 0, "NAME",
          "device preset: A100, H100, H200, B200, MI300X, TPUv5p (default: the preset's, H100 for a YAML)"},
         {costModelOption, 0, "NAME", "collective cost conventions: flint (default) or astrasim"},
+        {"attention-kernel", 0, "NAME",
+         "fused attention implementation whose measured speed prices attention: fa2, cudnn, fa3 (default: the "
+         "device's usual one)"},
         {"comm-streams", 0, "N", "communication streams per rank (default 1)"},
         {"bandwidth-scale", 0, "X", "multiply every network dimension's bandwidth by X (e.g. 0.5)"},
         {"scale-out-bandwidth", 0, "GBPS", "set the outermost (inter-node) dimension's bandwidth, GB/s per GPU"}};
@@ -61,6 +64,12 @@ core::Cluster makeCluster(const CommandLine& cli, std::int64_t ranks, const std:
         if (!device)
             throw UsageError("unknown device '" + cli.value("device") + "' (see --list)");
         cluster.device = *device;
+    }
+    if (cli.has("attention-kernel")) {
+        const auto kernel = core::parseAttentionKernel(cli.value("attention-kernel"));
+        if (!kernel)
+            throw UsageError("--attention-kernel must be fa2, cudnn, fa3 or default");
+        cluster.compute.attentionKernel = *kernel;
     }
     if (cli.has(costModelOption)) {
         const std::string model = cli.value(costModelOption);

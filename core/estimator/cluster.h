@@ -33,8 +33,11 @@ struct ComputeModel {
     /// Fraction of peak FLOP/s a kernel reaches. Unset: the device's measured matmul efficiency for
     /// the op's precision (DeviceSpec::matmulEfficiencyFor), or kDefaultFlopEfficiency without one.
     std::optional<double> flopEfficiency;
-    double memoryEfficiency = 0.8;                ///< fraction of peak memory bandwidth a kernel reaches
-    double launchOverhead = 2e-6;                 ///< seconds added to every device compute op (kernel launch)
+    double memoryEfficiency = 0.8; ///< fraction of peak memory bandwidth a kernel reaches
+    double launchOverhead = 2e-6;  ///< seconds added to every device compute op (kernel launch)
+    /// The fused-attention implementation whose measured throughput prices attention kernels
+    /// (KernelClass::Attention*); Default: the device's usual one (DeviceSpec::defaultAttention).
+    AttentionKernel attentionKernel = AttentionKernel::Default;
     Precision defaultPrecision = Precision::BF16; ///< for ops whose element type is unknown
     bool allowTf32 = true;                        ///< f32 matmuls run on TF32 tensor cores
 
@@ -46,6 +49,22 @@ struct ComputeModel {
             return *flopEfficiency;
         const double measured = device.matmulEfficiencyFor(precision);
         return measured > 0 ? measured : kDefaultFlopEfficiency;
+    }
+    /// The implementation attention kernels run on `device`.
+    AttentionKernel attentionKernelOn(const DeviceSpec& device) const
+    {
+        return attentionKernel == AttentionKernel::Default ? device.defaultAttention : attentionKernel;
+    }
+    /// The FLOP efficiency of a fused attention kernel on `device` (forward or backward pass):
+    /// flopEfficiency when set, else the measured throughput of attentionKernelOn(device), else (not
+    /// measured there) the matmul efficiency at BF16.
+    double attentionEfficiencyFor(const DeviceSpec& device, bool backward) const
+    {
+        if (flopEfficiency)
+            return *flopEfficiency;
+        const AttentionEfficiency& a = device.attention[static_cast<std::size_t>(attentionKernelOn(device))];
+        const double measured = backward ? a.backward : a.forward;
+        return measured > 0 ? measured : flopEfficiencyFor(device, Precision::BF16);
     }
 };
 

@@ -45,6 +45,28 @@ DeviceSpec withMatmulEfficiency(DeviceSpec d, double bf16, double fp8, const cha
 // measurement was found for TPU v5p; it keeps the compute model's default.
 constexpr const char* kMamfSource = "Bekman, ML Engineering Open Book: maximum achievable matmul FLOPS (torch.mm)";
 
+// Fused attention on Hopper, head dimension 128, causal forward and the backward pass at 4k tokens
+// (batch x sequence 16k, hidden 2,048, FP16/BF16): J. Shah et al., "FlashAttention-3: Fast and
+// Accurate Attention with Asynchrony and Low-precision", 2024, attention speed figures (H100 80GB SXM5),
+// TFLOP/s as the FlashAttention benchmarks count them (4 s^2 d per head forward, halved when causal;
+// backward 2.5x): FlashAttention-2 319 / 310, cuDNN 518 / 499, FlashAttention-3 579 / 542, of a
+// 989.5 TFLOP/s dense peak. The figures rise 5-20% from 1k to 4k tokens and level off above;
+// shorter sequences and head dimension 64 (10-35% slower) are not distinguished. H200 has the
+// same compute die. cuDNN is the default: Transformer Engine calls it on Hopper (Megatron-LM, NeMo).
+// For A100 the FlashAttention-2 paper's figures were not available to us (its abstract: 50-73% of
+// the A100's peak), and B200 and MI300X have no published figure we found: their attention kernels
+// take the matmul efficiency.
+DeviceSpec withHopperAttention(DeviceSpec d)
+{
+    const double peak = d.peakFlops(Precision::BF16);
+    d.attention[static_cast<std::size_t>(AttentionKernel::FlashAttention2)] = {319 / peak * 1e12, 310 / peak * 1e12};
+    d.attention[static_cast<std::size_t>(AttentionKernel::CuDnn)] = {518 / peak * 1e12, 499 / peak * 1e12};
+    d.attention[static_cast<std::size_t>(AttentionKernel::FlashAttention3)] = {579 / peak * 1e12, 542 / peak * 1e12};
+    d.defaultAttention = AttentionKernel::CuDnn;
+    d.attentionSource = "Shah et al. 2024, FlashAttention-3, attention speed figures (H100 SXM5, head dim 128, 4k tokens)";
+    return d;
+}
+
 std::vector<DeviceSpec> makePresets()
 {
     // All peaks are dense TFLOP/s; datasheets quote tensor-core figures "with sparsity", which are
@@ -61,13 +83,13 @@ std::vector<DeviceSpec> makePresets()
              80),
         // NVIDIA H100 Tensor Core GPU datasheet, SXM column: FP64 Tensor Core 67, FP32 67, TF32 989*,
         // BF16/FP16 1,979*, FP8 3,958* (* with sparsity); HBM3 3.35 TB/s, 80 GB.
-        withMatmulEfficiency(make("H100", "NVIDIA H100 SXM5 80GB", "NVIDIA H100 datasheet (SXM)", 67, 67, 494.5, 989.5,
-                                  989.5, 1979, 3350, 80),
-                             794.5 / 989.5, 1402.6 / 1979, kMamfSource),
+        withHopperAttention(withMatmulEfficiency(make("H100", "NVIDIA H100 SXM5 80GB", "NVIDIA H100 datasheet (SXM)",
+                                                      67, 67, 494.5, 989.5, 989.5, 1979, 3350, 80),
+                                                 794.5 / 989.5, 1402.6 / 1979, kMamfSource)),
         // NVIDIA H200 Tensor Core GPU datasheet, SXM column: compute as H100 SXM; HBM3e 4.8 TB/s, 141 GB.
-        withMatmulEfficiency(make("H200", "NVIDIA H200 SXM 141GB", "NVIDIA H200 datasheet (SXM)", 67, 67, 494.5, 989.5,
-                                  989.5, 1979, 4800, 141),
-                             794.5 / 989.5, 1453.4 / 1979, kMamfSource),
+        withHopperAttention(withMatmulEfficiency(make("H200", "NVIDIA H200 SXM 141GB", "NVIDIA H200 datasheet (SXM)",
+                                                      67, 67, 494.5, 989.5, 989.5, 1979, 4800, 141),
+                                                 794.5 / 989.5, 1453.4 / 1979, kMamfSource)),
         // NVIDIA HGX B200 specifications, 8-GPU figures divided by 8: FP64 296 TF -> 37, FP32 600 TF -> 75,
         // TF32 18 PF* -> 1,125, BF16/FP16 36 PF* -> 2,250, FP8 72 PF* -> 4,500 (* sparse, halved);
         // HBM3e 64 TB/s -> 8 TB/s and 1,440 GB -> 180 GB per GPU.
@@ -190,6 +212,31 @@ double DeviceSpec::peakFlops(Precision precision) const
         if (p > 0)
             return p;
     return 0;
+}
+
+std::string_view displayName(AttentionKernel kernel)
+{
+    switch (kernel) {
+    case AttentionKernel::Default:
+        return "default";
+    case AttentionKernel::FlashAttention2:
+        return "fa2";
+    case AttentionKernel::CuDnn:
+        return "cudnn";
+    case AttentionKernel::FlashAttention3:
+        return "fa3";
+    case AttentionKernel::Count:
+        break;
+    }
+    return "?";
+}
+
+std::optional<AttentionKernel> parseAttentionKernel(std::string_view text)
+{
+    for (int k = 0; k < static_cast<int>(AttentionKernel::Count); ++k)
+        if (text == displayName(static_cast<AttentionKernel>(k)))
+            return static_cast<AttentionKernel>(k);
+    return std::nullopt;
 }
 
 double DeviceSpec::matmulEfficiencyFor(Precision precision) const

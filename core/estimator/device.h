@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,23 @@ std::string_view displayName(Precision precision);
 /// The precision whose peak an op of element type `type` runs at: f64 -> FP64, f32 -> FP32 (TF32 when
 /// `allowTf32`), bf16 -> BF16, f16 -> FP16, the f8 family and 8-bit integers -> FP8; unknown -> `fallback`.
 Precision precisionOf(DType type, Precision fallback = Precision::BF16, bool allowTf32 = false);
+
+/// Which implementation runs fused (flash) attention. The frameworks differ: Megatron-LM and NeMo use
+/// Transformer Engine, which calls cuDNN's fused attention on Hopper; PyTorch's SDPA and libraries
+/// built on flash-attn use FlashAttention-2; FlashAttention-3 is Hopper-only.
+enum class AttentionKernel : std::uint8_t { Default, FlashAttention2, CuDnn, FlashAttention3, Count };
+
+std::string_view displayName(AttentionKernel kernel);                       ///< "default", "fa2", "cudnn", "fa3"
+std::optional<AttentionKernel> parseAttentionKernel(std::string_view text); ///< the display names
+
+/// Measured throughput of a fused attention kernel, as fractions of the dense BF16 peak, for the
+/// forward and the backward pass (FLOPs counted as the FlashAttention papers count them: 4 s^2 d per
+/// head forward, 2.5x that backward, halved when causal). 0: not measured.
+struct AttentionEfficiency {
+    double forward = 0;
+    double backward = 0;
+    friend bool operator==(const AttentionEfficiency&, const AttentionEfficiency&) = default;
+};
 
 /// One accelerator: peak dense throughput per precision, memory bandwidth and capacity.
 ///
@@ -37,6 +55,12 @@ struct DeviceSpec {
     /// at their best, as measured and published (0: no measurement); see matmulEfficiencyFor().
     std::array<double, static_cast<std::size_t>(Precision::Count)> matmulEfficiency{};
     std::string matmulEfficiencySource;
+
+    /// Measured fused-attention throughput per implementation (index AttentionKernel), and the one the
+    /// device's usual software stack runs (AttentionKernel::Default resolves to it).
+    std::array<AttentionEfficiency, static_cast<std::size_t>(AttentionKernel::Count)> attention{};
+    AttentionKernel defaultAttention = AttentionKernel::FlashAttention2;
+    std::string attentionSource;
 
     /// The measured matmul efficiency for `precision`: its own, else (FP16, TF32, FP32, FP64, and FP8
     /// without a measurement) the BF16 one, whose tensor-core pipeline they share; 0 when the device

@@ -1483,6 +1483,23 @@ void Simulator::buildCommMatrix(EstimateResult& result)
 
 } // namespace
 
+ComputeRate computeRate(const Op& op, const Cluster& cluster)
+{
+    const ComputeModel& m = cluster.compute;
+    ComputeRate rate;
+    rate.kernelClass = kernelClassOf(op);
+    if (rate.kernelClass == KernelClass::Generic) {
+        rate.precision = precisionOf(op.dtype, m.defaultPrecision, m.allowTf32);
+        rate.efficiency = m.flopEfficiencyFor(cluster.device, rate.precision);
+    } else {
+        // Fused attention runs its matmuls in BF16 (FP8 recipes keep attention in BF16).
+        rate.precision = Precision::BF16;
+        rate.efficiency = m.attentionEfficiencyFor(cluster.device, rate.kernelClass == KernelClass::AttentionBackward);
+    }
+    rate.peak = cluster.device.peakFlops(rate.precision);
+    return rate;
+}
+
 double computeTime(const Op& op, const Cluster& cluster, const EstimateOptions& options)
 {
     return computeTime(op, op.durationMicros, cluster, options);
@@ -1506,8 +1523,8 @@ double computeTime(const Op& op, std::uint64_t durationMicros, const Cluster& cl
     if (bytes == 0 && flops == 0)
         return 0;
     // Roofline: the slower of arithmetic and memory traffic, plus the launch overhead.
-    const Precision precision = precisionOf(op.dtype, m.defaultPrecision, m.allowTf32);
-    const double peak = cluster.device.peakFlops(precision) * m.flopEfficiencyFor(cluster.device, precision);
+    const ComputeRate rate = computeRate(op, cluster);
+    const double peak = rate.peak * rate.efficiency;
     const double bandwidth = cluster.device.memoryBandwidth * m.memoryEfficiency;
     return std::max(peak > 0 ? flops / peak : 0.0, bandwidth > 0 ? bytes / bandwidth : 0.0) + m.launchOverhead;
 }

@@ -159,6 +159,17 @@ struct EstimateResult {
 std::shared_ptr<const EstimateResult> estimate(const Workload& workload, const Cluster& cluster,
                                                const EstimateOptions& options = {}, const JobControl& control = {});
 
+/// How the roofline prices an op's arithmetic on `cluster`: the precision it runs at, that
+/// precision's peak, and the efficiency applied (a fused attention kernel's measured one, else the
+/// matmul efficiency).
+struct ComputeRate {
+    Precision precision = Precision::BF16;
+    double peak = 0;       ///< FLOP/s
+    double efficiency = 0; ///< fraction of `peak`
+    KernelClass kernelClass = KernelClass::Generic;
+};
+ComputeRate computeRate(const Op& op, const Cluster& cluster);
+
 /// Seconds one op takes on `cluster` outside communication (roofline or recorded, per `options`).
 double computeTime(const Op& op, const Cluster& cluster, const EstimateOptions& options = {});
 /// The same with `durationMicros` as the op's recorded duration (a rank's own: Workload::durationOf).

@@ -139,17 +139,22 @@ OpExplanation explainOp(const Workload& workload, const Cluster& cluster, std::s
         e.lines.push_back(format("recorded duration: %llu us", static_cast<unsigned long long>(duration)));
         return e;
     }
-    const Precision precision = precisionOf(op.dtype, m.defaultPrecision, m.allowTf32);
-    const double peak = cluster.device.peakFlops(precision);
-    const double arithmetic =
-        peak > 0 ? static_cast<double>(op.flops) / (peak * m.flopEfficiencyFor(cluster.device, precision)) : 0.0;
+    const ComputeRate rate = computeRate(op, cluster);
+    const Precision precision = rate.precision;
+    const double peak = rate.peak;
+    const double arithmetic = peak > 0 ? static_cast<double>(op.flops) / (peak * rate.efficiency) : 0.0;
     const double memory = cluster.device.memoryBandwidth > 0 ? static_cast<double>(op.memoryBytes()) /
                                                                    (cluster.device.memoryBandwidth * m.memoryEfficiency)
                                                              : 0.0;
     e.lines.push_back("roofline: t = max(F / (peak x eff_flop), B / (HBM x eff_mem)) + launch");
+    if (rate.kernelClass != KernelClass::Generic)
+        e.lines.push_back(format("fused attention, %s pass: eff_flop is the measured throughput of %s on %s",
+                                 rate.kernelClass == KernelClass::AttentionBackward ? "backward" : "forward",
+                                 std::string(displayName(m.attentionKernelOn(cluster.device))).c_str(),
+                                 cluster.device.name.c_str()));
     e.lines.push_back(format("t = max(%.4g FLOP / (%.4g TFLOP/s %s x %.2f), %.4g bytes / (%.4g TB/s x %.2f)) + %s",
                              static_cast<double>(op.flops), peak / 1e12, std::string(displayName(precision)).c_str(),
-                             m.flopEfficiencyFor(cluster.device, precision), static_cast<double>(op.memoryBytes()),
+                             rate.efficiency, static_cast<double>(op.memoryBytes()),
                              cluster.device.memoryBandwidth / 1e12, m.memoryEfficiency,
                              seconds(m.launchOverhead).c_str()));
     if (op.flops == 0 && op.memoryBytes() == 0)

@@ -148,6 +148,12 @@ Program fuseKernels(const Program& in)
         }
         fused.dataDeps = renamed(std::move(fused.dataDeps), fused.id);
         fused.ctrlDeps = renamed(std::move(fused.ctrlDeps), fused.id);
+        // The generator's flash-attention kernels (ModelGenerator's flashScope): priced by the
+        // measured throughput of attention kernels, not of plain matmuls.
+        if (fused.name == "causal_core" || fused.name == "core")
+            setKernelClass(fused, KernelClass::AttentionForward);
+        else if (fused.name == "causal_core_backward" || fused.name == "core_backward")
+            setKernelClass(fused, KernelClass::AttentionBackward);
         out.ops.push_back(std::move(fused));
         i = end;
     }

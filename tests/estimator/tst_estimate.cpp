@@ -211,6 +211,7 @@ private Q_SLOTS:
     void subGroupsStageOnTheirDimensions();
     void chunksPipelineThroughDimensions();
     void computeChainRoofline();
+    void attentionKernelsRunAtTheirMeasuredSpeed();
     void asyncCollectiveOverlapsCompute();
     void sendRecvPipeline();
     void slotRelativePipeline();
@@ -627,6 +628,36 @@ void TestEstimate::computeChainRoofline()
     program.ops[0].durationMicros = 5;
     const auto replay = estimate(spmd(program, 1), cluster);
     QVERIFY(replay->stepTime < result->stepTime);
+}
+
+void TestEstimate::attentionKernelsRunAtTheirMeasuredSpeed()
+{
+    // A fused attention kernel is priced by its implementation's measured throughput, not by the
+    // matmul efficiency: on an H100 cuDNN's causal forward at 518 TFLOP/s and backward at 499 (the
+    // default there), FlashAttention-2's at 319 / 310 (device.cpp). 10^12 FLOPs, no memory traffic.
+    Op forward = compute(0, 0);
+    forward.dtype = DType::F8E4M3FN; // attention stays in BF16 even inside an FP8 model
+    forward.flops = 1'000'000'000'000ull;
+    forward.durationMicros = 0;
+    Op backward = forward;
+    setKernelClass(forward, KernelClass::AttentionForward);
+    setKernelClass(backward, KernelClass::AttentionBackward);
+    QCOMPARE(kernelClassOf(forward), KernelClass::AttentionForward);
+    Cluster cluster = switchCluster(1);
+    cluster.compute = ComputeModel{};
+    const auto near = [](double a, double b) { return std::abs(a / b - 1) < 1e-12; };
+    QVERIFY(near(computeTime(forward, cluster), 1e12 / 518e12 + 2e-6));
+    QVERIFY(near(computeTime(backward, cluster), 1e12 / 499e12 + 2e-6));
+    cluster.compute.attentionKernel = AttentionKernel::FlashAttention2;
+    QVERIFY(near(computeTime(forward, cluster), 1e12 / 319e12 + 2e-6));
+    QVERIFY(near(computeTime(backward, cluster), 1e12 / 310e12 + 2e-6));
+    // A device without a measurement (A100) prices attention as matmuls; the class is gone once the
+    // attribute is removed.
+    cluster.device = *findDevice("A100");
+    QVERIFY(near(computeTime(backward, cluster), 1e12 / (312e12 * ComputeModel::kDefaultFlopEfficiency) + 2e-6));
+    setKernelClass(backward, KernelClass::Generic);
+    QCOMPARE(kernelClassOf(backward), KernelClass::Generic);
+    QVERIFY(backward.extras.get().attributes.empty());
 }
 
 void TestEstimate::asyncCollectiveOverlapsCompute()

@@ -658,6 +658,9 @@ private Q_SLOTS:
         // A full recomputation runs the forward kernel again before the backward one.
         QCOMPARE(forward.size(), std::size_t{recompute == static_cast<int>(Recompute::Full) ? 2u : 1u});
         QCOMPARE(backward.size(), std::size_t{1});
+        // Both are priced as fused attention kernels (ComputeRate), not as plain matmuls.
+        QCOMPARE(kernelClassOf(*forward[0]), KernelClass::AttentionForward);
+        QCOMPARE(kernelClassOf(*backward[0]), KernelClass::AttentionBackward);
         const double matmul = 2.0 * 4 * 1024.0 * 1024.0 * 64 / 2; // one causal matmul, all heads
         QVERIFY2(std::abs(static_cast<double>(forward[0]->flops) / (2 * matmul) - 1) < 0.03,
                  qPrintable(QString::number(forward[0]->flops)));
