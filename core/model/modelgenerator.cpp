@@ -739,23 +739,31 @@ std::string layerBackwardBlock(const Shape& sh, bool moe)
     const Value dyFull = e.constrain(dy, sh.full(), "mlp/gather_output_grad");
     Value da2;
     if (!moe) {
-        // The up-projection(s) were kept (Korthikanti et al. 2022 keep them under selective
-        // recomputation); a full recomputation runs them again. The activation is recomputed.
+        // Without a full recomputation the up-projection(s) and the activation's output, the down
+        // projection's input, were kept (Korthikanti et al. 2022, Sec. 4.1, count both; so does
+        // memoryPerRank); a full recomputation runs them again.
         const bool full = recompute == Recompute::Full;
         const Sharding hiddenSharding{sh.batch, sh.seq, sh.tp};
-        const Value up = full ? linear(e, sh, f.a2full, w.w1, 0, "mlp/up_recompute")
-                              : e.arg("mlp_up", {sh.b, sh.s, m.ffn}, hiddenSharding);
-        const Value act = activation(e, up, "mlp/act_recompute");
-        Value hidden = act;
-        Value gate;
-        if (m.gatedMlp) {
-            gate = full ? linear(e, sh, f.a2full, w.w3, 0, "mlp/gate_recompute")
-                        : e.arg("mlp_gate", {sh.b, sh.s, m.ffn}, hiddenSharding);
-            hidden = e.binary("multiply", act, gate, "mlp/act_recompute.fused/glu");
+        Value up, act, gate, hidden;
+        if (full) {
+            up = linear(e, sh, f.a2full, w.w1, 0, "mlp/up_recompute");
+            act = activation(e, up, "mlp/act_recompute");
+            hidden = act;
+            if (m.gatedMlp) {
+                gate = linear(e, sh, f.a2full, w.w3, 0, "mlp/gate_recompute");
+                hidden = e.binary("multiply", act, gate, "mlp/act_recompute.fused/glu");
+            }
+        } else {
+            up = e.arg("mlp_up", {sh.b, sh.s, m.ffn}, hiddenSharding);
+            if (m.gatedMlp)
+                gate = e.arg("mlp_gate", {sh.b, sh.s, m.ffn}, hiddenSharding);
+            hidden = e.arg("mlp_hidden", {sh.b, sh.s, m.ffn}, hiddenSharding);
         }
         const LinearGrad down = linearBackward(e, sh, hidden, w.w2, dyFull, "mlp/down");
         keepPartial(down.dw, sh.weight(0), "mlp/down/wgrad_partial");
         e.scope("mlp/act_backward.fused");
+        if (!full && m.gatedMlp) // the gated product's derivative needs the activation: recomputed in-kernel
+            act = e.binary("multiply", up, e.unary("logistic", up, "sigmoid"), "gate");
         const Value dUp = e.binary("multiply", down.dx, e.unary("logistic", up, "dsigmoid"), "dact");
         e.scope("");
         const LinearGrad upGrad = linearBackward(e, sh, f.a2full, w.w1, dUp, "mlp/up");
