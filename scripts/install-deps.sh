@@ -16,8 +16,9 @@ packages=(
   libqt6opengl6-dev libxkbcommon-dev libgl-dev
   # DAG layout
   libgraphviz-dev
-  # screenshots of real windows on headless machines
-  xvfb xauth
+  # screenshots of real windows on headless machines; a CJK font, without which the Chinese
+  # translation renders as empty boxes (the Debian package recommends fonts-noto-cjk instead)
+  xvfb xauth fonts-wqy-microhei
   # the Debian package's checks (scripts/check-package.sh)
   lintian desktop-file-utils appstream
   # libFuzzer harnesses under ASan + UBSan (scripts/fuzz.sh)

@@ -324,6 +324,14 @@
             <numerusform>%n Fehler, seit dieses Fenster geöffnet wurde; der letzte wird angezeigt. Die vorherige Workload und Schätzung werden weiterhin angezeigt.</numerusform>
         </translation>
     </message>
+    <message>
+        <source>&lt;b&gt;Parallelism is fixed by the open module&lt;/b&gt; (%1 ranks, as partitioned). To explore strategies, choose a built-in model above or read a model with File…; it replaces the open file.</source>
+        <translation>&lt;b&gt;Die Parallelisierung legt das geöffnete Modul fest&lt;/b&gt; (%1 Ranks, wie partitioniert). Um Strategien zu erkunden, wählen Sie oben ein eingebautes Modell oder lesen Sie ein Modell mit Datei…; es ersetzt die geöffnete Datei.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Parallelism is fixed by the open trace&lt;/b&gt; (%1 ranks, as recorded). To explore strategies, choose a built-in model above or read a model with File…; it replaces the open file.</source>
+        <translation>&lt;b&gt;Die Parallelisierung legt der geöffnete Trace fest&lt;/b&gt; (%1 Ranks, wie aufgezeichnet). Um Strategien zu erkunden, wählen Sie oben ein eingebautes Modell oder lesen Sie ein Modell mit Datei…; es ersetzt die geöffnete Datei.</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::Session</name>
@@ -968,6 +976,10 @@
     <message>
         <source>Shard group</source>
         <translation>Shard-Gruppe</translation>
+    </message>
+    <message>
+        <source>Choose a built-in model…</source>
+        <translation>Eingebautes Modell wählen…</translation>
     </message>
 </context>
 <context>

@@ -322,6 +322,14 @@
             <numerusform>此窗口打开后共出现 %n 个错误，显示的是最新一个。之前的工作负载和估算结果仍在显示。</numerusform>
         </translation>
     </message>
+    <message>
+        <source>&lt;b&gt;Parallelism is fixed by the open module&lt;/b&gt; (%1 ranks, as partitioned). To explore strategies, choose a built-in model above or read a model with File…; it replaces the open file.</source>
+        <translation>&lt;b&gt;并行方式由打开的模块决定&lt;/b&gt;（%1 个 rank，按其分区）。若要探索并行策略，请在上方选择内置模型，或用“文件…”读取模型；它将替换当前打开的文件。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Parallelism is fixed by the open trace&lt;/b&gt; (%1 ranks, as recorded). To explore strategies, choose a built-in model above or read a model with File…; it replaces the open file.</source>
+        <translation>&lt;b&gt;并行方式由打开的 trace 决定&lt;/b&gt;（%1 个 rank，按其记录）。若要探索并行策略，请在上方选择内置模型，或用“文件…”读取模型；它将替换当前打开的文件。</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::Session</name>
@@ -961,6 +969,10 @@
     <message>
         <source>Shard group</source>
         <translation>分片组</translation>
+    </message>
+    <message>
+        <source>Choose a built-in model…</source>
+        <translation>选择内置模型…</translation>
     </message>
 </context>
 <context>

@@ -37,6 +37,7 @@ ParallelismPanel::ParallelismPanel(QWidget* parent)
         m_model->addItem(QString::fromStdString(m.title));
     }
     auto* openFile = new QPushButton(tr("File…"), this);
+    m_openFile = openFile;
     openFile->setToolTip(tr("Read a model from a 'key = value' file"));
     modelRow->addWidget(m_model, 1);
     modelRow->addWidget(openFile);
@@ -128,8 +129,17 @@ ParallelismPanel::ParallelismPanel(QWidget* parent)
     connect(openFile, &QPushButton::clicked, this, &ParallelismPanel::openModelFileRequested);
     for (QSpinBox* spin : {m_tp, m_pp, m_dp, m_cp, m_ep, m_virtualStages, m_microbatch, m_globalBatch, m_hsdpShard})
         connect(spin, &QSpinBox::valueChanged, this, &ParallelismPanel::edited);
-    for (QComboBox* combo : {m_model, m_schedule, m_zero, m_recompute, m_dtype, m_phase})
+    for (QComboBox* combo : {m_schedule, m_zero, m_recompute, m_dtype, m_phase})
         connect(combo, &QComboBox::currentIndexChanged, this, &ParallelismPanel::edited);
+    connect(m_model, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (m_active || m_updating || index < 0) {
+            edited();
+            return;
+        }
+        // Chosen while a file is open: the model with a default strategy (one GPU), at once.
+        setStrategy(m_models.at(static_cast<std::size_t>(index)), ParallelConfig{});
+        check();
+    });
     for (QCheckBox* box : {m_sp, m_flash, m_reshard})
         connect(box, &QCheckBox::toggled, this, &ParallelismPanel::edited);
     connect(m_zero, &QComboBox::currentIndexChanged, this, [this] {
@@ -229,11 +239,27 @@ QString ParallelismPanel::figures() const
     return m_figures->text();
 }
 
-void ParallelismPanel::setActive(bool active)
+void ParallelismPanel::setActive(bool active, const QString& why)
 {
+    m_active = active;
     for (QWidget* child : findChildren<QWidget*>())
-        if (child != m_figures && child != m_problems)
+        if (child != m_figures && child != m_problems && child != m_model && child != m_openFile)
             child->setEnabled(active);
+    if (active) {
+        const bool fsdp =
+            static_cast<core::model::ZeroStage>(m_zero->currentData().toInt()) == core::model::ZeroStage::Parameters;
+        m_reshard->setEnabled(fsdp);
+        m_hsdpShard->setEnabled(fsdp);
+        updateRanks();
+        return;
+    }
+    m_debounce->stop();
+    m_updating = true;
+    m_model->setPlaceholderText(tr("Choose a built-in model…"));
+    m_model->setCurrentIndex(-1);
+    m_updating = false;
+    m_problems->clear();
+    m_figures->setText(why);
 }
 
 void ParallelismPanel::updateRanks()

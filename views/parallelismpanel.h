@@ -39,8 +39,13 @@ public:
     /// Shows the figures of the last estimate (HTML).
     void setFigures(const QString& html);
     QString figures() const;
-    /// Enables the controls (false while no built-in model is shown).
-    void setActive(bool active);
+    /// Enables the strategy controls while a built-in model is shown. Inactive (a trace or module is
+    /// open, whose parallelism the file fixes) every control but the model choice and File… is
+    /// disabled, the model choice shows none and the panel says `why`: choosing a model then opens it
+    /// with a default strategy in place of the file, a deliberate act, never a side effect of editing
+    /// a degree that does not apply.
+    void setActive(bool active, const QString& why = {});
+    bool isActive() const { return m_active; }
 
     static constexpr int kDebounceMs = 150;
 
@@ -78,7 +83,9 @@ private:
     QLabel* m_problems = nullptr;
     QLabel* m_figures = nullptr;
     QTimer* m_debounce = nullptr;
+    QWidget* m_openFile = nullptr;
     bool m_updating = false;
+    bool m_active = true;
 };
 
 } // namespace flint::views

@@ -181,7 +181,13 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_session, &Session::exported, this,
             [this](const QString& message) { statusBar()->showMessage(message, 8000); });
     connect(m_whatIf, &views::WhatIfPanel::clusterChanged, m_session, &Session::setCluster);
-    connect(m_parallelism, &views::ParallelismPanel::strategyChanged, m_session, &Session::openModel);
+    connect(m_parallelism, &views::ParallelismPanel::strategyChanged, this,
+            [this](const core::model::TransformerConfig& model, const core::model::ParallelConfig& parallel) {
+                // From a trace or module to a model: "Last change" does not compare the two.
+                if (!m_session->compiledModel())
+                    m_previous.reset();
+                m_session->openModel(model, parallel);
+            });
     connect(m_parallelism, &views::ParallelismPanel::openModelFileRequested, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open a model file"), QString(),
                                                           tr("Model files (*.txt *.model);;All files (*)"));
@@ -374,6 +380,14 @@ void MainWindow::showWorkload(std::shared_ptr<const core::LoadedWorkload> worklo
     m_graph->setWorkload(std::shared_ptr<const core::Workload>(workload, &workload->workload), 0);
     const bool module = workload->kind == core::InputKind::HloModule || workload->kind == core::InputKind::MlirModule;
     m_parallelism->setFigures(QString());
+    m_parallelism->setActive(
+        workload->kind == core::InputKind::BuiltinModel,
+        (module ? tr("<b>Parallelism is fixed by the open module</b> (%1 ranks, as partitioned). To explore "
+                     "strategies, choose a built-in model above or read a model with File…; it replaces the open "
+                     "file.")
+                : tr("<b>Parallelism is fixed by the open trace</b> (%1 ranks, as recorded). To explore strategies, "
+                     "choose a built-in model above or read a model with File…; it replaces the open file."))
+            .arg(workload->workload.rankCount()));
     m_whatIf->setFixedParameters(
         workload->kind == core::InputKind::BuiltinModel
             ? tr("A built-in model: its parallelism, schedule, batch, recomputation and dtype are set in the "

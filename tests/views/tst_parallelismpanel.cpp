@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+// The Parallelism panel driven through its real controls: edits debounced into one validated
+// strategy, invalid ones explained, and, with a trace or module open, nothing editable that the file
+// fixes (issue 17: changing TP with an HLO file open threw the file away).
+#include "core/model/modelconfig.h"
+#include "views/parallelismpanel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTest>
+
+using namespace flint;
+using core::model::ParallelConfig;
+using core::model::TransformerConfig;
+
+class TestParallelismPanel : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void editsBecomeOneValidatedStrategy();
+    void invalidStrategyIsExplainedNotAnnounced();
+    void aFileFixesTheParallelism();
+    void choosingAModelWithAFileOpenReplacesItDeliberately();
+};
+
+namespace {
+
+QSpinBox* spin(views::ParallelismPanel& panel, const char* name)
+{
+    return panel.findChild<QSpinBox*>(QString::fromLatin1(name));
+}
+
+const TransformerConfig& llama8b()
+{
+    return *core::model::findModel("llama3-8b");
+}
+
+} // namespace
+
+void TestParallelismPanel::editsBecomeOneValidatedStrategy()
+{
+    views::ParallelismPanel panel;
+    panel.setStrategy(llama8b(), ParallelConfig{});
+    QSignalSpy changed(&panel, &views::ParallelismPanel::strategyChanged);
+    spin(panel, "tp")->setValue(2);
+    spin(panel, "dp")->setValue(4);
+    QVERIFY(changed.wait(5 * views::ParallelismPanel::kDebounceMs));
+    QTest::qWait(2 * views::ParallelismPanel::kDebounceMs);
+    QCOMPARE(changed.count(), 1); // two edits, one announcement
+    const auto parallel = changed.front().at(1).value<ParallelConfig>();
+    QCOMPARE(parallel.tp, std::int64_t{2});
+    QCOMPARE(parallel.dp, std::int64_t{4});
+    QCOMPARE(changed.front().at(0).value<TransformerConfig>().name, llama8b().name);
+}
+
+void TestParallelismPanel::invalidStrategyIsExplainedNotAnnounced()
+{
+    views::ParallelismPanel panel;
+    panel.setStrategy(llama8b(), ParallelConfig{});
+    QSignalSpy changed(&panel, &views::ParallelismPanel::strategyChanged);
+    spin(panel, "tp")->setValue(3); // 32 heads do not split over 3
+    QTest::qWait(3 * views::ParallelismPanel::kDebounceMs);
+    QCOMPARE(changed.count(), 0);
+    QVERIFY2(panel.problems().contains(QStringLiteral("TP 3")), qPrintable(panel.problems()));
+}
+
+void TestParallelismPanel::aFileFixesTheParallelism()
+{
+    views::ParallelismPanel panel;
+    panel.setStrategy(llama8b(), ParallelConfig{});
+    QSignalSpy changed(&panel, &views::ParallelismPanel::strategyChanged);
+    panel.setActive(false, QStringLiteral("fixed by the file"));
+    QVERIFY(!panel.isActive());
+    QVERIFY(!spin(panel, "tp")->isEnabled());
+    QVERIFY(!spin(panel, "microbatch")->isEnabled());
+    auto* model = panel.findChild<QComboBox*>();
+    QVERIFY(model->isEnabled());
+    QCOMPARE(model->currentIndex(), -1); // no model shown as if it were open
+    QCOMPARE(panel.figures(), QStringLiteral("fixed by the file"));
+    QTest::qWait(3 * views::ParallelismPanel::kDebounceMs);
+    QCOMPARE(changed.count(), 0);
+    // Active again (a model opened): the controls return, FSDP-only ones only with ZeRO-3.
+    panel.setStrategy(llama8b(), ParallelConfig{});
+    panel.setActive(true);
+    QVERIFY(spin(panel, "tp")->isEnabled());
+    QVERIFY(!spin(panel, "hsdpShard")->isEnabled());
+    QVERIFY(!panel.findChild<QCheckBox*>(QStringLiteral("reshardAfterForward"))->isEnabled());
+}
+
+void TestParallelismPanel::choosingAModelWithAFileOpenReplacesItDeliberately()
+{
+    views::ParallelismPanel panel;
+    ParallelConfig wide;
+    wide.tp = 8;
+    wide.dp = 16;
+    panel.setStrategy(*core::model::findModel("gpt3-175b"), wide);
+    panel.setActive(false, QStringLiteral("fixed"));
+    QSignalSpy changed(&panel, &views::ParallelismPanel::strategyChanged);
+    auto* model = panel.findChild<QComboBox*>();
+    model->setCurrentIndex(model->findText(QString::fromStdString(llama8b().title)));
+    // At once, with a default strategy (one GPU), not the file's or the last model's degrees.
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(changed.front().at(0).value<TransformerConfig>().name, llama8b().name);
+    QCOMPARE(changed.front().at(1).value<ParallelConfig>().ranks(), std::int64_t{1});
+}
+
+QTEST_MAIN(TestParallelismPanel)
+#include "tst_parallelismpanel.moc"
