@@ -87,15 +87,19 @@ ParallelConfig megatron2021(std::int64_t tp, std::int64_t pp, std::int64_t gpus,
 /// NVIDIA NeMo Framework 24.07, "Performance Summary", pre-training at FP8 on DGX H100 (NVIDIA/NeMo,
 /// docs/source/performance/performance_summary.md at 9c5c5e9, the same table as the 24.09 user guide):
 /// tokens per second per GPU with the published GBS, MBS, sequence, TP, PP, CP and virtual stages.
-/// Not stated there, NeMo's defaults of the time: Transformer Engine FP8 for the linear layers,
-/// attention in BF16, distributed optimizer (ZeRO-1), sequence parallelism with TP, no activation
-/// recomputation, interleaved 1F1B when VP > 1. DGX H100 nodes: NVSwitch and 400 Gb/s InfiniBand per
-/// GPU (`dgx-h100-ib`).
+/// Not stated there, taken from NeMo's model configurations of the time (NVIDIA/NeMo-Framework-Launcher
+/// launcher_scripts/conf/training/{gpt3,llama,nemotron}/*.yaml at 7316a8d, 2024-09-10): sequence
+/// parallelism with TP, no activation recomputation except Nemotron 340B (selective), tensor-parallel
+/// communication overlap (ub_tp_comm_overlap) for GPT-3 20B, Llama 2/3 70B and Nemotron 8B/22B, not for
+/// GPT-3 175B and Nemotron 340B; and NeMo's defaults: Transformer Engine FP8 for the linear layers,
+/// attention in BF16, distributed optimizer (ZeRO-1), interleaved 1F1B when VP > 1. DGX H100 nodes:
+/// NVSwitch and 400 Gb/s InfiniBand per GPU (`dgx-h100-ib`).
 template <typename Llama2>
 void appendNemoRows(std::vector<Row>& rows, const Llama2& llama2)
 {
     const auto nemo = [](std::int64_t gpus, std::int64_t gbs, std::int64_t mbs, std::int64_t seq, std::int64_t tp,
-                         std::int64_t pp, std::int64_t cp, std::int64_t vp) {
+                         std::int64_t pp, std::int64_t cp, std::int64_t vp, bool tpOverlap = false,
+                         core::model::Recompute recompute = core::model::Recompute::None) {
         ParallelConfig p;
         p.tp = tp;
         p.pp = pp;
@@ -107,7 +111,8 @@ void appendNemoRows(std::vector<Row>& rows, const Llama2& llama2)
         p.sequenceParallel = tp > 1;
         p.schedule = vp > 1 ? core::model::PipelineSchedule::Interleaved : core::model::PipelineSchedule::OneFOneB;
         p.virtualStages = vp;
-        p.recompute = core::model::Recompute::None;
+        p.recompute = recompute;
+        p.tpCommOverlap = tpOverlap;
         p.zero = core::model::ZeroStage::OptimizerState;
         p.dtype = core::Precision::FP8;
         return p;
@@ -142,7 +147,7 @@ void appendNemoRows(std::vector<Row>& rows, const Llama2& llama2)
     const TransformerConfig gpt175 = *core::model::findModel("gpt3-175b");
     rows.push_back({nemoTable + ", GPT-3 5B", gpt("5B", 24, 4096, 32), nemo(64, 2048, 4, 2048, 1, 1, 1, 1),
                     "dgx-h100-ib", Metric::TokensPerGpu, 23406});
-    rows.push_back({nemoTable + ", GPT-3 20B", gpt("20B", 44, 6144, 48), nemo(64, 256, 2, 2048, 2, 1, 1, 1),
+    rows.push_back({nemoTable + ", GPT-3 20B", gpt("20B", 44, 6144, 48), nemo(64, 256, 2, 2048, 2, 1, 1, 1, true),
                     "dgx-h100-ib", Metric::TokensPerGpu, 5851});
     rows.push_back({nemoTable + ", GPT-3 175B, 128 GPUs", gpt175, nemo(128, 256, 1, 2048, 4, 8, 1, 6), "dgx-h100-ib",
                     Metric::TokensPerGpu, 716});
@@ -153,17 +158,18 @@ void appendNemoRows(std::vector<Row>& rows, const Llama2& llama2)
     rows.push_back({nemoTable + ", Llama 2 13B", llama2("13B", 40, 5120, 40, 40, 13824),
                     nemo(16, 128, 1, 4096, 1, 4, 1, 10), "dgx-h100-ib", Metric::TokensPerGpu, 8715});
     rows.push_back({nemoTable + ", Llama 2 70B", llama2("70B", 80, 8192, 64, 8, 28672),
-                    nemo(64, 128, 1, 4096, 4, 4, 1, 20), "dgx-h100-ib", Metric::TokensPerGpu, 1728});
+                    nemo(64, 128, 1, 4096, 4, 4, 1, 20, true), "dgx-h100-ib", Metric::TokensPerGpu, 1728});
     rows.push_back({nemoTable + ", Nemotron 8B", nemotron("8B", 32, 4096, 32, 32, 16384),
-                    nemo(64, 256, 4, 4096, 2, 1, 1, 1), "dgx-h100-ib", Metric::TokensPerGpu, 12507});
+                    nemo(64, 256, 4, 4096, 2, 1, 1, 1, true), "dgx-h100-ib", Metric::TokensPerGpu, 12507});
     rows.push_back({nemoTable + ", Nemotron 22B", nemotron("22B", 40, 6144, 48, 48, 24576),
-                    nemo(64, 256, 2, 4096, 2, 4, 1, 10), "dgx-h100-ib", Metric::TokensPerGpu, 4312});
+                    nemo(64, 256, 2, 4096, 2, 4, 1, 10, true), "dgx-h100-ib", Metric::TokensPerGpu, 4312});
     rows.push_back({nemoTable + ", Nemotron 340B", nemotron("340B", 96, 18432, 96, 8, 73728),
-                    nemo(128, 32, 1, 4096, 8, 8, 1, 12), "dgx-h100-ib", Metric::TokensPerGpu, 326});
+                    nemo(128, 32, 1, 4096, 8, 8, 1, 12, false, core::model::Recompute::Selective), "dgx-h100-ib",
+                    Metric::TokensPerGpu, 326});
     rows.push_back({nemoTable + ", Llama 3 8B", *core::model::findModel("llama3-8b"), nemo(8, 128, 1, 8192, 1, 1, 2, 1),
                     "dgx-h100-ib", Metric::TokensPerGpu, 12273});
     rows.push_back({nemoTable + ", Llama 3 70B", *core::model::findModel("llama3-70b"),
-                    nemo(64, 128, 1, 8192, 4, 4, 2, 5), "dgx-h100-ib", Metric::TokensPerGpu, 1524});
+                    nemo(64, 128, 1, 8192, 4, 4, 2, 5, true), "dgx-h100-ib", Metric::TokensPerGpu, 1524});
 }
 
 std::vector<Row> publishedRows(bool quick)

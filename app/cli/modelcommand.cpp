@@ -46,7 +46,11 @@ std::vector<OptionSpec> withStrategyOptions(std::vector<OptionSpec> own)
         {"phase", 0, "NAME", "train (default), prefill or decode"},
         {"seq-len", 0, "N", "sequence length (default: the model's)"},
         {"decode-context", 0, "N", "decode: tokens already in the KV cache (default: the sequence length)"},
-        {"no-flash", 0, {}, "materialise attention scores instead of flash attention"}};
+        {"no-flash", 0, {}, "materialise attention scores instead of flash attention"},
+        {"tp-comm-overlap",
+         0,
+         {},
+         "pipeline tensor-parallel all-gathers and reduce-scatters with their GEMMs (Megatron-LM)"}};
     options.insert(options.end(), own.begin(), own.end());
     return options;
 }
@@ -143,6 +147,8 @@ core::model::ParallelConfig strategyFromCli(const CommandLine& cli, core::model:
         p.seqLen = positive(cli, "seq-len", 1);
     if (cli.has("decode-context"))
         p.decodeContext = positive(cli, "decode-context", 1);
+    if (cli.has("tp-comm-overlap"))
+        p.tpCommOverlap = true;
     if (cli.has("no-flash"))
         p.flashAttention = false;
     if (cli.has("no-reshard-after-forward"))

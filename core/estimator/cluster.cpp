@@ -32,9 +32,14 @@ struct NodePreset {
     double scaleOutLatencyNs;
 };
 
-// Scale-up: NVLink per-GPU bandwidth in one direction is half the datasheet's bidirectional figure
-// (A100 NVLink3 600 GB/s, H100/H200 NVLink4 900 GB/s, B200 NVLink5 1.8 TB/s: NVIDIA datasheets).
-// NVSwitch latency 936.25 ns is ASTRA-sim's validated HGX-H100 figure
+// Scale-up: the NVLink bandwidth per GPU and direction that NCCL delivers, as NCCL models it itself
+// (NVIDIA/nccl src/graph/topo.h: 20 GB/s per NVLink on A100 x 12 links = 240 GB/s, 20.6 on Hopper x 18
+// = 370.8, 40.1 on Blackwell x 18 = 721.8), not the datasheet's 300 / 450 / 900 GB/s. Measured
+// nccl-tests bus bandwidth on 8-GPU nodes agrees for large messages: H100 all-gather 352.7 GB/s at
+// 1 GiB (Azure/msccl, NCCL 2.18.3), A100 all-reduce 228.1 (Azure AI benchmarking guide); NVIDIA's
+// reference figures are 370 and 232 (tst_estimate ncclMeasuredBusBandwidth). NVLink SHARP (NVLS)
+// all-reduce on Hopper (about 470 GB/s) is not modelled. NVSwitch latency 936.25 ns is ASTRA-sim's
+// validated HGX-H100 figure
 // (examples/network/analytical/HGX-H100-validated.yml). MI300X: 7 Infinity Fabric links of
 // 128 GB/s bidirectional each (AMD MI300X data sheet, 896 GB/s aggregate), modelled as a fully
 // connected dimension at 64 GB/s per link and direction. Scale-out: one NIC per GPU, HDR 200 Gb/s =
@@ -42,15 +47,15 @@ struct NodePreset {
 // are typical measured figures, an assumption to adjust per site.
 constexpr NodePreset kNodePresets[] = {
     {"dgx-a100-ib", "8 x A100 per node on NVSwitch (NVLink3), HDR InfiniBand 200 Gb/s per GPU", "A100",
-     TopologyKind::Switch, 300, 936.25, 25, 2000},
+     TopologyKind::Switch, 240, 936.25, 25, 2000},
     {"dgx-h100-ib", "8 x H100 SXM per node on NVSwitch (NVLink4), NDR InfiniBand 400 Gb/s per GPU", "H100",
-     TopologyKind::Switch, 450, 936.25, 50, 2000},
+     TopologyKind::Switch, 370.8, 936.25, 50, 2000},
     {"dgx-h100-roce", "8 x H100 SXM per node on NVSwitch (NVLink4), RoCE 400 GbE per GPU", "H100", TopologyKind::Switch,
-     450, 936.25, 50, 3000},
+     370.8, 936.25, 50, 3000},
     {"hgx-h200-ib", "8 x H200 per node on NVSwitch (NVLink4), NDR InfiniBand 400 Gb/s per GPU", "H200",
-     TopologyKind::Switch, 450, 936.25, 50, 2000},
+     TopologyKind::Switch, 370.8, 936.25, 50, 2000},
     {"dgx-b200-ib", "8 x B200 per node on NVSwitch (NVLink5), NDR InfiniBand 400 Gb/s per GPU", "B200",
-     TopologyKind::Switch, 900, 936.25, 50, 2000},
+     TopologyKind::Switch, 721.8, 936.25, 50, 2000},
     {"mi300x-roce", "8 x MI300X per node, fully connected Infinity Fabric, RoCE 400 GbE per GPU", "MI300X",
      TopologyKind::FullyConnected, 64, 1000, 50, 3000},
 };

@@ -89,6 +89,17 @@ public:
         return bytesPerSecond > 0 ? 3.0 * bytes / bytesPerSecond * kNsPerSecond : 0.0;
     }
 
+    /// What reducing `bytes` adds to a step whose data takes `transferNs` on the wire. ASTRA-sim adds
+    /// the whole reduction after the transfer; NCCL's kernels reduce the received data into the
+    /// outgoing buffer as it streams, so (our model) the step takes the longer of the two: only the
+    /// reduction's excess over the transfer is added (none on NVLink or InfiniBand, where 3 bytes of
+    /// HBM traffic per byte moved take less time than the byte on the link).
+    double reductionBeyond(double transferNs, double bytes) const
+    {
+        const double red = reduction(bytes);
+        return m_astra ? red : std::max(0.0, red - transferNs);
+    }
+
     /// Time of n - 1 messages of m bytes that a rank sends to distinct peers at once: ASTRA-sim (and a
     /// fully connected dimension) sends them in parallel; a Switch or Ring port serialises them.
     double directRound(double bytes, std::int32_t n, const Link& link) const
@@ -133,8 +144,10 @@ public:
                 r.steps = n - 1;
                 break;
             }
-            // T = steps (h L + m/B) + (steps + 1) ED + reductions T_red(m)
-            r.timeNs = r.steps * message(m, link.neighbourHops, link) + (r.steps + 1) * ed + reductions * reduction(m);
+            // T = steps (h L + m/B) + (steps + 1) ED + reductions max(0, T_red(m) - m/B) (ASTRA-sim:
+            // + reductions T_red(m))
+            r.timeNs = r.steps * message(m, link.neighbourHops, link) + (r.steps + 1) * ed +
+                       reductions * reductionBeyond(m / link.bytesPerNs, m);
             r.sentPerRank = r.steps * m;
             return r;
         }
@@ -147,7 +160,9 @@ public:
                 break;
             case CollectiveKind::ReduceScatter:
             case CollectiveKind::ReduceScatterBlock:
-                r.timeNs = 2 * ed + directRound(c / n, n, link) + reduction(m_astra ? c / n : (n - 1) * c / n);
+                r.timeNs = 2 * ed + directRound(c / n, n, link) +
+                           reductionBeyond(directRound(c / n, n, link) - link.maxHops * link.latencyNs,
+                                           m_astra ? c / n : (n - 1) * c / n);
                 r.bytesOut = c / n;
                 r.sentPerRank = (n - 1) * c / n;
                 break;
@@ -157,8 +172,10 @@ public:
                 r.sentPerRank = (n - 1) * c;
                 break;
             default: // all-reduce: a reduce-scatter round, then an all-gather round of the reduced pieces
-                r.timeNs = 2 * ed + directRound(c / n, n, link) + reduction(m_astra ? c / n : (n - 1) * c / n) + ed +
-                           directRound(c / n, n, link);
+                r.timeNs = 2 * ed + directRound(c / n, n, link) +
+                           reductionBeyond(directRound(c / n, n, link) - link.maxHops * link.latencyNs,
+                                           m_astra ? c / n : (n - 1) * c / n) +
+                           ed + directRound(c / n, n, link);
                 r.bytesOut = c;
                 r.sentPerRank = 2 * (n - 1) * c / n;
                 break;
@@ -188,7 +205,7 @@ public:
                     t += message(m, hopsAt(std::int64_t{1} << (s - 1)), link);
                     // ASTRA-sim charges the reduction only from the second step on.
                     if (!m_astra || s >= 2)
-                        t += reduction(m);
+                        t += reductionBeyond(m / link.bytesPerNs, m);
                     sent += m;
                     ++steps;
                 }
@@ -233,7 +250,8 @@ public:
             // T = 2 D (h L + (c/2)/B + ED) + D T_red(c/2), D = ceil(log2(n + 1)) - 1 levels below the root.
             const std::int32_t depth = std::max(1, ceilLog2(n + 1) - 1);
             r.steps = 2 * depth;
-            r.timeNs = 2 * depth * (message(c / 2, link.maxHops, link) + ed) + depth * reduction(c / 2) + ed;
+            r.timeNs = 2 * depth * (message(c / 2, link.maxHops, link) + ed) +
+                       depth * reductionBeyond(c / 2 / link.bytesPerNs, c / 2) + ed;
             r.sentPerRank = 2 * c;
             r.bytesOut = c;
             return r;
@@ -1008,12 +1026,12 @@ CollectiveCost CollectiveModel::collective(CollectiveKind kind, std::uint64_t by
             const double red = kind == CollectiveKind::Reduce ? 1.0 : 0.0;
             if (algorithm == CollectiveAlgorithm::Ring) // pipelined chain of k pieces
                 t = (static_cast<double>(n) - 2 + k) *
-                    (m(s / k, link.neighbourHops) + ed + red * costing.reduction(s / k));
+                    (m(s / k, link.neighbourHops) + ed + red * costing.reductionBeyond(s / k / link.bytesPerNs, s / k));
             else if (algorithm == CollectiveAlgorithm::Direct) // the root's port carries n - 1 copies
                 t = 2 * ed + costing.directRound(s, members32, link) +
-                    red * (static_cast<double>(n) - 1) * costing.reduction(s);
+                    red * (static_cast<double>(n) - 1) * costing.reductionBeyond(s / link.bytesPerNs, s);
             else // binomial tree
-                t = logn * (m(s, link.maxHops) + ed + red * costing.reduction(s)) + ed;
+                t = logn * (m(s, link.maxHops) + ed + red * costing.reductionBeyond(s / link.bytesPerNs, s)) + ed;
             break;
         }
         case CollectiveKind::Gather:

@@ -200,6 +200,130 @@ Program dropFreeOps(Program in)
     return in;
 }
 
+/// Megatron-LM's tensor-parallel communication overlap (`--tp-comm-overlap`, Transformer Engine's
+/// userbuffers): a sequence-parallel all-gather feeds its GEMM chunk by chunk, and a reduce-scatter
+/// sends each chunk of a GEMM's output as soon as it is computed, tp chunks each. Modelled on the
+/// lowered block: an all-gather over a tensor-parallel slot becomes its first chunk, which its
+/// consumers wait for, and the remaining chunks, which only the users of the GEMMs it feeds wait for;
+/// a reduce-scatter becomes all chunks but the last, started with the GEMM that produces its input,
+/// and the last chunk after it. So an overlapped pair takes about C / tp + max(G, C (tp-1) / tp)
+/// (the last chunk's own GEMM share is not charged again). `tpSlots` marks the tensor-parallel slots.
+Program overlapTensorParallelComm(const Program& in, const std::vector<char>& tpSlots, std::int64_t tp)
+{
+    const auto isTp = [&](const Op& op) {
+        return op.kind == OpKind::Collective && op.commSlot >= 0 &&
+               static_cast<std::size_t>(op.commSlot) < tpSlots.size() && tpSlots[static_cast<std::size_t>(op.commSlot)];
+    };
+    // A GEMM: a compute op of high arithmetic intensity (a matmul of even 32-wide operands does
+    // 10 FLOPs per byte; elementwise kernels do about one).
+    const auto isGemm = [](const Op& op) {
+        return op.kind == OpKind::Compute && kernelClassOf(op) == KernelClass::Generic && op.flops > 0 &&
+               static_cast<double>(op.flops) >=
+                   16.0 * static_cast<double>(std::max<std::uint64_t>(1, op.memoryBytes()));
+    };
+    Program out = in;
+    std::unordered_map<std::uint64_t, std::size_t> index;
+    std::uint64_t nextId = 0;
+    for (std::size_t i = 0; i < out.ops.size(); ++i) {
+        index.emplace(out.ops[i].id, i);
+        nextId = std::max(nextId, out.ops[i].id + 1);
+    }
+    std::unordered_map<std::uint64_t, std::vector<std::size_t>> users; // id -> ops reading it
+    for (std::size_t i = 0; i < out.ops.size(); ++i)
+        for (std::uint64_t d : out.ops[i].dataDeps)
+            users[d].push_back(i);
+    const auto usersOf = [&](std::uint64_t id) -> const std::vector<std::size_t>& {
+        static const std::vector<std::size_t> none;
+        const auto it = users.find(id);
+        return it == users.end() ? none : it->second;
+    };
+    std::vector<std::pair<std::size_t, Op>> inserts; // new op before position
+    for (std::size_t i = 0; i < in.ops.size(); ++i) {
+        Op& c = out.ops[i];
+        if (!isTp(c) || c.commBytes < static_cast<std::uint64_t>(tp))
+            continue;
+        const std::uint64_t chunk = c.commBytes / static_cast<std::uint64_t>(tp);
+        if (c.collective == CollectiveKind::AllGather) {
+            // The GEMMs the gathered tensor feeds, through at most a few cheap ops (casts).
+            std::vector<std::size_t> gemms, frontier = usersOf(c.id);
+            for (int depth = 0; depth < 3 && !frontier.empty(); ++depth) {
+                std::vector<std::size_t> next;
+                for (std::size_t u : frontier) {
+                    const Op& op = out.ops[u];
+                    if (isGemm(op))
+                        gemms.push_back(u);
+                    else if (op.kind == OpKind::Compute)
+                        next.insert(next.end(), usersOf(op.id).begin(), usersOf(op.id).end());
+                }
+                frontier = std::move(next);
+            }
+            if (gemms.empty())
+                continue;
+            Op first = c;
+            first.id = nextId++;
+            first.name = c.name + "/first_chunk";
+            first.commBytes = chunk;
+            c.commBytes -= chunk;
+            c.ctrlDeps.push_back(first.id);
+            for (std::size_t u : usersOf(c.id))
+                for (std::uint64_t& d : out.ops[u].dataDeps)
+                    if (d == c.id)
+                        d = first.id;
+            for (std::size_t g : gemms)
+                for (std::size_t u : usersOf(out.ops[g].id))
+                    out.ops[u].ctrlDeps.push_back(c.id);
+            inserts.emplace_back(i, std::move(first));
+        } else if (c.collective == CollectiveKind::ReduceScatter) {
+            std::vector<std::size_t> gemms, frontier;
+            for (std::uint64_t d : c.dataDeps)
+                if (const auto it = index.find(d); it != index.end())
+                    frontier.push_back(it->second);
+            for (int depth = 0; depth < 3 && !frontier.empty(); ++depth) {
+                std::vector<std::size_t> next;
+                for (std::size_t u : frontier) {
+                    const Op& op = out.ops[u];
+                    if (isGemm(op))
+                        gemms.push_back(u);
+                    else if (op.kind == OpKind::Compute)
+                        for (std::uint64_t d : op.dataDeps)
+                            if (const auto it = index.find(d); it != index.end())
+                                next.push_back(it->second);
+                }
+                frontier = std::move(next);
+            }
+            if (gemms.empty())
+                continue;
+            Op early = c;
+            early.id = nextId++;
+            early.name = c.name + "/overlapped_chunks";
+            early.commBytes = c.commBytes - chunk;
+            early.dataDeps.clear();
+            early.ctrlDeps.clear();
+            for (std::size_t g : gemms) {
+                const Op& gemm = out.ops[g];
+                early.ctrlDeps.insert(early.ctrlDeps.end(), gemm.dataDeps.begin(), gemm.dataDeps.end());
+                early.ctrlDeps.insert(early.ctrlDeps.end(), gemm.ctrlDeps.begin(), gemm.ctrlDeps.end());
+            }
+            std::sort(early.ctrlDeps.begin(), early.ctrlDeps.end());
+            early.ctrlDeps.erase(std::unique(early.ctrlDeps.begin(), early.ctrlDeps.end()), early.ctrlDeps.end());
+            c.commBytes = chunk;
+            c.ctrlDeps.push_back(early.id);
+            inserts.emplace_back(i, std::move(early));
+        }
+    }
+    // New ops go right before the collective they split off (their dependencies precede it).
+    std::vector<Op> ops;
+    ops.reserve(out.ops.size() + inserts.size());
+    std::size_t next = 0;
+    for (std::size_t i = 0; i < out.ops.size(); ++i) {
+        while (next < inserts.size() && inserts[next].first == i)
+            ops.push_back(std::move(inserts[next++].second));
+        ops.push_back(std::move(out.ops[i]));
+    }
+    out.ops = std::move(ops);
+    return out;
+}
+
 std::int64_t tensorBytes(double elements, double bytesPerElement)
 {
     return static_cast<std::int64_t>(elements * bytesPerElement);
@@ -544,6 +668,23 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
             throw InputError("generated block", std::string(displayName(block)) + " lowered for " +
                                                     std::to_string(lowered->devices) + " devices, expected " +
                                                     std::to_string(devices));
+        if (parallel.tpCommOverlap && parallel.tp > 1 && training &&
+            (block == Block::LayerForward || block == Block::LayerBackward)) {
+            // Tensor-parallel slots: every group tp consecutive devices (TP is the fastest axis).
+            std::vector<char> tpSlots(lowered->slotPatterns.size(), 0);
+            for (std::size_t slot = 0; slot < tpSlots.size(); ++slot) {
+                bool all = !lowered->slotPatterns[slot].groups.empty();
+                for (const auto& group : lowered->slotPatterns[slot].groups) {
+                    all = all && static_cast<std::int64_t>(group.size()) == parallel.tp;
+                    for (std::size_t k = 1; all && k < group.size(); ++k)
+                        all = group[k] == group[k - 1] + 1;
+                }
+                tpSlots[slot] = all ? 1 : 0;
+            }
+            auto overlapped = std::make_shared<LoweredBlock>(*lowered);
+            overlapped->program = overlapTensorParallelComm(lowered->program, tpSlots, parallel.tp);
+            return std::shared_ptr<const LoweredBlock>(std::move(overlapped));
+        }
         return lowered;
     };
     bool hasDense = false, hasMoe = false;

@@ -113,6 +113,10 @@ struct ParallelConfig {
     Phase phase = Phase::Training;
     std::int64_t seqLen = 0;        ///< 0: the model's
     std::int64_t decodeContext = 0; ///< Decode: tokens already in the KV cache (0: seqLen)
+    /// Megatron-LM's --tp-comm-overlap (Transformer Engine userbuffers): with sequence parallelism,
+    /// the tensor-parallel all-gathers and reduce-scatters of the layers are pipelined with the
+    /// GEMMs they feed or follow, chunk by chunk (training only).
+    bool tpCommOverlap = false;
     /// Fused (flash) attention: scores and probabilities stay on chip and are recomputed in the
     /// backward pass; off, they are materialised in device memory as in Megatron-LM before 2022.
     bool flashAttention = true;

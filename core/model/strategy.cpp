@@ -200,6 +200,8 @@ std::string ParallelConfig::describe() const
     text += " = " + number(ranks()) + " ranks";
     if (tp > 1 && sequenceParallel)
         text += ", SP";
+    if (tp > 1 && tpCommOverlap && phase == Phase::Training)
+        text += ", TP overlap";
     if (phase == Phase::Training) {
         if (pp > 1) {
             text += ", " + std::string(displayName(schedule));
