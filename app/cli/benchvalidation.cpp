@@ -67,6 +67,26 @@ TransformerConfig megatronGpt(const std::string& name, std::int64_t heads, std::
     return m;
 }
 
+/// A rotary (untied) decoder of published sizes: the Llama 2 and Nemotron rows.
+TransformerConfig rotaryDecoder(std::string name, std::string title, std::string source, std::int64_t layers,
+                                std::int64_t hidden, std::int64_t heads, std::int64_t kvHeads, std::int64_t ffn,
+                                bool gated, std::int64_t vocab, std::int64_t seqLen)
+{
+    TransformerConfig m;
+    m.name = std::move(name);
+    m.title = std::move(title);
+    m.source = std::move(source);
+    m.layers = layers;
+    m.hidden = hidden;
+    m.heads = heads;
+    m.kvHeads = kvHeads;
+    m.ffn = ffn;
+    m.gatedMlp = gated;
+    m.vocab = vocab;
+    m.seqLen = seqLen;
+    return m;
+}
+
 /// Megatron-LM as Narayanan et al. ran it: fp16/bf16, full recomputation, no sequence parallelism,
 /// no flash attention (2021), no distributed optimizer, 1F1B, microbatch 1.
 ParallelConfig megatron2021(std::int64_t tp, std::int64_t pp, std::int64_t gpus, std::int64_t batch)
@@ -130,18 +150,9 @@ void appendNemoRows(std::vector<Row>& rows, const Llama2& llama2)
     // 256,000-token vocabulary of Nemotron-4 (Parmar et al. 2024, Sec. 2).
     const auto nemotron = [](const char* name, std::int64_t layers, std::int64_t hidden, std::int64_t heads,
                              std::int64_t kvHeads, std::int64_t ffn) {
-        TransformerConfig m;
-        m.name = name;
-        m.title = std::string("Nemotron ") + name;
-        m.source = "NeMo NemotronConfig (nemotron.py); vocabulary of Nemotron-4";
-        m.layers = layers;
-        m.hidden = hidden;
-        m.heads = heads;
-        m.kvHeads = kvHeads;
-        m.ffn = ffn;
-        m.vocab = 256000;
-        m.seqLen = 4096;
-        return m;
+        return rotaryDecoder(name, std::string("Nemotron ") + name,
+                             "NeMo NemotronConfig (nemotron.py); vocabulary of Nemotron-4", layers, hidden, heads,
+                             kvHeads, ffn, false, 256000, 4096);
     };
     const std::string nemoTable = "NeMo 24.07 performance summary, DGX H100 FP8";
     const TransformerConfig gpt175 = *core::model::findModel("gpt3-175b");
@@ -256,19 +267,9 @@ std::vector<Row> publishedRows(bool quick)
     // 32,000; sequence 4,096.
     const auto llama2 = [](const char* name, std::int64_t layers, std::int64_t hidden, std::int64_t heads,
                            std::int64_t kvHeads, std::int64_t ffn) {
-        TransformerConfig m;
-        m.name = name;
-        m.title = std::string("Llama 2 ") + name;
-        m.source = "Touvron et al. 2023, Llama 2 (Table 1; sizes of the released configurations)";
-        m.layers = layers;
-        m.hidden = hidden;
-        m.heads = heads;
-        m.kvHeads = kvHeads;
-        m.ffn = ffn;
-        m.gatedMlp = true;
-        m.vocab = 32000;
-        m.seqLen = 4096;
-        return m;
+        return rotaryDecoder(name, std::string("Llama 2 ") + name,
+                             "Touvron et al. 2023, Llama 2 (Table 1; sizes of the released configurations)", layers,
+                             hidden, heads, kvHeads, ffn, true, 32000, 4096);
     };
     const std::string titan = "torchtitan FSDP2, 64 A100";
     rows.push_back({titan + ", Llama 2 13B, batch 2, no AC", llama2("13B", 40, 5120, 40, 40, 13824),

@@ -237,6 +237,31 @@ Program overlapTensorParallelComm(const Program& in, const std::vector<char>& tp
         const auto it = users.find(id);
         return it == users.end() ? none : it->second;
     };
+    const auto producersOf = [&](const Op& op) {
+        std::vector<std::size_t> producers;
+        for (std::uint64_t d : op.dataDeps)
+            if (const auto it = index.find(d); it != index.end())
+                producers.push_back(it->second);
+        return producers;
+    };
+    // The GEMMs within three data edges of `start` (downstream or upstream), through compute ops only.
+    const auto gemmsNear = [&](const Op& start, bool downstream) {
+        std::vector<std::size_t> gemms, frontier = downstream ? usersOf(start.id) : producersOf(start);
+        for (int depth = 0; depth < 3 && !frontier.empty(); ++depth) {
+            std::vector<std::size_t> next;
+            for (std::size_t u : frontier) {
+                const Op& op = out.ops[u];
+                if (isGemm(op)) {
+                    gemms.push_back(u);
+                } else if (op.kind == OpKind::Compute) {
+                    const std::vector<std::size_t> more = downstream ? usersOf(op.id) : producersOf(op);
+                    next.insert(next.end(), more.begin(), more.end());
+                }
+            }
+            frontier = std::move(next);
+        }
+        return gemms;
+    };
     std::vector<std::pair<std::size_t, Op>> inserts; // new op before position
     for (std::size_t i = 0; i < in.ops.size(); ++i) {
         Op& c = out.ops[i];
@@ -245,18 +270,7 @@ Program overlapTensorParallelComm(const Program& in, const std::vector<char>& tp
         const std::uint64_t chunk = c.commBytes / static_cast<std::uint64_t>(tp);
         if (c.collective == CollectiveKind::AllGather) {
             // The GEMMs the gathered tensor feeds, through at most a few cheap ops (casts).
-            std::vector<std::size_t> gemms, frontier = usersOf(c.id);
-            for (int depth = 0; depth < 3 && !frontier.empty(); ++depth) {
-                std::vector<std::size_t> next;
-                for (std::size_t u : frontier) {
-                    const Op& op = out.ops[u];
-                    if (isGemm(op))
-                        gemms.push_back(u);
-                    else if (op.kind == OpKind::Compute)
-                        next.insert(next.end(), usersOf(op.id).begin(), usersOf(op.id).end());
-                }
-                frontier = std::move(next);
-            }
+            const std::vector<std::size_t> gemms = gemmsNear(c, true);
             if (gemms.empty())
                 continue;
             Op first = c;
@@ -274,23 +288,8 @@ Program overlapTensorParallelComm(const Program& in, const std::vector<char>& tp
                     out.ops[u].ctrlDeps.push_back(c.id);
             inserts.emplace_back(i, std::move(first));
         } else if (c.collective == CollectiveKind::ReduceScatter) {
-            std::vector<std::size_t> gemms, frontier;
-            for (std::uint64_t d : c.dataDeps)
-                if (const auto it = index.find(d); it != index.end())
-                    frontier.push_back(it->second);
-            for (int depth = 0; depth < 3 && !frontier.empty(); ++depth) {
-                std::vector<std::size_t> next;
-                for (std::size_t u : frontier) {
-                    const Op& op = out.ops[u];
-                    if (isGemm(op))
-                        gemms.push_back(u);
-                    else if (op.kind == OpKind::Compute)
-                        for (std::uint64_t d : op.dataDeps)
-                            if (const auto it = index.find(d); it != index.end())
-                                next.push_back(it->second);
-                }
-                frontier = std::move(next);
-            }
+            // The GEMMs that produce the scattered tensor, through at most a few cheap ops.
+            const std::vector<std::size_t> gemms = gemmsNear(c, false);
             if (gemms.empty())
                 continue;
             Op early = c;
