@@ -981,6 +981,14 @@
         <source>Choose a built-in model…</source>
         <translation>Eingebautes Modell wählen…</translation>
     </message>
+    <message>
+        <source>TP overlap</source>
+        <translation>TP-Überlappung</translation>
+    </message>
+    <message>
+        <source>Megatron-LM&apos;s --tp-comm-overlap: tensor-parallel all-gathers and reduce-scatters pipelined with the GEMMs they feed or follow (training, TP &gt; 1)</source>
+        <translation>--tp-comm-overlap von Megatron-LM: tensorparallele All-Gathers und Reduce-Scatters werden mit den GEMMs, die sie speisen oder denen sie folgen, verzahnt (Training, TP &gt; 1)</translation>
+    </message>
 </context>
 <context>
     <name>flint::views::TimelinePage</name>

@@ -974,6 +974,14 @@
         <source>Choose a built-in model…</source>
         <translation>选择内置模型…</translation>
     </message>
+    <message>
+        <source>TP overlap</source>
+        <translation>TP 重叠</translation>
+    </message>
+    <message>
+        <source>Megatron-LM&apos;s --tp-comm-overlap: tensor-parallel all-gathers and reduce-scatters pipelined with the GEMMs they feed or follow (training, TP &gt; 1)</source>
+        <translation>Megatron-LM 的 --tp-comm-overlap：张量并行的 all-gather 与 reduce-scatter 与其前后的 GEMM 流水线重叠（训练，TP &gt; 1）</translation>
+    </message>
 </context>
 <context>
     <name>flint::views::TimelinePage</name>

@@ -74,6 +74,10 @@ ParallelismPanel::ParallelismPanel(QWidget* parent)
         m_phase->addItem(QString::fromUtf8(displayName(ph).data(), static_cast<qsizetype>(displayName(ph).size())),
                          static_cast<int>(ph));
     m_flash = new QCheckBox(tr("Flash attention"), this);
+    m_tpOverlap = new QCheckBox(tr("TP overlap"), this);
+    m_tpOverlap->setObjectName(QStringLiteral("tpCommOverlap"));
+    m_tpOverlap->setToolTip(tr("Megatron-LM's --tp-comm-overlap: tensor-parallel all-gathers and reduce-scatters "
+                               "pipelined with the GEMMs they feed or follow (training, TP > 1)"));
     m_reshard = new QCheckBox(tr("Reshard after forward"), this);
     m_reshard->setObjectName(QStringLiteral("reshardAfterForward"));
     m_hsdpShard = degree(this, 65536,
@@ -98,6 +102,7 @@ ParallelismPanel::ParallelismPanel(QWidget* parent)
     form->addRow(tr("CP"), m_cp);
     form->addRow(tr("EP"), m_ep);
     form->addRow(QString(), m_sp);
+    form->addRow(QString(), m_tpOverlap);
     form->addRow(tr("Schedule"), m_schedule);
     form->addRow(tr("Virtual stages"), m_virtualStages);
     form->addRow(tr("Microbatch"), m_microbatch);
@@ -140,7 +145,7 @@ ParallelismPanel::ParallelismPanel(QWidget* parent)
         setStrategy(m_models.at(static_cast<std::size_t>(index)), ParallelConfig{});
         check();
     });
-    for (QCheckBox* box : {m_sp, m_flash, m_reshard})
+    for (QCheckBox* box : {m_sp, m_flash, m_reshard, m_tpOverlap})
         connect(box, &QCheckBox::toggled, this, &ParallelismPanel::edited);
     connect(m_zero, &QComboBox::currentIndexChanged, this, [this] {
         const bool fsdp = static_cast<ZeroStage>(m_zero->currentData().toInt()) == ZeroStage::Parameters;
@@ -179,6 +184,7 @@ void ParallelismPanel::setStrategy(const core::model::TransformerConfig& model,
     m_dtype->setCurrentIndex(std::max(0, m_dtype->findData(static_cast<int>(parallel.dtype))));
     m_phase->setCurrentIndex(m_phase->findData(static_cast<int>(parallel.phase)));
     m_flash->setChecked(parallel.flashAttention);
+    m_tpOverlap->setChecked(parallel.tpCommOverlap);
     m_reshard->setChecked(parallel.reshardAfterForward);
     m_reshard->setEnabled(parallel.zero == core::model::ZeroStage::Parameters);
     m_hsdpShard->setValue(static_cast<int>(parallel.hsdpShard));
@@ -219,6 +225,7 @@ core::model::ParallelConfig ParallelismPanel::parallel() const
     p.dtype = static_cast<core::Precision>(m_dtype->currentData().toInt());
     p.phase = static_cast<Phase>(m_phase->currentData().toInt());
     p.flashAttention = m_flash->isChecked();
+    p.tpCommOverlap = m_tpOverlap->isChecked();
     p.reshardAfterForward = m_reshard->isChecked();
     p.hsdpShard = p.zero == ZeroStage::Parameters ? m_hsdpShard->value() : 0;
     return p;

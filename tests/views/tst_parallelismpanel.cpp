@@ -55,6 +55,11 @@ void TestParallelismPanel::editsBecomeOneValidatedStrategy()
     QCOMPARE(parallel.tp, std::int64_t{2});
     QCOMPARE(parallel.dp, std::int64_t{4});
     QCOMPARE(changed.front().at(0).value<TransformerConfig>().name, llama8b().name);
+    // Megatron's TP communication overlap is a strategy option too.
+    changed.clear();
+    panel.findChild<QCheckBox*>(QStringLiteral("tpCommOverlap"))->setChecked(true);
+    QVERIFY(changed.wait(5 * views::ParallelismPanel::kDebounceMs));
+    QVERIFY(changed.front().at(1).value<ParallelConfig>().tpCommOverlap);
 }
 
 void TestParallelismPanel::invalidStrategyIsExplainedNotAnnounced()
