@@ -104,6 +104,17 @@ ParallelConfig megatron2021(std::int64_t tp, std::int64_t pp, std::int64_t gpus,
     return p;
 }
 
+// Llama 2 (Touvron et al. 2023, Table 1, and the released model configurations): 13B 40 x 5120, 40
+// heads; 70B 80 x 8192, 64 heads, 8 key/value heads; SwiGLU FFN 13,824 / 28,672; vocabulary 32,000;
+// sequence 4,096.
+TransformerConfig llama2(const char* name, std::int64_t layers, std::int64_t hidden, std::int64_t heads,
+                         std::int64_t kvHeads, std::int64_t ffn)
+{
+    return rotaryDecoder(name, std::string("Llama 2 ") + name,
+                         "Touvron et al. 2023, Llama 2 (Table 1; sizes of the released configurations)", layers, hidden,
+                         heads, kvHeads, ffn, true, 32000, 4096);
+}
+
 /// NVIDIA NeMo Framework 24.07, "Performance Summary", pre-training at FP8 on DGX H100 (NVIDIA/NeMo,
 /// docs/source/performance/performance_summary.md at 9c5c5e9, the same table as the 24.09 user guide):
 /// tokens per second per GPU with the published GBS, MBS, sequence, TP, PP, CP and virtual stages.
@@ -114,8 +125,7 @@ ParallelConfig megatron2021(std::int64_t tp, std::int64_t pp, std::int64_t gpus,
 /// GPT-3 175B and Nemotron 340B; and NeMo's defaults: Transformer Engine FP8 for the linear layers,
 /// attention in BF16, distributed optimizer (ZeRO-1), interleaved 1F1B when VP > 1. DGX H100 nodes:
 /// NVSwitch and 400 Gb/s InfiniBand per GPU (`dgx-h100-ib`).
-template <typename Llama2>
-void appendNemoRows(std::vector<Row>& rows, const Llama2& llama2)
+void appendNemoRows(std::vector<Row>& rows)
 {
     const auto nemo = [](std::int64_t gpus, std::int64_t gbs, std::int64_t mbs, std::int64_t seq, std::int64_t tp,
                          std::int64_t pp, std::int64_t cp, std::int64_t vp, bool tpOverlap = false,
@@ -262,15 +272,6 @@ std::vector<Row> publishedRows(bool quick)
         p.recompute = recompute;
         return p;
     };
-    // Llama 2 (Touvron et al. 2023, Table 1, and the released model configurations): 13B 40 x 5120,
-    // 40 heads; 70B 80 x 8192, 64 heads, 8 key/value heads; SwiGLU FFN 13,824 / 28,672; vocabulary
-    // 32,000; sequence 4,096.
-    const auto llama2 = [](const char* name, std::int64_t layers, std::int64_t hidden, std::int64_t heads,
-                           std::int64_t kvHeads, std::int64_t ffn) {
-        return rotaryDecoder(name, std::string("Llama 2 ") + name,
-                             "Touvron et al. 2023, Llama 2 (Table 1; sizes of the released configurations)", layers,
-                             hidden, heads, kvHeads, ffn, true, 32000, 4096);
-    };
     const std::string titan = "torchtitan FSDP2, 64 A100";
     rows.push_back({titan + ", Llama 2 13B, batch 2, no AC", llama2("13B", 40, 5120, 40, 40, 13824),
                     fsdp(64, 2, core::model::Recompute::None), "dgx-a100-ib", Metric::TokensPerGpu, 2162});
@@ -278,7 +279,7 @@ std::vector<Row> publishedRows(bool quick)
                     fsdp(64, 2, core::model::Recompute::Full), "dgx-a100-ib", Metric::TokensPerGpu, 353});
     rows.push_back({titan + ", Llama 3 70B, batch 1, full AC", *core::model::findModel("llama3-70b"),
                     fsdp(64, 1, core::model::Recompute::Full), "dgx-a100-ib", Metric::TokensPerGpu, 331});
-    appendNemoRows(rows, llama2);
+    appendNemoRows(rows);
     return rows;
 }
 

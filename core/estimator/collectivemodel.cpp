@@ -152,17 +152,18 @@ public:
             return r;
         }
         case CollectiveAlgorithm::Direct: {
+            // One round of c/n to each peer, and the part of it that moves data (reductions overlap that).
+            const double round = directRound(c / n, n, link);
+            const double roundTransfer = round - link.maxHops * link.latencyNs;
             switch (kind) {
             case CollectiveKind::AllToAll:
-                r.timeNs = 2 * ed + directRound(c / n, n, link);
+                r.timeNs = 2 * ed + round;
                 r.bytesOut = c;
                 r.sentPerRank = (n - 1) * c / n;
                 break;
             case CollectiveKind::ReduceScatter:
             case CollectiveKind::ReduceScatterBlock:
-                r.timeNs = 2 * ed + directRound(c / n, n, link) +
-                           reductionBeyond(directRound(c / n, n, link) - link.maxHops * link.latencyNs,
-                                           m_astra ? c / n : (n - 1) * c / n);
+                r.timeNs = 2 * ed + round + reductionBeyond(roundTransfer, m_astra ? c / n : (n - 1) * c / n);
                 r.bytesOut = c / n;
                 r.sentPerRank = (n - 1) * c / n;
                 break;
@@ -172,10 +173,8 @@ public:
                 r.sentPerRank = (n - 1) * c;
                 break;
             default: // all-reduce: a reduce-scatter round, then an all-gather round of the reduced pieces
-                r.timeNs = 2 * ed + directRound(c / n, n, link) +
-                           reductionBeyond(directRound(c / n, n, link) - link.maxHops * link.latencyNs,
-                                           m_astra ? c / n : (n - 1) * c / n) +
-                           ed + directRound(c / n, n, link);
+                r.timeNs =
+                    2 * ed + round + reductionBeyond(roundTransfer, m_astra ? c / n : (n - 1) * c / n) + ed + round;
                 r.bytesOut = c;
                 r.sentPerRank = 2 * (n - 1) * c / n;
                 break;

@@ -58,12 +58,16 @@ constexpr const char* kMamfSource = "Bekman, ML Engineering Open Book: maximum a
 // take the matmul efficiency.
 DeviceSpec withHopperAttention(DeviceSpec d)
 {
-    const double peak = d.peakFlops(Precision::BF16);
-    d.attention[static_cast<std::size_t>(AttentionKernel::FlashAttention2)] = {319 / peak * 1e12, 310 / peak * 1e12};
-    d.attention[static_cast<std::size_t>(AttentionKernel::CuDnn)] = {518 / peak * 1e12, 499 / peak * 1e12};
-    d.attention[static_cast<std::size_t>(AttentionKernel::FlashAttention3)] = {579 / peak * 1e12, 542 / peak * 1e12};
+    const double peakTflops = d.peakFlops(Precision::BF16) / 1e12;
+    const auto measured = [&](double forwardTflops, double backwardTflops) {
+        return AttentionEfficiency{forwardTflops / peakTflops, backwardTflops / peakTflops};
+    };
+    d.attention[static_cast<std::size_t>(AttentionKernel::FlashAttention2)] = measured(319, 310);
+    d.attention[static_cast<std::size_t>(AttentionKernel::CuDnn)] = measured(518, 499);
+    d.attention[static_cast<std::size_t>(AttentionKernel::FlashAttention3)] = measured(579, 542);
     d.defaultAttention = AttentionKernel::CuDnn;
-    d.attentionSource = "Shah et al. 2024, FlashAttention-3, attention speed figures (H100 SXM5, head dim 128, 4k tokens)";
+    d.attentionSource =
+        "Shah et al. 2024, FlashAttention-3, attention speed figures (H100 SXM5, head dim 128, 4k tokens)";
     return d;
 }
 

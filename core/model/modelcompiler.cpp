@@ -262,6 +262,14 @@ Program overlapTensorParallelComm(const Program& in, const std::vector<char>& tp
         }
         return gemms;
     };
+    // A new collective carrying `bytes` of `c`, named after it.
+    const auto chunkOf = [&nextId](const Op& c, const char* suffix, std::uint64_t bytes) {
+        Op part = c;
+        part.id = nextId++;
+        part.name = c.name + suffix;
+        part.commBytes = bytes;
+        return part;
+    };
     std::vector<std::pair<std::size_t, Op>> inserts; // new op before position
     for (std::size_t i = 0; i < in.ops.size(); ++i) {
         Op& c = out.ops[i];
@@ -273,10 +281,7 @@ Program overlapTensorParallelComm(const Program& in, const std::vector<char>& tp
             const std::vector<std::size_t> gemms = gemmsNear(c, true);
             if (gemms.empty())
                 continue;
-            Op first = c;
-            first.id = nextId++;
-            first.name = c.name + "/first_chunk";
-            first.commBytes = chunk;
+            Op first = chunkOf(c, "/first_chunk", chunk);
             c.commBytes -= chunk;
             c.ctrlDeps.push_back(first.id);
             for (std::size_t u : usersOf(c.id))
@@ -292,10 +297,7 @@ Program overlapTensorParallelComm(const Program& in, const std::vector<char>& tp
             const std::vector<std::size_t> gemms = gemmsNear(c, false);
             if (gemms.empty())
                 continue;
-            Op early = c;
-            early.id = nextId++;
-            early.name = c.name + "/overlapped_chunks";
-            early.commBytes = c.commBytes - chunk;
+            Op early = chunkOf(c, "/overlapped_chunks", c.commBytes - chunk);
             early.dataDeps.clear();
             early.ctrlDeps.clear();
             for (std::size_t g : gemms) {
