@@ -332,6 +332,10 @@
         <source>&lt;b&gt;Parallelism is fixed by the open trace&lt;/b&gt; (%1 ranks, as recorded). To explore strategies, choose a built-in model above or read a model with File…; it replaces the open file.</source>
         <translation>&lt;b&gt;Die Parallelisierung legt der geöffnete Trace fest&lt;/b&gt; (%1 Ranks, wie aufgezeichnet). Um Strategien zu erkunden, wählen Sie oben ein eingebautes Modell oder lesen Sie ein Modell mit Datei…; es ersetzt die geöffnete Datei.</translation>
     </message>
+    <message>
+        <source>%1, edited</source>
+        <translation>%1, bearbeitet</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::Session</name>
@@ -470,14 +474,6 @@
         <translation>TP x PP x CP = %1 teilt %2 GPUs nicht</translation>
     </message>
     <message>
-        <source>out of memory</source>
-        <translation>Speicher reicht nicht</translation>
-    </message>
-    <message>
-        <source>This build has no MLIR frontend, which built-in models compile through.</source>
-        <translation>Dieser Build hat kein MLIR-Frontend, über das eingebaute Modelle kompiliert werden.</translation>
-    </message>
-    <message>
         <source>%1 of %2 points estimated</source>
         <translation>%1 von %2 Punkten geschätzt</translation>
     </message>
@@ -508,6 +504,21 @@
     <message>
         <source>step time</source>
         <translation>Schrittzeit</translation>
+    </message>
+    <message numerus="yes">
+        <source>Cancelled after %n point(s)</source>
+        <translation>
+            <numerusform>Abgebrochen nach %n Punkt</numerusform>
+            <numerusform>Abgebrochen nach %n Punkten</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Sweeping %1…</source>
+        <translation>Variiere %1…</translation>
+    </message>
+    <message>
+        <source>…</source>
+        <translation>…</translation>
     </message>
 </context>
 <context>
@@ -1121,16 +1132,16 @@
         <translation>Durch die Rangzahl der Workload festgelegt</translation>
     </message>
     <message>
-        <source>Per-NPU bandwidth in GB/s (GB = 2^30 bytes, as ASTRA-sim reads it)</source>
-        <translation>Bandbreite pro NPU in GB/s (GB = 2^30 Bytes, wie ASTRA-sim sie liest)</translation>
-    </message>
-    <message>
         <source>Algorithm</source>
         <translation>Algorithmus</translation>
     </message>
     <message>
         <source>Collective algorithm on this dimension. Double binary tree applies to all-reduce; the other collectives then use the ring.</source>
         <translation>Kollektiv-Algorithmus auf dieser Dimension. Der doppelte Binärbaum gilt für All-Reduce; die anderen Kollektive verwenden dann den Ring.</translation>
+    </message>
+    <message>
+        <source>Per-NPU bandwidth, one direction, in GB/s (GB = 10^9 bytes, as in data sheets and flint --scale-out-bandwidth)</source>
+        <translation>Bandbreite pro NPU und Richtung in GB/s (GB = 10^9 Byte, wie in Datenblättern und bei flint --scale-out-bandwidth)</translation>
     </message>
 </context>
 <context>

@@ -330,6 +330,10 @@
         <source>&lt;b&gt;Parallelism is fixed by the open trace&lt;/b&gt; (%1 ranks, as recorded). To explore strategies, choose a built-in model above or read a model with File…; it replaces the open file.</source>
         <translation>&lt;b&gt;并行方式由打开的 trace 决定&lt;/b&gt;（%1 个 rank，按其记录）。若要探索并行策略，请在上方选择内置模型，或用“文件…”读取模型；它将替换当前打开的文件。</translation>
     </message>
+    <message>
+        <source>%1, edited</source>
+        <translation>%1（已修改）</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::Session</name>
@@ -467,14 +471,6 @@
         <translation>TP x PP x CP = %1 不能整除 %2 个 GPU</translation>
     </message>
     <message>
-        <source>out of memory</source>
-        <translation>显存不足</translation>
-    </message>
-    <message>
-        <source>This build has no MLIR frontend, which built-in models compile through.</source>
-        <translation>此构建没有 MLIR 前端，而内置模型要通过它编译。</translation>
-    </message>
-    <message>
         <source>%1 of %2 points estimated</source>
         <translation>已估算 %1 / %2 个点</translation>
     </message>
@@ -505,6 +501,20 @@
     <message>
         <source>step time</source>
         <translation>步长时间</translation>
+    </message>
+    <message numerus="yes">
+        <source>Cancelled after %n point(s)</source>
+        <translation>
+            <numerusform>已在 %n 个点后取消</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Sweeping %1…</source>
+        <translation>正在扫描 %1…</translation>
+    </message>
+    <message>
+        <source>…</source>
+        <translation>…</translation>
     </message>
 </context>
 <context>
@@ -1112,16 +1122,16 @@
         <translation>由工作负载的 rank 数决定</translation>
     </message>
     <message>
-        <source>Per-NPU bandwidth in GB/s (GB = 2^30 bytes, as ASTRA-sim reads it)</source>
-        <translation>每个 NPU 的带宽，单位 GB/s（GB = 2^30 字节，与 ASTRA-sim 的解释一致）</translation>
-    </message>
-    <message>
         <source>Algorithm</source>
         <translation>算法</translation>
     </message>
     <message>
         <source>Collective algorithm on this dimension. Double binary tree applies to all-reduce; the other collectives then use the ring.</source>
         <translation>该维度上的集合通信算法。双二叉树仅用于 all-reduce，其他集合通信此时使用环形算法。</translation>
+    </message>
+    <message>
+        <source>Per-NPU bandwidth, one direction, in GB/s (GB = 10^9 bytes, as in data sheets and flint --scale-out-bandwidth)</source>
+        <translation>每个 NPU 单方向带宽，单位 GB/s（GB = 10^9 字节，与数据手册及 flint --scale-out-bandwidth 一致）</translation>
     </message>
 </context>
 <context>

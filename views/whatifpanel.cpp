@@ -21,6 +21,20 @@ QString fromView(std::string_view text)
     return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
 }
 
+/// The panel shows decimal GB/s (10^9 bytes/s), the unit of data sheets and of the command line's
+/// --scale-out-bandwidth; the network model keeps ASTRA-sim's GB = 2^30 bytes (core/estimator/topology.h).
+double toDisplayedGBps(double networkGBps)
+{
+    return networkGBps * core::kNetworkGB / 1e9;
+}
+
+/// True when `box` shows `exact` as rounded to its decimals: the user did not change it.
+bool sameDisplayed(const QDoubleSpinBox* box, double exact)
+{
+    const double scale = std::pow(10.0, box->decimals());
+    return box->value() == std::round(exact * scale) / scale;
+}
+
 } // namespace
 
 WhatIfPanel::WhatIfPanel(QWidget* parent)
@@ -85,7 +99,8 @@ void WhatIfPanel::setCluster(const core::Cluster& cluster)
 {
     m_updating = true;
     m_cluster = cluster;
-    m_preset->setCurrentIndex(std::max(0, m_preset->findData(QString::fromStdString(cluster.name))));
+    m_preset->setCurrentIndex(cluster.edited ? 0
+                                             : std::max(0, m_preset->findData(QString::fromStdString(cluster.name))));
     m_device->setCurrentIndex(std::max(0, m_device->findData(QString::fromStdString(cluster.device.name))));
     m_model->setCurrentIndex(m_model->findData(int(cluster.model)));
     m_streams->setValue(cluster.commStreams);
@@ -95,9 +110,29 @@ void WhatIfPanel::setCluster(const core::Cluster& cluster)
 
 void WhatIfPanel::fillTable()
 {
+    // The same dimensions as shown: set the values in place, so that a control being edited keeps
+    // its focus and cursor when the session reports the cluster back.
+    const bool inPlace = m_dims->rowCount() == static_cast<int>(m_cluster.topology.dims.size());
     m_dims->setRowCount(static_cast<int>(m_cluster.topology.dims.size()));
     for (int d = 0; d < m_dims->rowCount(); ++d) {
         const core::TopologyDim& dim = m_cluster.topology.dims[static_cast<std::size_t>(d)];
+        const auto algorithmOf = [this, d] {
+            return int(m_cluster.system.algorithmFor(core::CollectiveKind::AllReduce, static_cast<std::size_t>(d)));
+        };
+        if (inPlace) {
+            auto* kind = static_cast<QComboBox*>(m_dims->cellWidget(d, 0));
+            kind->setCurrentIndex(kind->findData(int(dim.kind)));
+            m_dims->item(d, 1)->setText(QString::number(dim.npus));
+            auto* bandwidth = static_cast<QDoubleSpinBox*>(m_dims->cellWidget(d, 2));
+            if (!sameDisplayed(bandwidth, toDisplayedGBps(dim.bandwidthGBps)))
+                bandwidth->setValue(toDisplayedGBps(dim.bandwidthGBps));
+            auto* latency = static_cast<QDoubleSpinBox*>(m_dims->cellWidget(d, 3));
+            if (!sameDisplayed(latency, dim.latencyNs))
+                latency->setValue(dim.latencyNs);
+            auto* algorithm = static_cast<QComboBox*>(m_dims->cellWidget(d, 4));
+            algorithm->setCurrentIndex(algorithm->findData(algorithmOf()));
+            continue;
+        }
         auto* kind = new QComboBox(m_dims);
         for (auto k : {core::TopologyKind::Ring, core::TopologyKind::Switch, core::TopologyKind::FullyConnected})
             kind->addItem(fromView(core::displayName(k)), int(k));
@@ -111,8 +146,9 @@ void WhatIfPanel::fillTable()
         auto* bandwidth = new QDoubleSpinBox(m_dims);
         bandwidth->setRange(0.01, 100000);
         bandwidth->setDecimals(2);
-        bandwidth->setValue(dim.bandwidthGBps);
-        bandwidth->setToolTip(tr("Per-NPU bandwidth in GB/s (GB = 2^30 bytes, as ASTRA-sim reads it)"));
+        bandwidth->setValue(toDisplayedGBps(dim.bandwidthGBps));
+        bandwidth->setToolTip(tr("Per-NPU bandwidth, one direction, in GB/s (GB = 10^9 bytes, as in data sheets "
+                                 "and flint --scale-out-bandwidth)"));
         connect(bandwidth, &QDoubleSpinBox::valueChanged, this, &WhatIfPanel::edited);
         m_dims->setCellWidget(d, 2, bandwidth);
         auto* latency = new QDoubleSpinBox(m_dims);
@@ -125,8 +161,7 @@ void WhatIfPanel::fillTable()
         for (auto a : {core::CollectiveAlgorithm::Ring, core::CollectiveAlgorithm::Direct,
                        core::CollectiveAlgorithm::HalvingDoubling, core::CollectiveAlgorithm::DoubleBinaryTree})
             algorithm->addItem(fromView(core::displayName(a)), int(a));
-        algorithm->setCurrentIndex(algorithm->findData(
-            int(m_cluster.system.algorithmFor(core::CollectiveKind::AllReduce, static_cast<std::size_t>(d)))));
+        algorithm->setCurrentIndex(algorithm->findData(algorithmOf()));
         algorithm->setToolTip(tr("Collective algorithm on this dimension. Double binary tree applies to "
                                  "all-reduce; the other collectives then use the ring."));
         connect(algorithm, &QComboBox::currentIndexChanged, this, &WhatIfPanel::edited);
@@ -141,17 +176,18 @@ core::Cluster WhatIfPanel::cluster() const
         result.device = *device;
     result.model = static_cast<core::CostModel>(m_model->currentData().toInt());
     result.commStreams = m_streams->value();
+    result.edited = m_cluster.edited || m_preset->currentIndex() == 0;
     for (int d = 0; d < m_dims->rowCount(); ++d) {
         core::TopologyDim& dim = result.topology.dims[static_cast<std::size_t>(d)];
         dim.kind =
             static_cast<core::TopologyKind>(static_cast<QComboBox*>(m_dims->cellWidget(d, 0))->currentData().toInt());
         // A spin box shows a rounded value: keep the exact figure unless the user changed it.
-        const auto edited = [](const QDoubleSpinBox* box, double exact) {
-            const double scale = std::pow(10.0, box->decimals());
-            return box->value() == std::round(exact * scale) / scale ? exact : box->value();
-        };
-        dim.bandwidthGBps = edited(static_cast<QDoubleSpinBox*>(m_dims->cellWidget(d, 2)), dim.bandwidthGBps);
-        dim.latencyNs = edited(static_cast<QDoubleSpinBox*>(m_dims->cellWidget(d, 3)), dim.latencyNs);
+        const auto* bandwidth = static_cast<QDoubleSpinBox*>(m_dims->cellWidget(d, 2));
+        if (!sameDisplayed(bandwidth, toDisplayedGBps(dim.bandwidthGBps)))
+            dim.bandwidthGBps = core::fromDecimalGBps(bandwidth->value());
+        const auto* latency = static_cast<QDoubleSpinBox*>(m_dims->cellWidget(d, 3));
+        if (!sameDisplayed(latency, dim.latencyNs))
+            dim.latencyNs = latency->value();
         // The algorithm lists (from a preset or a system JSON) stay as they are unless this
         // dimension's choice changed; then every collective kind takes it on this dimension.
         const auto chosen = static_cast<core::CollectiveAlgorithm>(
@@ -192,6 +228,11 @@ void WhatIfPanel::setFixedParameters(const QString& explanation)
 void WhatIfPanel::setComparison(const QString& text)
 {
     m_comparison->setText(text);
+}
+
+QString WhatIfPanel::comparison() const
+{
+    return m_comparison->text();
 }
 
 } // namespace flint::views

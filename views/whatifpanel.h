@@ -33,6 +33,8 @@ public:
     void setFixedParameters(const QString& explanation);
     /// Shows the comparison of the last change (step time and breakdown deltas).
     void setComparison(const QString& text);
+    /// The comparison shown (HTML).
+    QString comparison() const;
     /// Milliseconds between the last edit and clusterChanged().
     static constexpr int kDebounceMs = 100;
 

@@ -5,6 +5,7 @@
 #include "cli/commands.h"
 #include "core/estimator/estimate.h"
 #include "core/model/modelcompiler.h"
+#include "engine/scenario.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -20,13 +21,17 @@ void runCase(core::model::ModelCompiler& compiler, const core::model::Transforme
 {
     resetPeakMemory();
     auto start = BenchClock::now();
-    const auto compiled = compiler.compile(model, parallel);
+    engine::Scenario scenario;
+    scenario.model = model;
+    scenario.parallel = parallel;
+    scenario.cluster = *core::clusterPreset("dgx-h100-ib", parallel.ranks());
+    engine::Evaluation evaluation = engine::prepare(scenario, &compiler);
     const double compileSeconds = secondsSince(start);
-    core::Cluster cluster = *core::clusterPreset("dgx-h100-ib", parallel.ranks());
-    cluster.commStreams = std::max(cluster.commStreams, compiled.commStreams);
     start = BenchClock::now();
-    const auto result = core::estimate(compiled.workload, cluster);
+    engine::estimate(evaluation);
     const double estimateSeconds = secondsSince(start);
+    const core::model::CompiledModel& compiled = *evaluation.compiled;
+    const auto& result = evaluation.result;
     std::size_t ops = 0;
     for (const auto& p : compiled.workload.programs)
         ops += p->ops.size();

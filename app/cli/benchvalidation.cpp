@@ -6,8 +6,10 @@
 #include "cli/benchsupport.h"
 #include "cli/commandline.h"
 #include "cli/commands.h"
+#include "core/error.h"
 #include "core/estimator/estimate.h"
 #include "core/model/modelcompiler.h"
+#include "engine/scenario.h"
 
 #include <algorithm>
 #include <cmath>
@@ -283,9 +285,10 @@ std::vector<Row> publishedRows(bool quick)
     return rows;
 }
 
-double estimateMetric(const Row& row, double stepTime, const core::model::CompiledModel& compiled,
-                      const core::Cluster& cluster, const core::EstimateResult& result)
+double estimateMetric(const Row& row, const engine::Evaluation& evaluation)
 {
+    const double stepTime = evaluation.result->stepTime;
+    const core::Cluster& cluster = evaluation.scenario.cluster;
     const TransformerConfig& m = row.model;
     const double b = static_cast<double>(row.parallel.effectiveGlobalBatch());
     const double s = static_cast<double>(row.parallel.sequenceLength(m));
@@ -300,7 +303,7 @@ double estimateMetric(const Row& row, double stepTime, const core::model::Compil
         return 100 * 72 * b * s * l * h * h * (1 + s / (6 * h) + v / (12 * l * h)) /
                (stepTime * gpus * cluster.device.peakFlops(core::Precision::BF16));
     case Metric::PalmMfu:
-        return 100 * core::model::stepFigures(compiled, result, cluster).mfu;
+        return 100 * evaluation.figures->mfu;
     case Metric::TokensPerGpu:
         return b * s / (stepTime * gpus);
     }
@@ -327,14 +330,16 @@ int runValidation(const std::vector<std::string>& arguments)
                 "time", "unit");
     for (const Row& row : rows) {
         const auto start = BenchClock::now();
-        const auto compiled = compiler.compile(row.model, row.parallel);
-        core::Cluster cluster = *core::clusterPreset(row.cluster, row.parallel.ranks());
-        cluster.commStreams = std::max(cluster.commStreams, compiled.commStreams);
-        core::EstimateOptions options;
-        options.commMatrix = false;
-        options.recordEvents = false;
-        const auto result = core::estimate(compiled.workload, cluster, options);
-        const double estimated = estimateMetric(row, result->stepTime, compiled, cluster, *result);
+        engine::Scenario scenario;
+        scenario.model = row.model;
+        scenario.parallel = row.parallel;
+        scenario.cluster = *core::clusterPreset(row.cluster, row.parallel.ranks());
+        scenario.options.commMatrix = false;
+        scenario.options.recordEvents = false;
+        const engine::Evaluation evaluation = engine::evaluate(scenario, &compiler);
+        if (!evaluation.problem.empty())
+            throw core::InputError("validation row", row.source + ": " + evaluation.problem);
+        const double estimated = estimateMetric(row, evaluation);
         const double error = (estimated - row.measured) / row.measured;
         sumAbs += std::abs(error);
         bySource[row.source.substr(0, row.source.find(','))].push_back(std::abs(error));

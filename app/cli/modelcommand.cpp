@@ -8,6 +8,7 @@
 #include "core/estimator/estimateexport.h"
 #include "core/fileio.h"
 #include "core/model/modelcompiler.h"
+#include "engine/scenario.h"
 
 #include <algorithm>
 #include <cmath>
@@ -298,16 +299,20 @@ int runModel(const std::vector<std::string>& arguments)
     }
     if (action != "estimate")
         throw UsageError("unknown action '" + action + "' (list, show, emit, estimate)");
+    engine::Scenario scenario;
+    scenario.model = model;
+    scenario.parallel = parallel;
+    scenario.cluster = makeCluster(cli, parallel.ranks(), "cost-model");
+    scenario.commStreamsFixed = cli.has("comm-streams");
     core::model::ModelCompiler compiler;
-    const auto compiled = compiler.compile(model, parallel);
-    core::Cluster cluster = makeCluster(cli, static_cast<std::int64_t>(compiled.workload.rankCount()), "cost-model");
-    if (!cli.has("comm-streams"))
-        cluster.commStreams = std::max(cluster.commStreams, compiled.commStreams);
-    const auto result = core::estimate(compiled.workload, cluster);
-    const auto figures = core::model::stepFigures(compiled, *result, cluster);
+    const engine::Evaluation evaluation = engine::evaluate(scenario, &compiler);
+    const core::model::CompiledModel& compiled = *evaluation.compiled;
+    const core::EstimateResult& result = *evaluation.result;
+    const core::model::StepFigures& figures = *evaluation.figures;
+    const core::Cluster& cluster = evaluation.scenario.cluster;
     if (cli.has("trace")) {
         core::OutputTransaction outputs;
-        outputs.write(cli.value("trace"), core::chromeTraceJson(*result, compiled.workload, 64));
+        outputs.write(cli.value("trace"), core::chromeTraceJson(result, compiled.workload, 64));
         outputs.commit();
     }
     if (cli.has("json")) {
@@ -324,7 +329,7 @@ int runModel(const std::vector<std::string>& arguments)
     for (const std::string& w : compiled.warnings)
         std::fprintf(stderr, "warning: %s\n", w.c_str());
     std::fputs(figuresText(compiled, figures).c_str(), stdout);
-    const auto tops = core::topOps(*result, compiled.workload, 8);
+    const auto tops = core::topOps(result, compiled.workload, 8);
     if (!tops.empty()) {
         std::printf("top ops (time summed over ranks):\n");
         for (const auto& t : tops)
@@ -386,8 +391,8 @@ int runSweep(const std::vector<std::string>& arguments)
             "Estimates MODEL for every combination of one or two swept parameters (strategy options such\n"
             "as tp, pp, dp, ranks, microbatch-size, zero, recompute, dtype, schedule; or the network's\n"
             "bandwidth-scale / scale-out-bandwidth), prints a table and marks the best feasible\n"
-            "configuration (valid, fits in memory) by step time per token. With --ranks fixed, DP follows\n"
-            "TP x PP x CP. Compiled blocks are reused between points.",
+            "configuration (valid, fits in memory): most tokens/s per GPU, or highest MFU with --objective\n"
+            "mfu. With --ranks fixed, DP follows TP x PP x CP. Compiled blocks are reused between points.",
             withClusterOptions(withStrategyOptions({{"vary", 0, "NAME=LIST", "a swept parameter (once or twice)"},
                                                     {"csv", 0, "FILE", "write the table as CSV"},
                                                     {"objective", 0, "NAME", "best by: throughput (default) or mfu"}}),
@@ -412,21 +417,23 @@ int runSweep(const std::vector<std::string>& arguments)
     const core::model::TransformerConfig model = modelFromArgument(cli.onePositional("MODEL"));
     if (sweeps.empty() || sweeps.size() > 2)
         throw UsageError("give one or two --vary NAME=V1,V2,...");
-    const bool objectiveMfu = cli.value("objective", "throughput") == "mfu";
+    const auto objective = engine::parseObjective(cli.value("objective", "throughput"));
+    if (!objective)
+        throw UsageError("--objective must be throughput or mfu");
 
+    // Every combination of the swept values, re-parsed as options into a scenario; a combination
+    // the options refuse is a row with its problem and no estimate.
     struct Row {
         std::vector<std::string> point;
         std::string strategy;
-        std::string status; ///< "" when estimated
-        core::model::StepFigures figures;
+        engine::Evaluation evaluation;
     };
     std::vector<Row> rows;
-    core::model::ModelCompiler compiler;
-    const bool progress = isatty(fileno(stderr)) != 0; // "3/9" on a terminal only
+    std::vector<engine::Scenario> scenarios;
+    std::vector<std::size_t> scenarioRow;
     const std::size_t second = sweeps.size() > 1 ? sweeps[1].values.size() : 1;
     for (std::size_t i = 0; i < sweeps[0].values.size(); ++i)
         for (std::size_t j = 0; j < second; ++j) {
-            // Re-parse the command line with the swept values as options.
             std::vector<std::string> args = rest;
             Row row;
             for (std::size_t k = 0; k < sweeps.size(); ++k) {
@@ -438,41 +445,37 @@ int runSweep(const std::vector<std::string>& arguments)
             CommandLine pointCli = makeCli();
             pointCli.parse(args);
             try {
-                const auto parallel = strategyFromCli(pointCli, {});
-                row.strategy = parallel.describe();
-                const auto problems = core::model::validateStrategy(model, parallel);
-                if (!problems.empty()) {
-                    row.status = "invalid: " + problems.front().message;
-                } else {
-                    const auto compiled = compiler.compile(model, parallel);
-                    core::Cluster cluster =
-                        makeCluster(pointCli, static_cast<std::int64_t>(compiled.workload.rankCount()), "cost-model");
-                    if (!pointCli.has("comm-streams"))
-                        cluster.commStreams = std::max(cluster.commStreams, compiled.commStreams);
-                    const auto result = core::estimate(compiled.workload, cluster);
-                    row.figures = core::model::stepFigures(compiled, *result, cluster);
-                    if (row.figures.outOfMemory)
-                        row.status = "out of memory";
-                }
+                engine::Scenario scenario;
+                scenario.model = model;
+                scenario.parallel = strategyFromCli(pointCli, {});
+                row.strategy = scenario.parallel.describe();
+                scenario.cluster = makeCluster(pointCli, scenario.parallel.ranks(), "cost-model");
+                scenario.commStreamsFixed = pointCli.has("comm-streams");
+                scenario.options.commMatrix = false;
+                scenario.options.recordEvents = false;
+                scenarios.push_back(std::move(scenario));
+                scenarioRow.push_back(rows.size());
             } catch (const UsageError& e) {
-                row.status = std::string("invalid: ") + e.what();
+                row.evaluation.problem = e.what();
             }
             rows.push_back(std::move(row));
-            if (progress)
-                std::fprintf(stderr, "\r%zu/%zu", rows.size(), sweeps[0].values.size() * second);
         }
+    const bool progress = isatty(fileno(stderr)) != 0; // "3/9" on a terminal only
+    core::model::ModelCompiler compiler;
+    const auto evaluations =
+        engine::evaluateAll(scenarios, &compiler, {}, [&](std::size_t index, const engine::Evaluation&) {
+            if (progress)
+                std::fprintf(stderr, "\r%zu/%zu", index + 1, scenarios.size());
+        });
     if (progress)
         std::fprintf(stderr, "\r          \r");
-    std::size_t best = rows.size();
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-        if (!rows[r].status.empty())
-            continue;
-        const auto score = [&](const Row& row) {
-            return objectiveMfu ? row.figures.mfu : row.figures.tokensPerSecond / 1.0;
-        };
-        if (best == rows.size() || score(rows[r]) > score(rows[best]))
-            best = r;
-    }
+    for (std::size_t k = 0; k < evaluations.size(); ++k)
+        rows[scenarioRow[k]].evaluation = evaluations[k];
+    std::vector<engine::Evaluation> all;
+    for (const Row& row : rows)
+        all.push_back(row.evaluation);
+    const int bestRow = engine::bestIndex(all, *objective);
+    const std::size_t best = bestRow < 0 ? rows.size() : static_cast<std::size_t>(bestRow);
     // Per GPU, so that points with different GPU counts compare fairly.
     std::printf("%s: sweep of %s%s\n", model.title.c_str(), sweeps[0].name.c_str(),
                 sweeps.size() > 1 ? (" x " + sweeps[1].name).c_str() : "");
@@ -496,18 +499,20 @@ int runSweep(const std::vector<std::string>& arguments)
             std::snprintf(cell, sizeof cell, "%-10s", v.c_str());
             point += cell;
         }
-        const bool estimated = row.status.empty() || row.status == "out of memory";
-        const auto& f = row.figures;
+        const engine::Evaluation& e = row.evaluation;
+        const bool estimated = e.result != nullptr;
+        const core::model::StepFigures f = e.figures.value_or(core::model::StepFigures{});
+        const std::string note = e.problem.empty() ? e.status() : "invalid: " + e.problem;
         if (estimated)
             std::printf("%s %s %12s %14.4g %6.1f%% %6.1f%% %7.1f%% %7.1f GiB  %s\n", r == best ? "*" : " ",
                         point.c_str(), formatSeconds(f.stepTime).c_str(), f.tokensPerSecond, 100 * f.mfu,
                         100 * f.bubbleFraction, 100 * f.exposedCommFraction, f.memoryBytes / 1073741824.0,
-                        row.status.c_str());
+                        note.c_str());
         else
-            std::printf("  %s %s\n", point.c_str(), row.status.c_str());
+            std::printf("  %s %s\n", point.c_str(), note.c_str());
         for (const std::string& v : row.point)
             csv << v << ",";
-        std::string status = row.status.empty() ? "ok" : row.status;
+        std::string status = note.empty() ? "ok" : note;
         for (char& c : status)
             if (c == ',' || c == '"')
                 c = ';';

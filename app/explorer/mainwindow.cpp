@@ -169,6 +169,14 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_session, &Session::workloadAvailable, this, &MainWindow::showWorkload);
     connect(m_session, &Session::estimateAvailable, this, &MainWindow::showEstimate);
     connect(m_session, &Session::failed, this, &MainWindow::showError);
+    // The session owns the scenario; the panels show what it reports and send it their edits.
+    connect(m_session, &Session::scenarioChanged, this,
+            [this](const engine::Scenario& scenario) { m_whatIf->setCluster(scenario.cluster); });
+    connect(m_session, &Session::modelCompiled, this, [this](std::shared_ptr<const core::model::CompiledModel> c) {
+        if (m_parallelism->parallel().describe() != c->parallel.describe() ||
+            m_parallelism->model().name != c->model.name)
+            m_parallelism->setStrategy(c->model, c->parallel);
+    });
     connect(m_session, &Session::busyChanged, this, [this](const QString& message, int percent) {
         m_progress->setVisible(!message.isEmpty());
         m_progress->setRange(0, percent < 0 ? 0 : 100);
@@ -199,25 +207,11 @@ MainWindow::MainWindow(QWidget* parent)
             showError(tr("Cannot read the model %1").arg(QFileInfo(path).fileName()), QString::fromStdString(e.what()));
         }
     });
-    connect(m_sweep, &SweepPage::pointChosen, this,
-            [this](const core::model::TransformerConfig& model, const core::model::ParallelConfig& parallel,
-                   double bandwidthScale) {
-                if (bandwidthScale != 1.0) {
-                    core::Cluster cluster = m_session->cluster();
-                    for (core::TopologyDim& dim : cluster.topology.dims)
-                        dim.bandwidthGBps *= bandwidthScale;
-                    m_whatIf->setCluster(cluster);
-                    m_session->setCluster(cluster);
-                }
-                openModel(model, parallel);
-                m_tabs->setCurrentIndex(1); // the timeline of the chosen point
-            });
-    connect(m_whatIf, &views::WhatIfPanel::presetChosen, this, [this](const QString& name) {
-        if (auto cluster = m_session->presetForWorkload(name)) {
-            m_whatIf->setCluster(*cluster);
-            m_session->setCluster(*cluster);
-        }
+    connect(m_sweep, &SweepPage::pointChosen, this, [this](const engine::Scenario& scenario) {
+        m_session->openScenario(scenario);
+        m_tabs->setCurrentIndex(1); // the timeline of the chosen point
     });
+    connect(m_whatIf, &views::WhatIfPanel::presetChosen, m_session, &Session::choosePreset);
     // Linked selection: an op chosen in one view is shown in the others and in Details.
     connect(m_timeline, &views::TimelineView::opClicked, this,
             [this](int rank, int opIndex) { showOp(rank, opIndex, true); });
@@ -331,7 +325,6 @@ void MainWindow::openDefaultModel()
 
 void MainWindow::openModel(const core::model::TransformerConfig& model, const core::model::ParallelConfig& parallel)
 {
-    m_parallelism->setStrategy(model, parallel);
     m_session->openModel(model, parallel);
 }
 
@@ -353,9 +346,9 @@ void MainWindow::openPath(const QString& path)
     m_session->open(path);
 }
 
-int MainWindow::ranksPerNode() const
+int MainWindow::ranksPerNode(const core::Cluster& cluster)
 {
-    const auto& dims = m_session->cluster().topology.dims;
+    const auto& dims = cluster.topology.dims;
     return dims.empty() ? 8 : std::max(1, dims.front().npus);
 }
 
@@ -371,7 +364,6 @@ void MainWindow::showWorkload(std::shared_ptr<const core::LoadedWorkload> worklo
     settings.setValue(QStringLiteral("recentFiles"), recent);
     rebuildRecentMenu();
 
-    m_whatIf->setCluster(m_session->cluster());
     {
         const QSignalBlocker blocker(m_rank);
         m_rank->setRange(0, static_cast<int>(workload->workload.rankCount()) - 1);
@@ -432,21 +424,22 @@ void MainWindow::showWorkload(std::shared_ptr<const core::LoadedWorkload> worklo
                                                            }()))));
 }
 
-void MainWindow::showEstimate(std::shared_ptr<const core::EstimateResult> result, const core::Cluster& cluster)
+void MainWindow::showEstimate(std::shared_ptr<const engine::Evaluation> evaluation)
 {
-    auto workload = m_session->workload();
-    if (!workload)
-        return;
+    const auto& workload = evaluation->workload;
+    const auto& result = evaluation->result;
+    const core::Cluster& cluster = evaluation->scenario.cluster;
     // Views keep the workload alive through an aliasing pointer into the loaded workload.
     std::shared_ptr<const core::Workload> ranks(workload, &workload->workload);
-    m_timelinePage->setData(ranks, result, ranksPerNode());
-    m_matrixPage->setData(ranks, result, ranksPerNode());
+    m_timelinePage->setData(ranks, result, ranksPerNode(cluster));
+    m_matrixPage->setData(ranks, result, ranksPerNode(cluster));
     m_charts->setData(ranks, result);
     m_ops->setData(ranks, result, m_rank->value());
     const Means now = meansOf(*result);
-    m_summary->setText(tr("<b>Step time %1</b> on %2 (%3)<br>per rank: compute %4, exposed communication %5, idle %6")
-                           .arg(duration(result->stepTime), qs(cluster.name), qs(cluster.device.name),
-                                duration(now.compute), duration(now.exposed), duration(now.idle)));
+    m_summary->setText(
+        tr("<b>Step time %1</b> on %2 (%3)<br>per rank: compute %4, exposed communication %5, idle %6")
+            .arg(duration(result->stepTime), cluster.edited ? tr("%1, edited").arg(qs(cluster.name)) : qs(cluster.name),
+                 qs(cluster.device.name), duration(now.compute), duration(now.exposed), duration(now.idle)));
     if (m_previous) {
         const Means before = meansOf(*m_previous);
         const auto delta = [](double after, double old) {
@@ -464,9 +457,9 @@ void MainWindow::showEstimate(std::shared_ptr<const core::EstimateResult> result
         m_whatIf->setComparison(QString());
     }
     m_previous = result;
-#if defined(FLINT_HAVE_MODELS)
-    if (const auto compiled = m_session->compiledModel()) {
-        const core::model::StepFigures f = core::model::stepFigures(*compiled, *result, cluster);
+    if (evaluation->figures && evaluation->compiled) {
+        const core::model::StepFigures& f = *evaluation->figures;
+        const auto& compiled = evaluation->compiled;
         const double gib = 1073741824.0;
         const auto& mem = compiled->memory;
         m_parallelism->setFigures(
@@ -488,7 +481,6 @@ void MainWindow::showEstimate(std::shared_ptr<const core::EstimateResult> result
                 .arg(mem.activations / gib, 0, 'f', 1)
                 .arg(mem.commBuffers / gib, 0, 'f', 1));
     }
-#endif
     statusBar()->showMessage(
         tr("Estimated %1 ranks: step time %2").arg(result->ranks.size()).arg(duration(result->stepTime)), 5000);
 }
@@ -500,11 +492,12 @@ QString MainWindow::detailsHtml() const
 
 void MainWindow::selectFromCell(int srcFirst, int srcCount, int dstFirst, int dstCount)
 {
-    auto workload = m_session->workload();
-    if (!workload)
+    const auto evaluation = m_session->evaluation();
+    if (!evaluation)
         return;
-    const core::OpOnRank found =
-        core::heaviestOpBetween(workload->workload, m_session->cluster(), srcFirst, srcCount, dstFirst, dstCount);
+    const auto& workload = evaluation->workload; // the matrix shows this estimate
+    const core::OpOnRank found = core::heaviestOpBetween(workload->workload, evaluation->scenario.cluster, srcFirst,
+                                                         srcCount, dstFirst, dstCount);
     if (found.rank < 0) {
         statusBar()->showMessage(tr("No op sends from these ranks to those"), 5000);
         return;
@@ -536,8 +529,13 @@ void MainWindow::showOp(int rank, int opIndex, bool inGraph)
             m_rank->setValue(rank);
         m_graph->selectOp(static_cast<quint32>(opIndex));
     }
+    // Times, flows and the explanation are those of the estimate on screen, on the cluster it ran
+    // on; while a new workload waits for its first estimate there are none.
+    const auto evaluation = m_session->evaluation();
+    const bool estimated = evaluation && evaluation->workload == workload;
+    const core::Cluster& cluster = estimated ? evaluation->scenario.cluster : m_session->cluster();
     std::vector<std::pair<std::int32_t, std::int32_t>> flows;
-    core::forEachOpFlow(w, m_session->cluster(), static_cast<std::size_t>(rank), static_cast<std::uint32_t>(opIndex),
+    core::forEachOpFlow(w, cluster, static_cast<std::size_t>(rank), static_cast<std::uint32_t>(opIndex),
                         [&flows](std::int32_t src, std::int32_t dst, double) { flows.emplace_back(src, dst); });
     m_matrix->highlightFlows(flows);
     m_timeline->highlightOp(opIndex, rank);
@@ -569,8 +567,8 @@ void MainWindow::showOp(int rank, int opIndex, bool inGraph)
                     .arg(members.size() > 32 ? members.mid(0, 32).join(QLatin1Char(',')) + QStringLiteral("…")
                                              : members.join(QLatin1Char(',')));
     }
-    if (auto result = m_session->result()) {
-        for (const core::OpEvent& ev : result->eventsOf(static_cast<std::size_t>(rank)))
+    if (estimated) {
+        for (const core::OpEvent& ev : evaluation->result->eventsOf(static_cast<std::size_t>(rank)))
             if (static_cast<int>(ev.op) == opIndex)
                 html += tr("runs %1 → %2 (%3)%4<br>")
                             .arg(duration(ev.start), duration(ev.end), duration(ev.end - ev.start),
@@ -579,8 +577,8 @@ void MainWindow::showOp(int rank, int opIndex, bool inGraph)
                                      : QString());
     }
     try {
-        const core::OpExplanation why = core::explainOp(w, m_session->cluster(), static_cast<std::size_t>(rank),
-                                                        static_cast<std::uint32_t>(opIndex));
+        const core::OpExplanation why =
+            core::explainOp(w, cluster, static_cast<std::size_t>(rank), static_cast<std::uint32_t>(opIndex));
         html += tr("<br><b>Estimated time %1</b>, how:").arg(duration(why.seconds));
         html += QStringLiteral("<pre style='white-space:pre-wrap'>");
         for (const std::string& line : why.lines)

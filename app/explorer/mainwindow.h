@@ -5,6 +5,7 @@
 #include "core/estimator/estimate.h"
 #include "core/model/modelconfig.h"
 #include "core/workloadloader.h"
+#include "engine/scenario.h"
 
 #include <memory>
 
@@ -82,7 +83,7 @@ private:
     void buildMenus();
     void rebuildRecentMenu();
     void showWorkload(std::shared_ptr<const core::LoadedWorkload> workload, const QString& path);
-    void showEstimate(std::shared_ptr<const core::EstimateResult> result, const core::Cluster& cluster);
+    void showEstimate(std::shared_ptr<const engine::Evaluation> evaluation);
     void showError(const QString& summary, const QString& details);
     void exportTrace();
     void exportChakra();
@@ -100,7 +101,7 @@ public:
     bool exportCurrentView(const QString& path);
 
 private:
-    int ranksPerNode() const;
+    static int ranksPerNode(const core::Cluster& cluster);
 
     Session* m_session = nullptr;
     QTabWidget* m_tabs = nullptr;

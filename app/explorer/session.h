@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "app/explorer/jobrunner.h"
 #include "core/estimator/cluster.h"
 #include "core/estimator/estimate.h"
 #include "core/model/modelconfig.h"
-#include "core/progress.h"
 #include "core/workloadloader.h"
+#include "engine/scenario.h"
 
 #include <memory>
 
 #include <QObject>
-#include <QThreadPool>
 
 namespace flint::core::model {
 class ModelCompiler;
@@ -19,45 +19,62 @@ struct CompiledModel;
 
 namespace flint::app {
 
-/// Runs the core stages for the explorer on worker threads: loading a workload, then estimating it
-/// on the current cluster. Every job has an id; a newer job of the same kind cancels the older one
-/// and stale results are dropped. Results arrive on the GUI thread through the signals. The
+/// The one owner of the explorer's state: the current scenario (engine::Scenario: the workload
+/// source, the cluster, the estimator options). Panels never keep their own copy; they ask the
+/// session for a change (open, openModel, setCluster, choosePreset) and show what it reports
+/// through scenarioChanged() and estimateAvailable(). The work runs on the session's JobRunner: a
+/// newer request supersedes an older one of the same kind and stale results are dropped; the
 /// previous workload and estimate stay in place when a job fails.
 class Session : public QObject {
     Q_OBJECT
 
 public:
     explicit Session(QObject* parent = nullptr);
-    /// Cancels running jobs and waits for them.
     ~Session() override;
 
-    /// Loads `path` (anything flint inspect reads), then estimates it on the default cluster for
-    /// its rank count (or the current one, when it still fits).
+    /// Loads `path` (anything flint inspect reads), then estimates it on the current cluster sized
+    /// for its ranks (engine::fitCluster).
     void open(const QString& path);
     /// Shows a workload built in memory (a built-in model, a benchmark) under `name`, then
     /// estimates it as open() does. Cancels a load in progress.
     void openWorkload(std::shared_ptr<const core::LoadedWorkload> workload, const QString& name);
-    /// Compiles a built-in model for `parallel` on a worker (core/model/modelcompiler.h; blocks the
-    /// session compiled before are reused), shows it as the workload and estimates it on the current
-    /// cluster preset sized for its ranks. A newer call cancels an older one.
+    /// Compiles a built-in model for `parallel` on a worker (blocks compiled before are reused),
+    /// shows it as the workload and estimates it on the current cluster sized for its ranks; what
+    /// the user set on the network stays. A newer call cancels an older one.
     void openModel(const core::model::TransformerConfig& model, const core::model::ParallelConfig& parallel);
-    /// The compiled model the current workload came from; null for a file.
-    std::shared_ptr<const core::model::CompiledModel> compiledModel() const { return m_model; }
-    /// The session's model compiler (thread-safe; a sweep shares its cached blocks).
-    std::shared_ptr<core::model::ModelCompiler> compiler() const { return m_compiler; }
+    /// Opens a whole scenario (a sweep point: its model, strategy and cluster).
+    void openScenario(const engine::Scenario& scenario);
+    /// Re-estimates the current workload on `cluster` (sized for its ranks).
+    void setCluster(const core::Cluster& cluster);
+    /// Re-estimates the current workload on the preset `name` sized for its ranks.
+    void choosePreset(const QString& name);
     /// Writes the current workload as Chakra traces PREFIX.RANK.et + PREFIX.json on a worker (all files
     /// or none); reports through exported() or failed().
     void exportChakra(const QString& prefix);
-    /// Re-estimates the current workload on `cluster`.
-    void setCluster(const core::Cluster& cluster);
-    /// The preset `name` sized for the current workload's ranks.
-    std::optional<core::Cluster> presetForWorkload(const QString& name) const;
 
-    std::shared_ptr<const core::LoadedWorkload> workload() const { return m_workload; }
-    std::shared_ptr<const core::EstimateResult> result() const { return m_result; }
-    const core::Cluster& cluster() const { return m_cluster; }
+    /// The scenario as requested last, settled for its ranks: what the panels show.
+    const engine::Scenario& scenario() const { return m_scenario; }
+    /// The cluster of scenario().
+    const core::Cluster& cluster() const { return m_scenario.cluster; }
+    /// The workload shown (the last one opened, loaded or compiled); null before the first.
+    std::shared_ptr<const core::LoadedWorkload> workload() const { return m_prepared ? m_prepared->workload : nullptr; }
+    /// The compiled model the current workload came from; null for a file.
+    std::shared_ptr<const core::model::CompiledModel> compiledModel() const
+    {
+        return m_prepared ? m_prepared->compiled : nullptr;
+    }
+    /// The latest estimate, with the exact scenario, workload and cluster it was computed for.
+    std::shared_ptr<const engine::Evaluation> evaluation() const { return m_evaluation; }
+    std::shared_ptr<const core::EstimateResult> result() const { return m_evaluation ? m_evaluation->result : nullptr; }
+    /// The session's model compiler (thread-safe; a sweep shares its cached blocks).
+    std::shared_ptr<core::model::ModelCompiler> compiler() const { return m_compiler; }
+    /// The job tracker every piece of the explorer's core work runs on.
+    JobRunner& jobs() { return m_jobs; }
     QString path() const { return m_path; }
-    bool isBusy() const { return m_loadJob != m_loadDone || m_estimateJob != m_estimateDone; }
+    bool isBusy() const
+    {
+        return m_jobs.isRunning(JobRunner::Kind::Load) || m_jobs.isRunning(JobRunner::Kind::Estimate);
+    }
 
     /// The cluster preset the explorer starts with.
     static constexpr const char* kDefaultPreset = "dgx-h100-ib";
@@ -66,7 +83,11 @@ Q_SIGNALS:
     void workloadAvailable(std::shared_ptr<const core::LoadedWorkload> workload, const QString& path);
     /// A built-in model was compiled and is about to be estimated.
     void modelCompiled(std::shared_ptr<const flint::core::model::CompiledModel> model);
-    void estimateAvailable(std::shared_ptr<const core::EstimateResult> result, const core::Cluster& cluster);
+    /// The scenario changed (a new source, a cluster edit, sizing for new ranks): what an estimate
+    /// now under way computes.
+    void scenarioChanged(const flint::engine::Scenario& scenario);
+    /// An estimate finished; `evaluation` carries the scenario it was computed for.
+    void estimateAvailable(std::shared_ptr<const flint::engine::Evaluation> evaluation);
     /// An export finished: what was written.
     void exported(const QString& message);
     /// A job failed: a one-line summary and the details (file, line, reason).
@@ -75,26 +96,18 @@ Q_SIGNALS:
     void busyChanged(const QString& message, int percent);
 
 private:
-    /// Makes `loaded` the current workload (sizing the cluster for it) and estimates it.
-    void adopt(std::shared_ptr<const core::LoadedWorkload> loaded, const QString& path);
+    /// Prepares `scenario` on a worker (compiling a model), then adopts and estimates it.
+    void prepare(const engine::Scenario& scenario, const QString& name, const QString& busy);
+    /// Makes `prepared` the current workload and estimates it.
+    void adopt(std::shared_ptr<const engine::Evaluation> prepared, const QString& path);
     void startEstimate();
-    void reportBusy();
 
-    QThreadPool m_pool;
-    std::shared_ptr<const core::LoadedWorkload> m_workload;
-    std::shared_ptr<const core::model::CompiledModel> m_model;
+    JobRunner m_jobs;
     std::shared_ptr<core::model::ModelCompiler> m_compiler;
-    std::shared_ptr<const core::EstimateResult> m_result;
-    core::Cluster m_cluster;
+    engine::Scenario m_scenario;
+    std::shared_ptr<const engine::Evaluation> m_prepared;
+    std::shared_ptr<const engine::Evaluation> m_evaluation;
     QString m_path;
-    quint64 m_loadJob = 0;
-    quint64 m_loadDone = 0;
-    quint64 m_estimateJob = 0;
-    quint64 m_estimateDone = 0;
-    std::shared_ptr<core::CancellationToken> m_loadCancel;
-    std::shared_ptr<core::CancellationToken> m_estimateCancel;
-    int m_percent = -1;
-    bool m_loadingModel = false;
 };
 
 } // namespace flint::app

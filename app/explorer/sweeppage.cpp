@@ -53,7 +53,6 @@ SweepPage::SweepPage(Session& session, QWidget* parent)
     : QWidget(parent)
     , m_session(session)
 {
-    m_pool.setMaxThreadCount(1);
     auto* layout = new QVBoxLayout(this);
     auto* controls = new QHBoxLayout;
     m_parameterBox = new QComboBox(this);
@@ -105,7 +104,6 @@ SweepPage::SweepPage(Session& session, QWidget* parent)
 SweepPage::~SweepPage()
 {
     cancel();
-    m_pool.waitForDone();
 }
 
 void SweepPage::startFromControls()
@@ -125,8 +123,14 @@ void SweepPage::startFromControls()
 
 void SweepPage::cancel()
 {
-    if (m_cancel)
-        m_cancel->cancel();
+    if (!m_running)
+        return;
+    m_session.jobs().cancel(JobRunner::Kind::Sweep);
+    m_running = false;
+    ++m_sweep; // what the cancelled sweep still sends is dropped
+    m_runButton->setText(tr("Run sweep"));
+    m_status->setText(tr("Cancelled after %n point(s)", nullptr, static_cast<int>(m_points.size())));
+    Q_EMIT finished();
 }
 
 void SweepPage::setMetric(Metric metric)
@@ -140,136 +144,111 @@ void SweepPage::setMetric(Metric metric)
     redraw();
 }
 
+std::vector<SweepPage::Point> SweepPage::scenarios(const engine::Scenario& base, Parameter parameter,
+                                                   const std::vector<double>& values)
+{
+    std::vector<Point> points;
+    for (const double value : values) {
+        Point point;
+        point.value = value;
+        engine::Scenario& s = point.evaluation.scenario;
+        s = base;
+        s.options.commMatrix = false;
+        s.options.recordEvents = false;
+        const auto v = static_cast<std::int64_t>(std::llround(value));
+        const std::int64_t ranks = base.parallel.ranks();
+        switch (parameter) {
+        case Parameter::TP:
+        case Parameter::PP: {
+            // GPUs stay as they are; DP follows.
+            (parameter == Parameter::TP ? s.parallel.tp : s.parallel.pp) = v;
+            const std::int64_t others = s.parallel.tp * s.parallel.pp * s.parallel.cp;
+            if (ranks % others != 0)
+                point.evaluation.problem =
+                    tr("TP x PP x CP = %1 does not divide %2 GPUs").arg(others).arg(ranks).toStdString();
+            else
+                s.parallel.dp = ranks / others;
+            break;
+        }
+        case Parameter::DP:
+            s.parallel.dp = v;
+            break;
+        case Parameter::MicrobatchSize:
+            s.parallel.microbatchSize = v;
+            break;
+        case Parameter::BandwidthScale:
+            engine::scaleBandwidth(s.cluster, value);
+            s.cluster.edited = true;
+            break;
+        }
+        points.push_back(std::move(point));
+    }
+    return points;
+}
+
 void SweepPage::run(Parameter parameter, const std::vector<double>& values)
 {
-#if defined(FLINT_HAVE_MODELS)
-    const auto compiled = m_session.compiledModel();
-    if (!compiled || values.empty()) {
+    const auto evaluation = m_session.evaluation();
+    if (!evaluation || !evaluation->compiled || !evaluation->scenario.isModel() || values.empty()) {
         m_status->setText(tr("Open a built-in model first (Parallelism panel)."));
         return;
     }
-    cancel();
-    auto token = std::make_shared<core::CancellationToken>();
-    m_cancel = token;
-    const quint64 job = ++m_job;
     m_parameter = parameter;
-    m_model = compiled->model;
-    m_points.clear();
+    m_model = *evaluation->scenario.model;
+    m_points = scenarios(evaluation->scenario, parameter, values);
     m_best = -1;
     m_running = true;
+    ++m_sweep;
     m_runButton->setText(tr("Cancel"));
     redraw();
-    const core::model::ParallelConfig base = compiled->parallel;
-    const core::Cluster cluster = m_session.cluster();
-    const auto compiler = m_session.compiler();
-    const auto model = m_model;
-    const std::int32_t streams = compiled->commStreams;
-    QPointer<SweepPage> self(this);
-    m_pool.start([self, job, token, parameter, values, base, cluster, compiler, model, streams] {
-        const int total = static_cast<int>(values.size());
-        for (int i = 0; i < total; ++i) {
-            if (token->isCancelled())
-                break;
-            Point point;
-            point.value = values[static_cast<std::size_t>(i)];
-            point.parallel = base;
-            const auto v = static_cast<std::int64_t>(std::llround(point.value));
-            const std::int64_t ranks = base.ranks();
-            core::Cluster c = cluster;
-            switch (parameter) {
-            case Parameter::TP:
-            case Parameter::PP: {
-                (parameter == Parameter::TP ? point.parallel.tp : point.parallel.pp) = v;
-                const std::int64_t others = point.parallel.tp * point.parallel.pp * point.parallel.cp;
-                if (ranks % others != 0)
-                    point.status = tr("TP x PP x CP = %1 does not divide %2 GPUs").arg(others).arg(ranks);
-                else
-                    point.parallel.dp = ranks / others;
-                break;
-            }
-            case Parameter::DP:
-                point.parallel.dp = v;
-                break;
-            case Parameter::MicrobatchSize:
-                point.parallel.microbatchSize = v;
-                break;
-            case Parameter::BandwidthScale:
-                point.bandwidthScale = point.value;
-                for (core::TopologyDim& dim : c.topology.dims)
-                    dim.bandwidthGBps *= point.value;
-                break;
-            }
-            if (point.status.isEmpty()) {
-                const auto problems = core::model::validateStrategy(model, point.parallel);
-                if (!problems.empty())
-                    point.status = QString::fromStdString(problems.front().message);
-            }
-            if (point.status.isEmpty()) {
-                try {
-                    core::JobControl control;
-                    control.cancel = token.get();
-                    const auto built = compiler->compile(model, point.parallel, control);
-                    if (c.topology.npuCount() < point.parallel.ranks() ||
-                        c.topology.npuCount() > 4 * point.parallel.ranks())
-                        if (auto sized = core::clusterPreset(c.name, point.parallel.ranks())) {
-                            const double scale = point.bandwidthScale;
-                            c = *sized;
-                            for (core::TopologyDim& dim : c.topology.dims)
-                                dim.bandwidthGBps *= scale;
-                        }
-                    c.commStreams = std::max(c.commStreams, streams);
-                    core::EstimateOptions options;
-                    options.commMatrix = false;
-                    options.recordEvents = false;
-                    const auto result = core::estimate(built.workload, c, options, control);
-                    const auto figures = core::model::stepFigures(built, *result, c);
-                    point.stepTime = figures.stepTime;
-                    point.tokensPerSecond = figures.tokensPerSecond;
-                    point.mfu = figures.mfu;
-                    point.memoryBytes = figures.memoryBytes;
-                    if (figures.outOfMemory)
-                        point.status = tr("out of memory");
-                } catch (const core::Cancelled&) {
-                    break;
-                } catch (const std::exception& e) {
-                    point.status = QString::fromStdString(e.what());
-                }
-            }
-            QMetaObject::invokeMethod(
-                self.data(),
-                [self, job, point, i, total] {
-                    if (self && job == self->m_job)
-                        self->pointDone(point, i, total);
-                },
-                Qt::QueuedConnection);
+    // Points the controls could not build keep their problem; the engine evaluates the others.
+    std::vector<engine::Scenario> todo;
+    std::vector<std::size_t> index;
+    for (std::size_t i = 0; i < m_points.size(); ++i)
+        if (m_points[i].evaluation.problem.empty()) {
+            todo.push_back(m_points[i].evaluation.scenario);
+            index.push_back(i);
         }
-        QMetaObject::invokeMethod(
-            self.data(),
-            [self, job] {
-                if (!self || job != self->m_job)
+    QPointer<SweepPage> self(this);
+    const auto compiler = m_session.compiler();
+    m_session.jobs().start(
+        JobRunner::Kind::Sweep, tr("Sweeping %1…").arg(parameterName(parameter)),
+        [self, todo, index, compiler, sweep = m_sweep](const core::JobControl& control) -> std::function<void()> {
+            engine::evaluateAll(todo, compiler.get(), control, [&](std::size_t i, const engine::Evaluation& whole) {
+                // Each point as it arrives, unless the sweep was cancelled or replaced meanwhile;
+                // its figures, not its workload (choosing it re-evaluates it).
+                engine::Evaluation e = whole;
+                e.compiled.reset();
+                e.workload.reset();
+                QMetaObject::invokeMethod(
+                    self.data(),
+                    [self, at = index[i], e, sweep] {
+                        if (self && self->m_running && self->m_sweep == sweep)
+                            self->pointDone(at, e);
+                    },
+                    Qt::QueuedConnection);
+            });
+            return [self, sweep] {
+                if (!self || !self->m_running || self->m_sweep != sweep)
                     return;
                 self->m_running = false;
                 self->m_runButton->setText(tr("Run sweep"));
                 Q_EMIT self->finished();
-            },
-            Qt::QueuedConnection);
-    });
-#else
-    (void)parameter;
-    (void)values;
-    m_status->setText(tr("This build has no MLIR frontend, which built-in models compile through."));
-#endif
+            };
+        });
 }
 
-void SweepPage::pointDone(Point point, int index, int total)
+void SweepPage::pointDone(std::size_t index, const engine::Evaluation& evaluation)
 {
-    m_points.push_back(std::move(point));
-    m_best = -1;
-    for (std::size_t i = 0; i < m_points.size(); ++i)
-        if (m_points[i].feasible() &&
-            (m_best < 0 || m_points[i].tokensPerSecond > m_points[static_cast<std::size_t>(m_best)].tokensPerSecond))
-            m_best = static_cast<int>(i);
-    m_status->setText(tr("%1 of %2 points estimated").arg(index + 1).arg(total));
+    m_points[index].evaluation = evaluation;
+    std::vector<engine::Evaluation> all;
+    std::size_t done = 0;
+    for (const Point& p : m_points) {
+        all.push_back(p.evaluation);
+        done += p.evaluation.result || !p.evaluation.problem.empty() ? 1 : 0;
+    }
+    m_best = engine::bestIndex(all, engine::Objective::Throughput);
+    m_status->setText(tr("%1 of %2 points estimated").arg(done).arg(m_points.size()));
     redraw();
 }
 
@@ -300,30 +279,34 @@ void SweepPage::redraw()
     best->setMarkerSize(16);
     double top = 0;
     for (const Point& p : m_points)
-        if (p.stepTime > 0)
-            top = std::max(top, mfu ? 100 * p.mfu : p.stepTime);
+        if (p.figures().stepTime > 0)
+            top = std::max(top, mfu ? 100 * p.figures().mfu : p.figures().stepTime);
     for (std::size_t i = 0; i < m_points.size(); ++i) {
-        const Point& p = m_points[i];
+        const Point& point = m_points[i];
+        const core::model::StepFigures p = point.figures();
+        const bool pending = !point.evaluation.result && point.evaluation.problem.empty();
         const double y = mfu ? 100 * p.mfu : p.stepTime;
-        if (p.feasible()) {
-            line->append(p.value, y);
-            feasible->append(p.value, y);
-        } else {
-            infeasible->append(p.value, p.stepTime > 0 ? y : 0);
+        if (point.feasible()) {
+            line->append(point.value, y);
+            feasible->append(point.value, y);
+        } else if (!pending) {
+            infeasible->append(point.value, p.stepTime > 0 ? y : 0);
         }
         if (static_cast<int>(i) == m_best)
-            best->append(p.value, y);
+            best->append(point.value, y);
         const auto row = static_cast<int>(i);
         const auto cell = [this, row](int column, const QString& text) {
             m_table->setItem(row, column, new QTableWidgetItem(text));
         };
-        cell(0, QString::number(p.value));
-        cell(1, QString::fromStdString(p.parallel.describe()));
+        cell(0, QString::number(point.value));
+        cell(1, QString::fromStdString(point.parallel().describe()));
         cell(2, p.stepTime > 0 ? QString::number(p.stepTime, 'f', 3) + QStringLiteral(" s") : QString());
         cell(3, p.tokensPerSecond > 0 ? QLocale().toString(p.tokensPerSecond, 'f', 0) : QString());
         cell(4, p.mfu > 0 ? QString::number(100 * p.mfu, 'f', 1) + QStringLiteral("%") : QString());
         cell(5, p.memoryBytes > 0 ? QString::number(p.memoryBytes / 1073741824.0, 'f', 1) : QString());
-        cell(6, static_cast<int>(i) == m_best ? tr("best") : p.status);
+        cell(6, static_cast<int>(i) == m_best ? tr("best")
+                : pending                     ? tr("…")
+                                              : QString::fromStdString(point.evaluation.status()));
     }
     for (QXYSeries* series : std::initializer_list<QXYSeries*>{line, feasible, infeasible, best})
         m_chart->addSeries(series);
@@ -365,9 +348,9 @@ void SweepPage::choose(int index)
     if (index < 0 || static_cast<std::size_t>(index) >= m_points.size())
         return;
     const Point& p = m_points[static_cast<std::size_t>(index)];
-    if (!core::model::validateStrategy(m_model, p.parallel).empty())
-        return;
-    Q_EMIT pointChosen(m_model, p.parallel, p.bandwidthScale);
+    if (!p.evaluation.result)
+        return; // not estimated: nothing to open
+    Q_EMIT pointChosen(p.evaluation.scenario);
 }
 
 } // namespace flint::app

@@ -1,14 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/estimator/cluster.h"
 #include "core/model/modelconfig.h"
-#include "core/progress.h"
+#include "engine/scenario.h"
 
-#include <memory>
 #include <vector>
 
-#include <QThreadPool>
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
@@ -37,17 +34,14 @@ public:
     enum class Parameter { TP, PP, DP, MicrobatchSize, BandwidthScale };
     enum class Metric { StepTime, Mfu };
 
-    /// One point of a sweep.
+    /// One point of a sweep: the swept value and the scenario as the engine evaluated it.
     struct Point {
         double value = 0;
-        core::model::ParallelConfig parallel;
-        double bandwidthScale = 1;
-        double stepTime = 0;
-        double tokensPerSecond = 0;
-        double mfu = 0;
-        double memoryBytes = 0;
-        QString status; ///< empty when feasible, else why not
-        bool feasible() const { return status.isEmpty(); }
+        engine::Evaluation evaluation;
+        const core::model::ParallelConfig& parallel() const { return evaluation.scenario.parallel; }
+        bool feasible() const { return evaluation.feasible(); }
+        /// The figures of an estimated point (zero when it was not estimated).
+        core::model::StepFigures figures() const { return evaluation.figures.value_or(core::model::StepFigures{}); }
     };
 
     explicit SweepPage(Session& session, QWidget* parent = nullptr);
@@ -59,7 +53,7 @@ public:
     void cancel();
     bool isRunning() const { return m_running; }
     const std::vector<Point>& points() const { return m_points; }
-    /// Index of the best feasible point (most tokens per second), or -1.
+    /// Index of the best feasible point (engine::Objective::Throughput: most tokens/s per GPU), or -1.
     int bestIndex() const { return m_best; }
     void setMetric(Metric metric);
     QChart* chart() const { return m_chart; }
@@ -67,26 +61,27 @@ public:
 Q_SIGNALS:
     /// A sweep finished (or was cancelled); points() holds what was estimated.
     void finished();
-    /// The user chose a point: open this configuration in the other views.
-    void pointChosen(const flint::core::model::TransformerConfig& model,
-                     const flint::core::model::ParallelConfig& parallel, double bandwidthScale);
+    /// The user chose a point: open this scenario (model, strategy, cluster) in the other views.
+    void pointChosen(const flint::engine::Scenario& scenario);
 
 private:
     void startFromControls();
-    void pointDone(Point point, int index, int total);
+    /// The scenarios of a sweep of `parameter` over `values` from `base`; a value that cannot be
+    /// built into a strategy is a point with its problem.
+    static std::vector<Point> scenarios(const engine::Scenario& base, Parameter parameter,
+                                        const std::vector<double>& values);
+    void pointDone(std::size_t index, const engine::Evaluation& evaluation);
     void redraw();
     void choose(int index);
 
     Session& m_session;
-    QThreadPool m_pool;
-    std::shared_ptr<core::CancellationToken> m_cancel;
     core::model::TransformerConfig m_model;
     Parameter m_parameter = Parameter::TP;
     Metric m_metric = Metric::StepTime;
     std::vector<Point> m_points;
     int m_best = -1;
     bool m_running = false;
-    quint64 m_job = 0;
+    quint64 m_sweep = 0; ///< the sweep points belong to; a point of an older one is dropped
 
     QComboBox* m_parameterBox = nullptr;
     QLineEdit* m_values = nullptr;

@@ -70,7 +70,11 @@ struct ComputeModel {
 
 /// Devices, network and collective choices: everything the estimate needs besides the workload.
 struct Cluster {
+    /// The preset the cluster was made from ("dgx-h100-ib"), or a network file's name.
     std::string name;
+    /// Changed by the user after it was made from `name` (a what-if edit): it is no longer the
+    /// preset as shipped, and views say so.
+    bool edited = false;
     DeviceSpec device;
     Topology topology;
     SystemConfig system;

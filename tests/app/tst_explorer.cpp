@@ -21,12 +21,15 @@
 
 #include <QChart>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFileInfo>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
@@ -50,6 +53,7 @@ private Q_SLOTS:
     void partitionsReachMatrixAndTimeline();
     void exampleGalleryListsBundledModels();
     void whatIfReestimatesAndCompares();
+    void networkEditsSurviveStrategyChanges();
     void staleResultsAreDropped();
     void badFileKeepsPreviousState();
     void screenshotOfTheWindow();
@@ -230,21 +234,70 @@ void TestExplorer::exampleGalleryListsBundledModels()
 
 void TestExplorer::whatIfReestimatesAndCompares()
 {
+    // A user's edit in the what-if panel (its real control, not the session's API) re-estimates, the
+    // result carries the cluster it was computed on, the panel shows that cluster, and the
+    // comparison says what the change did.
     app::MainWindow window;
     window.show();
     QSignalSpy estimated(&window.session(), &app::Session::estimateAvailable);
     window.openPath(kAllReduce);
     QVERIFY(estimated.wait(20000));
     const double before = window.session().result()->stepTime;
+    QVERIFY(window.whatIf()->comparison().isEmpty()); // nothing to compare with yet
     // A hundredth of the bandwidth of the innermost dimension: 1 MiB over a ring of 8 becomes
     // bandwidth-bound and the step slows down.
-    core::Cluster cluster = window.whatIf()->cluster();
-    cluster.topology.dims.front().bandwidthGBps /= 100;
-    window.whatIf()->setCluster(cluster);
-    window.session().setCluster(cluster);
+    auto* table = window.whatIf()->findChild<QTableWidget*>();
+    auto* bandwidth = qobject_cast<QDoubleSpinBox*>(table->cellWidget(0, 2));
+    QVERIFY(bandwidth);
+    const double slower = bandwidth->value() / 100;
+    bandwidth->setValue(slower);
     QVERIFY(estimated.wait(20000));
-    const double after = window.session().result()->stepTime;
+    const auto evaluation = window.session().evaluation();
+    const double after = evaluation->result->stepTime;
     QVERIFY2(after > 1.5 * before, qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(after)));
+    QVERIFY(qFuzzyCompare(evaluation->scenario.cluster.topology.dims.front().bandwidthGBps,
+                          core::fromDecimalGBps(bandwidth->value())));
+    QVERIFY(evaluation->scenario.cluster.edited);
+    QCOMPARE(table->cellWidget(0, 2), bandwidth); // the control the user edits survived the report
+    const QString comparison = window.whatIf()->comparison();
+    QVERIFY2(comparison.contains(QStringLiteral("Last change")) && comparison.contains(QStringLiteral("(+")),
+             qPrintable(comparison));
+    QVERIFY2(comparison.contains(QString::number(100.0 * (after - before) / before, 'f', 1)), qPrintable(comparison));
+}
+
+void TestExplorer::networkEditsSurviveStrategyChanges()
+{
+    // A scale-out bandwidth edit stays when a strategy change resizes the cluster (issue 17: PP
+    // changes reset it to the preset), and the dimensions always hold exactly the model's ranks.
+    app::MainWindow window;
+    QSignalSpy estimated(&window.session(), &app::Session::estimateAvailable);
+    core::model::ParallelConfig p;
+    p.dp = 16;
+    p.globalBatch = 16;
+    p.seqLen = 1024;
+    window.openModel(*core::model::findModel("llama3-8b"), p);
+    QVERIFY(estimated.wait(120000));
+    auto* table = window.whatIf()->findChild<QTableWidget*>();
+    QCOMPARE(table->rowCount(), 2);
+    qobject_cast<QDoubleSpinBox*>(table->cellWidget(1, 2))->setValue(25);
+    QVERIFY(estimated.wait(120000));
+    const auto npus = [](const core::Cluster& c) {
+        std::int64_t n = 1;
+        for (const auto& dim : c.topology.dims)
+            n *= dim.npus;
+        return n;
+    };
+    for (const int tp : {2, 1}) {
+        window.parallelism()->findChild<QSpinBox*>(QStringLiteral("tp"))->setValue(tp);
+        QVERIFY(estimated.wait(120000));
+        const auto evaluation = window.session().evaluation();
+        QCOMPARE(evaluation->scenario.parallel.tp, tp);
+        const core::Cluster& cluster = evaluation->scenario.cluster;
+        QCOMPARE(npus(cluster), evaluation->scenario.ranks());
+        QVERIFY(qFuzzyCompare(cluster.topology.dims.at(1).bandwidthGBps, core::fromDecimalGBps(25)));
+        QCOMPARE(qobject_cast<QDoubleSpinBox*>(table->cellWidget(1, 2))->value(), 25.0);
+        QCOMPARE(table->item(1, 1)->text(), QString::number(cluster.topology.dims.at(1).npus));
+    }
 }
 
 void TestExplorer::staleResultsAreDropped()
@@ -368,7 +421,7 @@ void TestExplorer::sweepMarksTheBestPoint()
     const auto& points = window.sweep()->points();
     QCOMPARE(points.size(), std::size_t(4));
     for (const auto& point : points)
-        QCOMPARE(point.parallel.ranks(), 8);
+        QCOMPARE(point.parallel().ranks(), 8);
     QVERIFY(window.sweep()->bestIndex() >= 0);
     QVERIFY(points[static_cast<std::size_t>(window.sweep()->bestIndex())].feasible());
     QCOMPARE(window.sweep()->chart()->series().size(), 4);

@@ -18,6 +18,7 @@ private Q_SLOTS:
     void editsAreDebouncedIntoOneChange();
     void presetChoiceIsAnnounced();
     void algorithmPerDimension();
+    void reportedClusterKeepsTheControls();
 };
 
 namespace {
@@ -38,6 +39,10 @@ void TestWhatIfPanel::showsTheCluster()
     QVERIFY(table);
     QCOMPARE(table->rowCount(), int(preset().topology.dims.size()));
     QCOMPARE(table->item(0, 1)->text(), QString::number(preset().topology.dims.front().npus));
+    // Bandwidth in decimal GB/s, as data sheets and --scale-out-bandwidth state it: NVLink4 as NCCL
+    // delivers it, 370.8 GB/s, and NDR InfiniBand 50 GB/s per GPU.
+    QCOMPARE(qobject_cast<QDoubleSpinBox*>(table->cellWidget(0, 2))->value(), 370.8);
+    QCOMPARE(qobject_cast<QDoubleSpinBox*>(table->cellWidget(1, 2))->value(), 50.0);
     // Showing a cluster is not an edit, and reading it back gives the same cluster.
     QTest::qWait(views::WhatIfPanel::kDebounceMs * 2);
     QCOMPARE(changed.count(), 0);
@@ -90,9 +95,13 @@ void TestWhatIfPanel::editsAreDebouncedIntoOneChange()
     QTest::qWait(views::WhatIfPanel::kDebounceMs * 2);
     QCOMPARE(changed.count(), 1);
     const auto cluster = changed.front().front().value<core::Cluster>();
-    QCOMPARE(cluster.topology.dims.front().bandwidthGBps, 200.0);
+    QCOMPARE(cluster.topology.dims.front().bandwidthGBps, core::fromDecimalGBps(200.0));
     QCOMPARE(cluster.commStreams, 2);
-    // The edited system is no longer the preset as shipped.
+    // The edited system is no longer the preset as shipped, and the cluster says so.
+    QCOMPARE(panel.findChild<QComboBox*>()->currentIndex(), 0);
+    QVERIFY(cluster.edited);
+    // The session reports the edited cluster back: the box stays "(custom)".
+    panel.setCluster(cluster);
     QCOMPARE(panel.findChild<QComboBox*>()->currentIndex(), 0);
 }
 
@@ -108,6 +117,27 @@ void TestWhatIfPanel::presetChoiceIsAnnounced()
     Q_EMIT systems->activated(index);
     QCOMPARE(chosen.count(), 1);
     QCOMPARE(chosen.front().front().toString(), QStringLiteral("mi300x-roce"));
+}
+
+void TestWhatIfPanel::reportedClusterKeepsTheControls()
+{
+    // The session reports every cluster it estimates on; a report of the same dimensions updates the
+    // controls in place, so that one being edited keeps its focus, and emits nothing.
+    views::WhatIfPanel panel;
+    panel.setCluster(preset());
+    QSignalSpy changed(&panel, &views::WhatIfPanel::clusterChanged);
+    auto* table = panel.findChild<QTableWidget*>();
+    auto* bandwidth = qobject_cast<QDoubleSpinBox*>(table->cellWidget(1, 2));
+    core::Cluster reported = preset();
+    reported.topology.dims[1].bandwidthGBps = core::fromDecimalGBps(25);
+    panel.setCluster(reported);
+    QCOMPARE(table->cellWidget(1, 2), bandwidth);
+    QCOMPARE(bandwidth->value(), 25.0);
+    QTest::qWait(views::WhatIfPanel::kDebounceMs * 2);
+    QCOMPARE(changed.count(), 0);
+    // Other dimensions: the table is rebuilt.
+    panel.setCluster(core::clusterPreset("dgx-h100-ib", 8).value());
+    QCOMPARE(table->rowCount(), 1);
 }
 
 QTEST_MAIN(TestWhatIfPanel)

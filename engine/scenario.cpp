@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+#include "engine/scenario.h"
+
+#include "core/error.h"
+
+#include <algorithm>
+
+namespace flint::engine {
+namespace {
+
+bool isPreset(const std::string& name)
+{
+    const auto presets = core::clusterPresets();
+    return std::any_of(presets.begin(), presets.end(), [&name](const auto& p) { return p.name == name; });
+}
+
+/// The cluster `evaluation` is estimated on: sized for its ranks, with the streams its framework
+/// runs collectives on unless the user fixed them.
+void settleCluster(Evaluation& evaluation)
+{
+    Scenario& s = evaluation.scenario;
+    s.cluster = fitCluster(s.cluster, s.ranks());
+    if (evaluation.compiled && !s.commStreamsFixed)
+        s.cluster.commStreams = std::max(s.cluster.commStreams, evaluation.compiled->commStreams);
+}
+
+} // namespace
+
+std::int64_t Scenario::ranks() const
+{
+    if (model)
+        return parallel.ranks();
+    return workload ? static_cast<std::int64_t>(workload->workload.rankCount()) : 0;
+}
+
+std::string Evaluation::status() const
+{
+    if (!problem.empty())
+        return problem;
+    if (figures && figures->outOfMemory)
+        return "out of memory";
+    return {};
+}
+
+std::optional<Objective> parseObjective(std::string_view text)
+{
+    if (text == "throughput" || text == "tokens")
+        return Objective::Throughput;
+    if (text == "mfu")
+        return Objective::Mfu;
+    return std::nullopt;
+}
+
+double score(const Evaluation& evaluation, Objective objective)
+{
+    if (!evaluation.figures)
+        return 0;
+    const core::model::StepFigures& f = *evaluation.figures;
+    if (objective == Objective::Mfu)
+        return f.mfu;
+    const auto ranks = static_cast<double>(std::max<std::int64_t>(1, evaluation.scenario.ranks()));
+    return f.tokensPerSecond / ranks;
+}
+
+int bestIndex(const std::vector<Evaluation>& evaluations, Objective objective)
+{
+    int best = -1;
+    for (std::size_t i = 0; i < evaluations.size(); ++i) {
+        if (!evaluations[i].feasible())
+            continue;
+        if (best < 0 || score(evaluations[i], objective) > score(evaluations[static_cast<std::size_t>(best)], objective))
+            best = static_cast<int>(i);
+    }
+    return best;
+}
+
+void scaleBandwidth(core::Cluster& cluster, double factor)
+{
+    for (core::TopologyDim& dim : cluster.topology.dims)
+        dim.bandwidthGBps *= factor;
+}
+
+core::Cluster fitCluster(const core::Cluster& cluster, std::int64_t ranks)
+{
+    if (ranks < 1 || !isPreset(cluster.name))
+        return cluster;
+    std::optional<core::Cluster> shaped = core::clusterPreset(cluster.name, ranks);
+    if (!shaped)
+        return cluster;
+    core::Cluster fitted = cluster;
+    std::vector<core::TopologyDim> dims = shaped->topology.dims;
+    // Dimensions both shapes have keep the user's kind, bandwidth and latency; only the NPU counts
+    // follow the ranks. A dimension the new shape adds comes from the preset.
+    for (std::size_t d = 0; d < dims.size() && d < cluster.topology.dims.size(); ++d) {
+        const std::int32_t npus = dims[d].npus;
+        dims[d] = cluster.topology.dims[d];
+        dims[d].npus = npus;
+    }
+    fitted.topology.dims = std::move(dims);
+    return fitted;
+}
+
+std::shared_ptr<const core::LoadedWorkload> asLoadedWorkload(const core::model::CompiledModel& compiled)
+{
+    auto loaded = std::make_shared<core::LoadedWorkload>();
+    loaded->kind = core::InputKind::BuiltinModel;
+    loaded->workload = compiled.workload;
+    loaded->name = compiled.model.title + " — " + compiled.parallel.describe();
+    loaded->warnings = compiled.warnings;
+    loaded->notes.push_back("generated as StableHLO blocks, partitioned for the stage mesh " + compiled.meshText +
+                            " and composed into " + std::to_string(compiled.parallel.pp) +
+                            " pipeline stage program(s) (docs/models.md)");
+    loaded->numPartitions = static_cast<std::int64_t>(compiled.workload.rankCount());
+    return loaded;
+}
+
+Evaluation prepare(const Scenario& scenario, core::model::ModelCompiler* compiler, const core::JobControl& control)
+{
+    Evaluation e;
+    e.scenario = scenario;
+    if (scenario.model) {
+#if defined(FLINT_HAVE_MODELS)
+        const auto problems = core::model::validateStrategy(*scenario.model, scenario.parallel);
+        if (!problems.empty()) {
+            e.problem = problems.front().message;
+            return e;
+        }
+        if (compiler == nullptr)
+            throw std::logic_error("engine::prepare: a model scenario needs a model compiler");
+        e.compiled = std::make_shared<const core::model::CompiledModel>(
+            compiler->compile(*scenario.model, scenario.parallel, control));
+        e.workload = asLoadedWorkload(*e.compiled);
+#else
+        (void)compiler;
+        (void)control;
+        throw core::InputError("model", "this build has no MLIR frontend (FLINT_BUILD_MLIR=OFF), which built-in "
+                                        "models compile through");
+#endif
+    } else {
+        if (!scenario.workload)
+            throw std::logic_error("engine::prepare: a scenario needs a model or a workload");
+        e.workload = scenario.workload;
+    }
+    settleCluster(e);
+    return e;
+}
+
+Evaluation rebind(const Evaluation& prepared, const core::Cluster& cluster)
+{
+    Evaluation e = prepared;
+    e.result.reset();
+    e.figures.reset();
+    e.scenario.cluster = cluster;
+    settleCluster(e);
+    return e;
+}
+
+void estimate(Evaluation& prepared, const core::JobControl& control)
+{
+    if (!prepared.problem.empty() || !prepared.workload)
+        return;
+    prepared.result = core::estimate(prepared.workload->workload, prepared.scenario.cluster, prepared.scenario.options,
+                                     control);
+#if defined(FLINT_HAVE_MODELS)
+    if (prepared.compiled)
+        prepared.figures = core::model::stepFigures(*prepared.compiled, *prepared.result, prepared.scenario.cluster);
+#endif
+}
+
+Evaluation evaluate(const Scenario& scenario, core::model::ModelCompiler* compiler, const core::JobControl& control)
+{
+    Evaluation e = prepare(scenario, compiler, control);
+    estimate(e, control);
+    return e;
+}
+
+std::vector<Evaluation> evaluateAll(const std::vector<Scenario>& scenarios, core::model::ModelCompiler* compiler,
+                                    const core::JobControl& control,
+                                    const std::function<void(std::size_t, const Evaluation&)>& each)
+{
+    std::vector<Evaluation> out;
+    out.reserve(scenarios.size());
+    core::JobControl point; // progress is reported per point, not within one
+    point.cancel = control.cancel;
+    for (std::size_t i = 0; i < scenarios.size(); ++i) {
+        control.check();
+        Evaluation e;
+        try {
+            e = evaluate(scenarios[i], compiler, point);
+        } catch (const core::Cancelled&) {
+            throw;
+        } catch (const std::exception& error) {
+            e = Evaluation{};
+            e.scenario = scenarios[i];
+            e.problem = error.what();
+        }
+        control.report(static_cast<double>(i + 1) / static_cast<double>(scenarios.size()));
+        if (each)
+            each(i, e);
+        // A sweep keeps its points' figures, not their workloads (a point is re-evaluated to be shown).
+        e.compiled.reset();
+        e.workload.reset();
+        out.push_back(std::move(e));
+    }
+    return out;
+}
+
+} // namespace flint::engine
