@@ -2,9 +2,20 @@
 #include "core/types.h"
 
 #include <array>
+#include <cctype>
 #include <utility>
 
 namespace flint::core {
+
+std::string nameKey(std::string_view text, std::string_view ignored)
+{
+    std::string out;
+    out.reserve(text.size());
+    for (const char c : text)
+        if (ignored.find(c) == std::string_view::npos)
+            out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
 namespace {
 
 constexpr std::array kOpKindNames{

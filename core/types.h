@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace flint::core {
@@ -66,6 +67,11 @@ enum class DType : std::uint8_t {
     C128,
     Token,
 };
+
+/// `text` in lower case without the characters of `ignored`: the one way a name a user types (a
+/// preset, device, model, algorithm, schedule or op kind) is matched, so that "All-Reduce",
+/// "all_reduce" and "allreduce" agree.
+std::string nameKey(std::string_view text, std::string_view ignored = "-_ ");
 
 std::string_view displayName(OpKind kind);
 /// Chakra spelling of an op kind ("COMP_NODE", ...).

@@ -36,14 +36,10 @@ std::string lowered(std::string_view text)
     return out;
 }
 
-/// Lower case without '-', '_' and spaces, so that "All-Reduce", "all_reduce" and "allreduce" agree.
+/// An op kind a query names: "All-Reduce", "all_reduce" and "allreduce" agree.
 std::string normalised(std::string_view text)
 {
-    std::string out;
-    for (char c : text)
-        if (c != '-' && c != '_' && c != ' ')
-            out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
+    return core::nameKey(text);
 }
 
 DagNodeKind nodeKindOf(core::OpKind kind)

@@ -8,14 +8,6 @@
 namespace flint::core {
 namespace {
 
-std::string key(std::string_view text)
-{
-    std::string out;
-    for (char c : text)
-        out += c == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
 std::int32_t ceilDiv(std::int64_t a, std::int64_t b)
 {
     return static_cast<std::int32_t>(std::max<std::int64_t>(1, (a + b - 1) / b));
@@ -106,10 +98,10 @@ std::vector<ClusterPresetInfo> clusterPresets()
 
 std::optional<Cluster> clusterPreset(std::string_view name, std::int64_t ranks)
 {
-    const std::string wanted = key(name);
+    const std::string wanted = nameKey(name);
     ranks = std::max<std::int64_t>(ranks, 1);
     for (const NodePreset& p : kNodePresets) {
-        if (wanted != p.name)
+        if (wanted != nameKey(p.name))
             continue;
         Cluster c;
         c.name = p.name;
@@ -122,7 +114,7 @@ std::optional<Cluster> clusterPreset(std::string_view name, std::int64_t ranks)
         c.system = defaultSystem();
         return c;
     }
-    if (wanted == "tpu-v5p-torus" || wanted == "tpu-v5p") {
+    if (wanted == "tpuv5ptorus" || wanted == "tpuv5p") {
         Cluster c;
         c.name = "tpu-v5p-torus";
         c.device = *findDevice("TPUv5p");
@@ -142,10 +134,10 @@ std::optional<Cluster> clusterPreset(std::string_view name, std::int64_t ranks)
         c.system = defaultSystem();
         return c;
     }
-    if (wanted == "astrasim-ring" || wanted == "astrasim-hgx-h100") {
+    if (wanted == "astrasimring" || wanted == "astrasimhgxh100") {
         // ASTRA-sim examples/network/analytical/Ring_8npus.yml + examples/system/native_collectives/
         // Ring_4chunks.json, and HGX-H100-validated.yml/.json (518bd513).
-        const bool ring = wanted == "astrasim-ring";
+        const bool ring = wanted == "astrasimring";
         Topology topology;
         topology.dims.push_back(ring ? TopologyDim{TopologyKind::Ring, 8, 50.0, 500.0}
                                      : TopologyDim{TopologyKind::Switch, 8, 400.0, 936.25});
@@ -155,7 +147,7 @@ std::optional<Cluster> clusterPreset(std::string_view name, std::int64_t ranks)
         system.preferredDatasetSplits = 4;
         system.localMemBandwidthGBps = ring ? 1600 : 3350;
         Cluster c = astraSimCluster(topology, system);
-        c.name = std::string(wanted);
+        c.name = ring ? "astrasim-ring" : "astrasim-hgx-h100";
         c.device = *findDevice("H100");
         return c;
     }

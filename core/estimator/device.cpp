@@ -112,15 +112,6 @@ std::vector<DeviceSpec> makePresets()
     };
 }
 
-std::string lower(std::string_view text)
-{
-    std::string out;
-    for (char c : text)
-        if (c != '-' && c != '_' && c != ' ')
-            out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
 } // namespace
 
 std::string_view displayName(Precision precision)
@@ -257,7 +248,7 @@ const std::vector<DeviceSpec>& devicePresets()
 
 const DeviceSpec* findDevice(std::string_view name)
 {
-    std::string key = lower(name);
+    std::string key = nameKey(name);
     struct Alias {
         std::string_view alias;
         std::string_view name;
@@ -271,7 +262,7 @@ const DeviceSpec* findDevice(std::string_view name)
         if (key == a.alias)
             key = a.name;
     for (const DeviceSpec& d : devicePresets())
-        if (lower(d.name) == key)
+        if (nameKey(d.name) == key)
             return &d;
     return nullptr;
 }

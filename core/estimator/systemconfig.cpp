@@ -63,10 +63,7 @@ std::string_view displayName(CollectiveAlgorithm algorithm)
 
 std::optional<CollectiveAlgorithm> collectiveAlgorithmFromName(std::string_view name)
 {
-    std::string key;
-    for (char c : name)
-        if (c != '-' && c != '_')
-            key += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const std::string key = nameKey(name, "-_");
     if (key == "ring" || key == "onering")
         return CollectiveAlgorithm::Ring;
     if (key.starts_with("direct") || key.starts_with("onedirect"))

@@ -3,6 +3,7 @@
 
 #include "core/error.h"
 #include "core/fileio.h"
+#include "core/types.h"
 
 #include <algorithm>
 #include <cctype>
@@ -89,10 +90,7 @@ std::string_view displayName(TopologyKind kind)
 
 std::optional<TopologyKind> topologyKindFromName(std::string_view name)
 {
-    std::string key;
-    for (char c : name)
-        if (c != '_' && c != '-')
-            key += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const std::string key = nameKey(name, "-_");
     if (key == "ring")
         return TopologyKind::Ring;
     if (key == "switch")

@@ -524,7 +524,7 @@ const std::unordered_map<std::string_view, OpClass>& opClasses()
                                     "and",
                                     "ceil",
                                     "clamp",
-                                    "clz",
+                                    "count-leading-zeros", // HloOpcode::kClz prints so
                                     "compare",
                                     "complex",
                                     "convert",
@@ -606,6 +606,18 @@ const std::unordered_map<std::string_view, OpClass>& opClasses()
     }();
     return table;
 }
+
+} // namespace
+
+bool isElementwiseOpcode(std::string_view opcode)
+{
+    const auto& table = opClasses();
+    const auto it = table.find(opcode);
+    return it != table.end() &&
+           (it->second == OpClass::Elementwise || it->second == OpClass::Transcendental || it->second == OpClass::Map);
+}
+
+namespace {
 
 /// Custom calls that only annotate (sharding, host offloading) and emit no kernel.
 bool isAnnotationTarget(std::string_view target)

@@ -30,6 +30,11 @@ struct InstructionCost {
 /// nothing and the lowering passes their operands' dependencies through.
 bool isFreeOpcode(std::string_view opcode);
 
+/// True for opcodes applied element by element, with the shape of their operands: arithmetic,
+/// comparisons, conversions, transcendentals and map. The one list of them (hlocost.cpp's opcode
+/// table), shared by the cost model and the partitioner.
+bool isElementwiseOpcode(std::string_view opcode);
+
 /// Costs every instruction of a Module as a standalone kernel (the granularity the lowering emits).
 ///
 /// All costs are computed in the constructor, which keeps no reference to the module; afterwards the

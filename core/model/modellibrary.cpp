@@ -115,13 +115,10 @@ std::vector<TransformerConfig> makeLibrary()
     return models;
 }
 
+/// Model names also match without dots ("llama3.1-8b" and "llama31-8b").
 std::string normalised(std::string_view text)
 {
-    std::string out;
-    for (char c : text)
-        if (c != '-' && c != '_' && c != ' ' && c != '.')
-            out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
+    return nameKey(text, "-_ .");
 }
 
 std::string_view trim(std::string_view text)

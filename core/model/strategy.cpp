@@ -10,15 +10,6 @@
 namespace flint::core::model {
 namespace {
 
-std::string lower(std::string_view text)
-{
-    std::string out;
-    for (char c : text)
-        if (c != '-' && c != '_' && c != ' ')
-            out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
 std::string number(std::int64_t value)
 {
     return std::to_string(value);
@@ -141,7 +132,7 @@ std::string_view displayName(ZeroStage zero)
 
 std::optional<Phase> parsePhase(std::string_view text)
 {
-    const std::string key = lower(text);
+    const std::string key = nameKey(text);
     if (key == "train" || key == "training")
         return Phase::Training;
     if (key == "prefill")
@@ -153,7 +144,7 @@ std::optional<Phase> parsePhase(std::string_view text)
 
 std::optional<PipelineSchedule> parseSchedule(std::string_view text)
 {
-    const std::string key = lower(text);
+    const std::string key = nameKey(text);
     if (key == "gpipe")
         return PipelineSchedule::GPipe;
     if (key == "1f1b" || key == "onefoneb" || key == "pipedreamflush")
@@ -165,7 +156,7 @@ std::optional<PipelineSchedule> parseSchedule(std::string_view text)
 
 std::optional<Recompute> parseRecompute(std::string_view text)
 {
-    const std::string key = lower(text);
+    const std::string key = nameKey(text);
     if (key == "none" || key == "no" || key == "off")
         return Recompute::None;
     if (key == "selective")
@@ -177,7 +168,7 @@ std::optional<Recompute> parseRecompute(std::string_view text)
 
 std::optional<ZeroStage> parseZero(std::string_view text)
 {
-    const std::string key = lower(text);
+    const std::string key = nameKey(text);
     if (key == "0" || key == "none" || key == "zero0" || key == "off")
         return ZeroStage::None;
     if (key == "1" || key == "zero1")

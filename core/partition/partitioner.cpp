@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/partition/partitioner.h"
 
+#include "core/hlo/hlocost.h"
+
 #include <algorithm>
 #include <limits>
 #include <map>
@@ -17,58 +19,8 @@ using Axes = std::vector<std::string>;
 
 bool isElementwise(const std::string& opcode)
 {
-    static const std::set<std::string, std::less<>> ops{"abs",
-                                                        "add",
-                                                        "and",
-                                                        "atan2",
-                                                        "cbrt",
-                                                        "ceil",
-                                                        "clamp",
-                                                        "compare",
-                                                        "convert",
-                                                        "cosine",
-                                                        "divide",
-                                                        "erf",
-                                                        "exponential",
-                                                        "exponential-minus-one",
-                                                        "floor",
-                                                        "is-finite",
-                                                        "log",
-                                                        "log-plus-one",
-                                                        "logistic",
-                                                        "map", // HLO map: a computation applied elementwise
-                                                        "maximum",
-                                                        "minimum",
-                                                        "multiply",
-                                                        "negate",
-                                                        "not",
-                                                        "or",
-                                                        "power",
-                                                        "remainder",
-                                                        "round-nearest-afz",
-                                                        "round-nearest-even",
-                                                        "rsqrt",
-                                                        "select",
-                                                        "sign",
-                                                        "sine",
-                                                        "sqrt",
-                                                        "subtract",
-                                                        "tan",
-                                                        "tanh",
-                                                        "xor",
-                                                        "shift-left",
-                                                        "shift-right-arithmetic",
-                                                        "shift-right-logical",
-                                                        "popcnt",
-                                                        "count-leading-zeros",
-                                                        "real",
-                                                        "imag",
-                                                        "complex",
-                                                        "stochastic-convert",
-                                                        "bitcast",
-                                                        "copy",
-                                                        "reduce-precision"};
-    return ops.count(opcode) != 0;
+    // copy and bitcast keep the operand's shape and are partitioned like elementwise ops.
+    return hlo::isElementwiseOpcode(opcode) || opcode == "copy" || opcode == "bitcast";
 }
 
 /// What the partitioners of one module's computations (the entry and the loop regions) share: the
