@@ -76,6 +76,7 @@ void JobRunner::start(Kind kind, const QString& message, Work work)
         try {
             deliver = work(control);
         } catch (const core::Cancelled&) {
+            deliver = nullptr; // cancelled: nothing to deliver, the runner still counts the job done
         }
         QMetaObject::invokeMethod(
             self.data(),

@@ -81,7 +81,7 @@ void Session::openModel(const core::model::TransformerConfig& model, const core:
 
 void Session::openScenario(const engine::Scenario& scenario)
 {
-    if (!scenario.isModel()) {
+    if (!scenario.model) {
         m_scenario.cluster = scenario.cluster;
         openWorkload(scenario.workload, m_path);
         return;
