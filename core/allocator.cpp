@@ -62,14 +62,15 @@ void* mapBlock(std::size_t& capacity)
     void* raw = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (raw == MAP_FAILED)
         throw std::bad_alloc();
+    // Aligning a mapping is integer arithmetic on its address (NOLINTs: the casts are the point).
     const auto address = reinterpret_cast<std::uintptr_t>(raw);
     const std::uintptr_t aligned = (address + kHugePage - 1) & ~(kHugePage - 1);
     if (aligned > address)
         munmap(raw, aligned - address);
     if (const std::uintptr_t tail = address + mapped - (aligned + capacity); tail > 0)
-        munmap(reinterpret_cast<void*>(aligned + capacity), tail);
-    void* data = reinterpret_cast<void*>(aligned);
-    madvise(data, capacity, MADV_HUGEPAGE); // advice only: without it the block still works
+        munmap(reinterpret_cast<void*>(aligned + capacity), tail); // NOLINT(performance-no-int-to-ptr)
+    void* data = reinterpret_cast<void*>(aligned);                 // NOLINT(performance-no-int-to-ptr)
+    madvise(data, capacity, MADV_HUGEPAGE);                        // advice only: without it the block still works
     return data;
 }
 

@@ -142,7 +142,7 @@ void checkNesting(std::string_view text, const std::string& file, std::size_t li
         return;
     const int line =
         1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(*at), '\n'));
-    throw InputError(file, *at, line,
+    throw InputError(file, at, line,
                      "brackets nest deeper than " + std::to_string(limit) +
                          " levels here; refused before parsing (no real input nests so deep)");
 }

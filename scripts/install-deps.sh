@@ -21,8 +21,8 @@ packages=(
   xvfb xauth fonts-wqy-microhei
   # the Debian package's checks (scripts/check-package.sh)
   lintian desktop-file-utils appstream
-  # libFuzzer harnesses under ASan + UBSan (scripts/fuzz.sh)
-  clang-19 libclang-rt-19-dev
+  # libFuzzer harnesses under ASan + UBSan (scripts/fuzz.sh); clang-tidy on changed files (scripts/tidy.sh)
+  clang-19 libclang-rt-19-dev clang-tidy-19
 )
 
 missing=()

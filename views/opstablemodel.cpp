@@ -30,11 +30,11 @@ OpsTableModel::OpsTableModel(QObject* parent)
     : QAbstractTableModel(parent)
 {}
 
-void OpsTableModel::setData(std::shared_ptr<const core::Workload> workload,
-                            std::shared_ptr<const core::EstimateResult> result, int rank)
+void OpsTableModel::setData(const std::shared_ptr<const core::Workload>& workload,
+                            const std::shared_ptr<const core::EstimateResult>& result, int rank)
 {
     beginResetModel();
-    m_workload = std::move(workload);
+    m_workload = workload;
     m_program = nullptr;
     m_rows.clear();
     m_rowOfOp.clear();

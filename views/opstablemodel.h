@@ -27,8 +27,8 @@ public:
     explicit OpsTableModel(QObject* parent = nullptr);
 
     /// Shows the ops of `rank`, timed by `result` when it has events for them (null: no times).
-    void setData(std::shared_ptr<const core::Workload> workload, std::shared_ptr<const core::EstimateResult> result,
-                 int rank);
+    void setData(const std::shared_ptr<const core::Workload>& workload,
+                 const std::shared_ptr<const core::EstimateResult>& result, int rank);
     int rank() const { return m_rank; }
     /// The row of op `opIndex`, or -1.
     int rowOfOp(std::uint32_t opIndex) const;

@@ -81,7 +81,7 @@ int runHloBenchmark(const std::vector<std::string>& arguments)
     std::printf("  peak memory of a run      +%.1f MiB\n", peakMiB);
     std::printf("  per rank: %llu FLOPs, %llu collectives\n", static_cast<unsigned long long>(summary.flops),
                 static_cast<unsigned long long>(
-                    summary.collectives.size() ? summary.ops - summary.opsByKind.at(core::OpKind::Compute) : 0));
+                    !summary.collectives.empty() ? summary.ops - summary.opsByKind.at(core::OpKind::Compute) : 0));
     return ExitSuccess;
 }
 

@@ -95,7 +95,7 @@ int runMlirBenchmark(const std::vector<std::string>& arguments)
     const std::uint64_t layers = std::max<std::uint64_t>(1, cli.number("partition-ops", 10'000) / 4);
     const mlir::MlirModule sharded = mlir::readMlirModuleSource(syntheticShardedModule(layers), "synthetic.mlir");
     std::printf("re-partition benchmark: %llu ops with shardings, no collectives\n",
-                static_cast<unsigned long long>(layers * 4));
+                static_cast<unsigned long long>(layers) * 4);
     for (const char* mesh : {"x=2,y=4", "x=8,y=16", "x=64,y=4"}) {
         double seconds = 1e300;
         mlir::MlirImport partitioned;

@@ -172,11 +172,12 @@ MainWindow::MainWindow(QWidget* parent)
     // The session owns the scenario; the panels show what it reports and send it their edits.
     connect(m_session, &Session::scenarioChanged, this,
             [this](const engine::Scenario& scenario) { m_whatIf->setCluster(scenario.cluster); });
-    connect(m_session, &Session::modelCompiled, this, [this](std::shared_ptr<const core::model::CompiledModel> c) {
-        if (m_parallelism->parallel().describe() != c->parallel.describe() ||
-            m_parallelism->model().name != c->model.name)
-            m_parallelism->setStrategy(c->model, c->parallel);
-    });
+    connect(m_session, &Session::modelCompiled, this,
+            [this](const std::shared_ptr<const core::model::CompiledModel>& c) {
+                if (m_parallelism->parallel().describe() != c->parallel.describe() ||
+                    m_parallelism->model().name != c->model.name)
+                    m_parallelism->setStrategy(c->model, c->parallel);
+            });
     connect(m_session, &Session::busyChanged, this, [this](const QString& message, int percent) {
         m_progress->setVisible(!message.isEmpty());
         m_progress->setRange(0, percent < 0 ? 0 : 100);
@@ -424,7 +425,7 @@ void MainWindow::showWorkload(std::shared_ptr<const core::LoadedWorkload> worklo
                                                            }()))));
 }
 
-void MainWindow::showEstimate(std::shared_ptr<const engine::Evaluation> evaluation)
+void MainWindow::showEstimate(const std::shared_ptr<const engine::Evaluation>& evaluation)
 {
     const auto& workload = evaluation->workload;
     const auto& result = evaluation->result;

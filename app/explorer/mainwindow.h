@@ -83,7 +83,7 @@ private:
     void buildMenus();
     void rebuildRecentMenu();
     void showWorkload(std::shared_ptr<const core::LoadedWorkload> workload, const QString& path);
-    void showEstimate(std::shared_ptr<const engine::Evaluation> evaluation);
+    void showEstimate(const std::shared_ptr<const engine::Evaluation>& evaluation);
     void showError(const QString& summary, const QString& details);
     void exportTrace();
     void exportChakra();

@@ -10,13 +10,13 @@ namespace {
 enum class WireType : std::uint8_t { Varint = 0, Fixed64 = 1, Length = 2, StartGroup = 3, EndGroup = 4, Fixed32 = 5 };
 
 /// Field numbers of the schema (core/proto/chakra_et.proto).
-namespace NodeField {
-constexpr std::uint32_t Id = 1, Name = 2, Type = 3, CtrlDeps = 4, DataDeps = 5, StartTime = 6, Duration = 7, Inputs = 8,
-                        Outputs = 9, Attr = 10;
-}
-namespace AttrField {
-constexpr std::uint32_t Name = 1, DocString = 2, FirstValue = 3, LastValue = 32;
-}
+struct NodeField {
+    static constexpr std::uint32_t Id = 1, Name = 2, Type = 3, CtrlDeps = 4, DataDeps = 5, StartTime = 6, Duration = 7,
+                                   Inputs = 8, Outputs = 9, Attr = 10;
+};
+struct AttrField {
+    static constexpr std::uint32_t Name = 1, DocString = 2, FirstValue = 3, LastValue = 32;
+};
 
 class Cursor {
 public:

@@ -154,7 +154,7 @@ ProgramInfo buildProgramInfo(const Program& program, const Cluster& cluster, con
         }
         info.commIndex[i] = info.commOps++;
         if (op.kind == OpKind::Collective) {
-            const auto s = static_cast<std::size_t>(op.commSlot + 1);
+            const auto s = static_cast<std::size_t>(op.commSlot) + 1;
             if (s >= info.slotOps.size())
                 info.slotOps.resize(s + 1);
             info.slotOrdinal[i] = static_cast<std::uint32_t>(info.slotOps[s].size());
@@ -515,7 +515,7 @@ void Simulator::bindGroups()
                 const Op& op = program.ops[i];
                 if (op.kind != OpKind::Collective)
                     continue;
-                const std::uint32_t seq = canonical[static_cast<std::size_t>(op.commSlot + 1)];
+                const std::uint32_t seq = canonical[static_cast<std::size_t>(op.commSlot) + 1];
                 (*entry.second)[i] = static_cast<std::uint32_t>((*entry.first)[seq].size());
                 (*entry.first)[seq].push_back(i);
             }
@@ -656,7 +656,7 @@ void Simulator::classify()
         std::vector<std::map<std::pair<int, std::uint64_t>, const Op*>> seen(usage[p].size());
         for (const Op& op : program.ops)
             if (op.kind == OpKind::Collective) {
-                const auto s = static_cast<std::size_t>(op.commSlot + 1);
+                const auto s = static_cast<std::size_t>(op.commSlot) + 1;
                 const bool permute = op.collective == CollectiveKind::CollectivePermute;
                 const std::pair<int, std::uint64_t> k{static_cast<int>(op.collective),
                                                       permute ? reinterpret_cast<std::uintptr_t>(&op) : op.commBytes};
@@ -1419,7 +1419,7 @@ void Simulator::buildCommMatrix(EstimateResult& result)
         for (const Op& op : m_programs[p].program->ops)
             if (op.kind == OpKind::Collective) {
                 const bool permute = op.collective == CollectiveKind::CollectivePermute;
-                auto& entry = histogram[p][static_cast<std::size_t>(op.commSlot + 1)][{
+                auto& entry = histogram[p][static_cast<std::size_t>(op.commSlot) + 1][{
                     static_cast<int>(op.collective), permute ? reinterpret_cast<std::uintptr_t>(&op) : op.commBytes}];
                 entry.op = &op;
                 ++entry.count;

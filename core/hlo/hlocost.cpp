@@ -81,11 +81,12 @@ std::uint64_t bytes(const Shape& shape)
 
 /// The first array of a shape (the shape itself, or a tuple's first leaf): the "result" of ops
 /// whose tuple carries extra outputs (variadic reduce, custom calls with a workspace).
+/// Callers pass shapes owned by instructions, never temporaries.
 const Shape& firstArray(const Shape& shape)
 {
     if (shape.isTuple && !shape.tupleElements.empty())
         return firstArray(shape.tupleElements.front());
-    return shape;
+    return shape; // NOLINT(bugprone-return-const-ref-from-parameter): see above
 }
 
 std::uint64_t dimensionOr(const Shape& shape, std::int64_t index, std::uint64_t fallback = 1)

@@ -288,9 +288,11 @@ void refuseOuterUseOfNestedDefinition(std::string_view source, const std::string
                     const std::size_t nameStop = nameEnd(at + 1);
                     names.emplace_back(source.substr(at + 1, nameStop - at - 1), at);
                     at = nameStop;
-                    if (at < source.size() && source[at] == ':')
-                        while (++at < source.size() && std::isdigit(static_cast<unsigned char>(source[at]))) {
-                        }
+                    if (at < source.size() && source[at] == ':') {
+                        ++at; // a result count: %name:3
+                        while (at < source.size() && std::isdigit(static_cast<unsigned char>(source[at])))
+                            ++at;
+                    }
                     at = skipBlanks(at);
                 }
                 if (at < source.size() && source[at] == '=' && (at + 1 >= source.size() || source[at + 1] != '=')) {

@@ -374,7 +374,7 @@ std::vector<TensorSharding> parseSdyShardings(std::string_view text, std::string
     std::size_t at = 0;
     // Each value's sharding is "<@mesh, [dims], replicated={...}, unreduced={...}>"; the single form
     // "#sdy.sharding<@mesh, [...]>" has the same body.
-    while ((at = text.find("@", at)) != std::string_view::npos) {
+    while ((at = text.find('@', at)) != std::string_view::npos) {
         std::string_view rest = text.substr(at);
         const std::size_t open = rest.find('[');
         const std::size_t close = rest.find('>');

@@ -1194,7 +1194,7 @@ void TestEstimate::exports()
     const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(trace), &error);
     QCOMPARE(error.error, QJsonParseError::NoError);
     int processes = 0, slices = 0, flowStarts = 0, flowEnds = 0;
-    for (const QJsonValue& v : doc.object().value(QStringLiteral("traceEvents")).toArray()) {
+    for (const QJsonValue v : doc.object().value(QStringLiteral("traceEvents")).toArray()) {
         const QJsonObject e = v.toObject();
         const QString ph = e.value(QStringLiteral("ph")).toString();
         if (ph == QStringLiteral("M") && e.value(QStringLiteral("name")).toString() == QStringLiteral("process_name"))

@@ -52,7 +52,7 @@ void TestEstimateCli::jsonMatchesAstraSim()
     QCOMPARE(std::llround(json.value(QStringLiteral("step_time_s")).toDouble() * 1e9), 64440ll);
     const QJsonArray ranks = json.value(QStringLiteral("ranks")).toArray();
     QCOMPARE(ranks.size(), 8);
-    for (const QJsonValue& v : ranks) {
+    for (const QJsonValue v : ranks) {
         const QJsonObject r = v.toObject();
         for (const char* key : {"rank", "finish_s", "compute_s", "exposed_comm_s", "idle_s"})
             QVERIFY2(r.contains(QLatin1String(key)), key);
@@ -75,7 +75,7 @@ void TestEstimateCli::writesTraceCsvAndMatrix()
     const QJsonArray events =
         QJsonDocument::fromJson(traceFile.readAll()).object().value(QStringLiteral("traceEvents")).toArray();
     int flows = 0;
-    for (const QJsonValue& v : events)
+    for (const QJsonValue v : events)
         flows += v.toObject().value(QStringLiteral("ph")).toString() == QStringLiteral("t");
     QCOMPARE(flows, 6); // one all-reduce over 8 ranks: s, 6 x t, f
     QFile csvFile(csv);

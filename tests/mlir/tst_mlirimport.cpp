@@ -34,16 +34,19 @@ std::string fixture(const char* name)
 /// The shared sample `name`, or nothing (the test then skips) in a clone without ../shared/data.
 std::optional<std::string> sharedSample(const char* name)
 {
-    const std::string path = std::string(FLINT_SHARED_DATA "/stablehlo/") + name;
+    std::string path = std::string(FLINT_SHARED_DATA "/stablehlo/") + name;
     if (!QFileInfo::exists(QString::fromStdString(path)))
         return std::nullopt;
     return path;
 }
 
+// `name` is a string literal pasted into the message; it cannot take parentheses.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define REQUIRE_SAMPLE(var, name)                                                                                      \
     const std::optional<std::string> var = sharedSample(name);                                                         \
     if (!var)                                                                                                          \
         QSKIP("shared sample " name " not found under " FLINT_SHARED_DATA "/stablehlo");
+// NOLINTEND(bugprone-macro-parentheses)
 
 /// Collectives of rank `rank`: "KIND {members}" -> count, in program order of first appearance.
 std::map<std::string, int> collectivesOf(const Workload& workload, std::size_t rank)
