@@ -3,10 +3,10 @@
 
 #include "core/estimator/cluster.h"
 #include "core/estimator/estimate.h"
-#include "core/model/modelcompiler.h"
 #include "core/model/modelconfig.h"
 #include "core/progress.h"
-#include "core/workloadloader.h"
+#include "engine/modelcompiler.h"
+#include "engine/workloadloader.h"
 
 #include <cstdint>
 #include <functional>
@@ -94,7 +94,8 @@ std::shared_ptr<const core::LoadedWorkload> asLoadedWorkload(const core::model::
 /// required for models) or takes the workload, then settles the cluster (fitCluster, streams). An
 /// invalid strategy is reported in Evaluation::problem, not thrown. Throws Cancelled, and the
 /// compiler's and loader's errors for anything else.
-Evaluation prepare(const Scenario& scenario, core::model::ModelCompiler* compiler, const core::JobControl& control = {});
+Evaluation prepare(const Scenario& scenario, core::model::ModelCompiler* compiler,
+                   const core::JobControl& control = {});
 /// `prepared` on another cluster, settled as prepare() settles it; not estimated yet.
 Evaluation rebind(const Evaluation& prepared, const core::Cluster& cluster);
 /// Second stage: estimates a prepared evaluation and derives its figures. Throws InputError (the

@@ -2,8 +2,8 @@
 // libFuzzer harness: a model file (`key = value` lines), its strategy check, and for small models
 // the whole compile (block generation, MLIR lowering, composition).
 #include "core/mlir/mlirreader.h"
-#include "core/model/modelcompiler.h"
 #include "core/model/modelconfig.h"
+#include "engine/modelcompiler.h"
 #include "fuzz/fuzztarget.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)

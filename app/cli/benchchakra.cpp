@@ -5,7 +5,7 @@
 #include "cli/commands.h"
 #include "core/chakra.h"
 #include "core/synthetictrace.h"
-#include "core/workloadloader.h"
+#include "engine/workloadloader.h"
 
 #include <cstdio>
 #include <filesystem>

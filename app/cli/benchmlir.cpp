@@ -8,6 +8,7 @@
 #include "core/workloadsummary.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 
 namespace flint::app {
@@ -41,20 +42,31 @@ std::string syntheticShardedModule(std::uint64_t layers)
     return text + "    return " + previous + " : tensor<128x1024xf32>\n  }\n}\n";
 }
 
+/// The ResNet-50 training step of the shared samples: under $FLINT_SHARED_DATA, else under
+/// ../shared/data as seen from a checkout (no build-tree path is compiled into the program).
+std::string defaultBenchFile()
+{
+    const char* shared = std::getenv("FLINT_SHARED_DATA");
+    const std::string root = shared != nullptr && *shared != '\0' ? shared : "../shared/data";
+    return root + "/stablehlo/resnet_50_train_step_4_devices_1024_batch.mlir";
+}
+
 int runMlirBenchmark(const std::vector<std::string>& arguments)
 {
     CommandLine cli("bench mlir", "[FILE.mlir] [--repeat K]",
                     "Benchmark the MLIR frontend: parse and verify FILE with MLIR 19 and the reader dialects,\n"
                     "translate it to the HLO frontend's module, then lower it (cost every op, unroll loops, inline\n"
                     "calls, bind every collective's groups). Prints the time of each phase, best of --repeat.\n"
-                    "FILE defaults to the ResNet-50 training step of the shared samples (" FLINT_BENCH_MLIR_FILE ").",
+                    "FILE defaults to the ResNet-50 training step of the shared samples:\n"
+                    "$FLINT_SHARED_DATA/stablehlo/resnet_50_train_step_4_devices_1024_batch.mlir, where\n"
+                    "FLINT_SHARED_DATA defaults to ../shared/data (run from the checkout).",
                     {{"repeat", 0, "K", "runs of each phase; the best is reported (default 5)"},
                      {"partition-ops", 0, "N", "ops of the synthetic sharded module to re-partition (default 10000)"}});
     if (!cli.parseOrShowHelp(arguments))
         return ExitSuccess;
     if (cli.positionals().size() > 1)
         throw UsageError("expected at most one FILE");
-    const std::string path = cli.positionals().empty() ? std::string(FLINT_BENCH_MLIR_FILE) : cli.positionals()[0];
+    const std::string path = cli.positionals().empty() ? defaultBenchFile() : cli.positionals()[0];
     const std::uint64_t repeat = std::max<std::uint64_t>(1, cli.number("repeat", 5));
     std::error_code ec;
     const auto bytes = std::filesystem::file_size(path, ec);

@@ -4,7 +4,7 @@
 #include "cli/commandline.h"
 #include "cli/commands.h"
 #include "core/estimator/estimate.h"
-#include "core/model/modelcompiler.h"
+#include "engine/modelcompiler.h"
 #include "engine/scenario.h"
 
 #include <algorithm>

@@ -8,7 +8,7 @@
 #include "cli/commands.h"
 #include "core/error.h"
 #include "core/estimator/estimate.h"
-#include "core/model/modelcompiler.h"
+#include "engine/modelcompiler.h"
 #include "engine/scenario.h"
 
 #include <algorithm>

@@ -7,7 +7,7 @@
 #include "core/estimator/estimate.h"
 #include "core/estimator/estimateexport.h"
 #include "core/fileio.h"
-#include "core/model/modelcompiler.h"
+#include "engine/modelcompiler.h"
 #include "engine/scenario.h"
 
 #include <algorithm>

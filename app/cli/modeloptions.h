@@ -2,8 +2,8 @@
 #pragma once
 
 #include "cli/commandline.h"
-#include "core/model/modelcompiler.h"
 #include "core/model/modelconfig.h"
+#include "engine/modelcompiler.h"
 
 #include <string>
 #include <vector>

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "cli/commandline.h"
-#include "core/workloadloader.h"
+#include "engine/workloadloader.h"
 
 #include <vector>
 

@@ -11,7 +11,7 @@
 #include "core/allocator.h"
 #include "core/estimator/estimate.h"
 #include "core/synthetictrace.h"
-#include "core/workloadloader.h"
+#include "engine/workloadloader.h"
 #include "views/commmatrixview.h"
 #include "views/daglayoutengine.h"
 #include "views/dagscopetree.h"

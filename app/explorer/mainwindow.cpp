@@ -24,7 +24,7 @@
 
 #include <numeric>
 #if defined(FLINT_HAVE_MODELS)
-#include "core/model/modelcompiler.h"
+#include "engine/modelcompiler.h"
 #endif
 
 #include <QAction>
@@ -247,8 +247,10 @@ MainWindow::~MainWindow() = default;
 QStringList MainWindow::exampleFolders()
 {
     const QString exe = QCoreApplication::applicationDirPath();
-    return {QStringLiteral(FLINT_SOURCE_DIR "/resources/examples"),
-            QDir(exe).absoluteFilePath(QStringLiteral("../share/flint-explorer/examples"))};
+    // Installed: PREFIX/bin/flint-explorer and PREFIX/share/flint-explorer/examples. In the build
+    // tree: build/PRESET/app/flint-explorer and build/PRESET/share/flint-explorer/examples, a link to
+    // the source's resources/examples (app/CMakeLists.txt).
+    return {QDir(exe).absoluteFilePath(QStringLiteral("../share/flint-explorer/examples"))};
 }
 
 void MainWindow::buildMenus()

@@ -4,8 +4,8 @@
 #include "core/estimator/cluster.h"
 #include "core/estimator/estimate.h"
 #include "core/model/modelconfig.h"
-#include "core/workloadloader.h"
 #include "engine/scenario.h"
+#include "engine/workloadloader.h"
 
 #include <memory>
 
@@ -57,7 +57,8 @@ public:
     void openModel(const core::model::TransformerConfig& model, const core::model::ParallelConfig& parallel);
     /// The strategy openDefaultModel() opens.
     static core::model::ParallelConfig defaultStrategy();
-    /// Folders searched for bundled examples (source tree, then install prefix).
+    /// Folders searched for bundled examples: PREFIX/share/flint-explorer/examples beside the
+    /// program (in the build tree, a link to the source's resources/examples).
     static QStringList exampleFolders();
 
     views::DagView* graph() const { return m_graph; }

@@ -4,7 +4,7 @@
 #include "core/chakra.h"
 #include "core/error.h"
 #if defined(FLINT_HAVE_MODELS)
-#include "core/model/modelcompiler.h"
+#include "engine/modelcompiler.h"
 #endif
 
 #include <QFileInfo>

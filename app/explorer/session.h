@@ -5,8 +5,8 @@
 #include "core/estimator/cluster.h"
 #include "core/estimator/estimate.h"
 #include "core/model/modelconfig.h"
-#include "core/workloadloader.h"
 #include "engine/scenario.h"
+#include "engine/workloadloader.h"
 
 #include <memory>
 

@@ -5,7 +5,7 @@
 #include "core/error.h"
 #include "core/estimator/estimate.h"
 #if defined(FLINT_HAVE_MODELS)
-#include "core/model/modelcompiler.h"
+#include "engine/modelcompiler.h"
 #endif
 
 #include <algorithm>

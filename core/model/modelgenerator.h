@@ -11,7 +11,7 @@
 // program over the mesh of one pipeline stage; the MLIR frontend's partitioner turns it into the
 // per-device program, inserting the tensor-, sequence-, context-, expert- and data-parallel
 // collectives. Pipeline stages and schedules cannot be expressed as shardings: the composer
-// (core/model/modelcompiler.h) builds them above the blocks. docs/models.md describes every block.
+// (engine/modelcompiler.h) builds them above the blocks. docs/models.md describes every block.
 namespace flint::core::model {
 
 /// The blocks a step is made of. Each is a complete module with one function `@main`.

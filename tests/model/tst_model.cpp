@@ -4,9 +4,9 @@
 // against hand calculation on a tiny model.
 #include "core/error.h"
 #include "core/estimator/estimate.h"
-#include "core/model/modelcompiler.h"
 #include "core/model/modelconfig.h"
 #include "core/model/pipelineschedule.h"
+#include "engine/modelcompiler.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/workloadloader.h"
+#include "engine/workloadloader.h"
 
 #include "core/chakra.h"
 #include "core/fileio.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/model/modelcompiler.h"
+#include "engine/modelcompiler.h"
 
 #include "core/error.h"
 #include "core/mlir/mlirimport.h"

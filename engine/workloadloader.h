@@ -18,7 +18,7 @@ enum class InputKind {
     ChakraTrace,  ///< .et rank files (a file, a prefix or a directory)
     HloModule,    ///< XLA HLO text
     MlirModule,   ///< MLIR text: StableHLO, MHLO, Shardy or upstream dialects (needs flint_mlir)
-    BuiltinModel, ///< a built-in model compiled for a parallel strategy (core/model/modelcompiler.h)
+    BuiltinModel, ///< a built-in model compiled for a parallel strategy (engine/modelcompiler.h)
 };
 
 /// Options for every input kind; each reader uses its own.
