@@ -2,6 +2,52 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE" sourcelanguage="en">
 <context>
+    <name>flint::app::DetailsPanel</name>
+    <message numerus="yes">
+        <source>Its transfers are outlined in the Communication tab (%n cell(s)).</source>
+        <translation>
+            <numerusform>Ihre Übertragungen sind im Reiter „Kommunikation“ markiert (%n Zelle).</numerusform>
+            <numerusform>Ihre Übertragungen sind im Reiter „Kommunikation“ markiert (%n Zellen).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; (%2) on rank %3&lt;br&gt;</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; (%2) auf Rang %3&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>scope &lt;i&gt;%1&lt;/i&gt;&lt;br&gt;</source>
+        <translation>Scope &lt;i&gt;%1&lt;/i&gt;&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>result %1[%2]&lt;br&gt;</source>
+        <translation>Ergebnis %1[%2]&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>%1 FLOP, %2 read, %3 written&lt;br&gt;</source>
+        <translation>%1 FLOP, %2 gelesen, %3 geschrieben&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>%1 per rank, group of %2: %3&lt;br&gt;</source>
+        <translation>%1 pro Rang, Gruppe aus %2: %3&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>runs %1 → %2 (%3)%4&lt;br&gt;</source>
+        <translation>läuft %1 → %2 (%3)%4&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>, after waiting %1 for its peers</source>
+        <translation>, nachdem sie %1 auf ihre Partner gewartet hat</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;b&gt;Estimated time %1&lt;/b&gt;, how:</source>
+        <translation>&lt;br&gt;&lt;b&gt;Geschätzte Zeit %1&lt;/b&gt;, so berechnet:</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;No estimate for this op: %1</source>
+        <translation>&lt;br&gt;Keine Schätzung für diese Op: %1</translation>
+    </message>
+</context>
+<context>
     <name>flint::app::ExampleGallery</name>
     <message>
         <source>%1 (licence: %2)</source>
@@ -26,6 +72,53 @@
     <message>
         <source>No bundled examples were found next to this program.</source>
         <translation>Neben diesem Programm wurden keine mitgelieferten Beispiele gefunden.</translation>
+    </message>
+</context>
+<context>
+    <name>flint::app::ExportActions</name>
+    <message>
+        <source>Export a Perfetto trace</source>
+        <translation>Perfetto-Trace exportieren</translation>
+    </message>
+    <message>
+        <source>Chrome/Perfetto trace (*.json)</source>
+        <translation>Chrome/Perfetto-Trace (*.json)</translation>
+    </message>
+    <message>
+        <source>Writing %1…</source>
+        <translation>%1 wird geschrieben…</translation>
+    </message>
+    <message>
+        <source>Wrote %1</source>
+        <translation>%1 geschrieben</translation>
+    </message>
+    <message>
+        <source>Cannot write %1</source>
+        <translation>%1 kann nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <source>Export Chakra traces: choose a folder and a file prefix</source>
+        <translation>Chakra-Traces exportieren: Ordner und Dateipräfix wählen</translation>
+    </message>
+    <message>
+        <source>Chakra trace prefix (PREFIX.RANK.et and PREFIX.json)</source>
+        <translation>Chakra-Trace-Präfix (PREFIX.RANK.et und PREFIX.json)</translation>
+    </message>
+    <message>
+        <source>Export the per-rank breakdown</source>
+        <translation>Aufschlüsselung pro Rang exportieren</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export the current view</source>
+        <translation>Aktuelle Ansicht exportieren</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG drawing (*.svg)</source>
+        <translation>PNG-Bild (*.png);;SVG-Zeichnung (*.svg)</translation>
     </message>
 </context>
 <context>
@@ -111,22 +204,6 @@
         <translation>Ansicht als B&amp;ild exportieren…</translation>
     </message>
     <message>
-        <source>Export the current view</source>
-        <translation>Aktuelle Ansicht exportieren</translation>
-    </message>
-    <message>
-        <source>PNG image (*.png);;SVG drawing (*.svg)</source>
-        <translation>PNG-Bild (*.png);;SVG-Zeichnung (*.svg)</translation>
-    </message>
-    <message>
-        <source>Cannot write %1</source>
-        <translation>%1 kann nicht geschrieben werden</translation>
-    </message>
-    <message>
-        <source>The image could not be saved.</source>
-        <translation>Das Bild konnte nicht gespeichert werden.</translation>
-    </message>
-    <message>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>
@@ -143,50 +220,6 @@
         <translation>%1 — Flint Explorer</translation>
     </message>
     <message>
-        <source>Fixed by this module: its global program and shardings, partitioned here for %1 devices (%2 x %3; another mesh with flint --mesh). Network, device and collective model are free to change.</source>
-        <translation>Durch dieses Modul festgelegt: sein globales Programm und seine Shardings, hier für %1 Geräte partitioniert (%2 x %3; ein anderes Mesh mit flint --mesh). Netzwerk, Gerät und Kollektiv-Modell sind frei änderbar.</translation>
-    </message>
-    <message>
-        <source>Fixed by this module: %1 devices (%2 x %3) and its parallelism, which XLA already partitioned. Network, device and collective model are free to change.</source>
-        <translation>Durch dieses Modul festgelegt: %1 Geräte (%2 x %3) und seine Parallelisierung, die XLA bereits partitioniert hat. Netzwerk, Gerät und Kollektiv-Modell sind frei änderbar.</translation>
-    </message>
-    <message>
-        <source>1 replica</source>
-        <translation>1 Replikat</translation>
-    </message>
-    <message>
-        <source>%1 replicas</source>
-        <translation>%1 Replikate</translation>
-    </message>
-    <message>
-        <source>1 partition</source>
-        <translation>1 Partition</translation>
-    </message>
-    <message>
-        <source>%1 partitions</source>
-        <translation>%1 Partitionen</translation>
-    </message>
-    <message>
-        <source>Fixed by this trace: %1 ranks and their communicator groups, as recorded. Network, device and collective model are free to change.</source>
-        <translation>Durch diesen Trace festgelegt: %1 Ränge und ihre Kommunikatorgruppen, wie aufgezeichnet. Netzwerk, Gerät und Kollektiv-Modell sind frei änderbar.</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 ranks, %3 ops on rank 0, %4 communicator groups&lt;br&gt;%5</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 Ränge, %3 Ops auf Rang 0, %4 Kommunikatorgruppen&lt;br&gt;%5</translation>
-    </message>
-    <message>
-        <source>Warnings:&lt;br&gt;</source>
-        <translation>Warnungen:&lt;br&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Step time %1&lt;/b&gt; on %2 (%3)&lt;br&gt;per rank: compute %4, exposed communication %5, idle %6</source>
-        <translation>&lt;b&gt;Schrittzeit %1&lt;/b&gt; auf %2 (%3)&lt;br&gt;pro Rang: Rechnen %4, nicht überlappte Kommunikation %5, Leerlauf %6</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Last change&lt;/b&gt;: step %1 → %2, %3&lt;br&gt;compute %4, exposed comm %5, idle %6</source>
-        <translation>&lt;b&gt;Letzte Änderung&lt;/b&gt;: Schritt %1 → %2, %3&lt;br&gt;Rechnen %4, nicht überlappte Komm. %5, Leerlauf %6</translation>
-    </message>
-    <message>
         <source>Estimated %1 ranks: step time %2</source>
         <translation>%1 Ränge geschätzt: Schrittzeit %2</translation>
     </message>
@@ -199,79 +232,8 @@
         <translation>%1 überträgt im Schritt %2 von Rang %3 zu den Rängen %4–%5</translation>
     </message>
     <message>
-        <source>&lt;b&gt;%1&lt;/b&gt; (%2) on rank %3&lt;br&gt;</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt; (%2) auf Rang %3&lt;br&gt;</translation>
-    </message>
-    <message>
-        <source>scope &lt;i&gt;%1&lt;/i&gt;&lt;br&gt;</source>
-        <translation>Scope &lt;i&gt;%1&lt;/i&gt;&lt;br&gt;</translation>
-    </message>
-    <message>
-        <source>result %1[%2]&lt;br&gt;</source>
-        <translation>Ergebnis %1[%2]&lt;br&gt;</translation>
-    </message>
-    <message>
-        <source>%1 FLOP, %2 read, %3 written&lt;br&gt;</source>
-        <translation>%1 FLOP, %2 gelesen, %3 geschrieben&lt;br&gt;</translation>
-    </message>
-    <message>
-        <source>%1 per rank, group of %2: %3&lt;br&gt;</source>
-        <translation>%1 pro Rang, Gruppe aus %2: %3&lt;br&gt;</translation>
-    </message>
-    <message>
-        <source>runs %1 → %2 (%3)%4&lt;br&gt;</source>
-        <translation>läuft %1 → %2 (%3)%4&lt;br&gt;</translation>
-    </message>
-    <message>
-        <source>, after waiting %1 for its peers</source>
-        <translation>, nachdem sie %1 auf ihre Partner gewartet hat</translation>
-    </message>
-    <message>
-        <source>&lt;br&gt;&lt;b&gt;Estimated time %1&lt;/b&gt;, how:</source>
-        <translation>&lt;br&gt;&lt;b&gt;Geschätzte Zeit %1&lt;/b&gt;, so berechnet:</translation>
-    </message>
-    <message>
-        <source>&lt;br&gt;No estimate for this op: %1</source>
-        <translation>&lt;br&gt;Keine Schätzung für diese Op: %1</translation>
-    </message>
-    <message numerus="yes">
-        <source>Its transfers are outlined in the Communication tab (%n cell(s)).</source>
-        <translation>
-            <numerusform>Ihre Übertragungen sind im Reiter „Kommunikation“ markiert (%n Zelle).</numerusform>
-            <numerusform>Ihre Übertragungen sind im Reiter „Kommunikation“ markiert (%n Zellen).</numerusform>
-        </translation>
-    </message>
-    <message>
         <source>The previous workload and estimate are still shown.</source>
         <translation>Die vorherige Workload und Schätzung werden weiterhin angezeigt.</translation>
-    </message>
-    <message>
-        <source>Export a Perfetto trace</source>
-        <translation>Perfetto-Trace exportieren</translation>
-    </message>
-    <message>
-        <source>Chrome/Perfetto trace (*.json)</source>
-        <translation>Chrome/Perfetto-Trace (*.json)</translation>
-    </message>
-    <message>
-        <source>Wrote %1</source>
-        <translation>%1 geschrieben</translation>
-    </message>
-    <message>
-        <source>Export Chakra traces: choose a folder and a file prefix</source>
-        <translation>Chakra-Traces exportieren: Ordner und Dateipräfix wählen</translation>
-    </message>
-    <message>
-        <source>Chakra trace prefix (PREFIX.RANK.et and PREFIX.json)</source>
-        <translation>Chakra-Trace-Präfix (PREFIX.RANK.et und PREFIX.json)</translation>
-    </message>
-    <message>
-        <source>Export the per-rank breakdown</source>
-        <translation>Aufschlüsselung pro Rang exportieren</translation>
-    </message>
-    <message>
-        <source>CSV (*.csv)</source>
-        <translation>CSV (*.csv)</translation>
     </message>
     <message>
         <source>Export breakdown as CS&amp;V…</source>
@@ -305,36 +267,12 @@
         <source>Cannot read the model %1</source>
         <translation>Das Modell %1 kann nicht gelesen werden</translation>
     </message>
-    <message>
-        <source>A built-in model: its parallelism, schedule, batch, recomputation and dtype are set in the Parallelism panel and recompiled on every change. Network, device and collective model are set here.</source>
-        <translation>Ein eingebautes Modell: Parallelisierung, Zeitplan, Batch, Neuberechnung und Datentyp werden im Bereich „Parallelisierung“ eingestellt und bei jeder Änderung neu kompiliert. Netzwerk, Gerät und Kollektiv-Modell werden hier eingestellt.</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Step %1&lt;/b&gt;, %2 tokens/s (%3 per GPU)&lt;br&gt;MFU %4% (PaLM, of the BF16 peak)&lt;br&gt;pipeline bubble %5%, exposed communication %6%&lt;br&gt;memory per GPU %7 of %8 GiB%9&lt;br&gt;&lt;small&gt;weights %10, gradients %11, optimizer %12, activations %13, buffers %14 GiB&lt;/small&gt;</source>
-        <translation>&lt;b&gt;Schritt %1&lt;/b&gt;, %2 Tokens/s (%3 pro GPU)&lt;br&gt;MFU %4% (PaLM, bezogen auf die BF16-Spitze)&lt;br&gt;Pipeline-Blase %5%, nicht überlappte Kommunikation %6%&lt;br&gt;Speicher pro GPU %7 von %8 GiB%9&lt;br&gt;&lt;small&gt;Gewichte %10, Gradienten %11, Optimierer %12, Aktivierungen %13, Puffer %14 GiB&lt;/small&gt;</translation>
-    </message>
-    <message>
-        <source> — &lt;span style=&apos;color:#c0392b&apos;&gt;&lt;b&gt;OUT OF MEMORY&lt;/b&gt;&lt;/span&gt;</source>
-        <translation> — &lt;span style=&apos;color:#c0392b&apos;&gt;&lt;b&gt;SPEICHER REICHT NICHT&lt;/b&gt;&lt;/span&gt;</translation>
-    </message>
     <message numerus="yes">
         <source>%n errors since this box opened; the latest is shown. The previous workload and estimate are still shown.</source>
         <translation>
             <numerusform>%n Fehler, seit dieses Fenster geöffnet wurde; der letzte wird angezeigt. Die vorherige Workload und Schätzung werden weiterhin angezeigt.</numerusform>
             <numerusform>%n Fehler, seit dieses Fenster geöffnet wurde; der letzte wird angezeigt. Die vorherige Workload und Schätzung werden weiterhin angezeigt.</numerusform>
         </translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Parallelism is fixed by the open module&lt;/b&gt; (%1 ranks, as partitioned). To explore strategies, choose a built-in model above or read a model with File…; it replaces the open file.</source>
-        <translation>&lt;b&gt;Die Parallelisierung legt das geöffnete Modul fest&lt;/b&gt; (%1 Ranks, wie partitioniert). Um Strategien zu erkunden, wählen Sie oben ein eingebautes Modell oder lesen Sie ein Modell mit Datei…; es ersetzt die geöffnete Datei.</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Parallelism is fixed by the open trace&lt;/b&gt; (%1 ranks, as recorded). To explore strategies, choose a built-in model above or read a model with File…; it replaces the open file.</source>
-        <translation>&lt;b&gt;Die Parallelisierung legt der geöffnete Trace fest&lt;/b&gt; (%1 Ranks, wie aufgezeichnet). Um Strategien zu erkunden, wählen Sie oben ein eingebautes Modell oder lesen Sie ein Modell mit Datei…; es ersetzt die geöffnete Datei.</translation>
-    </message>
-    <message>
-        <source>%1, edited</source>
-        <translation>%1, bearbeitet</translation>
     </message>
 </context>
 <context>
@@ -385,6 +323,77 @@
     <message>
         <source>This build has no MLIR frontend (FLINT_BUILD_MLIR=OFF), which built-in models compile through.</source>
         <translation>Dieser Build hat kein MLIR-Frontend (FLINT_BUILD_MLIR=OFF), über das eingebaute Modelle kompiliert werden.</translation>
+    </message>
+</context>
+<context>
+    <name>flint::app::StepSummary</name>
+    <message>
+        <source>&lt;b&gt;Step time %1&lt;/b&gt; on %2 (%3)&lt;br&gt;per rank: compute %4, exposed communication %5, idle %6</source>
+        <translation>&lt;b&gt;Schrittzeit %1&lt;/b&gt; auf %2 (%3)&lt;br&gt;pro Rang: Rechnen %4, nicht überlappte Kommunikation %5, Leerlauf %6</translation>
+    </message>
+    <message>
+        <source>%1, edited</source>
+        <translation>%1, bearbeitet</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Last change&lt;/b&gt;: step %1 → %2, %3&lt;br&gt;compute %4, exposed comm %5, idle %6</source>
+        <translation>&lt;b&gt;Letzte Änderung&lt;/b&gt;: Schritt %1 → %2, %3&lt;br&gt;Rechnen %4, nicht überlappte Komm. %5, Leerlauf %6</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Step %1&lt;/b&gt;, %2 tokens/s (%3 per GPU)&lt;br&gt;MFU %4% (PaLM, of the BF16 peak)&lt;br&gt;pipeline bubble %5%, exposed communication %6%&lt;br&gt;memory per GPU %7 of %8 GiB%9&lt;br&gt;&lt;small&gt;weights %10, gradients %11, optimizer %12, activations %13, buffers %14 GiB&lt;/small&gt;</source>
+        <translation>&lt;b&gt;Schritt %1&lt;/b&gt;, %2 Tokens/s (%3 pro GPU)&lt;br&gt;MFU %4% (PaLM, bezogen auf die BF16-Spitze)&lt;br&gt;Pipeline-Blase %5%, nicht überlappte Kommunikation %6%&lt;br&gt;Speicher pro GPU %7 von %8 GiB%9&lt;br&gt;&lt;small&gt;Gewichte %10, Gradienten %11, Optimierer %12, Aktivierungen %13, Puffer %14 GiB&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <source> — &lt;span style=&apos;color:#c0392b&apos;&gt;&lt;b&gt;OUT OF MEMORY&lt;/b&gt;&lt;/span&gt;</source>
+        <translation> — &lt;span style=&apos;color:#c0392b&apos;&gt;&lt;b&gt;SPEICHER REICHT NICHT&lt;/b&gt;&lt;/span&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Parallelism is fixed by the open module&lt;/b&gt; (%1 ranks, as partitioned). To explore strategies, choose a built-in model above or read a model with File…; it replaces the open file.</source>
+        <translation>&lt;b&gt;Die Parallelisierung legt das geöffnete Modul fest&lt;/b&gt; (%1 Ranks, wie partitioniert). Um Strategien zu erkunden, wählen Sie oben ein eingebautes Modell oder lesen Sie ein Modell mit Datei…; es ersetzt die geöffnete Datei.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Parallelism is fixed by the open trace&lt;/b&gt; (%1 ranks, as recorded). To explore strategies, choose a built-in model above or read a model with File…; it replaces the open file.</source>
+        <translation>&lt;b&gt;Die Parallelisierung legt der geöffnete Trace fest&lt;/b&gt; (%1 Ranks, wie aufgezeichnet). Um Strategien zu erkunden, wählen Sie oben ein eingebautes Modell oder lesen Sie ein Modell mit Datei…; es ersetzt die geöffnete Datei.</translation>
+    </message>
+    <message>
+        <source>1 replica</source>
+        <translation>1 Replikat</translation>
+    </message>
+    <message>
+        <source>%1 replicas</source>
+        <translation>%1 Replikate</translation>
+    </message>
+    <message>
+        <source>1 partition</source>
+        <translation>1 Partition</translation>
+    </message>
+    <message>
+        <source>%1 partitions</source>
+        <translation>%1 Partitionen</translation>
+    </message>
+    <message>
+        <source>A built-in model: its parallelism, schedule, batch, recomputation and dtype are set in the Parallelism panel and recompiled on every change. Network, device and collective model are set here.</source>
+        <translation>Ein eingebautes Modell: Parallelisierung, Zeitplan, Batch, Neuberechnung und Datentyp werden im Bereich „Parallelisierung“ eingestellt und bei jeder Änderung neu kompiliert. Netzwerk, Gerät und Kollektiv-Modell werden hier eingestellt.</translation>
+    </message>
+    <message>
+        <source>Fixed by this module: its global program and shardings, partitioned here for %1 devices (%2 x %3; another mesh with flint --mesh). Network, device and collective model are free to change.</source>
+        <translation>Durch dieses Modul festgelegt: sein globales Programm und seine Shardings, hier für %1 Geräte partitioniert (%2 x %3; ein anderes Mesh mit flint --mesh). Netzwerk, Gerät und Kollektiv-Modell sind frei änderbar.</translation>
+    </message>
+    <message>
+        <source>Fixed by this module: %1 devices (%2 x %3) and its parallelism, which XLA already partitioned. Network, device and collective model are free to change.</source>
+        <translation>Durch dieses Modul festgelegt: %1 Geräte (%2 x %3) und seine Parallelisierung, die XLA bereits partitioniert hat. Netzwerk, Gerät und Kollektiv-Modell sind frei änderbar.</translation>
+    </message>
+    <message>
+        <source>Fixed by this trace: %1 ranks and their communicator groups, as recorded. Network, device and collective model are free to change.</source>
+        <translation>Durch diesen Trace festgelegt: %1 Ränge und ihre Kommunikatorgruppen, wie aufgezeichnet. Netzwerk, Gerät und Kollektiv-Modell sind frei änderbar.</translation>
+    </message>
+    <message>
+        <source>Warnings:&lt;br&gt;</source>
+        <translation>Warnungen:&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 ranks, %3 ops on rank 0, %4 communicator groups&lt;br&gt;%5</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 Ränge, %3 Ops auf Rang 0, %4 Kommunikatorgruppen&lt;br&gt;%5</translation>
     </message>
 </context>
 <context>

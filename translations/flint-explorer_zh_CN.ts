@@ -2,6 +2,51 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
+    <name>flint::app::DetailsPanel</name>
+    <message numerus="yes">
+        <source>Its transfers are outlined in the Communication tab (%n cell(s)).</source>
+        <translation>
+            <numerusform>其传输已在“通信”标签页中标出（%n 个单元格）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; (%2) on rank %3&lt;br&gt;</source>
+        <translation>rank %3 上的 &lt;b&gt;%1&lt;/b&gt;（%2）&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>scope &lt;i&gt;%1&lt;/i&gt;&lt;br&gt;</source>
+        <translation>作用域 &lt;i&gt;%1&lt;/i&gt;&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>result %1[%2]&lt;br&gt;</source>
+        <translation>结果 %1[%2]&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>%1 FLOP, %2 read, %3 written&lt;br&gt;</source>
+        <translation>%1 FLOP，读取 %2，写入 %3&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>%1 per rank, group of %2: %3&lt;br&gt;</source>
+        <translation>每个 rank %1，%2 个成员的组：%3&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>runs %1 → %2 (%3)%4&lt;br&gt;</source>
+        <translation>运行 %1 → %2（%3）%4&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>, after waiting %1 for its peers</source>
+        <translation>，此前等待对端 %1</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;b&gt;Estimated time %1&lt;/b&gt;, how:</source>
+        <translation>&lt;br&gt;&lt;b&gt;估算时间 %1&lt;/b&gt;，计算过程：</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;No estimate for this op: %1</source>
+        <translation>&lt;br&gt;该算子没有估算：%1</translation>
+    </message>
+</context>
+<context>
     <name>flint::app::ExampleGallery</name>
     <message>
         <source>%1 (licence: %2)</source>
@@ -26,6 +71,53 @@
     <message>
         <source>No bundled examples were found next to this program.</source>
         <translation>在本程序旁未找到随附的示例。</translation>
+    </message>
+</context>
+<context>
+    <name>flint::app::ExportActions</name>
+    <message>
+        <source>Export a Perfetto trace</source>
+        <translation>导出 Perfetto 跟踪</translation>
+    </message>
+    <message>
+        <source>Chrome/Perfetto trace (*.json)</source>
+        <translation>Chrome/Perfetto 跟踪 (*.json)</translation>
+    </message>
+    <message>
+        <source>Writing %1…</source>
+        <translation>正在写入 %1…</translation>
+    </message>
+    <message>
+        <source>Wrote %1</source>
+        <translation>已写入 %1</translation>
+    </message>
+    <message>
+        <source>Cannot write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+    <message>
+        <source>Export Chakra traces: choose a folder and a file prefix</source>
+        <translation>导出 Chakra 跟踪：选择文件夹和文件名前缀</translation>
+    </message>
+    <message>
+        <source>Chakra trace prefix (PREFIX.RANK.et and PREFIX.json)</source>
+        <translation>Chakra 跟踪前缀 (PREFIX.RANK.et 和 PREFIX.json)</translation>
+    </message>
+    <message>
+        <source>Export the per-rank breakdown</source>
+        <translation>导出各 rank 的时间分解</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export the current view</source>
+        <translation>导出当前视图</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG drawing (*.svg)</source>
+        <translation>PNG 图像 (*.png);;SVG 矢量图 (*.svg)</translation>
     </message>
 </context>
 <context>
@@ -111,22 +203,6 @@
         <translation>导出视图图像(&amp;I)…</translation>
     </message>
     <message>
-        <source>Export the current view</source>
-        <translation>导出当前视图</translation>
-    </message>
-    <message>
-        <source>PNG image (*.png);;SVG drawing (*.svg)</source>
-        <translation>PNG 图像 (*.png);;SVG 矢量图 (*.svg)</translation>
-    </message>
-    <message>
-        <source>Cannot write %1</source>
-        <translation>无法写入 %1</translation>
-    </message>
-    <message>
-        <source>The image could not be saved.</source>
-        <translation>无法保存图像。</translation>
-    </message>
-    <message>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
@@ -143,50 +219,6 @@
         <translation>%1 — Flint Explorer</translation>
     </message>
     <message>
-        <source>Fixed by this module: its global program and shardings, partitioned here for %1 devices (%2 x %3; another mesh with flint --mesh). Network, device and collective model are free to change.</source>
-        <translation>由该模块固定：其全局程序和切分标注，此处按 %1 个设备切分（%2 x %3；其他网格请用 flint --mesh）。网络、设备和集合通信模型可以自由更改。</translation>
-    </message>
-    <message>
-        <source>Fixed by this module: %1 devices (%2 x %3) and its parallelism, which XLA already partitioned. Network, device and collective model are free to change.</source>
-        <translation>由该模块固定：%1 个设备（%2 x %3）及其并行方式，XLA 已完成切分。网络、设备和集合通信模型可以自由更改。</translation>
-    </message>
-    <message>
-        <source>1 replica</source>
-        <translation>1 个副本</translation>
-    </message>
-    <message>
-        <source>%1 replicas</source>
-        <translation>%1 个副本</translation>
-    </message>
-    <message>
-        <source>1 partition</source>
-        <translation>1 个分区</translation>
-    </message>
-    <message>
-        <source>%1 partitions</source>
-        <translation>%1 个分区</translation>
-    </message>
-    <message>
-        <source>Fixed by this trace: %1 ranks and their communicator groups, as recorded. Network, device and collective model are free to change.</source>
-        <translation>由该跟踪固定：%1 个 rank 及其通信组（按记录）。网络、设备和集合通信模型可以自由更改。</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 ranks, %3 ops on rank 0, %4 communicator groups&lt;br&gt;%5</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 个 rank，rank 0 上 %3 个算子，%4 个通信组&lt;br&gt;%5</translation>
-    </message>
-    <message>
-        <source>Warnings:&lt;br&gt;</source>
-        <translation>警告：&lt;br&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Step time %1&lt;/b&gt; on %2 (%3)&lt;br&gt;per rank: compute %4, exposed communication %5, idle %6</source>
-        <translation>&lt;b&gt;单步时间 %1&lt;/b&gt;，系统 %2（%3）&lt;br&gt;每个 rank：计算 %4，未重叠通信 %5，空闲 %6</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Last change&lt;/b&gt;: step %1 → %2, %3&lt;br&gt;compute %4, exposed comm %5, idle %6</source>
-        <translation>&lt;b&gt;上次更改&lt;/b&gt;：单步 %1 → %2，%3&lt;br&gt;计算 %4，未重叠通信 %5，空闲 %6</translation>
-    </message>
-    <message>
         <source>Estimated %1 ranks: step time %2</source>
         <translation>已估算 %1 个 rank：单步时间 %2</translation>
     </message>
@@ -199,78 +231,8 @@
         <translation>%1 在该步中从 rank %3 向 rank %4-%5 传输 %2</translation>
     </message>
     <message>
-        <source>&lt;b&gt;%1&lt;/b&gt; (%2) on rank %3&lt;br&gt;</source>
-        <translation>rank %3 上的 &lt;b&gt;%1&lt;/b&gt;（%2）&lt;br&gt;</translation>
-    </message>
-    <message>
-        <source>scope &lt;i&gt;%1&lt;/i&gt;&lt;br&gt;</source>
-        <translation>作用域 &lt;i&gt;%1&lt;/i&gt;&lt;br&gt;</translation>
-    </message>
-    <message>
-        <source>result %1[%2]&lt;br&gt;</source>
-        <translation>结果 %1[%2]&lt;br&gt;</translation>
-    </message>
-    <message>
-        <source>%1 FLOP, %2 read, %3 written&lt;br&gt;</source>
-        <translation>%1 FLOP，读取 %2，写入 %3&lt;br&gt;</translation>
-    </message>
-    <message>
-        <source>%1 per rank, group of %2: %3&lt;br&gt;</source>
-        <translation>每个 rank %1，%2 个成员的组：%3&lt;br&gt;</translation>
-    </message>
-    <message>
-        <source>runs %1 → %2 (%3)%4&lt;br&gt;</source>
-        <translation>运行 %1 → %2（%3）%4&lt;br&gt;</translation>
-    </message>
-    <message>
-        <source>, after waiting %1 for its peers</source>
-        <translation>，此前等待对端 %1</translation>
-    </message>
-    <message>
-        <source>&lt;br&gt;&lt;b&gt;Estimated time %1&lt;/b&gt;, how:</source>
-        <translation>&lt;br&gt;&lt;b&gt;估算时间 %1&lt;/b&gt;，计算过程：</translation>
-    </message>
-    <message>
-        <source>&lt;br&gt;No estimate for this op: %1</source>
-        <translation>&lt;br&gt;该算子没有估算：%1</translation>
-    </message>
-    <message numerus="yes">
-        <source>Its transfers are outlined in the Communication tab (%n cell(s)).</source>
-        <translation>
-            <numerusform>其传输已在“通信”标签页中标出（%n 个单元格）。</numerusform>
-        </translation>
-    </message>
-    <message>
         <source>The previous workload and estimate are still shown.</source>
         <translation>仍显示之前的工作负载和估算。</translation>
-    </message>
-    <message>
-        <source>Export a Perfetto trace</source>
-        <translation>导出 Perfetto 跟踪</translation>
-    </message>
-    <message>
-        <source>Chrome/Perfetto trace (*.json)</source>
-        <translation>Chrome/Perfetto 跟踪 (*.json)</translation>
-    </message>
-    <message>
-        <source>Wrote %1</source>
-        <translation>已写入 %1</translation>
-    </message>
-    <message>
-        <source>Export Chakra traces: choose a folder and a file prefix</source>
-        <translation>导出 Chakra 跟踪：选择文件夹和文件名前缀</translation>
-    </message>
-    <message>
-        <source>Chakra trace prefix (PREFIX.RANK.et and PREFIX.json)</source>
-        <translation>Chakra 跟踪前缀 (PREFIX.RANK.et 和 PREFIX.json)</translation>
-    </message>
-    <message>
-        <source>Export the per-rank breakdown</source>
-        <translation>导出各 rank 的时间分解</translation>
-    </message>
-    <message>
-        <source>CSV (*.csv)</source>
-        <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
         <source>Export breakdown as CS&amp;V…</source>
@@ -304,35 +266,11 @@
         <source>Cannot read the model %1</source>
         <translation>无法读取模型 %1</translation>
     </message>
-    <message>
-        <source>A built-in model: its parallelism, schedule, batch, recomputation and dtype are set in the Parallelism panel and recompiled on every change. Network, device and collective model are set here.</source>
-        <translation>内置模型：并行方式、流水线调度、批大小、重计算和数据类型在“并行”面板中设置，每次修改都会重新编译。网络、设备和集合通信模型在此设置。</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Step %1&lt;/b&gt;, %2 tokens/s (%3 per GPU)&lt;br&gt;MFU %4% (PaLM, of the BF16 peak)&lt;br&gt;pipeline bubble %5%, exposed communication %6%&lt;br&gt;memory per GPU %7 of %8 GiB%9&lt;br&gt;&lt;small&gt;weights %10, gradients %11, optimizer %12, activations %13, buffers %14 GiB&lt;/small&gt;</source>
-        <translation>&lt;b&gt;步长 %1&lt;/b&gt;，%2 token/s（每 GPU %3）&lt;br&gt;MFU %4%（PaLM 定义，相对 BF16 峰值）&lt;br&gt;流水线气泡 %5%，未重叠通信 %6%&lt;br&gt;每 GPU 显存 %7 / %8 GiB%9&lt;br&gt;&lt;small&gt;权重 %10，梯度 %11，优化器 %12，激活 %13，缓冲区 %14 GiB&lt;/small&gt;</translation>
-    </message>
-    <message>
-        <source> — &lt;span style=&apos;color:#c0392b&apos;&gt;&lt;b&gt;OUT OF MEMORY&lt;/b&gt;&lt;/span&gt;</source>
-        <translation> — &lt;span style=&apos;color:#c0392b&apos;&gt;&lt;b&gt;显存不足&lt;/b&gt;&lt;/span&gt;</translation>
-    </message>
     <message numerus="yes">
         <source>%n errors since this box opened; the latest is shown. The previous workload and estimate are still shown.</source>
         <translation>
             <numerusform>此窗口打开后共出现 %n 个错误，显示的是最新一个。之前的工作负载和估算结果仍在显示。</numerusform>
         </translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Parallelism is fixed by the open module&lt;/b&gt; (%1 ranks, as partitioned). To explore strategies, choose a built-in model above or read a model with File…; it replaces the open file.</source>
-        <translation>&lt;b&gt;并行方式由打开的模块决定&lt;/b&gt;（%1 个 rank，按其分区）。若要探索并行策略，请在上方选择内置模型，或用“文件…”读取模型；它将替换当前打开的文件。</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Parallelism is fixed by the open trace&lt;/b&gt; (%1 ranks, as recorded). To explore strategies, choose a built-in model above or read a model with File…; it replaces the open file.</source>
-        <translation>&lt;b&gt;并行方式由打开的 trace 决定&lt;/b&gt;（%1 个 rank，按其记录）。若要探索并行策略，请在上方选择内置模型，或用“文件…”读取模型；它将替换当前打开的文件。</translation>
-    </message>
-    <message>
-        <source>%1, edited</source>
-        <translation>%1（已修改）</translation>
     </message>
 </context>
 <context>
@@ -382,6 +320,77 @@
     <message>
         <source>This build has no MLIR frontend (FLINT_BUILD_MLIR=OFF), which built-in models compile through.</source>
         <translation>此构建没有 MLIR 前端（FLINT_BUILD_MLIR=OFF），而内置模型要通过它编译。</translation>
+    </message>
+</context>
+<context>
+    <name>flint::app::StepSummary</name>
+    <message>
+        <source>&lt;b&gt;Step time %1&lt;/b&gt; on %2 (%3)&lt;br&gt;per rank: compute %4, exposed communication %5, idle %6</source>
+        <translation>&lt;b&gt;单步时间 %1&lt;/b&gt;，系统 %2（%3）&lt;br&gt;每个 rank：计算 %4，未重叠通信 %5，空闲 %6</translation>
+    </message>
+    <message>
+        <source>%1, edited</source>
+        <translation>%1（已修改）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Last change&lt;/b&gt;: step %1 → %2, %3&lt;br&gt;compute %4, exposed comm %5, idle %6</source>
+        <translation>&lt;b&gt;上次更改&lt;/b&gt;：单步 %1 → %2，%3&lt;br&gt;计算 %4，未重叠通信 %5，空闲 %6</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Step %1&lt;/b&gt;, %2 tokens/s (%3 per GPU)&lt;br&gt;MFU %4% (PaLM, of the BF16 peak)&lt;br&gt;pipeline bubble %5%, exposed communication %6%&lt;br&gt;memory per GPU %7 of %8 GiB%9&lt;br&gt;&lt;small&gt;weights %10, gradients %11, optimizer %12, activations %13, buffers %14 GiB&lt;/small&gt;</source>
+        <translation>&lt;b&gt;步长 %1&lt;/b&gt;，%2 token/s（每 GPU %3）&lt;br&gt;MFU %4%（PaLM 定义，相对 BF16 峰值）&lt;br&gt;流水线气泡 %5%，未重叠通信 %6%&lt;br&gt;每 GPU 显存 %7 / %8 GiB%9&lt;br&gt;&lt;small&gt;权重 %10，梯度 %11，优化器 %12，激活 %13，缓冲区 %14 GiB&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <source> — &lt;span style=&apos;color:#c0392b&apos;&gt;&lt;b&gt;OUT OF MEMORY&lt;/b&gt;&lt;/span&gt;</source>
+        <translation> — &lt;span style=&apos;color:#c0392b&apos;&gt;&lt;b&gt;显存不足&lt;/b&gt;&lt;/span&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Parallelism is fixed by the open module&lt;/b&gt; (%1 ranks, as partitioned). To explore strategies, choose a built-in model above or read a model with File…; it replaces the open file.</source>
+        <translation>&lt;b&gt;并行方式由打开的模块决定&lt;/b&gt;（%1 个 rank，按其分区）。若要探索并行策略，请在上方选择内置模型，或用“文件…”读取模型；它将替换当前打开的文件。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Parallelism is fixed by the open trace&lt;/b&gt; (%1 ranks, as recorded). To explore strategies, choose a built-in model above or read a model with File…; it replaces the open file.</source>
+        <translation>&lt;b&gt;并行方式由打开的 trace 决定&lt;/b&gt;（%1 个 rank，按其记录）。若要探索并行策略，请在上方选择内置模型，或用“文件…”读取模型；它将替换当前打开的文件。</translation>
+    </message>
+    <message>
+        <source>1 replica</source>
+        <translation>1 个副本</translation>
+    </message>
+    <message>
+        <source>%1 replicas</source>
+        <translation>%1 个副本</translation>
+    </message>
+    <message>
+        <source>1 partition</source>
+        <translation>1 个分区</translation>
+    </message>
+    <message>
+        <source>%1 partitions</source>
+        <translation>%1 个分区</translation>
+    </message>
+    <message>
+        <source>A built-in model: its parallelism, schedule, batch, recomputation and dtype are set in the Parallelism panel and recompiled on every change. Network, device and collective model are set here.</source>
+        <translation>内置模型：并行方式、流水线调度、批大小、重计算和数据类型在“并行”面板中设置，每次修改都会重新编译。网络、设备和集合通信模型在此设置。</translation>
+    </message>
+    <message>
+        <source>Fixed by this module: its global program and shardings, partitioned here for %1 devices (%2 x %3; another mesh with flint --mesh). Network, device and collective model are free to change.</source>
+        <translation>由该模块固定：其全局程序和切分标注，此处按 %1 个设备切分（%2 x %3；其他网格请用 flint --mesh）。网络、设备和集合通信模型可以自由更改。</translation>
+    </message>
+    <message>
+        <source>Fixed by this module: %1 devices (%2 x %3) and its parallelism, which XLA already partitioned. Network, device and collective model are free to change.</source>
+        <translation>由该模块固定：%1 个设备（%2 x %3）及其并行方式，XLA 已完成切分。网络、设备和集合通信模型可以自由更改。</translation>
+    </message>
+    <message>
+        <source>Fixed by this trace: %1 ranks and their communicator groups, as recorded. Network, device and collective model are free to change.</source>
+        <translation>由该跟踪固定：%1 个 rank 及其通信组（按记录）。网络、设备和集合通信模型可以自由更改。</translation>
+    </message>
+    <message>
+        <source>Warnings:&lt;br&gt;</source>
+        <translation>警告：&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 ranks, %3 ops on rank 0, %4 communicator groups&lt;br&gt;%5</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 个 rank，rank 0 上 %3 个算子，%4 个通信组&lt;br&gt;%5</translation>
     </message>
 </context>
 <context>

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "views/dagview.h"
 
+#include "core/fileio.h"
 #include "views/daglayoutengine.h"
 #include "views/dagstyle.h"
 
 #include <QtConcurrent/QtConcurrentRun>
 #include <cmath>
 
+#include <QBuffer>
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QImage>
@@ -307,27 +309,50 @@ void DagView::fitToView()
     update();
 }
 
-bool DagView::exportImage(const QString& path)
+QByteArray DagView::renderImage(bool svg) const
 {
     const QRectF target(QPointF(0, 0), QSizeF(size()));
-    if (QFileInfo(path).suffix().compare(QStringLiteral("svg"), Qt::CaseInsensitive) == 0) {
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    if (svg) {
         QSvgGenerator generator;
-        generator.setFileName(path);
+        generator.setOutputDevice(&buffer);
         generator.setSize(size());
         generator.setViewBox(target);
         generator.setTitle(tr("Flint Explorer DAG"));
         QPainter painter;
         if (!painter.begin(&generator))
-            return false;
+            return {};
         paintContents(painter, target);
-        return painter.end() && QFileInfo(path).size() > 0;
+        if (!painter.end())
+            return {};
+        return bytes;
     }
     QImage image(size() * 2, QImage::Format_ARGB32_Premultiplied);
     image.setDevicePixelRatio(2.0);
     QPainter painter(&image);
     paintContents(painter, target);
     painter.end();
-    return image.save(path);
+    if (!image.save(&buffer, "PNG"))
+        return {};
+    return bytes;
+}
+
+bool DagView::exportImage(const QString& path) const
+{
+    const QByteArray bytes =
+        renderImage(QFileInfo(path).suffix().compare(QStringLiteral("svg"), Qt::CaseInsensitive) == 0);
+    if (bytes.isEmpty())
+        return false;
+    try {
+        core::OutputTransaction output;
+        output.write(path.toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+        output.commit();
+        return true;
+    } catch (const std::exception&) {
+        return false;
+    }
 }
 
 int DagView::nodeAt(QPointF screenPos) const

@@ -51,9 +51,12 @@ public:
     /// The last message for the user (a refused expansion, no match), or empty.
     QString message() const { return m_message; }
 
-    /// Writes what the view shows now to `path`: SVG when it ends in ".svg", else a raster image
-    /// (PNG) at twice the widget's resolution. Returns false when it cannot be written.
-    bool exportImage(const QString& path);
+    /// What the view shows now as an SVG drawing (`svg`), else a PNG at twice the widget's
+    /// resolution. Empty when it cannot be rendered.
+    QByteArray renderImage(bool svg) const;
+    /// renderImage() written to `path` (SVG when it ends in ".svg"), whole or not at all
+    /// (core::OutputTransaction). Returns false when it cannot be written.
+    bool exportImage(const QString& path) const;
 
 public Q_SLOTS:
     /// Selects and centres op `opIndex` (an index into Program::ops), opening the groups that hide it;

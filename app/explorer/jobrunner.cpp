@@ -101,7 +101,7 @@ void JobRunner::finished(Kind kind)
 void JobRunner::reportBusy()
 {
     for (const Slot& s : m_slots)
-        if (s.running > 0) {
+        if (s.running > 0 && !s.message.isEmpty()) {
             Q_EMIT busyChanged(s.message, s.percent);
             return;
         }

@@ -23,9 +23,10 @@ class JobRunner : public QObject {
     Q_OBJECT
 
 public:
-    /// In the order busyChanged() reports them when several run.
-    enum class Kind { Load, Estimate, Sweep, Export };
-    static constexpr std::size_t kKinds = 4;
+    /// In the order busyChanged() reports them when several run. Inspect: explaining a selected op
+    /// or finding the op behind a matrix cell (short; no busy message).
+    enum class Kind { Load, Estimate, Sweep, Export, Inspect };
+    static constexpr std::size_t kKinds = 5;
 
     /// A job's body: runs on a worker with the job's cancellation and progress; returns what to do
     /// on the GUI thread with the result (dropped when the job was superseded). Throws Cancelled.

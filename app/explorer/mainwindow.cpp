@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "app/explorer/mainwindow.h"
 
+#include "app/explorer/detailspanel.h"
 #include "app/explorer/examplegallery.h"
+#include "app/explorer/exportactions.h"
 #include "app/explorer/session.h"
+#include "app/explorer/stepsummary.h"
 #include "app/explorer/sweeppage.h"
 #include "core/error.h"
 #include "core/estimator/estimateexport.h"
@@ -62,30 +65,6 @@ constexpr int kMaxRecent = 10;
 QString qs(const std::string& text)
 {
     return QString::fromStdString(text);
-}
-
-QString duration(double seconds)
-{
-    return qs(views::formatDuration(seconds));
-}
-
-struct Means {
-    double compute = 0, exposed = 0, idle = 0;
-};
-
-Means meansOf(const core::EstimateResult& result)
-{
-    Means m;
-    for (const core::RankBreakdown& r : result.ranks) {
-        m.compute += r.compute;
-        m.exposed += r.exposedComm;
-        m.idle += r.idle;
-    }
-    const double n = std::max<std::size_t>(1, result.ranks.size());
-    m.compute /= n;
-    m.exposed /= n;
-    m.idle /= n;
-    return m;
 }
 
 } // namespace
@@ -148,15 +127,9 @@ MainWindow::MainWindow(QWidget* parent)
 
     auto* detailsDock = new QDockWidget(tr("Details"), this);
     detailsDock->setObjectName(QStringLiteral("detailsDock"));
-    auto* detailsPage = new QWidget(detailsDock);
-    auto* detailsLayout = new QVBoxLayout(detailsPage);
-    m_summary = new QLabel(detailsPage);
-    m_summary->setWordWrap(true);
-    m_summary->setTextFormat(Qt::RichText);
-    m_details = new QTextBrowser(detailsPage);
-    detailsLayout->addWidget(m_summary);
-    detailsLayout->addWidget(m_details, 1);
-    detailsDock->setWidget(detailsPage);
+    m_detailsPanel = new DetailsPanel(m_session->jobs(), detailsDock);
+    detailsDock->setWidget(m_detailsPanel);
+    m_exports = new ExportActions(*m_session, this);
     addDockWidget(Qt::RightDockWidgetArea, detailsDock);
 
     m_progress = new QProgressBar(this);
@@ -189,6 +162,16 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_session, &Session::exported, this,
             [this](const QString& message) { statusBar()->showMessage(message, 8000); });
+    connect(m_exports, &ExportActions::written, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
+    connect(m_exports, &ExportActions::failed, this, &MainWindow::showError);
+    connect(m_detailsPanel, &DetailsPanel::explained, this,
+            [this](int, int, const DetailsPanel::Flows& flows, const QString& html) {
+                m_matrix->highlightFlows(flows);
+                m_detailsPanel->showExplanation(html, !flows.empty(),
+                                                static_cast<int>(m_matrix->highlightedCells().size()));
+            });
+    connect(m_detailsPanel, &DetailsPanel::opFound, this, &MainWindow::showCellOp);
     connect(m_whatIf, &views::WhatIfPanel::clusterChanged, m_session, &Session::setCluster);
     connect(m_parallelism, &views::ParallelismPanel::strategyChanged, this,
             [this](const core::model::TransformerConfig& model, const core::model::ParallelConfig& parallel) {
@@ -287,14 +270,11 @@ void MainWindow::buildMenus()
         break; // the first folder that exists
     }
     file->addSeparator();
-    file->addAction(tr("Export &Perfetto trace…"), this, &MainWindow::exportTrace);
-    file->addAction(tr("Export &Chakra traces…"), this, &MainWindow::exportChakra);
-    file->addAction(tr("Export breakdown as CS&V…"), this, &MainWindow::exportBreakdownCsv);
+    file->addAction(tr("Export &Perfetto trace…"), m_exports, &ExportActions::exportTrace);
+    file->addAction(tr("Export &Chakra traces…"), m_exports, &ExportActions::exportChakra);
+    file->addAction(tr("Export breakdown as CS&V…"), m_exports, &ExportActions::exportBreakdownCsv);
     file->addAction(tr("Export view &image…"), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export the current view"), QString(),
-                                                          tr("PNG image (*.png);;SVG drawing (*.svg)"));
-        if (!path.isEmpty() && !exportCurrentView(path))
-            showError(tr("Cannot write %1").arg(path), tr("The image could not be saved."));
+        m_exports->exportView(m_tabs->currentWidget(), m_graph, m_tabs->tabText(m_tabs->currentIndex()));
     });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -373,58 +353,10 @@ void MainWindow::showWorkload(std::shared_ptr<const core::LoadedWorkload> worklo
         m_rank->setValue(0);
     }
     m_graph->setWorkload(std::shared_ptr<const core::Workload>(workload, &workload->workload), 0);
-    const bool module = workload->kind == core::InputKind::HloModule || workload->kind == core::InputKind::MlirModule;
     m_parallelism->setFigures(QString());
-    m_parallelism->setActive(
-        workload->kind == core::InputKind::BuiltinModel,
-        (module ? tr("<b>Parallelism is fixed by the open module</b> (%1 ranks, as partitioned). To explore "
-                     "strategies, choose a built-in model above or read a model with File…; it replaces the open "
-                     "file.")
-                : tr("<b>Parallelism is fixed by the open trace</b> (%1 ranks, as recorded). To explore strategies, "
-                     "choose a built-in model above or read a model with File…; it replaces the open file."))
-            .arg(workload->workload.rankCount()));
-    m_whatIf->setFixedParameters(
-        workload->kind == core::InputKind::BuiltinModel
-            ? tr("A built-in model: its parallelism, schedule, batch, recomputation and dtype are set in the "
-                 "Parallelism panel and recompiled on every change. Network, device and collective model are set "
-                 "here.")
-        : module && workload->partitioning == core::hlo::Partitioning::ByFlint
-            ? tr("Fixed by this module: its global program and shardings, partitioned here for %1 devices "
-                 "(%2 x %3; another mesh with flint --mesh). Network, device and collective model are free to "
-                 "change.")
-                  .arg(workload->workload.rankCount())
-                  .arg(workload->replicaCount == 1 ? tr("1 replica") : tr("%1 replicas").arg(workload->replicaCount))
-                  .arg(workload->numPartitions == 1 ? tr("1 partition")
-                                                    : tr("%1 partitions").arg(workload->numPartitions))
-        : module
-            ? tr("Fixed by this module: %1 devices (%2 x %3) and its parallelism, which XLA "
-                 "already partitioned. Network, device and collective model are free to change.")
-                  .arg(workload->workload.rankCount())
-                  .arg(workload->replicaCount == 1 ? tr("1 replica") : tr("%1 replicas").arg(workload->replicaCount))
-                  .arg(workload->numPartitions == 1 ? tr("1 partition")
-                                                    : tr("%1 partitions").arg(workload->numPartitions))
-            : tr("Fixed by this trace: %1 ranks and their communicator groups, as recorded. Network, device and "
-                 "collective model are free to change.")
-                  .arg(workload->workload.rankCount()));
-    const core::Program& program = workload->workload.programOf(0);
-    m_details->setHtml(
-        tr("<b>%1</b><br>%2 ranks, %3 ops on rank 0, %4 communicator groups<br>%5")
-            .arg(QString::fromStdString(workload->name).toHtmlEscaped())
-            .arg(workload->workload.rankCount())
-            .arg(program.ops.size())
-            .arg(workload->workload.groups.size())
-            .arg(QString::fromStdString([&] {
-                     std::string all;
-                     for (const auto& note : workload->notes)
-                         all += note + "<br>";
-                     return all;
-                 }()) +
-                 (workload->warnings.empty() ? QString() : tr("Warnings:<br>") + QString::fromStdString([&] {
-                                                               std::string all;
-                                                               for (const auto& w : workload->warnings)
-                                                                   all += "• " + w + "<br>";
-                                                               return all;
-                                                           }()))));
+    m_parallelism->setActive(workload->kind == core::InputKind::BuiltinModel, StepSummary::parallelismFixed(*workload));
+    m_whatIf->setFixedParameters(StepSummary::fixedParameters(*workload));
+    m_detailsPanel->showWorkload(*workload);
 }
 
 void MainWindow::showEstimate(const std::shared_ptr<const engine::Evaluation>& evaluation)
@@ -438,83 +370,45 @@ void MainWindow::showEstimate(const std::shared_ptr<const engine::Evaluation>& e
     m_matrixPage->setData(ranks, result, ranksPerNode(cluster));
     m_charts->setData(ranks, result);
     m_ops->setData(ranks, result, m_rank->value());
-    const Means now = meansOf(*result);
-    m_summary->setText(
-        tr("<b>Step time %1</b> on %2 (%3)<br>per rank: compute %4, exposed communication %5, idle %6")
-            .arg(duration(result->stepTime), cluster.edited ? tr("%1, edited").arg(qs(cluster.name)) : qs(cluster.name),
-                 qs(cluster.device.name), duration(now.compute), duration(now.exposed), duration(now.idle)));
-    if (m_previous) {
-        const Means before = meansOf(*m_previous);
-        const auto delta = [](double after, double old) {
-            const double change = old > 0 ? 100.0 * (after - old) / old : 0.0;
-            return QStringLiteral("%1 (%2%3%)")
-                .arg(duration(after - old), change >= 0 ? QStringLiteral("+") : QString())
-                .arg(change, 0, 'f', 1);
-        };
-        m_whatIf->setComparison(tr("<b>Last change</b>: step %1 → %2, %3<br>compute %4, exposed comm %5, idle %6")
-                                    .arg(duration(m_previous->stepTime), duration(result->stepTime),
-                                         delta(result->stepTime, m_previous->stepTime),
-                                         delta(now.compute, before.compute), delta(now.exposed, before.exposed),
-                                         delta(now.idle, before.idle)));
-    } else {
-        m_whatIf->setComparison(QString());
-    }
+    m_detailsPanel->showEstimate(*evaluation);
+    m_whatIf->setComparison(m_previous ? StepSummary::comparisonHtml(*m_previous, *result) : QString());
     m_previous = result;
-    if (evaluation->figures && evaluation->compiled) {
-        const core::model::StepFigures& f = *evaluation->figures;
-        const auto& compiled = evaluation->compiled;
-        const double gib = 1073741824.0;
-        const auto& mem = compiled->memory;
-        m_parallelism->setFigures(
-            tr("<b>Step %1</b>, %2 tokens/s (%3 per GPU)<br>MFU %4% (PaLM, of the BF16 peak)<br>"
-               "pipeline bubble %5%, exposed communication %6%<br>memory per GPU %7 of %8 GiB%9<br>"
-               "<small>weights %10, gradients %11, optimizer %12, activations %13, buffers %14 GiB</small>")
-                .arg(duration(f.stepTime))
-                .arg(QLocale().toString(f.tokensPerSecond, 'f', 0))
-                .arg(QLocale().toString(f.tokensPerSecond / static_cast<double>(result->ranks.size()), 'f', 0))
-                .arg(100 * f.mfu, 0, 'f', 1)
-                .arg(100 * f.bubbleFraction, 0, 'f', 1)
-                .arg(100 * f.exposedCommFraction, 0, 'f', 1)
-                .arg(f.memoryBytes / gib, 0, 'f', 1)
-                .arg(f.memoryCapacity / gib, 0, 'f', 0)
-                .arg(f.outOfMemory ? tr(" — <span style='color:#c0392b'><b>OUT OF MEMORY</b></span>") : QString())
-                .arg(mem.weights / gib, 0, 'f', 1)
-                .arg(mem.gradients / gib, 0, 'f', 1)
-                .arg(mem.optimizer / gib, 0, 'f', 1)
-                .arg(mem.activations / gib, 0, 'f', 1)
-                .arg(mem.commBuffers / gib, 0, 'f', 1));
-    }
+    if (evaluation->figures)
+        m_parallelism->setFigures(StepSummary::figuresHtml(*evaluation));
     statusBar()->showMessage(
-        tr("Estimated %1 ranks: step time %2").arg(result->ranks.size()).arg(duration(result->stepTime)), 5000);
+        tr("Estimated %1 ranks: step time %2").arg(result->ranks.size()).arg(StepSummary::duration(result->stepTime)),
+        5000);
 }
 
 QString MainWindow::detailsHtml() const
 {
-    return m_details->toHtml();
+    return m_detailsPanel->html();
 }
 
 void MainWindow::selectFromCell(int srcFirst, int srcCount, int dstFirst, int dstCount)
 {
+    if (const auto evaluation = m_session->evaluation()) // the matrix shows this estimate
+        m_detailsPanel->findHeaviestOp(evaluation, srcFirst, srcCount, dstFirst, dstCount);
+}
+
+void MainWindow::showCellOp(int rank, int op, double bytes, int dstFirst, int dstCount)
+{
     const auto evaluation = m_session->evaluation();
-    if (!evaluation)
-        return;
-    const auto& workload = evaluation->workload; // the matrix shows this estimate
-    const core::OpOnRank found = core::heaviestOpBetween(workload->workload, evaluation->scenario.cluster, srcFirst,
-                                                         srcCount, dstFirst, dstCount);
-    if (found.rank < 0) {
+    if (rank < 0 || !evaluation) {
         statusBar()->showMessage(tr("No op sends from these ranks to those"), 5000);
         return;
     }
-    showOp(found.rank, static_cast<int>(found.op), true);
-    m_timeline->revealOp(static_cast<int>(found.op), found.rank);
-    statusBar()->showMessage(
-        tr("%1 moves %2 from rank %3 to ranks %4-%5 over the step")
-            .arg(qs(workload->workload.programOf(static_cast<std::size_t>(found.rank)).ops[found.op].name))
-            .arg(qs(views::formatBytes(found.bytes)))
-            .arg(found.rank)
-            .arg(dstFirst)
-            .arg(dstFirst + dstCount - 1),
-        8000);
+    showOp(rank, op, true);
+    m_timeline->revealOp(op, rank);
+    statusBar()->showMessage(tr("%1 moves %2 from rank %3 to ranks %4-%5 over the step")
+                                 .arg(qs(evaluation->workload->workload.programOf(static_cast<std::size_t>(rank))
+                                             .ops[static_cast<std::size_t>(op)]
+                                             .name))
+                                 .arg(qs(views::formatBytes(bytes)))
+                                 .arg(rank)
+                                 .arg(dstFirst)
+                                 .arg(dstFirst + dstCount - 1),
+                             8000);
 }
 
 void MainWindow::showOp(int rank, int opIndex, bool inGraph)
@@ -526,74 +420,16 @@ void MainWindow::showOp(int rank, int opIndex, bool inGraph)
     if (static_cast<std::size_t>(rank) >= w.rankCount() ||
         static_cast<std::size_t>(opIndex) >= w.programOf(static_cast<std::size_t>(rank)).ops.size())
         return;
-    const core::Op& op = w.programOf(static_cast<std::size_t>(rank)).ops[static_cast<std::size_t>(opIndex)];
     if (inGraph) {
         if (rank != m_rank->value())
             m_rank->setValue(rank);
         m_graph->selectOp(static_cast<quint32>(opIndex));
     }
-    // Times, flows and the explanation are those of the estimate on screen, on the cluster it ran
-    // on; while a new workload waits for its first estimate there are none.
-    const auto evaluation = m_session->evaluation();
-    const bool estimated = evaluation && evaluation->workload == workload;
-    const core::Cluster& cluster = estimated ? evaluation->scenario.cluster : m_session->cluster();
-    std::vector<std::pair<std::int32_t, std::int32_t>> flows;
-    core::forEachOpFlow(w, cluster, static_cast<std::size_t>(rank), static_cast<std::uint32_t>(opIndex),
-                        [&flows](std::int32_t src, std::int32_t dst, double) { flows.emplace_back(src, dst); });
-    m_matrix->highlightFlows(flows);
     m_timeline->highlightOp(opIndex, rank);
     if (rank == m_ops->model()->rank())
         m_ops->selectOp(static_cast<std::uint32_t>(opIndex));
-    QString html = tr("<b>%1</b> (%2) on rank %3<br>").arg(qs(op.name).toHtmlEscaped(), views::kindLabel(op)).arg(rank);
-    if (!op.scope.empty())
-        html += tr("scope <i>%1</i><br>").arg(qs(op.scope).toHtmlEscaped());
-    if (op.dtype != core::DType::Unknown) {
-        QStringList dims;
-        for (auto d : op.shape)
-            dims << QString::number(d);
-        const auto type = core::displayName(op.dtype);
-        html +=
-            tr("result %1[%2]<br>")
-                .arg(QString::fromUtf8(type.data(), static_cast<qsizetype>(type.size())), dims.join(QLatin1Char(',')));
-    }
-    html += tr("%1 FLOP, %2 read, %3 written<br>")
-                .arg(QString::number(static_cast<double>(op.flops), 'g', 4),
-                     qs(views::formatBytes(static_cast<double>(op.bytesRead))),
-                     qs(views::formatBytes(static_cast<double>(op.bytesWritten))));
-    if (op.kind == core::OpKind::Collective) {
-        QStringList members;
-        for (std::int32_t m : w.membersOf(static_cast<std::size_t>(rank), op))
-            members << QString::number(m);
-        html += tr("%1 per rank, group of %2: %3<br>")
-                    .arg(qs(views::formatBytes(static_cast<double>(op.commBytes))))
-                    .arg(members.size())
-                    .arg(members.size() > 32 ? members.mid(0, 32).join(QLatin1Char(',')) + QStringLiteral("…")
-                                             : members.join(QLatin1Char(',')));
-    }
-    if (estimated) {
-        for (const core::OpEvent& ev : evaluation->result->eventsOf(static_cast<std::size_t>(rank)))
-            if (static_cast<int>(ev.op) == opIndex)
-                html += tr("runs %1 → %2 (%3)%4<br>")
-                            .arg(duration(ev.start), duration(ev.end), duration(ev.end - ev.start),
-                                 ev.start > ev.ready
-                                     ? tr(", after waiting %1 for its peers").arg(duration(ev.start - ev.ready))
-                                     : QString());
-    }
-    try {
-        const core::OpExplanation why =
-            core::explainOp(w, cluster, static_cast<std::size_t>(rank), static_cast<std::uint32_t>(opIndex));
-        html += tr("<br><b>Estimated time %1</b>, how:").arg(duration(why.seconds));
-        html += QStringLiteral("<pre style='white-space:pre-wrap'>");
-        for (const std::string& line : why.lines)
-            html += qs(line).toHtmlEscaped() + QLatin1Char('\n');
-        html += QStringLiteral("</pre>");
-    } catch (const std::exception& e) {
-        html += tr("<br>No estimate for this op: %1").arg(qs(e.what()).toHtmlEscaped());
-    }
-    if (!flows.empty())
-        html += tr("Its transfers are outlined in the Communication tab (%n cell(s)).", nullptr,
-                   static_cast<int>(m_matrix->highlightedCells().size()));
-    m_details->setHtml(html);
+    // The transfers (matrix outline), times and formula arrive from a worker (DetailsPanel::explained).
+    m_detailsPanel->explainOp(workload, m_session->evaluation(), m_session->cluster(), rank, opIndex);
 }
 
 void MainWindow::showError(const QString& summary, const QString& details)
@@ -624,74 +460,7 @@ void MainWindow::showError(const QString& summary, const QString& details)
 
 bool MainWindow::exportCurrentView(const QString& path)
 {
-    QWidget* page = m_tabs->currentWidget();
-    if (page && page->isAncestorOf(m_graph))
-        return m_graph->exportImage(path); // the whole graph, not just what is scrolled into view
-    if (!page)
-        return false;
-    if (path.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive)) {
-        QSvgGenerator svg;
-        svg.setFileName(path);
-        svg.setSize(page->size());
-        svg.setViewBox(page->rect());
-        svg.setTitle(m_tabs->tabText(m_tabs->currentIndex()));
-        QPainter painter(&svg);
-        page->render(&painter);
-        return painter.end();
-    }
-    return page->grab().save(path);
-}
-
-void MainWindow::exportTrace()
-{
-    auto workload = m_session->workload();
-    auto result = m_session->result();
-    if (!workload || !result)
-        return;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export a Perfetto trace"), QString(),
-                                                      tr("Chrome/Perfetto trace (*.json)"));
-    if (path.isEmpty())
-        return;
-    try {
-        core::OutputTransaction output;
-        output.write(path.toStdString(), core::chromeTraceJson(*result, workload->workload, 256));
-        output.commit();
-        statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
-    } catch (const std::exception& e) {
-        showError(tr("Cannot write %1").arg(path), QString::fromStdString(e.what()));
-    }
-}
-
-void MainWindow::exportChakra()
-{
-    auto workload = m_session->workload();
-    if (!workload)
-        return;
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export Chakra traces: choose a folder and a file prefix"), QStringLiteral("workload"),
-        tr("Chakra trace prefix (PREFIX.RANK.et and PREFIX.json)"));
-    if (path.isEmpty())
-        return;
-    m_session->exportChakra(path);
-}
-
-void MainWindow::exportBreakdownCsv()
-{
-    auto result = m_session->result();
-    if (!result)
-        return;
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Export the per-rank breakdown"), QString(), tr("CSV (*.csv)"));
-    if (path.isEmpty())
-        return;
-    try {
-        core::OutputTransaction output;
-        output.write(path.toStdString(), core::breakdownCsv(*result));
-        output.commit();
-        statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
-    } catch (const std::exception& e) {
-        showError(tr("Cannot write %1").arg(path), qs(e.what()));
-    }
+    return m_exports->writeView(m_tabs->currentWidget(), m_graph, m_tabs->tabText(m_tabs->currentIndex()), path);
 }
 
 void MainWindow::openGallery()

@@ -35,6 +35,8 @@ class WhatIfPanel;
 
 namespace flint::app {
 
+class DetailsPanel;
+class ExportActions;
 class Session;
 class SweepPage;
 
@@ -86,9 +88,8 @@ private:
     void showWorkload(std::shared_ptr<const core::LoadedWorkload> workload, const QString& path);
     void showEstimate(const std::shared_ptr<const engine::Evaluation>& evaluation);
     void showError(const QString& summary, const QString& details);
-    void exportTrace();
-    void exportChakra();
-    void exportBreakdownCsv();
+    /// Shows the op a matrix cell selected (DetailsPanel::opFound).
+    void showCellOp(int rank, int op, double bytes, int dstFirst, int dstCount);
     void openGallery();
 
 public:
@@ -117,8 +118,8 @@ private:
     views::WhatIfPanel* m_whatIf = nullptr;
     views::ParallelismPanel* m_parallelism = nullptr;
     SweepPage* m_sweep = nullptr;
-    QTextBrowser* m_details = nullptr;
-    QLabel* m_summary = nullptr;
+    DetailsPanel* m_detailsPanel = nullptr;
+    ExportActions* m_exports = nullptr;
     QProgressBar* m_progress = nullptr;
     QMenu* m_recentMenu = nullptr;
     /// The one error box, non-modal: a later error replaces its text instead of stacking a dialog.

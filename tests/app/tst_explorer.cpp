@@ -121,7 +121,8 @@ void TestExplorer::linkedSelection()
         ++start;
     Q_EMIT window.timeline()->opClicked(0, static_cast<int>(start));
     QTRY_COMPARE_WITH_TIMEOUT(window.graph()->selectedOp(), start, 20000);
-    QVERIFY(window.findChild<QTextBrowser*>()->toPlainText().contains(QStringLiteral("all-reduce")));
+    QTRY_VERIFY_WITH_TIMEOUT(window.findChild<QTextBrowser*>()->toPlainText().contains(QStringLiteral("all-reduce")),
+                             20000);
 }
 
 void TestExplorer::partitionsReachMatrixAndTimeline()
@@ -188,6 +189,8 @@ void TestExplorer::partitionsReachMatrixAndTimeline()
     // Selecting the gradient all-reduce outlines its cells (0 -> 4 is at positions (0, 1)), marks its
     // group's lanes and explains its time.
     window.showOp(0, gradientOp);
+    // The explanation and the transfers come from a worker (an Inspect job).
+    QTRY_VERIFY_WITH_TIMEOUT(window.detailsHtml().contains(QStringLiteral("Estimated time")), 20000);
     const auto& cells = window.matrix()->highlightedCells();
     // Per group, both directions of {0, 4}, {8, 12} inside nodes and {0, 8}, {4, 12} across them.
     QCOMPARE(cells.size(), std::size_t(4 * 8));
@@ -201,7 +204,8 @@ void TestExplorer::partitionsReachMatrixAndTimeline()
     // Clicking the cell 0 -> 4 selects the op that moves those bytes: the gradient all-reduce.
     Q_EMIT window.matrix()->cellClicked(0, 1, 4, 1);
     QTRY_COMPARE_WITH_TIMEOUT(window.graph()->selectedOp(), static_cast<quint32>(gradientOp), 20000);
-    QVERIFY(window.detailsHtml().contains(QString::fromStdString(program.ops[gradientOp].name)));
+    QTRY_VERIFY_WITH_TIMEOUT(window.detailsHtml().contains(QString::fromStdString(program.ops[gradientOp].name)),
+                             20000);
 
     // Choosing a row in the Ops table selects that op in the graph.
     QAbstractItemView* table = window.ops()->table();

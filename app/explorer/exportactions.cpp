@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+#include "app/explorer/exportactions.h"
+
+#include "app/explorer/session.h"
+#include "core/estimator/estimateexport.h"
+#include "core/fileio.h"
+#include "views/dagview.h"
+
+#include <QBuffer>
+#include <QFileDialog>
+#include <QPainter>
+#include <QSvgGenerator>
+#include <QWidget>
+
+namespace flint::app {
+namespace {
+
+/// Writes `bytes` to `path` whole or not at all; throws core::OutputError.
+void writeWhole(const QString& path, const std::string& bytes)
+{
+    core::OutputTransaction output;
+    output.write(path.toStdString(), bytes);
+    output.commit();
+}
+
+} // namespace
+
+ExportActions::ExportActions(Session& session, QWidget* window)
+    : QObject(window)
+    , m_session(session)
+    , m_window(window)
+{}
+
+void ExportActions::exportTrace()
+{
+    const auto evaluation = m_session.evaluation();
+    if (!evaluation)
+        return;
+    const QString path = QFileDialog::getSaveFileName(m_window, tr("Export a Perfetto trace"), QString(),
+                                                      tr("Chrome/Perfetto trace (*.json)"));
+    if (path.isEmpty())
+        return;
+    m_session.jobs().start(
+        JobRunner::Kind::Export, tr("Writing %1…").arg(path),
+        [this, evaluation, path](const core::JobControl&) -> std::function<void()> {
+            try {
+                writeWhole(path, core::chromeTraceJson(*evaluation->result, evaluation->workload->workload, 256));
+                return [this, path] { Q_EMIT written(tr("Wrote %1").arg(path)); };
+            } catch (const std::exception& e) {
+                const QString details = QString::fromStdString(e.what());
+                return [this, path, details] { Q_EMIT failed(tr("Cannot write %1").arg(path), details); };
+            }
+        });
+}
+
+void ExportActions::exportChakra()
+{
+    if (!m_session.workload())
+        return;
+    const QString path = QFileDialog::getSaveFileName(
+        m_window, tr("Export Chakra traces: choose a folder and a file prefix"), QStringLiteral("workload"),
+        tr("Chakra trace prefix (PREFIX.RANK.et and PREFIX.json)"));
+    if (!path.isEmpty())
+        m_session.exportChakra(path);
+}
+
+void ExportActions::exportBreakdownCsv()
+{
+    const auto evaluation = m_session.evaluation();
+    if (!evaluation)
+        return;
+    const QString path =
+        QFileDialog::getSaveFileName(m_window, tr("Export the per-rank breakdown"), QString(), tr("CSV (*.csv)"));
+    if (path.isEmpty())
+        return;
+    m_session.jobs().start(JobRunner::Kind::Export, tr("Writing %1…").arg(path),
+                           [this, evaluation, path](const core::JobControl&) -> std::function<void()> {
+                               try {
+                                   writeWhole(path, core::breakdownCsv(*evaluation->result));
+                                   return [this, path] { Q_EMIT written(tr("Wrote %1").arg(path)); };
+                               } catch (const std::exception& e) {
+                                   const QString details = QString::fromStdString(e.what());
+                                   return [this, path, details] {
+                                       Q_EMIT failed(tr("Cannot write %1").arg(path), details);
+                                   };
+                               }
+                           });
+}
+
+void ExportActions::exportView(QWidget* page, views::DagView* graph, const QString& title)
+{
+    const QString path = QFileDialog::getSaveFileName(m_window, tr("Export the current view"), QString(),
+                                                      tr("PNG image (*.png);;SVG drawing (*.svg)"));
+    if (!path.isEmpty())
+        writeView(page, graph, title, path);
+}
+
+bool ExportActions::writeView(QWidget* page, views::DagView* graph, const QString& title, const QString& path)
+{
+    if (page == nullptr)
+        return false;
+    const bool svg = path.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive);
+    QByteArray bytes;
+    if (page->isAncestorOf(graph)) {
+        bytes = graph->renderImage(svg); // the whole graph, not just what is scrolled into view
+    } else {
+        QBuffer buffer(&bytes);
+        buffer.open(QIODevice::WriteOnly);
+        if (svg) {
+            QSvgGenerator generator;
+            generator.setOutputDevice(&buffer);
+            generator.setSize(page->size());
+            generator.setViewBox(page->rect());
+            generator.setTitle(title);
+            QPainter painter(&generator);
+            page->render(&painter);
+            if (!painter.end())
+                bytes.clear();
+        } else if (!page->grab().save(&buffer, "PNG")) {
+            bytes.clear();
+        }
+    }
+    try {
+        if (bytes.isEmpty())
+            throw core::OutputError("the view could not be rendered");
+        writeWhole(path, bytes.toStdString());
+        Q_EMIT written(tr("Wrote %1").arg(path));
+        return true;
+    } catch (const std::exception& e) {
+        Q_EMIT failed(tr("Cannot write %1").arg(path), QString::fromStdString(e.what()));
+        return false;
+    }
+}
+
+} // namespace flint::app

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QObject>
+#include <QString>
+
+QT_BEGIN_NAMESPACE
+class QWidget;
+QT_END_NAMESPACE
+
+namespace flint::views {
+class DagView;
+}
+
+namespace flint::app {
+
+class Session;
+
+/// The explorer's exports: the Perfetto trace, the Chakra traces, the per-rank breakdown as CSV
+/// and the current view as an image. Every file goes through core::OutputTransaction (whole or not
+/// at all); the trace and the CSV are built and written on the session's JobRunner.
+class ExportActions : public QObject {
+    Q_OBJECT
+
+public:
+    ExportActions(Session& session, QWidget* window);
+
+    /// Asks for a file, then writes the current estimate as a Perfetto trace (at most 256 ranks).
+    void exportTrace();
+    /// Asks for a prefix, then writes the current workload as Chakra traces.
+    void exportChakra();
+    /// Asks for a file, then writes the current estimate's per-rank breakdown as CSV.
+    void exportBreakdownCsv();
+    /// Asks for a file, then writes `page` (the graph: all of it) as PNG or SVG.
+    void exportView(QWidget* page, views::DagView* graph, const QString& title);
+    /// Writes `page` (or the whole graph, when `page` holds `graph`) as PNG, or SVG by the suffix of
+    /// `path`. Returns false (and reports) when it could not be written.
+    bool writeView(QWidget* page, views::DagView* graph, const QString& title, const QString& path);
+
+Q_SIGNALS:
+    /// A file was written: what to tell the user.
+    void written(const QString& message);
+    void failed(const QString& summary, const QString& details);
+
+private:
+    Session& m_session;
+    QWidget* m_window;
+};
+
+} // namespace flint::app

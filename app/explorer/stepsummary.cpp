@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: MIT
+#include "app/explorer/stepsummary.h"
+
+#include "views/timelinegeometry.h"
+
+#include <QLocale>
+
+namespace flint::app {
+namespace {
+
+QString qs(const std::string& text)
+{
+    return QString::fromStdString(text);
+}
+
+struct Means {
+    double compute = 0, exposed = 0, idle = 0;
+};
+
+Means meansOf(const core::EstimateResult& result)
+{
+    Means m;
+    for (const core::RankBreakdown& r : result.ranks) {
+        m.compute += r.compute;
+        m.exposed += r.exposedComm;
+        m.idle += r.idle;
+    }
+    const double n = static_cast<double>(std::max<std::size_t>(1, result.ranks.size()));
+    m.compute /= n;
+    m.exposed /= n;
+    m.idle /= n;
+    return m;
+}
+
+bool isModule(const core::LoadedWorkload& workload)
+{
+    return workload.kind == core::InputKind::HloModule || workload.kind == core::InputKind::MlirModule;
+}
+
+} // namespace
+
+QString StepSummary::duration(double seconds)
+{
+    return qs(views::formatDuration(seconds));
+}
+
+QString StepSummary::summaryHtml(const engine::Evaluation& evaluation)
+{
+    const core::EstimateResult& result = *evaluation.result;
+    const core::Cluster& cluster = evaluation.scenario.cluster;
+    const Means now = meansOf(result);
+    return tr("<b>Step time %1</b> on %2 (%3)<br>per rank: compute %4, exposed communication %5, idle %6")
+        .arg(duration(result.stepTime), cluster.edited ? tr("%1, edited").arg(qs(cluster.name)) : qs(cluster.name),
+             qs(cluster.device.name), duration(now.compute), duration(now.exposed), duration(now.idle));
+}
+
+QString StepSummary::comparisonHtml(const core::EstimateResult& before, const core::EstimateResult& after)
+{
+    const Means old = meansOf(before);
+    const Means now = meansOf(after);
+    const auto delta = [](double value, double previous) {
+        const double change = previous > 0 ? 100.0 * (value - previous) / previous : 0.0;
+        return QStringLiteral("%1 (%2%3%)")
+            .arg(duration(value - previous), change >= 0 ? QStringLiteral("+") : QString())
+            .arg(change, 0, 'f', 1);
+    };
+    return tr("<b>Last change</b>: step %1 → %2, %3<br>compute %4, exposed comm %5, idle %6")
+        .arg(duration(before.stepTime), duration(after.stepTime), delta(after.stepTime, before.stepTime),
+             delta(now.compute, old.compute), delta(now.exposed, old.exposed), delta(now.idle, old.idle));
+}
+
+QString StepSummary::figuresHtml(const engine::Evaluation& evaluation)
+{
+    if (!evaluation.figures || !evaluation.compiled)
+        return {};
+    const core::model::StepFigures& f = *evaluation.figures;
+    const double gib = 1073741824.0;
+    const auto& mem = evaluation.compiled->memory;
+    const auto ranks = static_cast<double>(std::max<std::size_t>(1, evaluation.result->ranks.size()));
+    return tr("<b>Step %1</b>, %2 tokens/s (%3 per GPU)<br>MFU %4% (PaLM, of the BF16 peak)<br>"
+              "pipeline bubble %5%, exposed communication %6%<br>memory per GPU %7 of %8 GiB%9<br>"
+              "<small>weights %10, gradients %11, optimizer %12, activations %13, buffers %14 GiB</small>")
+        .arg(duration(f.stepTime))
+        .arg(QLocale().toString(f.tokensPerSecond, 'f', 0))
+        .arg(QLocale().toString(f.tokensPerSecond / ranks, 'f', 0))
+        .arg(100 * f.mfu, 0, 'f', 1)
+        .arg(100 * f.bubbleFraction, 0, 'f', 1)
+        .arg(100 * f.exposedCommFraction, 0, 'f', 1)
+        .arg(f.memoryBytes / gib, 0, 'f', 1)
+        .arg(f.memoryCapacity / gib, 0, 'f', 0)
+        .arg(f.outOfMemory ? tr(" — <span style='color:#c0392b'><b>OUT OF MEMORY</b></span>") : QString())
+        .arg(mem.weights / gib, 0, 'f', 1)
+        .arg(mem.gradients / gib, 0, 'f', 1)
+        .arg(mem.optimizer / gib, 0, 'f', 1)
+        .arg(mem.activations / gib, 0, 'f', 1)
+        .arg(mem.commBuffers / gib, 0, 'f', 1);
+}
+
+QString StepSummary::parallelismFixed(const core::LoadedWorkload& workload)
+{
+    if (workload.kind == core::InputKind::BuiltinModel)
+        return {};
+    return (isModule(workload)
+                ? tr("<b>Parallelism is fixed by the open module</b> (%1 ranks, as partitioned). To explore "
+                     "strategies, choose a built-in model above or read a model with File…; it replaces the open "
+                     "file.")
+                : tr("<b>Parallelism is fixed by the open trace</b> (%1 ranks, as recorded). To explore strategies, "
+                     "choose a built-in model above or read a model with File…; it replaces the open file."))
+        .arg(workload.workload.rankCount());
+}
+
+QString StepSummary::fixedParameters(const core::LoadedWorkload& workload)
+{
+    const auto replicas = [&workload] {
+        return workload.replicaCount == 1 ? tr("1 replica") : tr("%1 replicas").arg(workload.replicaCount);
+    };
+    const auto partitions = [&workload] {
+        return workload.numPartitions == 1 ? tr("1 partition") : tr("%1 partitions").arg(workload.numPartitions);
+    };
+    if (workload.kind == core::InputKind::BuiltinModel)
+        return tr("A built-in model: its parallelism, schedule, batch, recomputation and dtype are set in the "
+                  "Parallelism panel and recompiled on every change. Network, device and collective model are set "
+                  "here.");
+    if (isModule(workload) && workload.partitioning == core::hlo::Partitioning::ByFlint)
+        return tr("Fixed by this module: its global program and shardings, partitioned here for %1 devices "
+                  "(%2 x %3; another mesh with flint --mesh). Network, device and collective model are free to "
+                  "change.")
+            .arg(workload.workload.rankCount())
+            .arg(replicas(), partitions());
+    if (isModule(workload))
+        return tr("Fixed by this module: %1 devices (%2 x %3) and its parallelism, which XLA "
+                  "already partitioned. Network, device and collective model are free to change.")
+            .arg(workload.workload.rankCount())
+            .arg(replicas(), partitions());
+    return tr("Fixed by this trace: %1 ranks and their communicator groups, as recorded. Network, device and "
+              "collective model are free to change.")
+        .arg(workload.workload.rankCount());
+}
+
+QString StepSummary::workloadHtml(const core::LoadedWorkload& workload)
+{
+    QString notes;
+    for (const auto& note : workload.notes)
+        notes += qs(note).toHtmlEscaped() + QStringLiteral("<br>");
+    if (!workload.warnings.empty()) {
+        notes += tr("Warnings:<br>");
+        for (const auto& w : workload.warnings)
+            notes += QStringLiteral("• ") + qs(w).toHtmlEscaped() + QStringLiteral("<br>");
+    }
+    return tr("<b>%1</b><br>%2 ranks, %3 ops on rank 0, %4 communicator groups<br>%5")
+        .arg(qs(workload.name).toHtmlEscaped())
+        .arg(workload.workload.rankCount())
+        .arg(workload.workload.programOf(0).ops.size())
+        .arg(workload.workload.groups.size())
+        .arg(notes);
+}
+
+} // namespace flint::app

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/estimator/estimate.h"
+#include "engine/scenario.h"
+#include "engine/workloadloader.h"
+
+#include <QCoreApplication>
+#include <QString>
+
+namespace flint::app {
+
+/// The explorer's texts about a workload and its estimate, built from immutable results (no core
+/// work): the step summary, the model's step figures, the comparison of two estimates, what the
+/// workload fixes, and the workload's description for Details.
+class StepSummary {
+    Q_DECLARE_TR_FUNCTIONS(flint::app::StepSummary)
+
+public:
+    /// "Step time ... on CLUSTER (DEVICE)" and the mean per-rank breakdown.
+    static QString summaryHtml(const engine::Evaluation& evaluation);
+    /// A built-in model's step figures (tokens/s, MFU, bubble, exposed communication, memory); empty
+    /// for a workload read from a file.
+    static QString figuresHtml(const engine::Evaluation& evaluation);
+    /// "Last change": step time and breakdown of `after` against `before`.
+    static QString comparisonHtml(const core::EstimateResult& before, const core::EstimateResult& after);
+    /// What the workload fixes (ranks, parallelism) and what stays free to change.
+    static QString fixedParameters(const core::LoadedWorkload& workload);
+    /// Why the Parallelism panel is disabled for a file (empty for a built-in model).
+    static QString parallelismFixed(const core::LoadedWorkload& workload);
+    /// The workload's name, size, notes and warnings.
+    static QString workloadHtml(const core::LoadedWorkload& workload);
+    /// A duration as the views write it.
+    static QString duration(double seconds);
+};
+
+} // namespace flint::app
