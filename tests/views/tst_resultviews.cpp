@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: MIT
+// The result views driven through their real controls: the communication matrix page (node
+// aggregation, kind filter, metric, rank order, outlines), the charts page (its top ops follow the
+// estimate) and the timeline page (grouping, zoom and fit, a click on a span names its op).
+#include "core/estimator/estimate.h"
+#include "core/synthetictrace.h"
+#include "views/chartspage.h"
+#include "views/commmatrixpage.h"
+#include "views/commmatrixview.h"
+#include "views/timelinepage.h"
+#include "views/timelineview.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace flint;
+
+namespace {
+
+/// 16 ranks in TP groups of 4 consecutive ranks; a 64 MiB gradient all-reduce over {r, r+4, r+8,
+/// r+12} (core/synthetictrace.h), estimated on two 8-GPU H100 nodes, bandwidth times `scale`.
+struct Fixture {
+    std::shared_ptr<const core::Workload> workload;
+    std::shared_ptr<const core::EstimateResult> result;
+};
+
+constexpr std::uint64_t kGradient = 64u << 20;
+
+Fixture estimated(double scale = 1)
+{
+    Fixture f;
+    f.workload = std::make_shared<const core::Workload>(core::makeSyntheticSpmdWorkload(200, 16, 4, kGradient));
+    core::Cluster cluster = *core::clusterPreset("dgx-h100-ib", 16);
+    for (auto& dim : cluster.topology.dims)
+        dim.bandwidthGBps *= scale;
+    f.result = core::estimate(*f.workload, cluster);
+    return f;
+}
+
+double rowBytes(const views::CommMatrixView& view, int row)
+{
+    double sum = 0;
+    for (int c = 0; c < view.cellCount(); ++c)
+        sum += view.cellBytes(row, c);
+    return sum;
+}
+
+} // namespace
+
+class TestResultViews : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void matrixControls();
+    void chartsFollowTheEstimate();
+    void timelineGroupsZoomsAndPicks();
+};
+
+void TestResultViews::matrixControls()
+{
+    const Fixture f = estimated();
+    views::CommMatrixPage page;
+    page.resize(800, 600);
+    page.show();
+    page.setData(f.workload, f.result, 8);
+    views::CommMatrixView* view = page.view();
+    QCOMPARE(view->cellCount(), 16);
+    // The kind chooser lists the layers; choosing ALL_REDUCE keeps rank 0's traffic (all of it is
+    // all-reduce), and the gradient's share is what a bandwidth-optimal all-reduce sends: 2 (n-1)/n.
+    QComboBox* kinds = page.kindChooser();
+    const int allReduce = kinds->findData(QStringLiteral("ALL_REDUCE"));
+    QVERIFY(allReduce > 0);
+    const double everything = rowBytes(*view, 0);
+    kinds->setCurrentIndex(allReduce);
+    QCOMPARE(view->kindFilter(), QStringLiteral("ALL_REDUCE"));
+    QCOMPARE(rowBytes(*view, 0), everything);
+    const double gradientShare = view->cellBytes(0, 4) + view->cellBytes(0, 8) + view->cellBytes(0, 12);
+    QCOMPARE(gradientShare, 2.0 * 3 / 4 * static_cast<double>(kGradient));
+    // Outlines: the transfer 0 -> 8 is the cell (0, 8) in rank order.
+    view->highlightFlows({{0, 8}});
+    QCOMPARE(view->highlightedCells(), (std::vector<std::pair<int, int>>{{0, 8}}));
+    // Link time: every cell that carries bytes takes time; the cross-node cell is slower per byte.
+    auto* metric = page.findChildren<QComboBox*>().at(1);
+    QCOMPARE(metric->count(), 2);
+    metric->setCurrentIndex(1);
+    QCOMPARE(view->metric(), views::CommMatrixView::Metric::Seconds);
+    QVERIFY(view->cellSeconds(0, 4) > 0);
+    QVERIFY(view->cellSeconds(0, 8) / view->cellBytes(0, 8) > view->cellSeconds(0, 4) / view->cellBytes(0, 4));
+    // Grouped by the data-parallel axis, rank 4 comes next to rank 0.
+    QComboBox* order = page.orderChooser();
+    QVERIFY(order->isEnabled());
+    int byDp = -1;
+    for (int i = 1; i < order->count(); ++i) {
+        order->setCurrentIndex(i);
+        if (view->ranksOfCell(1).first == 4)
+            byDp = i;
+    }
+    QVERIFY(byDp > 0);
+    // Node aggregation: two nodes; ordering is off while cells hold nodes.
+    auto* byNode = page.findChild<QCheckBox*>();
+    byNode->setChecked(true);
+    QCOMPARE(view->cellCount(), 2);
+    QVERIFY(!order->isEnabled());
+    metric->setCurrentIndex(0);
+    // Node 0 sends to node 1 exactly its ranks' cross-node gradient traffic: ranks 0..7 to 8..15.
+    kinds->setCurrentIndex(allReduce);
+    byNode->setChecked(false);
+    order->setCurrentIndex(0);
+    double crossNode = 0;
+    for (int s = 0; s < 8; ++s)
+        for (int d = 8; d < 16; ++d)
+            crossNode += view->cellBytes(s, d);
+    byNode->setChecked(true);
+    QCOMPARE(view->cellBytes(0, 1), crossNode);
+}
+
+void TestResultViews::chartsFollowTheEstimate()
+{
+    views::ChartsPage page;
+    page.resize(1000, 700);
+    page.show();
+    const Fixture fast = estimated();
+    page.setData(fast.workload, fast.result);
+    QVERIFY(page.breakdownGroups() > 0);
+    QVERIFY(!page.topOps().isEmpty());
+    // A hundredth of the bandwidth: the 64 MiB gradient all-reduce becomes the most expensive op.
+    const Fixture slow = estimated(0.01);
+    page.setData(slow.workload, slow.result);
+    QVERIFY2(page.topOps().front().contains(QStringLiteral("grad_all_reduce")),
+             qPrintable(page.topOps().join(QStringLiteral(", "))));
+}
+
+void TestResultViews::timelineGroupsZoomsAndPicks()
+{
+    const Fixture f = estimated();
+    views::TimelinePage page;
+    page.resize(1200, 700);
+    page.show();
+    page.setData(f.workload, f.result, 8);
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    views::TimelineView* view = page.view();
+    QVERIFY(qFuzzyCompare(view->geometryOfTime().totalTime, f.result->stepTime));
+    QCOMPARE(view->geometryOfTime().viewEnd, f.result->stepTime);
+    // Grouping chooser: by node (2 groups), then an axis of 4 groups of 4.
+    QComboBox* grouping = page.groupingChooser();
+    QVERIFY(grouping->count() >= 2);
+    QSet<int> counts;
+    for (int i = 0; i < grouping->count(); ++i) {
+        grouping->setCurrentIndex(i);
+        counts.insert(view->groupCount());
+    }
+    QVERIFY2(counts.contains(2) && counts.contains(4), qPrintable(QString::number(counts.size())));
+    // Zoom into the first tenth, then F fits the whole step again.
+    view->showTimeRange(0, f.result->stepTime / 10);
+    QVERIFY(view->geometryOfTime().span() < f.result->stepTime / 2);
+    view->setFocus();
+    QTest::keyClick(view, Qt::Key_F);
+    QVERIFY(qFuzzyCompare(view->geometryOfTime().span(), f.result->stepTime));
+    // A click in the middle of rank 0's longest span names that op.
+    const auto events = f.result->eventsOf(0);
+    QVERIFY(!events.empty());
+    const core::OpEvent* longest = &events.front();
+    for (const core::OpEvent& e : events)
+        if (e.end - e.start > longest->end - longest->start)
+            longest = &e;
+    view->showTimeRange(longest->start, longest->end);
+    QSignalSpy clicked(view, &views::TimelineView::opClicked);
+    for (int y = 0; y < view->height() && clicked.isEmpty(); y += 4) {
+        const int x = static_cast<int>(view->geometryOfTime().mapTimeToX(0.5 * (longest->start + longest->end)));
+        QTest::mouseClick(view, Qt::LeftButton, {}, QPoint(x, y));
+        if (!clicked.isEmpty() && clicked.front().at(0).toInt() != 0)
+            clicked.clear(); // another rank's lane: go on down
+    }
+    QVERIFY(!clicked.isEmpty());
+    QCOMPARE(clicked.front().at(1).toInt(), static_cast<int>(longest->op));
+}
+
+QTEST_MAIN(TestResultViews)
+#include "tst_resultviews.moc"
