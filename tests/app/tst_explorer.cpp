@@ -8,6 +8,7 @@
 #include "core/synthetictrace.h"
 #include "engine/modelcompiler.h"
 #include "engine/workloadloader.h"
+#include "support/smallmodel.h"
 #include "views/chartspage.h"
 #include "views/commmatrixpage.h"
 #include "views/commmatrixview.h"
@@ -275,11 +276,7 @@ void TestExplorer::networkEditsSurviveStrategyChanges()
     // changes reset it to the preset), and the dimensions always hold exactly the model's ranks.
     app::MainWindow window;
     QSignalSpy estimated(&window.session(), &app::Session::estimateAvailable);
-    core::model::ParallelConfig p;
-    p.dp = 16;
-    p.globalBatch = 16;
-    p.seqLen = 1024;
-    window.openModel(*core::model::findModel("llama3-8b"), p);
+    window.openModel(tests::smallModel(), tests::smallModelStrategy(16));
     QVERIFY(estimated.wait(120000));
     auto* table = window.whatIf()->findChild<QTableWidget*>();
     QCOMPARE(table->rowCount(), 2);
@@ -413,11 +410,7 @@ void TestExplorer::sweepMarksTheBestPoint()
     // Llama 3 8B on 8 GPUs, TP over 1, 2, 4, 8 with DP following: four estimated points, one best.
     app::MainWindow window;
     QSignalSpy estimated(&window.session(), &app::Session::estimateAvailable);
-    core::model::ParallelConfig p;
-    p.dp = 8;
-    p.globalBatch = 8;
-    p.seqLen = 1024;
-    window.openModel(*core::model::findModel("llama3-8b"), p);
+    window.openModel(tests::smallModel(), tests::smallModelStrategy(8));
     QVERIFY(estimated.wait(120000));
     QSignalSpy finished(window.sweep(), &app::SweepPage::finished);
     window.sweep()->run(app::SweepPage::Parameter::TP, {1, 2, 4, 8});

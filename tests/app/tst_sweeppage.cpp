@@ -3,6 +3,7 @@
 // and the chart show; a bad value; cancelling; choosing a point opens its scenario.
 #include "app/explorer/session.h"
 #include "app/explorer/sweeppage.h"
+#include "support/smallmodel.h"
 
 #include <QChart>
 #include <QComboBox>
@@ -39,11 +40,7 @@ void TestSweepPage::initTestCase()
 void TestSweepPage::openModel(app::Session& session)
 {
     QSignalSpy estimated(&session, &app::Session::estimateAvailable);
-    core::model::ParallelConfig p;
-    p.dp = 8;
-    p.globalBatch = 8;
-    p.seqLen = 1024;
-    session.openModel(*core::model::findModel("llama3-8b"), p);
+    session.openModel(tests::smallModel(), tests::smallModelStrategy(8));
     QVERIFY(estimated.wait(120000));
 }
 
