@@ -774,6 +774,10 @@
         <source>data dependency</source>
         <translation>Datenabhängigkeit</translation>
     </message>
+    <message>
+        <source>Laying out the graph…</source>
+        <translation>Graph wird angeordnet…</translation>
+    </message>
 </context>
 <context>
     <name>flint::views::OpsPage</name>

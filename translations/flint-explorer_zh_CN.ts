@@ -768,6 +768,10 @@
         <source>data dependency</source>
         <translation>数据依赖</translation>
     </message>
+    <message>
+        <source>Laying out the graph…</source>
+        <translation>正在布局计算图…</translation>
+    </message>
 </context>
 <context>
     <name>flint::views::OpsPage</name>

@@ -4,13 +4,12 @@
 #include "core/fileio.h"
 #include "views/daglayoutengine.h"
 #include "views/dagstyle.h"
+#include "views/jobrunner.h"
 
-#include <QtConcurrent/QtConcurrentRun>
 #include <cmath>
 
 #include <QBuffer>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QImage>
 #include <QKeyEvent>
 #include <QLineEdit>
@@ -109,36 +108,48 @@ void DagView::requestLayout(DagCollapseState state, std::uint32_t focusOp)
     const std::shared_ptr<const core::Program> program = m_program;
     const std::shared_ptr<const DagScopeTree> knownTree = m_tree;
     const bool initial = !m_tree;
-    auto* watcher = new QFutureWatcher<JobResult>(this);
-    connect(watcher, &QFutureWatcher<JobResult>::finished, this, [this, watcher] {
-        const JobResult result = watcher->result();
-        watcher->deleteLater();
-        if (result.generation != m_generation)
-            return; // a newer request superseded this one
-        m_busy = false;
-        if (!result.ok) {
-            setMessage(tr("The graph could not be laid out (more than %1 nodes, or Graphviz failed).")
-                           .arg(DagLayoutEngine::maxNodes));
-            update();
-            return;
-        }
-        m_state = result.state;
-        applyLayout(result.tree, result.layout);
-    });
-    // The job owns copies of everything it reads (program, tree, state) and never touches the view, so
-    // a view destroyed meanwhile only loses the watcher; results enter the cache on the GUI thread.
-    watcher->setFuture(QtConcurrent::run([program, knownTree, initial, state, generation]() mutable {
-        JobResult result;
-        result.generation = generation;
-        result.tree = knownTree ? knownTree : DagScopeTree::build(*program);
-        if (initial)
-            state = result.tree->initialState(initialNodeBudget);
-        result.state = state;
-        auto layout = std::make_shared<DagLayout>(result.tree->buildGraph(state));
-        result.ok = DagLayoutEngine::layout(*layout);
-        result.layout = std::move(layout);
-        return result;
-    }));
+    if (!m_jobs)
+        m_jobs = new JobRunner(this);
+    QPointer<DagView> self(this);
+    // The job owns copies of everything it reads (program, tree, state) and never touches the view;
+    // results enter the cache on the GUI thread, and only when no newer request came meanwhile.
+    m_jobs->start(
+        JobRunner::Kind::Layout, tr("Laying out the graph…"),
+        [self, program, knownTree, initial, state, generation](const core::JobControl&) mutable -> std::function<void()> {
+            auto result = std::make_shared<JobResult>();
+            result->generation = generation;
+            result->tree = knownTree ? knownTree : DagScopeTree::build(*program);
+            if (initial)
+                state = result->tree->initialState(initialNodeBudget);
+            result->state = state;
+            auto layout = std::make_shared<DagLayout>(result->tree->buildGraph(state));
+            result->ok = DagLayoutEngine::layout(*layout);
+            result->layout = std::move(layout);
+            return [self, result] {
+                if (self)
+                    self->layoutDone(*result);
+            };
+        });
+}
+
+void DagView::layoutDone(const JobResult& result)
+{
+    if (result.generation != m_generation)
+        return; // a newer request superseded this one (a cached layout, or another job)
+    m_busy = false;
+    if (!result.ok) {
+        setMessage(tr("The graph could not be laid out (more than %1 nodes, or Graphviz failed).")
+                       .arg(DagLayoutEngine::maxNodes));
+        update();
+        return;
+    }
+    m_state = result.state;
+    applyLayout(result.tree, result.layout);
+}
+
+void DagView::setJobRunner(JobRunner* runner)
+{
+    m_jobs = runner;
 }
 
 void DagView::applyLayout(std::shared_ptr<const DagScopeTree> tree, std::shared_ptr<const DagLayout> layout)

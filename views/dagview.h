@@ -11,12 +11,15 @@
 #include <memory>
 #include <vector>
 
+#include <QPointer>
 #include <QWidget>
 
 class QLineEdit;
 class QLabel;
 
 namespace flint::views {
+
+class JobRunner;
 
 /// The DAG of one rank's program, laid out by Graphviz on a worker thread and drawn with level of
 /// detail. Large programs open collapsed by scope with repeated blocks folded; double-click a group to
@@ -36,6 +39,9 @@ public:
     void setWorkload(std::shared_ptr<const core::Workload> workload, int rank);
     /// Shows `program`; `rank` is only reported back in opSelected().
     void setProgram(std::shared_ptr<const core::Program> program, int rank = 0);
+    /// Runs layouts as Layout jobs on `runner` (the explorer's one job tracker); without one the view
+    /// makes a runner of its own. A newer layout request supersedes an older one.
+    void setJobRunner(JobRunner* runner);
 
     int rank() const { return m_rank; }
     /// The layout on screen, or null before the first one is ready.
@@ -92,6 +98,7 @@ protected:
 
 private:
     struct JobResult;
+    void layoutDone(const JobResult& result);
     void requestLayout(DagCollapseState state, std::uint32_t focusOp = DagNode::noOp);
     void applyLayout(std::shared_ptr<const DagScopeTree> tree, std::shared_ptr<const DagLayout> layout);
     bool applyState(DagCollapseState state, std::uint32_t focusOp);
@@ -115,6 +122,7 @@ private:
     int m_rank = 0;
     quint64 m_generation = 0;
     bool m_busy = false;
+    QPointer<JobRunner> m_jobs;
     bool m_fitPending = false;
     std::uint32_t m_focusPending = DagNode::noOp;
 

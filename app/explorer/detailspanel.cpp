@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/explorer/detailspanel.h"
 
-#include "app/explorer/jobrunner.h"
+#include "views/jobrunner.h"
 #include "app/explorer/stepsummary.h"
 #include "core/estimator/opexplain.h"
 #include "views/timelinegeometry.h"
@@ -23,7 +23,7 @@ QString qs(const std::string& text)
 
 } // namespace
 
-DetailsPanel::DetailsPanel(JobRunner& jobs, QWidget* parent)
+DetailsPanel::DetailsPanel(views::JobRunner& jobs, QWidget* parent)
     : QWidget(parent)
     , m_jobs(jobs)
 {
@@ -48,7 +48,7 @@ QString DetailsPanel::summary() const
 
 void DetailsPanel::showWorkload(const core::LoadedWorkload& workload)
 {
-    m_jobs.cancel(JobRunner::Kind::Inspect); // an explanation of the previous workload's op
+    m_jobs.cancel(views::JobRunner::Kind::Inspect); // an explanation of the previous workload's op
     m_details->setHtml(StepSummary::workloadHtml(workload));
 }
 
@@ -70,7 +70,7 @@ void DetailsPanel::explainOp(std::shared_ptr<const core::LoadedWorkload> workloa
 {
     QPointer<DetailsPanel> self(this);
     m_jobs.start(
-        JobRunner::Kind::Inspect, QString(),
+        views::JobRunner::Kind::Inspect, QString(),
         [self, workload = std::move(workload), evaluation = std::move(evaluation), cluster, rank,
          op](const core::JobControl&) -> std::function<void()> {
             const core::Workload& w = workload->workload;
@@ -142,7 +142,7 @@ void DetailsPanel::findHeaviestOp(std::shared_ptr<const engine::Evaluation> eval
 {
     QPointer<DetailsPanel> self(this);
     m_jobs.start(
-        JobRunner::Kind::Inspect, QString(),
+        views::JobRunner::Kind::Inspect, QString(),
         [self, evaluation = std::move(evaluation), srcFirst, srcCount, dstFirst,
          dstCount](const core::JobControl&) -> std::function<void()> {
             const core::OpOnRank found = core::heaviestOpBetween(

@@ -16,21 +16,23 @@ class QLabel;
 class QTextBrowser;
 QT_END_NAMESPACE
 
-namespace flint::app {
-
+namespace flint::views {
 class JobRunner;
+}
+
+namespace flint::app {
 
 /// The Details dock: the step summary on top, below it the open workload's description or the
 /// explanation of the op the user selected. Explaining an op (its transfers, its times on the
 /// estimate shown, the estimator's formula) and finding the op behind a matrix cell are core work
-/// and run as Inspect jobs on the session's JobRunner; a newer selection supersedes an older one.
+/// and run as Inspect jobs on the session's views::JobRunner; a newer selection supersedes an older one.
 class DetailsPanel : public QWidget {
     Q_OBJECT
 
 public:
     using Flows = std::vector<std::pair<std::int32_t, std::int32_t>>;
 
-    DetailsPanel(JobRunner& jobs, QWidget* parent = nullptr);
+    DetailsPanel(views::JobRunner& jobs, QWidget* parent = nullptr);
 
     /// Describes a newly opened workload (and clears the explanation of an op).
     void showWorkload(const core::LoadedWorkload& workload);
@@ -60,7 +62,7 @@ Q_SIGNALS:
     void opFound(int rank, int op, double bytes, int dstFirst, int dstCount);
 
 private:
-    JobRunner& m_jobs;
+    views::JobRunner& m_jobs;
     QLabel* m_summary = nullptr;
     QTextBrowser* m_details = nullptr;
 };

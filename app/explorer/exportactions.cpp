@@ -41,7 +41,7 @@ void ExportActions::exportTrace()
     if (path.isEmpty())
         return;
     m_session.jobs().start(
-        JobRunner::Kind::Export, tr("Writing %1…").arg(path),
+        views::JobRunner::Kind::Export, tr("Writing %1…").arg(path),
         [this, evaluation, path](const core::JobControl&) -> std::function<void()> {
             try {
                 writeWhole(path, core::chromeTraceJson(*evaluation->result, evaluation->workload->workload, 256));
@@ -73,7 +73,7 @@ void ExportActions::exportBreakdownCsv()
         QFileDialog::getSaveFileName(m_window, tr("Export the per-rank breakdown"), QString(), tr("CSV (*.csv)"));
     if (path.isEmpty())
         return;
-    m_session.jobs().start(JobRunner::Kind::Export, tr("Writing %1…").arg(path),
+    m_session.jobs().start(views::JobRunner::Kind::Export, tr("Writing %1…").arg(path),
                            [this, evaluation, path](const core::JobControl&) -> std::function<void()> {
                                try {
                                    writeWhole(path, core::breakdownCsv(*evaluation->result));

@@ -18,7 +18,7 @@ class Session;
 
 /// The explorer's exports: the Perfetto trace, the Chakra traces, the per-rank breakdown as CSV
 /// and the current view as an image. Every file goes through core::OutputTransaction (whole or not
-/// at all); the trace and the CSV are built and written on the session's JobRunner.
+/// at all); the trace and the CSV are built and written on the session's views::JobRunner.
 class ExportActions : public QObject {
     Q_OBJECT
 

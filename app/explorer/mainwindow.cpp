@@ -90,6 +90,7 @@ MainWindow::MainWindow(QWidget* parent)
     rankRow->addStretch(1);
     graphLayout->addLayout(rankRow);
     m_graph = new views::DagView(graphPage);
+    m_graph->setJobRunner(&m_session->jobs());
     graphLayout->addWidget(m_graph, 1);
     m_timelinePage = new views::TimelinePage(m_tabs);
     m_timeline = m_timelinePage->view();

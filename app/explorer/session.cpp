@@ -27,7 +27,7 @@ Session::Session(QObject* parent)
 #endif
     if (auto preset = core::clusterPreset(kDefaultPreset, 8))
         m_scenario.cluster = *preset;
-    connect(&m_jobs, &JobRunner::busyChanged, this, &Session::busyChanged);
+    connect(&m_jobs, &views::JobRunner::busyChanged, this, &Session::busyChanged);
 }
 
 Session::~Session() = default;
@@ -38,7 +38,7 @@ void Session::open(const QString& path)
     const std::string file = QFileInfo(path).absoluteFilePath().toStdString();
     const engine::Scenario base = m_scenario;
     m_jobs.start(
-        JobRunner::Kind::Load, tr("Loading %1…").arg(QFileInfo(path).fileName()),
+        views::JobRunner::Kind::Load, tr("Loading %1…").arg(QFileInfo(path).fileName()),
         [this, file, path, base](const core::JobControl& control) -> std::function<void()> {
             try {
                 engine::Scenario scenario = base;
@@ -63,7 +63,7 @@ void Session::open(const QString& path)
 
 void Session::openWorkload(std::shared_ptr<const core::LoadedWorkload> workload, const QString& name)
 {
-    m_jobs.supersede(JobRunner::Kind::Load);
+    m_jobs.supersede(views::JobRunner::Kind::Load);
     engine::Scenario scenario = m_scenario;
     scenario.model.reset();
     scenario.workload = std::move(workload);
@@ -90,7 +90,7 @@ void Session::openScenario(const engine::Scenario& scenario)
     const QString name = QString::fromStdString(scenario.model->title + " — " + scenario.parallel.describe());
     m_path = name;
     m_jobs.start(
-        JobRunner::Kind::Load, tr("Compiling %1…").arg(name),
+        views::JobRunner::Kind::Load, tr("Compiling %1…").arg(name),
         [this, scenario, name, compiler = m_compiler](const core::JobControl& control) -> std::function<void()> {
             try {
                 auto prepared =
@@ -131,7 +131,7 @@ void Session::exportChakra(const QString& prefix)
     std::shared_ptr<const core::LoadedWorkload> loaded = workload();
     if (!loaded)
         return;
-    m_jobs.start(JobRunner::Kind::Export, tr("Writing Chakra traces %1…").arg(prefix),
+    m_jobs.start(views::JobRunner::Kind::Export, tr("Writing Chakra traces %1…").arg(prefix),
                  [this, loaded, prefix](const core::JobControl&) -> std::function<void()> {
                      try {
                          const auto written = core::writeChakraWorkload(loaded->workload, prefix.toStdString());
@@ -172,7 +172,7 @@ void Session::choosePreset(const QString& name)
 void Session::startEstimate()
 {
     const std::shared_ptr<const engine::Evaluation> prepared = m_prepared;
-    m_jobs.start(JobRunner::Kind::Estimate,
+    m_jobs.start(views::JobRunner::Kind::Estimate,
                  tr("Estimating on %1…").arg(QString::fromStdString(prepared->scenario.cluster.name)),
                  [this, prepared](const core::JobControl& control) -> std::function<void()> {
                      try {

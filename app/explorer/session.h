@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "app/explorer/jobrunner.h"
+#include "views/jobrunner.h"
 #include "core/estimator/cluster.h"
 #include "core/estimator/estimate.h"
 #include "core/model/modelconfig.h"
@@ -22,7 +22,7 @@ namespace flint::app {
 /// The one owner of the explorer's state: the current scenario (engine::Scenario: the workload
 /// source, the cluster, the estimator options). Panels never keep their own copy; they ask the
 /// session for a change (open, openModel, setCluster, choosePreset) and show what it reports
-/// through scenarioChanged() and estimateAvailable(). The work runs on the session's JobRunner: a
+/// through scenarioChanged() and estimateAvailable(). The work runs on the session's views::JobRunner: a
 /// newer request supersedes an older one of the same kind and stale results are dropped; the
 /// previous workload and estimate stay in place when a job fails.
 class Session : public QObject {
@@ -69,11 +69,11 @@ public:
     /// The session's model compiler (thread-safe; a sweep shares its cached blocks).
     std::shared_ptr<core::model::ModelCompiler> compiler() const { return m_compiler; }
     /// The job tracker every piece of the explorer's core work runs on.
-    JobRunner& jobs() { return m_jobs; }
+    views::JobRunner& jobs() { return m_jobs; }
     QString path() const { return m_path; }
     bool isBusy() const
     {
-        return m_jobs.isRunning(JobRunner::Kind::Load) || m_jobs.isRunning(JobRunner::Kind::Estimate);
+        return m_jobs.isRunning(views::JobRunner::Kind::Load) || m_jobs.isRunning(views::JobRunner::Kind::Estimate);
     }
 
     /// The cluster preset the explorer starts with.
@@ -102,7 +102,7 @@ private:
     void adopt(std::shared_ptr<const engine::Evaluation> prepared, const QString& path);
     void startEstimate();
 
-    JobRunner m_jobs;
+    views::JobRunner m_jobs;
     std::shared_ptr<core::model::ModelCompiler> m_compiler;
     engine::Scenario m_scenario;
     std::shared_ptr<const engine::Evaluation> m_prepared;

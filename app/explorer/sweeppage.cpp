@@ -125,7 +125,7 @@ void SweepPage::cancel()
 {
     if (!m_running)
         return;
-    m_session.jobs().cancel(JobRunner::Kind::Sweep);
+    m_session.jobs().cancel(views::JobRunner::Kind::Sweep);
     m_running = false;
     ++m_sweep; // what the cancelled sweep still sends is dropped
     m_runButton->setText(tr("Run sweep"));
@@ -212,7 +212,7 @@ void SweepPage::run(Parameter parameter, const std::vector<double>& values)
     QPointer<SweepPage> self(this);
     const auto compiler = m_session.compiler();
     m_session.jobs().start(
-        JobRunner::Kind::Sweep, tr("Sweeping %1…").arg(parameterName(parameter)),
+        views::JobRunner::Kind::Sweep, tr("Sweeping %1…").arg(parameterName(parameter)),
         [self, todo, index, compiler, sweep = m_sweep](const core::JobControl& control) -> std::function<void()> {
             engine::evaluateAll(todo, compiler.get(), control, [&](std::size_t i, const engine::Evaluation& whole) {
                 // Each point as it arrives, unless the sweep was cancelled or replaced meanwhile;

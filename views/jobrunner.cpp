@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
-#include "app/explorer/jobrunner.h"
+#include "views/jobrunner.h"
 
 #include <QPointer>
 
-namespace flint::app {
+namespace flint::views {
 
 JobRunner::JobRunner(QObject* parent)
     : QObject(parent)
 {
-    // A load and an estimate may overlap (a new file while the old one is estimated), and a sweep
-    // or an export should not wait behind them.
-    m_pool.setMaxThreadCount(3);
+    // A load and an estimate may overlap (a new file while the old one is estimated), and a sweep,
+    // an export or a graph layout should not wait behind them.
+    m_pool.setMaxThreadCount(4);
 }
 
 JobRunner::~JobRunner()
@@ -108,4 +108,4 @@ void JobRunner::reportBusy()
     Q_EMIT busyChanged(QString(), -1);
 }
 
-} // namespace flint::app
+} // namespace flint::views

@@ -11,11 +11,11 @@
 #include <QString>
 #include <QThreadPool>
 
-namespace flint::app {
+namespace flint::views {
 
 /// The explorer's one job tracker: every piece of core work the explorer does (loading or compiling
-/// a workload, estimating it, sweeping, writing exports) runs here on a worker thread, never on the
-/// GUI thread. A job has a kind; a newer job of a superseding kind cancels the one running and
+/// a workload, estimating it, sweeping, writing exports, explaining a selection, laying out the
+/// graph) runs here on a worker thread, never on the GUI thread. A job has a kind; a newer job of a superseding kind cancels the one running and
 /// drops what it would still deliver, so a result on screen is never older than the last request.
 /// Progress is throttled to whole percents and reported, with a message, for the job the user most
 /// waits for.
@@ -24,9 +24,10 @@ class JobRunner : public QObject {
 
 public:
     /// In the order busyChanged() reports them when several run. Inspect: explaining a selected op
-    /// or finding the op behind a matrix cell (short; no busy message).
-    enum class Kind { Load, Estimate, Sweep, Export, Inspect };
-    static constexpr std::size_t kKinds = 5;
+    /// or finding the op behind a matrix cell (short; no busy message). Layout: the graph view's
+    /// Graphviz layouts.
+    enum class Kind { Load, Estimate, Sweep, Export, Layout, Inspect };
+    static constexpr std::size_t kKinds = 6;
 
     /// A job's body: runs on a worker with the job's cancellation and progress; returns what to do
     /// on the GUI thread with the result (dropped when the job was superseded). Throws Cancelled.
@@ -70,4 +71,4 @@ private:
     quint64 m_nextId = 0;
 };
 
-} // namespace flint::app
+} // namespace flint::views
