@@ -336,7 +336,7 @@ int MainWindow::ranksPerNode(const core::Cluster& cluster)
     return dims.empty() ? 8 : std::max(1, dims.front().npus);
 }
 
-void MainWindow::showWorkload(std::shared_ptr<const core::LoadedWorkload> workload, const QString& path)
+void MainWindow::showWorkload(const std::shared_ptr<const core::LoadedWorkload>& workload, const QString& path)
 {
     setWindowTitle(tr("%1 — Flint Explorer").arg(QFileInfo(path).fileName()));
     QSettings settings;

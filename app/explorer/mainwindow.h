@@ -85,7 +85,7 @@ protected:
 private:
     void buildMenus();
     void rebuildRecentMenu();
-    void showWorkload(std::shared_ptr<const core::LoadedWorkload> workload, const QString& path);
+    void showWorkload(const std::shared_ptr<const core::LoadedWorkload>& workload, const QString& path);
     void showEstimate(const std::shared_ptr<const engine::Evaluation>& evaluation);
     void showError(const QString& summary, const QString& details);
     /// Shows the op a matrix cell selected (DetailsPanel::opFound).
