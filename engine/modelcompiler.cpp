@@ -528,9 +528,9 @@ std::shared_ptr<const ModelCompiler::LoweredBlock> ModelCompiler::lower(const st
         }
     }
     reused = false;
-    mlir::MlirImportOptions options;
+    frontend::MlirImportOptions options;
     options.mesh = mesh;
-    const mlir::MlirImport imported = mlir::importMlirSource(text, "generated block", options);
+    const frontend::MlirImport imported = frontend::importMlirSource(text, "generated block", options);
     auto block = std::make_shared<LoweredBlock>();
     const Workload& w = imported.imported.workload;
     if (w.programs.size() != 1)

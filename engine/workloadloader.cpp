@@ -23,13 +23,13 @@ LoadedWorkload loadMlir(const std::string& path, const LoadOptions& options, con
 #ifdef FLINT_HAVE_MLIR
     LoadedWorkload loaded;
     loaded.kind = InputKind::MlirModule;
-    mlir::MlirImport imported;
+    frontend::MlirImport imported;
     try {
-        mlir::MlirImportOptions mlirOptions;
+        frontend::MlirImportOptions mlirOptions;
         mlirOptions.hlo = options.hlo;
         mlirOptions.mesh = options.mesh;
-        imported = mlir::importMlirFile(path, mlirOptions, control);
-    } catch (const mlir::MlirParseError& error) {
+        imported = frontend::importMlirFile(path, mlirOptions, control);
+    } catch (const frontend::MlirParseError& error) {
         // The facade's error carries MLIR's column; InputError's text keeps it after the line.
         const auto& where = error.error();
         throw InputError(where.file, std::nullopt, where.line > 0 ? std::optional<int>(where.line) : std::nullopt,
@@ -45,7 +45,7 @@ LoadedWorkload loadMlir(const std::string& path, const LoadOptions& options, con
     loaded.warnings = std::move(imported.imported.warnings);
     loaded.replicaCount = imported.imported.replicaCount;
     loaded.numPartitions = imported.imported.numPartitions;
-    for (mlir::MeshAxes& mesh : imported.meshes)
+    for (frontend::MeshAxes& mesh : imported.meshes)
         loaded.meshes.push_back(MeshDeclaration{std::move(mesh.name), std::move(mesh.axes)});
     return loaded;
 #else

@@ -9,12 +9,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 {
     using namespace flint;
     try {
-        mlir::MlirImportOptions options;
+        frontend::MlirImportOptions options;
         options.hlo.maxOps = 100'000;
-        const mlir::MlirImport imported = mlir::importMlirSource(fuzz::text(data, size), "fuzz.mlir", options);
+        const frontend::MlirImport imported = frontend::importMlirSource(fuzz::text(data, size), "fuzz.mlir", options);
         fuzz::estimateIfSmall(imported.imported.workload);
     } catch (const core::InputError&) {
-    } catch (const mlir::MlirParseError&) {
+    } catch (const frontend::MlirParseError&) {
     }
     return 0;
 }

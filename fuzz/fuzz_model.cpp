@@ -19,7 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             fuzz::estimateIfSmall(compiler.compile(model, parallel).workload);
         }
     } catch (const core::InputError&) {
-    } catch (const mlir::MlirParseError&) {
+    } catch (const frontend::MlirParseError&) {
     }
     return 0;
 }

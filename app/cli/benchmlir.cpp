@@ -79,7 +79,7 @@ int runMlirBenchmark(const std::vector<std::string>& arguments)
     core::hlo::HloImport imported;
     for (std::uint64_t run = 0; run < repeat; ++run) {
         auto start = BenchClock::now();
-        const mlir::MlirModule module = mlir::readMlirModule(path);
+        const frontend::MlirModule module = frontend::readMlirModule(path);
         readSeconds = std::min(readSeconds, secondsSince(start));
         instructions = 0;
         for (const auto& computation : module.module.computations)
@@ -105,17 +105,18 @@ int runMlirBenchmark(const std::vector<std::string>& arguments)
 
     // Re-partitioning: a sharded module read once, partitioned and lowered for one mesh after another.
     const std::uint64_t layers = std::max<std::uint64_t>(1, cli.number("partition-ops", 10'000) / 4);
-    const mlir::MlirModule sharded = mlir::readMlirModuleSource(syntheticShardedModule(layers), "synthetic.mlir");
+    const frontend::MlirModule sharded =
+        frontend::readMlirModuleSource(syntheticShardedModule(layers), "synthetic.mlir");
     std::printf("re-partition benchmark: %llu ops with shardings, no collectives\n",
                 static_cast<unsigned long long>(layers) * 4);
     for (const char* mesh : {"x=2,y=4", "x=8,y=16", "x=64,y=4"}) {
         double seconds = 1e300;
-        mlir::MlirImport partitioned;
+        frontend::MlirImport partitioned;
         for (std::uint64_t run = 0; run < repeat; ++run) {
-            mlir::MlirImportOptions options;
+            frontend::MlirImportOptions options;
             options.mesh = mesh;
             const auto start = BenchClock::now();
-            partitioned = mlir::lowerMlirModule(sharded, options);
+            partitioned = frontend::lowerMlirModule(sharded, options);
             seconds = std::min(seconds, secondsSince(start));
         }
         std::printf("  partition + lower %-10s %8.3f s   (%zu ranks, %zu ops per rank, %zu collectives inserted)\n",

@@ -18,11 +18,11 @@ namespace {
 int listMlirOperations(const std::string& path, bool json)
 {
 #ifdef FLINT_HAVE_MLIR
-    mlir::MlirSummary summary;
+    frontend::MlirSummary summary;
     try {
-        summary = mlir::summarizeMlirFile(path);
-    } catch (const mlir::MlirParseError& e) {
-        const mlir::MlirError& error = e.error();
+        summary = frontend::summarizeMlirFile(path);
+    } catch (const frontend::MlirParseError& e) {
+        const frontend::MlirError& error = e.error();
         std::string reason = error.message;
         if (error.column > 0)
             reason = "column " + std::to_string(error.column) + ": " + reason;

@@ -27,7 +27,7 @@
 #include <mlir/IR/Operation.h>
 #include <mlir/IR/SymbolTable.h>
 
-namespace flint::mlir::detail {
+namespace flint::frontend::detail {
 namespace {
 
 using core::DType;
@@ -41,25 +41,25 @@ using ::llvm::StringRef;
 // ---------------------------------------------------------------------------------------------
 // Types
 
-DType dtypeOf(::mlir::Type type)
+DType dtypeOf(mlir::Type type)
 {
-    if (auto integer = ::mlir::dyn_cast<::mlir::IntegerType>(type)) {
+    if (auto integer = mlir::dyn_cast<mlir::IntegerType>(type)) {
         const unsigned width = integer.getWidth();
         if (width == 1)
             return DType::Pred;
         const std::string name = (integer.isUnsigned() ? "u" : "s") + std::to_string(width);
         return core::dtypeFromString(name).value_or(DType::Unknown);
     }
-    if (::mlir::isa<::mlir::IndexType>(type))
+    if (mlir::isa<mlir::IndexType>(type))
         return DType::S64;
-    if (auto complex = ::mlir::dyn_cast<::mlir::ComplexType>(type)) {
+    if (auto complex = mlir::dyn_cast<mlir::ComplexType>(type)) {
         if (complex.getElementType().isF32())
             return DType::C64;
         if (complex.getElementType().isF64())
             return DType::C128;
         return DType::Unknown;
     }
-    if (::mlir::isa<::mlir::FloatType>(type)) {
+    if (mlir::isa<mlir::FloatType>(type)) {
         std::string name;
         ::llvm::raw_string_ostream stream(name);
         type.print(stream);
@@ -70,50 +70,50 @@ DType dtypeOf(::mlir::Type type)
     return DType::Unknown;
 }
 
-Shape shapeOf(::mlir::Type type)
+Shape shapeOf(mlir::Type type)
 {
     Shape shape;
-    if (auto tuple = ::mlir::dyn_cast<::mlir::TupleType>(type)) {
+    if (auto tuple = mlir::dyn_cast<mlir::TupleType>(type)) {
         shape.isTuple = true;
-        for (::mlir::Type element : tuple.getTypes())
+        for (mlir::Type element : tuple.getTypes())
             shape.tupleElements.push_back(shapeOf(element));
         return shape;
     }
-    if (auto opaque = ::mlir::dyn_cast<::mlir::OpaqueType>(type)) {
+    if (auto opaque = mlir::dyn_cast<mlir::OpaqueType>(type)) {
         if (opaque.getTypeData() == "token")
             shape.elementType = DType::Token;
         return shape;
     }
-    if (auto tensor = ::mlir::dyn_cast<::mlir::RankedTensorType>(type)) {
+    if (auto tensor = mlir::dyn_cast<mlir::RankedTensorType>(type)) {
         shape.elementType = dtypeOf(tensor.getElementType());
         bool dynamic = false;
         for (std::int64_t dim : tensor.getShape()) {
-            dynamic = dynamic || ::mlir::ShapedType::isDynamic(dim);
-            shape.dims.push_back(::mlir::ShapedType::isDynamic(dim) ? 1 : dim);
+            dynamic = dynamic || mlir::ShapedType::isDynamic(dim);
+            shape.dims.push_back(mlir::ShapedType::isDynamic(dim) ? 1 : dim);
         }
         if (dynamic)
             for (std::int64_t dim : tensor.getShape())
-                shape.dynamicDims.push_back(::mlir::ShapedType::isDynamic(dim));
+                shape.dynamicDims.push_back(mlir::ShapedType::isDynamic(dim));
         return shape;
     }
-    if (auto shaped = ::mlir::dyn_cast<::mlir::ShapedType>(type)) {
+    if (auto shaped = mlir::dyn_cast<mlir::ShapedType>(type)) {
         shape.elementType = dtypeOf(shaped.getElementType());
         if (shaped.hasRank())
             for (std::int64_t dim : shaped.getShape())
-                shape.dims.push_back(::mlir::ShapedType::isDynamic(dim) ? 1 : dim);
+                shape.dims.push_back(mlir::ShapedType::isDynamic(dim) ? 1 : dim);
         return shape;
     }
     shape.elementType = dtypeOf(type);
     return shape;
 }
 
-Shape resultShape(::mlir::Operation& op)
+Shape resultShape(mlir::Operation& op)
 {
     if (op.getNumResults() == 1)
         return shapeOf(op.getResult(0).getType());
     Shape tuple;
     tuple.isTuple = true;
-    for (::mlir::Value result : op.getResults())
+    for (mlir::Value result : op.getResults())
         tuple.tupleElements.push_back(shapeOf(result.getType()));
     return tuple;
 }
@@ -123,52 +123,52 @@ Shape resultShape(::mlir::Operation& op)
 
 /// Integers of an attribute in any of the forms the generic and pretty syntax give: array<i64: ...>,
 /// dense<...>, [1, 2] (flattened when nested), or one integer.
-std::vector<std::int64_t> intList(::mlir::Attribute attribute)
+std::vector<std::int64_t> intList(mlir::Attribute attribute)
 {
     std::vector<std::int64_t> values;
     if (!attribute)
         return values;
-    if (auto array = ::mlir::dyn_cast<::mlir::DenseI64ArrayAttr>(attribute))
+    if (auto array = mlir::dyn_cast<mlir::DenseI64ArrayAttr>(attribute))
         return {array.asArrayRef().begin(), array.asArrayRef().end()};
-    if (auto array = ::mlir::dyn_cast<::mlir::DenseI32ArrayAttr>(attribute)) {
+    if (auto array = mlir::dyn_cast<mlir::DenseI32ArrayAttr>(attribute)) {
         for (std::int32_t v : array.asArrayRef())
             values.push_back(v);
         return values;
     }
-    if (auto dense = ::mlir::dyn_cast<::mlir::DenseIntElementsAttr>(attribute)) {
+    if (auto dense = mlir::dyn_cast<mlir::DenseIntElementsAttr>(attribute)) {
         for (const ::llvm::APInt& v : dense)
             values.push_back(v.getSExtValue());
         return values;
     }
-    if (auto array = ::mlir::dyn_cast<::mlir::ArrayAttr>(attribute)) {
-        for (::mlir::Attribute element : array) {
+    if (auto array = mlir::dyn_cast<mlir::ArrayAttr>(attribute)) {
+        for (mlir::Attribute element : array) {
             const auto inner = intList(element);
             values.insert(values.end(), inner.begin(), inner.end());
         }
         return values;
     }
-    if (auto integer = ::mlir::dyn_cast<::mlir::IntegerAttr>(attribute))
+    if (auto integer = mlir::dyn_cast<mlir::IntegerAttr>(attribute))
         values.push_back(integer.getInt());
-    if (auto boolean = ::mlir::dyn_cast<::mlir::BoolAttr>(attribute))
+    if (auto boolean = mlir::dyn_cast<mlir::BoolAttr>(attribute))
         values.push_back(boolean.getValue() ? 1 : 0);
     return values;
 }
 
 /// Element `k` of a pretty-form list of lists (`[1] x [0]`, `[[3, 3], [3, 3]]`).
-::mlir::Attribute element(::mlir::Attribute attribute, std::size_t k)
+mlir::Attribute element(mlir::Attribute attribute, std::size_t k)
 {
-    if (auto array = ::mlir::dyn_cast_or_null<::mlir::ArrayAttr>(attribute))
+    if (auto array = mlir::dyn_cast_or_null<mlir::ArrayAttr>(attribute))
         if (k < array.size())
             return array[k];
     return {};
 }
 
 /// The text of a dialect attribute kept opaque by the reader (`channel_handle<handle = 1, type = 1>`).
-std::string opaqueText(::mlir::Attribute attribute)
+std::string opaqueText(mlir::Attribute attribute)
 {
-    if (auto opaque = ::mlir::dyn_cast_or_null<::mlir::OpaqueAttr>(attribute))
+    if (auto opaque = mlir::dyn_cast_or_null<mlir::OpaqueAttr>(attribute))
         return opaque.getAttrData().str();
-    if (auto text = ::mlir::dyn_cast_or_null<::mlir::StringAttr>(attribute))
+    if (auto text = mlir::dyn_cast_or_null<mlir::StringAttr>(attribute))
         return text.getValue().str();
     return {};
 }
@@ -220,20 +220,20 @@ std::vector<std::int64_t> intsAfterKey(std::string_view text, std::string_view k
 
 /// Convolution dimension labels in HLO's spelling ("b01f_01io->b01f") from the pretty lists
 /// `[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]` or the generic `#stablehlo.conv<[b, 0, 1, f]x...>`.
-std::string dimLabelsOf(::mlir::Attribute attribute)
+std::string dimLabelsOf(mlir::Attribute attribute)
 {
     std::string labels;
-    if (auto parts = ::mlir::dyn_cast_or_null<::mlir::ArrayAttr>(attribute)) {
+    if (auto parts = mlir::dyn_cast_or_null<mlir::ArrayAttr>(attribute)) {
         for (std::size_t k = 0; k < parts.size(); ++k) {
             if (k == 1)
                 labels += '_';
             if (k == 2)
                 labels += "->";
-            if (auto list = ::mlir::dyn_cast<::mlir::ArrayAttr>(parts[k]))
-                for (::mlir::Attribute label : list) {
-                    if (auto integer = ::mlir::dyn_cast<::mlir::IntegerAttr>(label))
+            if (auto list = mlir::dyn_cast<mlir::ArrayAttr>(parts[k]))
+                for (mlir::Attribute label : list) {
+                    if (auto integer = mlir::dyn_cast<mlir::IntegerAttr>(label))
                         labels += std::to_string(integer.getInt());
-                    else if (auto word = ::mlir::dyn_cast<::mlir::StringAttr>(label))
+                    else if (auto word = mlir::dyn_cast<mlir::StringAttr>(label))
                         labels += word.getValue().str();
                 }
         }
@@ -263,34 +263,34 @@ std::string dimLabelsOf(::mlir::Attribute attribute)
 
 /// The partitioner's text for a Shardy tensor sharding dictionary ({dims = [["x"], []], ...}), or
 /// "" when `attribute` is not one.
-std::string shardingTextOf(::mlir::Attribute attribute)
+std::string shardingTextOf(mlir::Attribute attribute)
 {
-    auto sharding = ::mlir::dyn_cast_or_null<::mlir::DictionaryAttr>(attribute);
+    auto sharding = mlir::dyn_cast_or_null<mlir::DictionaryAttr>(attribute);
     if (!sharding)
         return {};
-    auto dims = sharding.getAs<::mlir::ArrayAttr>("dims");
+    auto dims = sharding.getAs<mlir::ArrayAttr>("dims");
     if (!dims)
         return {};
     core::partition::TensorSharding spec;
-    for (::mlir::Attribute dim : dims) {
+    for (mlir::Attribute dim : dims) {
         std::vector<std::string> axes;
-        if (auto list = ::mlir::dyn_cast<::mlir::ArrayAttr>(dim))
-            for (::mlir::Attribute axis : list)
-                if (auto name = ::mlir::dyn_cast<::mlir::StringAttr>(axis))
+        if (auto list = mlir::dyn_cast<mlir::ArrayAttr>(dim))
+            for (mlir::Attribute axis : list)
+                if (auto name = mlir::dyn_cast<mlir::StringAttr>(axis))
                     axes.push_back(name.getValue().str());
         spec.dims.push_back(std::move(axes));
     }
     // Shardy's `unreduced={"x"}`: the value is a pending partial sum over those axes.
-    if (auto unreduced = sharding.getAs<::mlir::ArrayAttr>("unreduced"))
-        for (::mlir::Attribute axis : unreduced)
-            if (auto name = ::mlir::dyn_cast<::mlir::StringAttr>(axis))
+    if (auto unreduced = sharding.getAs<mlir::ArrayAttr>("unreduced"))
+        for (mlir::Attribute axis : unreduced)
+            if (auto name = mlir::dyn_cast<mlir::StringAttr>(axis))
                 spec.partial.push_back(name.getValue().str());
     return core::partition::shardingText(spec);
 }
 
-std::string printed(::mlir::Attribute attribute)
+std::string printed(mlir::Attribute attribute)
 {
-    if (auto text = ::mlir::dyn_cast<::mlir::StringAttr>(attribute))
+    if (auto text = mlir::dyn_cast<mlir::StringAttr>(attribute))
         return text.getValue().str();
     std::string out;
     ::llvm::raw_string_ostream stream(out);
@@ -501,7 +501,7 @@ bool isCollectiveName(StringRef name)
 
 class Translator {
 public:
-    Translator(::mlir::ModuleOp module, const std::string& file, const SourcePositions& positions)
+    Translator(mlir::ModuleOp module, const std::string& file, const SourcePositions& positions)
         : m_root(module)
         , m_file(file)
         , m_positions(positions)
@@ -514,21 +514,21 @@ public:
         out.file = m_file;
         if (auto name = m_root.getSymName())
             out.name = name->str();
-        if (auto replicas = m_root->getAttrOfType<::mlir::IntegerAttr>("mhlo.num_replicas")) {
+        if (auto replicas = m_root->getAttrOfType<mlir::IntegerAttr>("mhlo.num_replicas")) {
             out.replicaCount = replicas.getInt();
             out.hasReplicaCount = true;
         }
-        if (auto partitions = m_root->getAttrOfType<::mlir::IntegerAttr>("mhlo.num_partitions")) {
+        if (auto partitions = m_root->getAttrOfType<mlir::IntegerAttr>("mhlo.num_partitions")) {
             out.numPartitions = partitions.getInt();
             out.hasNumPartitions = true;
         }
-        ::mlir::func::FuncOp entry;
-        for (::mlir::Operation& op : m_root.getBody()->getOperations()) {
+        mlir::func::FuncOp entry;
+        for (mlir::Operation& op : m_root.getBody()->getOperations()) {
             if (op.getName().getStringRef() == "sdy.mesh")
                 recordMesh(op);
-            if (auto mesh = ::mlir::dyn_cast<::mlir::mesh::MeshOp>(op))
+            if (auto mesh = mlir::dyn_cast<mlir::mesh::MeshOp>(op))
                 recordMeshDialectMesh(mesh);
-            if (auto function = ::mlir::dyn_cast<::mlir::func::FuncOp>(op)) {
+            if (auto function = mlir::dyn_cast<mlir::func::FuncOp>(op)) {
                 if (function.isDeclaration())
                     continue;
                 if (function.getSymName() == "main" || (!entry && function.isPublic()))
@@ -536,8 +536,8 @@ public:
             }
         }
         if (!entry)
-            for (::mlir::Operation& op : m_root.getBody()->getOperations())
-                if (auto function = ::mlir::dyn_cast<::mlir::func::FuncOp>(op); function && !function.isDeclaration()) {
+            for (mlir::Operation& op : m_root.getBody()->getOperations())
+                if (auto function = mlir::dyn_cast<mlir::func::FuncOp>(op); function && !function.isDeclaration()) {
                     entry = function;
                     break;
                 }
@@ -559,7 +559,7 @@ private:
     /// A computation being built, with the instruction index of every MLIR value it defines.
     struct Builder {
         Computation computation;
-        ::llvm::DenseMap<::mlir::Value, std::uint32_t> values;
+        ::llvm::DenseMap<mlir::Value, std::uint32_t> values;
         std::uint32_t captured = 0;
         /// Instructions of this computation that a region of the op being translated here reads
         /// (StableHLO regions may use enclosing values): the op depends on them.
@@ -602,8 +602,8 @@ private:
     {
         std::vector<core::partition::GspmdSharding> tilings;
         // A tiling no device count allows is an error here, before it reaches the mesh arithmetic.
-        const auto collect = [&](::mlir::Operation* op, ::mlir::Attribute attribute) {
-            auto text = ::mlir::dyn_cast_or_null<::mlir::StringAttr>(attribute);
+        const auto collect = [&](mlir::Operation* op, mlir::Attribute attribute) {
+            auto text = mlir::dyn_cast_or_null<mlir::StringAttr>(attribute);
             if (!text)
                 return;
             std::string invalid;
@@ -612,9 +612,9 @@ private:
             else if (!invalid.empty())
                 fail(*op, "mhlo.sharding \"" + text.getValue().str() + "\" is not a valid sharding: " + invalid);
         };
-        m_root.walk([&](::mlir::Operation* op) {
+        m_root.walk([&](mlir::Operation* op) {
             collect(op, op->getAttr("mhlo.sharding"));
-            if (auto function = ::mlir::dyn_cast<::mlir::func::FuncOp>(op)) {
+            if (auto function = mlir::dyn_cast<mlir::func::FuncOp>(op)) {
                 for (unsigned i = 0; i < function.getNumArguments(); ++i)
                     collect(op, function.getArgAttr(i, "mhlo.sharding"));
                 for (unsigned i = 0; i < function.getNumResults(); ++i)
@@ -647,10 +647,10 @@ private:
 
     /// The partitioner's text for a GSPMD sharding string on a value of type `type`; "" when the
     /// module has no GSPMD mesh or the sharding cannot be expressed on it (with a warning).
-    std::string gspmdShardingText(::mlir::Attribute attribute, ::mlir::Type type, int line)
+    std::string gspmdShardingText(mlir::Attribute attribute, mlir::Type type, int line)
     {
-        auto text = ::mlir::dyn_cast_or_null<::mlir::StringAttr>(attribute);
-        const auto shaped = ::mlir::dyn_cast<::mlir::ShapedType>(type);
+        auto text = mlir::dyn_cast_or_null<mlir::StringAttr>(attribute);
+        const auto shaped = mlir::dyn_cast<mlir::ShapedType>(type);
         if (!text || !m_gspmdMesh || !shaped || !shaped.hasRank())
             return {};
         const auto sharding = core::partition::parseGspmdSharding(text.getValue().str());
@@ -670,7 +670,7 @@ private:
     /// An upstream `mesh.mesh @name(shape = 2x4)`: its axes have no names, only positions; they
     /// are named d0, d1, ... (as an implicit GSPMD mesh is), so that `--mesh d0=8,d1=16` re-shapes
     /// it. The module's device count is the mesh's unless it states its own.
-    void recordMeshDialectMesh(::mlir::mesh::MeshOp mesh)
+    void recordMeshDialectMesh(mlir::mesh::MeshOp mesh)
     {
         MeshDeclaration declaration;
         declaration.name = mesh.getSymName().str();
@@ -693,19 +693,19 @@ private:
     }
 
     /// The sharding text of a `#mesh.shard<@mesh, [[0], [1]], partial = sum[2]>`: axis k is "dk".
-    static std::string meshShardingText(::mlir::Attribute attribute)
+    static std::string meshShardingText(mlir::Attribute attribute)
     {
-        auto sharding = ::mlir::dyn_cast_or_null<::mlir::mesh::MeshShardingAttr>(attribute);
+        auto sharding = mlir::dyn_cast_or_null<mlir::mesh::MeshShardingAttr>(attribute);
         if (!sharding)
             return {};
         core::partition::TensorSharding spec;
-        for (::mlir::mesh::MeshAxesAttr axes : sharding.getSplitAxes()) {
+        for (mlir::mesh::MeshAxesAttr axes : sharding.getSplitAxes()) {
             std::vector<std::string> names;
-            for (::mlir::mesh::MeshAxis axis : axes.asArrayRef())
+            for (mlir::mesh::MeshAxis axis : axes.asArrayRef())
                 names.push_back("d" + std::to_string(axis));
             spec.dims.push_back(std::move(names));
         }
-        for (::mlir::mesh::MeshAxis axis : sharding.getPartialAxes())
+        for (mlir::mesh::MeshAxis axis : sharding.getPartialAxes())
             spec.partial.push_back("d" + std::to_string(axis));
         return core::partition::shardingText(spec);
     }
@@ -713,8 +713,8 @@ private:
     /// Device groups of a mesh collective over `axes` of mesh `name` (row-major device ids): the
     /// devices that differ only along those axes, the first axis major. No axes: one device each
     /// (MLIR folds such collectives away).
-    std::shared_ptr<const core::hlo::ReplicaGroupList> meshGroups(::mlir::Operation& op, const std::string& name,
-                                                                  ::llvm::ArrayRef<::mlir::mesh::MeshAxis> axes)
+    std::shared_ptr<const core::hlo::ReplicaGroupList> meshGroups(mlir::Operation& op, const std::string& name,
+                                                                  ::llvm::ArrayRef<mlir::mesh::MeshAxis> axes)
     {
         const auto it = m_meshShapes.find(name);
         if (it == m_meshShapes.end())
@@ -727,7 +727,7 @@ private:
         for (std::size_t k = shape.size(); k-- > 1;)
             stride[k - 1] = stride[k] * shape[k];
         std::vector<bool> inGroup(shape.size(), false);
-        for (::mlir::mesh::MeshAxis axis : axes) {
+        for (mlir::mesh::MeshAxis axis : axes) {
             if (axis < 0 || static_cast<std::size_t>(axis) >= shape.size())
                 fail(op, "mesh axis " + std::to_string(axis) + " is not an axis of @" + name);
             inGroup[static_cast<std::size_t>(axis)] = true;
@@ -742,7 +742,7 @@ private:
             if (!first)
                 continue;
             std::vector<std::int64_t> members{device};
-            for (::mlir::mesh::MeshAxis axis : llvm::reverse(axes)) {
+            for (mlir::mesh::MeshAxis axis : llvm::reverse(axes)) {
                 std::vector<std::int64_t> next;
                 const auto k = static_cast<std::size_t>(axis);
                 for (std::int64_t i = 0; i < shape[k]; ++i)
@@ -752,7 +752,7 @@ private:
             }
             // Order members with the first listed axis major.
             std::sort(members.begin(), members.end(), [&](std::int64_t a, std::int64_t b) {
-                for (::mlir::mesh::MeshAxis axis : axes) {
+                for (mlir::mesh::MeshAxis axis : axes) {
                     const auto k = static_cast<std::size_t>(axis);
                     const std::int64_t ca = (a / stride[k]) % shape[k], cb = (b / stride[k]) % shape[k];
                     if (ca != cb)
@@ -767,9 +767,9 @@ private:
 
     /// An upstream mesh-dialect op: mesh.shard as a sharding annotation (free), collectives as HLO
     /// collectives over the mesh-axis groups, process indices as partition-id. Returns the opcode.
-    std::optional<std::string> translateMeshOp(::mlir::Operation& op, StringRef name, Instruction& instruction)
+    std::optional<std::string> translateMeshOp(mlir::Operation& op, StringRef name, Instruction& instruction)
     {
-        if (auto shard = ::mlir::dyn_cast<::mlir::mesh::ShardOp>(op)) {
+        if (auto shard = mlir::dyn_cast<mlir::mesh::ShardOp>(op)) {
             const std::string sharding = meshShardingText(shard.getShardAttr());
             if (!sharding.empty())
                 instruction.attributes.emplace_back("sharding", sharding);
@@ -780,15 +780,15 @@ private:
             return std::string("partition-id");
         if (name == "mesh_shape")
             return std::string("constant");
-        auto meshAttr = op.getAttrOfType<::mlir::FlatSymbolRefAttr>("mesh");
-        auto axesAttr = op.getAttrOfType<::mlir::DenseI16ArrayAttr>("mesh_axes");
+        auto meshAttr = op.getAttrOfType<mlir::FlatSymbolRefAttr>("mesh");
+        auto axesAttr = op.getAttrOfType<mlir::DenseI16ArrayAttr>("mesh_axes");
         if (!meshAttr)
             return std::nullopt;
-        const std::vector<::mlir::mesh::MeshAxis> axes =
-            axesAttr ? std::vector<::mlir::mesh::MeshAxis>(axesAttr.asArrayRef().begin(), axesAttr.asArrayRef().end())
-                     : std::vector<::mlir::mesh::MeshAxis>{};
+        const std::vector<mlir::mesh::MeshAxis> axes =
+            axesAttr ? std::vector<mlir::mesh::MeshAxis>(axesAttr.asArrayRef().begin(), axesAttr.asArrayRef().end())
+                     : std::vector<mlir::mesh::MeshAxis>{};
         const auto index = [&op](StringRef key) -> std::int64_t {
-            if (auto value = op.getAttrOfType<::mlir::IntegerAttr>(key))
+            if (auto value = op.getAttrOfType<mlir::IntegerAttr>(key))
                 return value.getInt();
             return 0;
         };
@@ -844,42 +844,42 @@ private:
         return opcode;
     }
 
-    void recordMesh(::mlir::Operation& op)
+    void recordMesh(mlir::Operation& op)
     {
         MeshDeclaration mesh;
-        if (auto name = op.getAttrOfType<::mlir::StringAttr>("sym_name"))
+        if (auto name = op.getAttrOfType<mlir::StringAttr>("sym_name"))
             mesh.name = name.getValue().str();
-        auto body = ::mlir::dyn_cast_or_null<::mlir::DictionaryAttr>(op.getAttr("mesh"));
+        auto body = mlir::dyn_cast_or_null<mlir::DictionaryAttr>(op.getAttr("mesh"));
         if (body) {
-            auto axes = body.getAs<::mlir::ArrayAttr>("axes");
-            auto sizes = body.getAs<::mlir::ArrayAttr>("sizes");
+            auto axes = body.getAs<mlir::ArrayAttr>("axes");
+            auto sizes = body.getAs<mlir::ArrayAttr>("sizes");
             for (std::size_t k = 0; axes && sizes && k < axes.size() && k < sizes.size(); ++k)
-                mesh.axes.emplace_back(::mlir::cast<::mlir::StringAttr>(axes[k]).getValue().str(),
-                                       ::mlir::cast<::mlir::IntegerAttr>(sizes[k]).getInt());
-            if (auto ids = body.getAs<::mlir::ArrayAttr>("device_ids"))
-                for (::mlir::Attribute id : ids)
-                    if (auto value = ::mlir::dyn_cast<::mlir::IntegerAttr>(id))
+                mesh.axes.emplace_back(mlir::cast<mlir::StringAttr>(axes[k]).getValue().str(),
+                                       mlir::cast<mlir::IntegerAttr>(sizes[k]).getInt());
+            if (auto ids = body.getAs<mlir::ArrayAttr>("device_ids"))
+                for (mlir::Attribute id : ids)
+                    if (auto value = mlir::dyn_cast<mlir::IntegerAttr>(id))
                         mesh.deviceIds.push_back(value.getInt());
         }
         m_result.meshes.push_back(std::move(mesh));
     }
 
     /// Line and column of `op` in the file: where the parser read it, else its own file location.
-    std::pair<int, int> position(::mlir::Operation* op) const
+    std::pair<int, int> position(mlir::Operation* op) const
     {
         const auto read = m_positions.of(op);
         return read.first > 0 ? read : position(op->getLoc());
     }
 
-    std::pair<int, int> position(::mlir::Location location) const
+    std::pair<int, int> position(mlir::Location location) const
     {
-        if (auto file = location->findInstanceOf<::mlir::FileLineColLoc>())
+        if (auto file = location->findInstanceOf<mlir::FileLineColLoc>())
             if (file.getFilename().getValue() == m_file)
                 return {static_cast<int>(file.getLine()), static_cast<int>(file.getColumn())};
         return {0, 0};
     }
 
-    [[noreturn]] void fail(::mlir::Operation& op, const std::string& reason) const
+    [[noreturn]] void fail(mlir::Operation& op, const std::string& reason) const
     {
         const auto [line, column] = position(&op);
         throw InputError(m_file, std::nullopt, line > 0 ? std::optional<int>(line) : std::nullopt,
@@ -889,25 +889,25 @@ private:
 
     /// The op name path of a location: the name of a NameLoc (`loc("jit(f)/dot_general")`), looked
     /// for through fused and call-site locations.
-    static std::string locationName(::mlir::Location location)
+    static std::string locationName(mlir::Location location)
     {
-        if (auto name = ::mlir::dyn_cast<::mlir::NameLoc>(location))
+        if (auto name = mlir::dyn_cast<mlir::NameLoc>(location))
             return name.getName().str();
-        if (auto fused = ::mlir::dyn_cast<::mlir::FusedLoc>(location)) {
-            for (::mlir::Location inner : fused.getLocations()) {
+        if (auto fused = mlir::dyn_cast<mlir::FusedLoc>(location)) {
+            for (mlir::Location inner : fused.getLocations()) {
                 std::string name = locationName(inner);
                 if (!name.empty())
                     return name;
             }
         }
-        if (auto call = ::mlir::dyn_cast<::mlir::CallSiteLoc>(location))
+        if (auto call = mlir::dyn_cast<mlir::CallSiteLoc>(location))
             return locationName(call.getCallee());
         return {};
     }
 
-    std::uint32_t translateFunction(::mlir::func::FuncOp function)
+    std::uint32_t translateFunction(mlir::func::FuncOp function)
     {
-        ::mlir::Operation* key = function.getOperation();
+        mlir::Operation* key = function.getOperation();
         if (const auto it = m_functions.find(key); it != m_functions.end()) {
             if (it->second == kInProgress)
                 throw InputError(m_file, "function @" + function.getSymName().str() +
@@ -922,8 +922,8 @@ private:
     }
 
     /// Translates the single-block region `region` into a new computation; returns its index.
-    std::uint32_t translateRegion(::mlir::Region& region, const std::string& name, Parameters parameters,
-                                  bool tupleRoot, ::mlir::func::FuncOp function = {})
+    std::uint32_t translateRegion(mlir::Region& region, const std::string& name, Parameters parameters, bool tupleRoot,
+                                  mlir::func::FuncOp function = {})
     {
         Builder builder;
         m_builders.push_back(&builder);
@@ -942,18 +942,18 @@ private:
         }
         if (!region.hasOneBlock())
             fail(*region.getParentOp(), "regions with more than one block are not supported");
-        ::mlir::Block& block = region.front();
+        mlir::Block& block = region.front();
         if (parameters == Parameters::Tuple) {
             Instruction parameter;
             parameter.name = "param.tuple";
             parameter.opcode = "parameter";
             parameter.parameterNumber = 0;
             parameter.shape.isTuple = true;
-            for (::mlir::BlockArgument argument : block.getArguments())
+            for (mlir::BlockArgument argument : block.getArguments())
                 parameter.shape.tupleElements.push_back(shapeOf(argument.getType()));
             const std::uint32_t tuple = builder.add(std::move(parameter));
             builder.computation.parameters.push_back(tuple);
-            for (::mlir::BlockArgument argument : block.getArguments()) {
+            for (mlir::BlockArgument argument : block.getArguments()) {
                 Instruction element;
                 element.name = "param." + std::to_string(argument.getArgNumber());
                 element.opcode = "get-tuple-element";
@@ -963,7 +963,7 @@ private:
                 builder.values[argument] = builder.add(std::move(element));
             }
         } else {
-            for (::mlir::BlockArgument argument : block.getArguments()) {
+            for (mlir::BlockArgument argument : block.getArguments()) {
                 Instruction parameter;
                 parameter.name = "param." + std::to_string(argument.getArgNumber());
                 parameter.opcode = "parameter";
@@ -983,7 +983,7 @@ private:
             }
         }
         bool rooted = false;
-        for (::mlir::Operation& op : block.getOperations()) {
+        for (mlir::Operation& op : block.getOperations()) {
             const StringRef opName = op.getName().getStringRef();
             if (opName == "func.return" || opName == "stablehlo.return" || opName == "mhlo.return" ||
                 opName == "sdy.return" || opName == "tensor.yield" || opName == "linalg.yield") {
@@ -1008,11 +1008,11 @@ private:
     /// become sharding constraints on the returned values, so the partitioner lays them out so.
     using Overrides = std::vector<std::optional<std::uint32_t>>;
 
-    Overrides constrainResults(Builder& builder, ::mlir::Operation& terminator, ::mlir::func::FuncOp function)
+    Overrides constrainResults(Builder& builder, mlir::Operation& terminator, mlir::func::FuncOp function)
     {
         Overrides overrides(terminator.getNumOperands());
         for (unsigned k = 0; k < terminator.getNumOperands() && k < function.getNumResults(); ++k) {
-            const ::mlir::Value value = terminator.getOperand(k);
+            const mlir::Value value = terminator.getOperand(k);
             std::string sharding = shardingTextOf(function.getResultAttr(k, "sdy.sharding"));
             if (sharding.empty())
                 sharding = gspmdShardingText(function.getResultAttr(k, "mhlo.sharding"), value.getType(),
@@ -1041,8 +1041,7 @@ private:
     }
 
     /// The root of a region: its terminator's operands (replaced by `overrides` where set).
-    std::uint32_t rootOf(Builder& builder, ::mlir::Operation& terminator, bool tupleRoot,
-                         const Overrides& overrides = {})
+    std::uint32_t rootOf(Builder& builder, mlir::Operation& terminator, bool tupleRoot, const Overrides& overrides = {})
     {
         std::vector<std::uint32_t> operands;
         for (unsigned k = 0; k < terminator.getNumOperands(); ++k)
@@ -1063,7 +1062,7 @@ private:
 
     /// The instruction of `value`; a value of an enclosing region (StableHLO regions may use them)
     /// becomes a free placeholder parameter outside the computation's parameter list.
-    std::uint32_t lookup(Builder& builder, ::mlir::Value value)
+    std::uint32_t lookup(Builder& builder, mlir::Value value)
     {
         if (const auto it = builder.values.find(value); it != builder.values.end())
             return it->second;
@@ -1101,24 +1100,24 @@ private:
         return builder.add(std::move(element));
     }
 
-    void mapResults(Builder& builder, ::mlir::Operation& op, std::uint32_t index)
+    void mapResults(Builder& builder, mlir::Operation& op, std::uint32_t index)
     {
         if (op.getNumResults() == 1) {
             builder.values[op.getResult(0)] = index;
             return;
         }
-        for (::mlir::OpResult result : op.getResults())
+        for (mlir::OpResult result : op.getResults())
             builder.values[result] = addElement(builder, index, result.getResultNumber(), shapeOf(result.getType()));
     }
 
-    std::uint32_t regionComputation(::mlir::Operation& op, unsigned k, const std::string& what)
+    std::uint32_t regionComputation(mlir::Operation& op, unsigned k, const std::string& what)
     {
         if (k >= op.getNumRegions())
             return 0;
         return translateRegion(op.getRegion(k), what, Parameters::PerArgument, false);
     }
 
-    void translateOperation(Builder& builder, ::mlir::Operation& op)
+    void translateOperation(Builder& builder, mlir::Operation& op)
     {
         const StringRef fullName = op.getName().getStringRef();
         const StringRef dialect = op.getName().getDialectNamespace();
@@ -1132,7 +1131,7 @@ private:
         instruction.column = column;
         instruction.metadata.opName = locationName(op.getLoc());
         instruction.shape = resultShape(op);
-        for (::mlir::Value operand : op.getOperands())
+        for (mlir::Value operand : op.getOperands())
             instruction.operands.push_back(lookup(builder, operand));
 
         std::optional<std::string> opcode;
@@ -1148,8 +1147,8 @@ private:
             opcode = upstreamOpcodeOf(fullName);
 
         if (fullName == "func.call" || fullName == "func.call_indirect") {
-            auto callee = op.getAttrOfType<::mlir::FlatSymbolRefAttr>("callee");
-            auto function = callee ? m_symbols.lookup<::mlir::func::FuncOp>(callee.getValue()) : nullptr;
+            auto callee = op.getAttrOfType<mlir::FlatSymbolRefAttr>("callee");
+            auto function = callee ? m_symbols.lookup<mlir::func::FuncOp>(callee.getValue()) : nullptr;
             if (!function || function.isDeclaration())
                 fail(op, "calls @" + (callee ? callee.getValue().str() : std::string("?")) +
                              ", which has no body in the module");
@@ -1163,8 +1162,8 @@ private:
         } else if (fullName == "sdy.propagation_barrier") {
             opcode = "bitcast"; // stops propagation only; the value passes unchanged
         } else if (fullName == "stablehlo.composite" || fullName == "mhlo.composite") {
-            auto decomposition = op.getAttrOfType<::mlir::FlatSymbolRefAttr>("decomposition");
-            auto function = decomposition ? m_symbols.lookup<::mlir::func::FuncOp>(decomposition.getValue()) : nullptr;
+            auto decomposition = op.getAttrOfType<mlir::FlatSymbolRefAttr>("decomposition");
+            auto function = decomposition ? m_symbols.lookup<mlir::func::FuncOp>(decomposition.getValue()) : nullptr;
             if (!function)
                 fail(op, "composite without a decomposition function in the module");
             opcode = "call";
@@ -1186,8 +1185,8 @@ private:
             // Elementwise (every iterator parallel, one result the shape of the loop nest): a map of
             // its body over the result's elements. Reductions keep the unknown-op fallback.
             bool parallel = true;
-            if (auto iterators = op.getAttrOfType<::mlir::ArrayAttr>("iterator_types"))
-                for (::mlir::Attribute iterator : iterators)
+            if (auto iterators = op.getAttrOfType<mlir::ArrayAttr>("iterator_types"))
+                for (mlir::Attribute iterator : iterators)
                     parallel = parallel && printed(iterator).find("parallel") != std::string::npos;
             if (parallel && op.getNumResults() == 1 && op.getNumRegions() == 1) {
                 opcode = "map";
@@ -1223,7 +1222,7 @@ private:
         } else if (fullName == "linalg.transpose" || fullName == "tosa.transpose") {
             instruction.dimensions = intList(op.getAttr("permutation"));
         } else if (fullName == "tosa.reduce_sum" || fullName == "tosa.reduce_max") {
-            if (auto axis = op.getAttrOfType<::mlir::IntegerAttr>("axis"))
+            if (auto axis = op.getAttrOfType<mlir::IntegerAttr>("axis"))
                 instruction.dimensions = {axis.getInt()};
         } else if (dialect == "linalg" || dialect == "tosa") {
             // Shapes say everything the cost model needs.
@@ -1269,19 +1268,19 @@ private:
     /// Collectives inside the body are the program's own, not a sign the module is partitioned.
     /// `sdy.named_computation`: a call of its body on global values; its in_ and out_shardings,
     /// where given, are sharding constraints on its operands and results.
-    void translateShardyComputation(Builder& builder, ::mlir::Operation& op, Instruction call, bool manual)
+    void translateShardyComputation(Builder& builder, mlir::Operation& op, Instruction call, bool manual)
     {
         const std::string what = op.getName().getStringRef().str();
         if (op.getNumRegions() != 1 || op.getRegion(0).empty())
             fail(op, what + " needs a body");
-        ::mlir::Block& body = op.getRegion(0).front();
+        mlir::Block& body = op.getRegion(0).front();
         if (body.getNumArguments() != op.getNumOperands())
             fail(op, what + ": " + std::to_string(op.getNumOperands()) + " operands but " +
                          std::to_string(body.getNumArguments()) + " body arguments");
-        auto inShardings = op.getAttrOfType<::mlir::ArrayAttr>("in_shardings");
-        auto outShardings = op.getAttrOfType<::mlir::ArrayAttr>("out_shardings");
-        const auto edge = [&](std::uint32_t operand, const Shape& shape, const char* target,
-                              ::mlir::ArrayAttr shardings, unsigned k) {
+        auto inShardings = op.getAttrOfType<mlir::ArrayAttr>("in_shardings");
+        auto outShardings = op.getAttrOfType<mlir::ArrayAttr>("out_shardings");
+        const auto edge = [&](std::uint32_t operand, const Shape& shape, const char* target, mlir::ArrayAttr shardings,
+                              unsigned k) {
             if (!manual && !(shardings && k < shardings.size()))
                 return operand;
             Instruction custom;
@@ -1320,7 +1319,7 @@ private:
         builder.dependOnCaptures(call);
         const std::uint32_t index = builder.add(std::move(call));
         m_result.manualComputations += manual ? 1 : 0;
-        for (::mlir::OpResult result : op.getResults()) {
+        for (mlir::OpResult result : op.getResults()) {
             std::uint32_t local = index;
             if (op.getNumResults() > 1) {
                 const Shape& whole = builder.computation.instructions[index].shape;
@@ -1334,7 +1333,7 @@ private:
         }
     }
 
-    void translateWhile(Builder& builder, ::mlir::Operation& op, Instruction loop)
+    void translateWhile(Builder& builder, mlir::Operation& op, Instruction loop)
     {
         // HLO's while takes one tuple: build it from the operands, run the loop on it, and give each
         // result its get-tuple-element.
@@ -1343,7 +1342,7 @@ private:
         tuple.opcode = "tuple";
         tuple.operands = loop.operands;
         tuple.shape.isTuple = true;
-        for (::mlir::Value operand : op.getOperands())
+        for (mlir::Value operand : op.getOperands())
             tuple.shape.tupleElements.push_back(shapeOf(operand.getType()));
         tuple.line = loop.line;
         tuple.column = loop.column;
@@ -1352,7 +1351,7 @@ private:
         loop.name = "while." + std::to_string(m_nextInstruction++);
         loop.shape.isTuple = true;
         loop.shape.tupleElements.clear();
-        for (::mlir::Value result : op.getResults())
+        for (mlir::Value result : op.getResults())
             loop.shape.tupleElements.push_back(shapeOf(result.getType()));
         if (op.getNumRegions() != 2)
             fail(op, "a while needs a cond and a body region");
@@ -1360,13 +1359,13 @@ private:
         loop.body = translateRegion(op.getRegion(1), "while_body", Parameters::Tuple, true);
         builder.dependOnCaptures(loop);
         const std::uint32_t index = builder.add(std::move(loop));
-        for (::mlir::OpResult result : op.getResults())
+        for (mlir::OpResult result : op.getResults())
             builder.values[result] = addElement(builder, index, result.getResultNumber(), shapeOf(result.getType()));
     }
 
-    std::shared_ptr<const core::hlo::ReplicaGroupList> replicaGroups(::mlir::Attribute attribute)
+    std::shared_ptr<const core::hlo::ReplicaGroupList> replicaGroups(mlir::Attribute attribute)
     {
-        auto dense = ::mlir::dyn_cast_or_null<::mlir::DenseIntElementsAttr>(attribute);
+        auto dense = mlir::dyn_cast_or_null<mlir::DenseIntElementsAttr>(attribute);
         if (!dense)
             return nullptr;
         if (const auto it = m_groups.find(attribute); it != m_groups.end())
@@ -1391,24 +1390,24 @@ private:
         return groups;
     }
 
-    void fillAttributes(::mlir::Operation& op, StringRef name, Instruction& instruction)
+    void fillAttributes(mlir::Operation& op, StringRef name, Instruction& instruction)
     {
         const auto get = [&op](StringRef key) { return op.getAttr(key); };
-        const auto firstOf = [&op](std::initializer_list<StringRef> keys) -> ::mlir::Attribute {
+        const auto firstOf = [&op](std::initializer_list<StringRef> keys) -> mlir::Attribute {
             for (StringRef key : keys)
-                if (::mlir::Attribute value = op.getAttr(key))
+                if (mlir::Attribute value = op.getAttr(key))
                     return value;
             return {};
         };
         const std::string& opcode = instruction.opcode;
 
         if (opcode == "constant") {
-            if (auto dense = ::mlir::dyn_cast_or_null<::mlir::DenseElementsAttr>(get("value"))) {
+            if (auto dense = mlir::dyn_cast_or_null<mlir::DenseElementsAttr>(get("value"))) {
                 if (dense.isSplat() && dense.getNumElements() == 1 &&
-                    ::mlir::isa<::mlir::IntegerType>(dense.getElementType()))
+                    mlir::isa<mlir::IntegerType>(dense.getElementType()))
                     instruction.literal = std::to_string(dense.getSplatValue<::llvm::APInt>().getSExtValue());
             }
-            if (auto integer = ::mlir::dyn_cast_or_null<::mlir::IntegerAttr>(get("value")))
+            if (auto integer = mlir::dyn_cast_or_null<mlir::IntegerAttr>(get("value")))
                 instruction.literal = std::to_string(integer.getInt());
         } else if (opcode == "broadcast") {
             instruction.dimensions = intList(firstOf({"dims", "broadcast_dimensions"}));
@@ -1483,28 +1482,28 @@ private:
                      {"update_window_dims", "inserted_window_dims", "scatter_dims_to_operand_dims", "index_vector_dim"})
                     instruction.attributes.emplace_back(std::string(key), list(key));
         } else if (opcode == "custom-call") {
-            if (auto target = ::mlir::dyn_cast_or_null<::mlir::StringAttr>(get("call_target_name")))
+            if (auto target = mlir::dyn_cast_or_null<mlir::StringAttr>(get("call_target_name")))
                 instruction.customCallTarget = target.getValue().str();
-            else if (auto symbol = ::mlir::dyn_cast_or_null<::mlir::FlatSymbolRefAttr>(get("call_target_name")))
+            else if (auto symbol = mlir::dyn_cast_or_null<mlir::FlatSymbolRefAttr>(get("call_target_name")))
                 instruction.customCallTarget = symbol.getValue().str();
-            if (auto config = ::mlir::dyn_cast_or_null<::mlir::StringAttr>(get("backend_config")))
+            if (auto config = mlir::dyn_cast_or_null<mlir::StringAttr>(get("backend_config")))
                 instruction.backendConfig = config.getValue().str();
         }
 
         if (isCollectiveName(name)) {
             instruction.replicaGroups = replicaGroups(get("replica_groups"));
-            if (::mlir::Attribute channel = get("channel_handle")) {
+            if (mlir::Attribute channel = get("channel_handle")) {
                 // #stablehlo.channel_handle<handle = N, type = T>: channel ids start at 1; 0 is none.
                 const auto handle = intsAfterKey(opaqueText(channel), "handle");
                 if (!handle.empty() && handle.front() > 0)
                     instruction.channelId = handle.front();
-            } else if (auto channelId = ::mlir::dyn_cast_or_null<::mlir::IntegerAttr>(get("channel_id"))) {
+            } else if (auto channelId = mlir::dyn_cast_or_null<mlir::IntegerAttr>(get("channel_id"))) {
                 if (channelId.getInt() > 0)
                     instruction.channelId = channelId.getInt();
             }
-            if (::mlir::Attribute global = get("use_global_device_ids"))
+            if (mlir::Attribute global = get("use_global_device_ids"))
                 instruction.useGlobalDeviceIds =
-                    !::mlir::isa<::mlir::BoolAttr>(global) || ::mlir::cast<::mlir::BoolAttr>(global).getValue();
+                    !mlir::isa<mlir::BoolAttr>(global) || mlir::cast<mlir::BoolAttr>(global).getValue();
             if (name == "collective_permute") {
                 const auto pairs = intList(get("source_target_pairs"));
                 for (std::size_t k = 0; k + 1 < pairs.size(); k += 2)
@@ -1522,21 +1521,21 @@ private:
         }
     }
 
-    void fillDot(::mlir::Operation& op, StringRef name, Instruction& instruction)
+    void fillDot(mlir::Operation& op, StringRef name, Instruction& instruction)
     {
         core::hlo::DotDimensions& dot = instruction.dot;
         if (name == "dot") {
             // stablehlo.dot: contracts lhs's last dimension with rhs's first (rank-1 rhs: its only).
-            const auto lhs = ::mlir::dyn_cast<::mlir::ShapedType>(op.getOperand(0).getType());
+            const auto lhs = mlir::dyn_cast<mlir::ShapedType>(op.getOperand(0).getType());
             if (lhs && lhs.hasRank() && lhs.getRank() > 0)
                 dot.lhsContracting = {lhs.getRank() - 1};
             dot.rhsContracting = {0};
             return;
         }
-        if (::mlir::Attribute contracting = op.getAttr("contracting_dims")) {
+        if (mlir::Attribute contracting = op.getAttr("contracting_dims")) {
             dot.lhsContracting = intList(element(contracting, 0));
             dot.rhsContracting = intList(element(contracting, 1));
-            ::mlir::Attribute batching = op.getAttr("batching_dims");
+            mlir::Attribute batching = op.getAttr("batching_dims");
             dot.lhsBatch = intList(element(batching, 0));
             dot.rhsBatch = intList(element(batching, 1));
             return;
@@ -1550,19 +1549,19 @@ private:
         dot.rhsContracting = intsAfterKey(text, "rhs_contracting_dimensions");
     }
 
-    void fillConvolution(::mlir::Operation& op, Instruction& instruction)
+    void fillConvolution(mlir::Operation& op, Instruction& instruction)
     {
-        ::mlir::Attribute numbers = op.getAttr("dim_numbers");
+        mlir::Attribute numbers = op.getAttr("dim_numbers");
         instruction.dimLabels = dimLabelsOf(numbers ? numbers : op.getAttr("dimension_numbers"));
-        if (auto groups = ::mlir::dyn_cast_or_null<::mlir::IntegerAttr>(op.getAttr("feature_group_count")))
+        if (auto groups = mlir::dyn_cast_or_null<mlir::IntegerAttr>(op.getAttr("feature_group_count")))
             instruction.featureGroupCount = groups.getInt();
-        if (auto groups = ::mlir::dyn_cast_or_null<::mlir::IntegerAttr>(op.getAttr("batch_group_count")))
+        if (auto groups = mlir::dyn_cast_or_null<mlir::IntegerAttr>(op.getAttr("batch_group_count")))
             instruction.batchGroupCount = groups.getInt();
         std::vector<std::int64_t> strides;
         std::vector<std::int64_t> padding;
         std::vector<std::int64_t> lhsDilation;
         std::vector<std::int64_t> rhsDilation;
-        if (auto window = ::mlir::dyn_cast_or_null<::mlir::DictionaryAttr>(op.getAttr("window"))) {
+        if (auto window = mlir::dyn_cast_or_null<mlir::DictionaryAttr>(op.getAttr("window"))) {
             strides = intList(window.get("stride"));
             padding = intList(window.get("pad"));
             lhsDilation = intList(window.get("lhs_dilate"));
@@ -1576,7 +1575,7 @@ private:
         // Kernel spatial sizes, in the order of the kernel's spatial labels (0, 1, ...).
         std::vector<std::int64_t> kernelSpatial;
         const auto arrow = instruction.dimLabels.find('_');
-        const auto kernelType = ::mlir::dyn_cast<::mlir::ShapedType>(op.getOperand(1).getType());
+        const auto kernelType = mlir::dyn_cast<mlir::ShapedType>(op.getOperand(1).getType());
         if (arrow != std::string::npos && kernelType && kernelType.hasRank()) {
             const std::string kernel =
                 instruction.dimLabels.substr(arrow + 1, instruction.dimLabels.find("->") - arrow - 1);
@@ -1604,14 +1603,14 @@ private:
 
     static constexpr std::uint32_t kInProgress = 0xffffffffu;
 
-    ::mlir::ModuleOp m_root;
+    mlir::ModuleOp m_root;
     std::string m_file;
     const SourcePositions& m_positions;
-    ::mlir::SymbolTable m_symbols;
+    mlir::SymbolTable m_symbols;
     TranslatedModule m_result;
     std::map<std::string, std::vector<std::int64_t>> m_meshShapes; ///< upstream mesh.mesh shapes by name
-    std::unordered_map<::mlir::Operation*, std::uint32_t> m_functions;
-    ::llvm::DenseMap<::mlir::Attribute, std::shared_ptr<const core::hlo::ReplicaGroupList>> m_groups;
+    std::unordered_map<mlir::Operation*, std::uint32_t> m_functions;
+    ::llvm::DenseMap<mlir::Attribute, std::shared_ptr<const core::hlo::ReplicaGroupList>> m_groups;
     std::set<std::string> m_warningSet;
     std::optional<core::partition::MeshShape> m_gspmdMesh;
     std::vector<Builder*> m_builders; ///< computations being built, outermost first
@@ -1622,9 +1621,9 @@ private:
 
 } // namespace
 
-TranslatedModule translateToHlo(::mlir::ModuleOp module, const std::string& file, const SourcePositions& positions)
+TranslatedModule translateToHlo(mlir::ModuleOp module, const std::string& file, const SourcePositions& positions)
 {
     return Translator(module, file, positions).run();
 }
 
-} // namespace flint::mlir::detail
+} // namespace flint::frontend::detail

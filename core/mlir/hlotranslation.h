@@ -13,7 +13,7 @@
 
 #include <mlir/IR/BuiltinOps.h>
 
-namespace flint::mlir::detail {
+namespace flint::frontend::detail {
 
 /// A Shardy mesh declared by `sdy.mesh`.
 struct MeshDeclaration {
@@ -38,6 +38,6 @@ struct TranslatedModule {
 /// cost model does not know keep their MLIR name as opcode, so the HLO lowering names them in a
 /// warning instead of dropping them. Throws core::InputError with file and line for operations that
 /// cannot be represented (a function call to a missing symbol, a malformed attribute).
-TranslatedModule translateToHlo(::mlir::ModuleOp module, const std::string& file, const SourcePositions& positions);
+TranslatedModule translateToHlo(mlir::ModuleOp module, const std::string& file, const SourcePositions& positions);
 
-} // namespace flint::mlir::detail
+} // namespace flint::frontend::detail

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <utility>
 
-namespace flint::mlir {
+namespace flint::frontend {
 namespace {
 
 MlirModule readBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer)
@@ -16,7 +16,7 @@ MlirModule readBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer)
     const std::string file = buffer->getBufferIdentifier().str();
     MlirModule result;
     detail::parseModule(std::move(buffer), MlirReadOptions{},
-                        [&](::mlir::ModuleOp module, const detail::SourcePositions& positions) {
+                        [&](mlir::ModuleOp module, const detail::SourcePositions& positions) {
                             detail::TranslatedModule translated = detail::translateToHlo(module, file, positions);
                             result.module = std::move(translated.module);
                             result.warnings = std::move(translated.warnings);
@@ -105,4 +105,4 @@ MlirImport importMlirSource(std::string_view source, const std::string& bufferNa
     return lowerMlirModule(readMlirModuleSource(source, bufferName), options, control);
 }
 
-} // namespace flint::mlir
+} // namespace flint::frontend

@@ -15,7 +15,7 @@
 // Facade of the MLIR frontend's lowering: StableHLO, MHLO and Shardy modules read with MLIR 19 and
 // the reader dialects of flint_mlir, turned into the HLO frontend's Module, and lowered by the same
 // code as HLO text (costs, device groups, loops, calls). Our own types only; no MLIR headers.
-namespace flint::mlir {
+namespace flint::frontend {
 
 /// Options of an MLIR import. Device counts, the trip count of loops without a static count and
 /// the op limit mean what they mean for HLO (core::hlo::HloImportOptions).
@@ -76,4 +76,4 @@ MlirImport importMlirSource(std::string_view source, const std::string& bufferNa
 MlirImport lowerMlirModule(const MlirModule& module, const MlirImportOptions& options = {},
                            const core::JobControl& control = {});
 
-} // namespace flint::mlir
+} // namespace flint::frontend

@@ -32,7 +32,7 @@
 #include <mlir/InitAllExtensions.h>
 #include <mlir/Parser/Parser.h>
 
-namespace flint::mlir {
+namespace flint::frontend {
 
 namespace {
 
@@ -90,18 +90,18 @@ std::optional<QuotedOperationName> unregisteredOperationName(std::string_view so
 // it to text. It must not throw: it is called from inside MLIR, which is built without exceptions.
 class FirstErrorRecorder {
 public:
-    explicit FirstErrorRecorder(::mlir::MLIRContext* context)
-        : m_handler(context, [this](::mlir::Diagnostic& diagnostic) { return record(diagnostic); })
+    explicit FirstErrorRecorder(mlir::MLIRContext* context)
+        : m_handler(context, [this](mlir::Diagnostic& diagnostic) { return record(diagnostic); })
     {}
 
     [[nodiscard]] const std::optional<MlirError>& firstError() const { return m_firstError; }
 
 private:
-    ::mlir::LogicalResult record(::mlir::Diagnostic& diagnostic)
+    mlir::LogicalResult record(mlir::Diagnostic& diagnostic)
     {
-        if (diagnostic.getSeverity() == ::mlir::DiagnosticSeverity::Error && !m_firstError) {
+        if (diagnostic.getSeverity() == mlir::DiagnosticSeverity::Error && !m_firstError) {
             MlirError error;
-            if (auto position = diagnostic.getLocation()->findInstanceOf<::mlir::FileLineColLoc>()) {
+            if (auto position = diagnostic.getLocation()->findInstanceOf<mlir::FileLineColLoc>()) {
                 error.file = position.getFilename().str();
                 error.line = static_cast<int>(position.getLine());
                 error.column = static_cast<int>(position.getColumn());
@@ -113,20 +113,20 @@ private:
             }
             m_firstError = std::move(error);
         }
-        return ::mlir::failure();
+        return mlir::failure();
     }
 
-    ::mlir::ScopedDiagnosticHandler m_handler;
+    mlir::ScopedDiagnosticHandler m_handler;
     std::optional<MlirError> m_firstError;
 };
 
-MlirSummary countOperations(::mlir::Operation* root)
+MlirSummary countOperations(mlir::Operation* root)
 {
     std::map<std::string, std::uint64_t, std::less<>> counts;
     std::set<std::string, std::less<>> dialects;
     MlirSummary summary;
-    root->walk([&](::mlir::Operation* operation) {
-        const ::mlir::OperationName name = operation->getName();
+    root->walk([&](mlir::Operation* operation) {
+        const mlir::OperationName name = operation->getName();
         const llvm::StringRef fullName = name.getStringRef();
         auto found = counts.find(std::string_view(fullName.data(), fullName.size()));
         if (found == counts.end()) {
@@ -368,9 +368,9 @@ std::optional<std::string> blankLocationRanges(std::string_view source)
     return out;
 }
 
-std::pair<int, int> SourcePositions::of(::mlir::Operation* op) const
+std::pair<int, int> SourcePositions::of(mlir::Operation* op) const
 {
-    const ::mlir::AsmParserState::OperationDefinition* definition = m_state.getOpDef(op);
+    const mlir::AsmParserState::OperationDefinition* definition = m_state.getOpDef(op);
     if (definition == nullptr || !definition->loc.Start.isValid())
         return {0, 0};
     const auto [line, column] = m_sourceMgr.getLineAndColumn(definition->loc.Start);
@@ -378,7 +378,7 @@ std::pair<int, int> SourcePositions::of(::mlir::Operation* op) const
 }
 
 void parseModule(std::unique_ptr<llvm::MemoryBuffer> buffer, const MlirReadOptions& options,
-                 llvm::function_ref<void(::mlir::ModuleOp, const SourcePositions&)> use)
+                 llvm::function_ref<void(mlir::ModuleOp, const SourcePositions&)> use)
 {
     const std::string bufferName = buffer->getBufferIdentifier().str();
     if (const auto blanked = blankLocationRanges(std::string_view(buffer->getBufferStart(), buffer->getBufferSize())))
@@ -388,15 +388,15 @@ void parseModule(std::unique_ptr<llvm::MemoryBuffer> buffer, const MlirReadOptio
     refuseDeepNesting(source, bufferName);
     refuseOuterUseOfNestedDefinition(source, bufferName);
 
-    ::mlir::DialectRegistry registry;
-    ::mlir::registerAllDialects(registry);
-    ::mlir::registerAllExtensions(registry);
+    mlir::DialectRegistry registry;
+    mlir::registerAllDialects(registry);
+    mlir::registerAllExtensions(registry);
     if (options.readerDialects) {
         registerReaderDialects(registry);
     }
     // No thread pool per call: callers already run readers on their own worker threads, and a
     // context with threading enabled would start one thread per core for every file read.
-    ::mlir::MLIRContext context(registry, ::mlir::MLIRContext::Threading::DISABLED);
+    mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
     context.allowUnregisteredDialects(options.allowUnregistered);
 
     llvm::SourceMgr sourceMgr;
@@ -405,19 +405,19 @@ void parseModule(std::unique_ptr<llvm::MemoryBuffer> buffer, const MlirReadOptio
     std::string diagnostics;
     llvm::raw_string_ostream diagnosticStream(diagnostics);
     std::optional<MlirError> firstError;
-    ::mlir::OwningOpRef<::mlir::ModuleOp> module;
-    ::mlir::AsmParserState parserState;
+    mlir::OwningOpRef<mlir::ModuleOp> module;
+    mlir::AsmParserState parserState;
     {
-        ::mlir::SourceMgrDiagnosticHandler renderer(sourceMgr, &context, diagnosticStream);
+        mlir::SourceMgrDiagnosticHandler renderer(sourceMgr, &context, diagnosticStream);
         FirstErrorRecorder recorder(&context);
         // parseSourceFile<ModuleOp> without the parser state: parse into a block, keep the state of
         // every op's position, then wrap the block's ops in a module as parseSourceFile does.
-        ::mlir::Block block;
-        const ::mlir::ParserConfig config(&context);
-        const ::mlir::Location fileLocation = ::mlir::FileLineColLoc::get(&context, bufferName, 0, 0);
-        if (::mlir::succeeded(::mlir::parseAsmSourceFile(sourceMgr, &block, config, &parserState)))
-            module = ::mlir::detail::constructContainerOpForParserIfNecessary<::mlir::ModuleOp>(&block, &context,
-                                                                                                fileLocation);
+        mlir::Block block;
+        const mlir::ParserConfig config(&context);
+        const mlir::Location fileLocation = mlir::FileLineColLoc::get(&context, bufferName, 0, 0);
+        if (mlir::succeeded(mlir::parseAsmSourceFile(sourceMgr, &block, config, &parserState)))
+            module =
+                mlir::detail::constructContainerOpForParserIfNecessary<mlir::ModuleOp>(&block, &context, fileLocation);
         firstError = recorder.firstError();
     }
     diagnosticStream.flush();
@@ -465,10 +465,9 @@ namespace {
 MlirSummary summarizeBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer, const MlirReadOptions& options)
 {
     MlirSummary summary;
-    detail::parseModule(std::move(buffer), options,
-                        [&summary](::mlir::ModuleOp module, const detail::SourcePositions&) {
-                            summary = countOperations(module.getOperation());
-                        });
+    detail::parseModule(std::move(buffer), options, [&summary](mlir::ModuleOp module, const detail::SourcePositions&) {
+        summary = countOperations(module.getOperation());
+    });
     return summary;
 }
 
@@ -490,4 +489,4 @@ MlirSummary summarizeMlirSource(std::string_view source, const std::string& buff
     return summarizeBuffer(detail::copySource(source, bufferName), options);
 }
 
-} // namespace flint::mlir
+} // namespace flint::frontend

@@ -9,7 +9,7 @@
 
 // Facade of the MLIR frontend. This header exposes only our own types; MLIR and LLVM headers stay
 // inside flint_mlir's sources, so that nothing else in the project compiles against them.
-namespace flint::mlir {
+namespace flint::frontend {
 
 /// How often one operation name occurs in a module.
 struct OperationCount {
@@ -86,4 +86,4 @@ struct MlirReadOptions {
 [[nodiscard]] MlirSummary summarizeMlirSource(std::string_view source, const std::string& bufferName,
                                               const MlirReadOptions& options = {});
 
-} // namespace flint::mlir
+} // namespace flint::frontend

@@ -17,22 +17,22 @@
 #include <mlir/AsmParser/AsmParserState.h>
 #include <mlir/IR/BuiltinOps.h>
 
-namespace flint::mlir::detail {
+namespace flint::frontend::detail {
 
 /// Where each operation of a parsed module is written in its file. Explicit locations
 /// (`loc("jit(f)/dot")`, or a Python file's line) replace an op's own file position in MLIR, so the
 /// parser's record of what it read is the only place that still knows the line in the .mlir file.
 class SourcePositions {
 public:
-    SourcePositions(const ::mlir::AsmParserState& state, const llvm::SourceMgr& sourceMgr)
+    SourcePositions(const mlir::AsmParserState& state, const llvm::SourceMgr& sourceMgr)
         : m_state(state)
         , m_sourceMgr(sourceMgr)
     {}
     /// 1-based line and column of `op`'s name in the file; {0, 0} when not known.
-    std::pair<int, int> of(::mlir::Operation* op) const;
+    std::pair<int, int> of(mlir::Operation* op) const;
 
 private:
-    const ::mlir::AsmParserState& m_state;
+    const mlir::AsmParserState& m_state;
     const llvm::SourceMgr& m_sourceMgr;
 };
 
@@ -40,10 +40,10 @@ private:
 /// when options.readerDialects) and calls `use` with the module and its ops' positions while the
 /// context lives. Throws MlirParseError with the first error's file, line and column. `use` may throw.
 void parseModule(std::unique_ptr<llvm::MemoryBuffer> buffer, const MlirReadOptions& options,
-                 llvm::function_ref<void(::mlir::ModuleOp, const SourcePositions&)> use);
+                 llvm::function_ref<void(mlir::ModuleOp, const SourcePositions&)> use);
 
 /// The file at `path`; throws MlirParseError (line 0) when it cannot be read.
 std::unique_ptr<llvm::MemoryBuffer> openFile(const std::string& path);
 std::unique_ptr<llvm::MemoryBuffer> copySource(std::string_view source, const std::string& bufferName);
 
-} // namespace flint::mlir::detail
+} // namespace flint::frontend::detail

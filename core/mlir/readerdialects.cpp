@@ -12,30 +12,30 @@
 #include <mlir/IR/OpImplementation.h>
 #include <mlir/IR/OperationSupport.h>
 
-MLIR_DEFINE_EXPLICIT_TYPE_ID(flint::mlir::detail::StableHloReaderDialect)
-MLIR_DEFINE_EXPLICIT_TYPE_ID(flint::mlir::detail::MhloReaderDialect)
-MLIR_DEFINE_EXPLICIT_TYPE_ID(flint::mlir::detail::ChloReaderDialect)
-MLIR_DEFINE_EXPLICIT_TYPE_ID(flint::mlir::detail::ShardyReaderDialect)
+MLIR_DEFINE_EXPLICIT_TYPE_ID(flint::frontend::detail::StableHloReaderDialect)
+MLIR_DEFINE_EXPLICIT_TYPE_ID(flint::frontend::detail::MhloReaderDialect)
+MLIR_DEFINE_EXPLICIT_TYPE_ID(flint::frontend::detail::ChloReaderDialect)
+MLIR_DEFINE_EXPLICIT_TYPE_ID(flint::frontend::detail::ShardyReaderDialect)
 
 // The grammar below follows the pretty forms that the StableHLO specification (spec.md, each op's
 // "Examples") and the op definitions' assembly formats print, and Shardy's dialect documentation
 // (sdy.mesh, #sdy.sharding, sdy.manual_computation, sdy.named_computation, ...). Parsers never throw: they report
 // through the parser's diagnostics, which carry file, line and column.
-namespace flint::mlir::detail {
+namespace flint::frontend::detail {
 namespace {
 
 using ::llvm::SmallVector;
 using ::llvm::StringRef;
-using ::mlir::ArrayAttr;
-using ::mlir::AsmParser;
-using ::mlir::Attribute;
-using ::mlir::failure;
-using ::mlir::NamedAttribute;
-using ::mlir::OpAsmParser;
-using ::mlir::OperationState;
-using ::mlir::ParseResult;
-using ::mlir::success;
-using ::mlir::Type;
+using mlir::ArrayAttr;
+using mlir::AsmParser;
+using mlir::Attribute;
+using mlir::failure;
+using mlir::NamedAttribute;
+using mlir::OpAsmParser;
+using mlir::OperationState;
+using mlir::ParseResult;
+using mlir::success;
+using mlir::Type;
 
 using Operands = SmallVector<OpAsmParser::UnresolvedOperand>;
 
@@ -46,7 +46,7 @@ using Operands = SmallVector<OpAsmParser::UnresolvedOperand>;
 /// {axes = ["x", "y"], sizes = [2, 4], device_ids = [...]}.
 ParseResult parseMeshBody(AsmParser& parser, Attribute& result)
 {
-    ::mlir::Builder builder(parser.getContext());
+    mlir::Builder builder(parser.getContext());
     SmallVector<Attribute> axes;
     SmallVector<Attribute> sizes;
     SmallVector<Attribute> deviceIds;
@@ -107,7 +107,7 @@ ParseResult parseAxisRef(AsmParser& parser, std::string& axis)
 /// `{"x", "y"}` with an optional `?` (open dimension) and priority suffix `p<N>`.
 ParseResult parseAxisList(AsmParser& parser, SmallVector<Attribute>& axes, bool& open)
 {
-    ::mlir::Builder builder(parser.getContext());
+    mlir::Builder builder(parser.getContext());
     open = false;
     if (parser.parseLBrace())
         return failure();
@@ -134,13 +134,13 @@ ParseResult parseAxisList(AsmParser& parser, SmallVector<Attribute>& axes, bool&
 /// {mesh = @mesh (or mesh_inline = {...}), dims = [["x"], []], open = [false, false], replicated = ["y"]}.
 ParseResult parseTensorSharding(AsmParser& parser, Attribute& result)
 {
-    ::mlir::Builder builder(parser.getContext());
+    mlir::Builder builder(parser.getContext());
     SmallVector<NamedAttribute> entries;
     if (parser.parseLess())
         return failure();
-    ::mlir::StringAttr meshName;
+    mlir::StringAttr meshName;
     if (succeeded(parser.parseOptionalSymbolName(meshName))) {
-        entries.push_back(builder.getNamedAttr("mesh", ::mlir::FlatSymbolRefAttr::get(meshName)));
+        entries.push_back(builder.getNamedAttr("mesh", mlir::FlatSymbolRefAttr::get(meshName)));
     } else {
         Attribute inlineMesh;
         if (parser.parseKeyword("mesh") || parseMeshBody(parser, inlineMesh))
@@ -211,9 +211,9 @@ ParseResult parseValue(OpAsmParser& parser, Attribute& result);
 /// list, a string, or any MLIR attribute.
 ParseResult parseListElement(OpAsmParser& parser, Attribute& result)
 {
-    ::mlir::Builder builder(parser.getContext());
+    mlir::Builder builder(parser.getContext());
     std::int64_t value = 0;
-    const ::mlir::OptionalParseResult integer = parser.parseOptionalInteger(value);
+    const mlir::OptionalParseResult integer = parser.parseOptionalInteger(value);
     if (integer.has_value()) {
         if (failed(*integer))
             return failure();
@@ -253,7 +253,7 @@ ParseResult parseBracketList(OpAsmParser& parser, Attribute& result)
 
 ParseResult parseValue(OpAsmParser& parser, Attribute& result)
 {
-    ::mlir::Builder builder(parser.getContext());
+    mlir::Builder builder(parser.getContext());
     if (succeeded(parser.parseOptionalLSquare())) {
         Attribute first;
         if (parseBracketList(parser, first))
@@ -294,7 +294,7 @@ ParseResult parseValue(OpAsmParser& parser, Attribute& result)
         return success();
     }
     std::int64_t integer = 0;
-    const ::mlir::OptionalParseResult parsedInteger = parser.parseOptionalInteger(integer);
+    const mlir::OptionalParseResult parsedInteger = parser.parseOptionalInteger(integer);
     if (parsedInteger.has_value()) {
         if (failed(*parsedInteger))
             return failure();
@@ -314,9 +314,9 @@ ParseResult parseValue(OpAsmParser& parser, Attribute& result)
         result = builder.getStringAttr(text);
         return success();
     }
-    ::mlir::StringAttr symbol;
+    mlir::StringAttr symbol;
     if (succeeded(parser.parseOptionalSymbolName(symbol))) {
-        result = ::mlir::FlatSymbolRefAttr::get(symbol);
+        result = mlir::FlatSymbolRefAttr::get(symbol);
         return success();
     }
     return parser.parseAttribute(result);
@@ -340,7 +340,7 @@ ParseResult parseSignature(OpAsmParser& parser, Signature& signature)
     Type first;
     if (parser.parseType(first))
         return failure();
-    if (auto function = ::mlir::dyn_cast<::mlir::FunctionType>(first)) {
+    if (auto function = mlir::dyn_cast<mlir::FunctionType>(first)) {
         signature.functional = true;
         signature.inputs.assign(function.getInputs().begin(), function.getInputs().end());
         signature.results.assign(function.getResults().begin(), function.getResults().end());
@@ -376,7 +376,7 @@ ParseResult resolveWithSignature(OpAsmParser& parser, OperationState& state, con
         operandTypes = signature.inputs;
         resultTypes = signature.results;
     } else if (signature.types.size() == 1 && operands.size() != 1 && (name == "tuple")) {
-        if (auto tuple = ::mlir::dyn_cast<::mlir::TupleType>(signature.types.front()))
+        if (auto tuple = mlir::dyn_cast<mlir::TupleType>(signature.types.front()))
             operandTypes.assign(tuple.getTypes().begin(), tuple.getTypes().end());
         resultTypes.push_back(signature.types.front());
     } else if (signature.types.size() == 1) {
@@ -419,7 +419,7 @@ bool isTerminatorName(StringRef name)
 /// signature, and (reduce) a `reducer(...) {...}` region.
 ParseResult parsePrettyOp(OpAsmParser& parser, OperationState& state)
 {
-    ::mlir::Builder builder(parser.getContext());
+    mlir::Builder builder(parser.getContext());
     const StringRef fullName = state.name.getStringRef();
     const StringRef name = fullName.substr(fullName.find('.') + 1);
     const ::llvm::SMLoc location = parser.getCurrentLocation();
@@ -436,7 +436,7 @@ ParseResult parsePrettyOp(OpAsmParser& parser, OperationState& state)
     };
 
     if (name == "custom_call") {
-        ::mlir::StringAttr target;
+        mlir::StringAttr target;
         if (parser.parseSymbolName(target))
             return failure();
         state.addAttribute("call_target_name", target);
@@ -475,7 +475,7 @@ ParseResult parsePrettyOp(OpAsmParser& parser, OperationState& state)
     // Items: operands and keyword attributes, separated by commas or spaces.
     while (true) {
         OpAsmParser::UnresolvedOperand operand;
-        const ::mlir::OptionalParseResult parsedOperand = parser.parseOptionalOperand(operand);
+        const mlir::OptionalParseResult parsedOperand = parser.parseOptionalOperand(operand);
         if (parsedOperand.has_value()) {
             if (failed(*parsedOperand))
                 return failure();
@@ -559,7 +559,7 @@ ParseResult parseConstant(OpAsmParser& parser, OperationState& state)
     Attribute value;
     if (parser.parseAttribute(value))
         return failure();
-    auto typed = ::mlir::dyn_cast<::mlir::TypedAttr>(value);
+    auto typed = mlir::dyn_cast<mlir::TypedAttr>(value);
     if (!typed)
         return parser.emitError(parser.getCurrentLocation(), "constant value needs a type");
     state.addAttribute("value", value);
@@ -609,7 +609,7 @@ ParseResult parseWhile(OpAsmParser& parser, OperationState& state)
 /// `sdy.mesh @name = <["x"=2, "y"=4]>`.
 ParseResult parseSdyMesh(OpAsmParser& parser, OperationState& state)
 {
-    ::mlir::StringAttr name;
+    mlir::StringAttr name;
     Attribute mesh;
     if (parser.parseSymbolName(name) || parser.parseEqual() || parseMeshBody(parser, mesh) ||
         parser.parseOptionalAttrDict(state.attributes))
@@ -639,7 +639,7 @@ ParseResult parseSdyShardingConstraint(OpAsmParser& parser, OperationState& stat
 /// an attr-dict and the operand's type.
 ParseResult parseSdyOperandOp(OpAsmParser& parser, OperationState& state, bool hasResult)
 {
-    ::mlir::Builder builder(parser.getContext());
+    mlir::Builder builder(parser.getContext());
     OpAsmParser::UnresolvedOperand operand;
     if (parser.parseOperand(operand))
         return failure();
@@ -648,7 +648,7 @@ ParseResult parseSdyOperandOp(OpAsmParser& parser, OperationState& state, bool h
         if (parser.parseEqual())
             return failure();
         std::int64_t number = 0;
-        const ::mlir::OptionalParseResult integer = parser.parseOptionalInteger(number);
+        const mlir::OptionalParseResult integer = parser.parseOptionalInteger(number);
         Attribute value;
         if (integer.has_value()) {
             if (failed(*integer))
@@ -697,7 +697,7 @@ ParseResult parseSdyNamedComputation(OpAsmParser& parser, OperationState& state)
     std::string name;
     if (parser.parseLess() || parser.parseString(&name) || parser.parseGreater())
         return failure();
-    state.addAttribute("name", ::mlir::Builder(parser.getContext()).getStringAttr(name));
+    state.addAttribute("name", mlir::Builder(parser.getContext()).getStringAttr(name));
     return parseSdyRegionOp(parser, state, "sdy.named_computation");
 }
 
@@ -705,7 +705,7 @@ ParseResult parseSdyNamedComputation(OpAsmParser& parser, OperationState& state)
 /// computations.
 ParseResult parseSdyRegionOp(OpAsmParser& parser, OperationState& state, const char* what)
 {
-    ::mlir::Builder builder(parser.getContext());
+    mlir::Builder builder(parser.getContext());
     Operands operands;
     const ::llvm::SMLoc location = parser.getCurrentLocation();
     if (parser.parseOperandList(operands, OpAsmParser::Delimiter::Paren))
@@ -756,14 +756,14 @@ ParseResult parseTerminator(OpAsmParser& parser, OperationState& state)
 
 } // namespace
 
-ReaderDialect::ReaderDialect(StringRef dialectNamespace, ::mlir::MLIRContext* owner, ::mlir::TypeID id)
+ReaderDialect::ReaderDialect(StringRef dialectNamespace, mlir::MLIRContext* owner, mlir::TypeID id)
     : Dialect(dialectNamespace, owner, id)
 {
     allowUnknownOperations();
     allowUnknownTypes();
 }
 
-Attribute ReaderDialect::parseAttribute(::mlir::DialectAsmParser& parser, Type type) const
+Attribute ReaderDialect::parseAttribute(mlir::DialectAsmParser& parser, Type type) const
 {
     const StringRef spec = parser.getFullSymbolSpec();
     if (getNamespace() == "sdy") {
@@ -787,16 +787,16 @@ Attribute ReaderDialect::parseAttribute(::mlir::DialectAsmParser& parser, Type t
     }
     // Everything else keeps its text: the lowering reads the few it needs (#stablehlo.dot<...>,
     // #stablehlo.conv<...>, #stablehlo.channel_handle<...>, comparison directions) from it.
-    return ::mlir::OpaqueAttr::get(::mlir::StringAttr::get(getContext(), getNamespace()), spec,
-                                   type ? type : ::mlir::NoneType::get(getContext()));
+    return mlir::OpaqueAttr::get(mlir::StringAttr::get(getContext(), getNamespace()), spec,
+                                 type ? type : mlir::NoneType::get(getContext()));
 }
 
-Type ReaderDialect::parseType(::mlir::DialectAsmParser& parser) const
+Type ReaderDialect::parseType(mlir::DialectAsmParser& parser) const
 {
-    return ::mlir::OpaqueType::get(::mlir::StringAttr::get(getContext(), getNamespace()), parser.getFullSymbolSpec());
+    return mlir::OpaqueType::get(mlir::StringAttr::get(getContext(), getNamespace()), parser.getFullSymbolSpec());
 }
 
-std::optional<::mlir::Dialect::ParseOpHook> ReaderDialect::getParseOperationHook(StringRef opName) const
+std::optional<mlir::Dialect::ParseOpHook> ReaderDialect::getParseOperationHook(StringRef opName) const
 {
     const StringRef shortName = opName.substr(opName.find('.') + 1);
     if (getNamespace() == "sdy") {
@@ -825,25 +825,25 @@ std::optional<::mlir::Dialect::ParseOpHook> ReaderDialect::getParseOperationHook
     return ParseOpHook(parsePrettyOp);
 }
 
-StableHloReaderDialect::StableHloReaderDialect(::mlir::MLIRContext* owner)
-    : ReaderDialect(getDialectNamespace(), owner, ::mlir::TypeID::get<StableHloReaderDialect>())
+StableHloReaderDialect::StableHloReaderDialect(mlir::MLIRContext* owner)
+    : ReaderDialect(getDialectNamespace(), owner, mlir::TypeID::get<StableHloReaderDialect>())
 {}
 
-MhloReaderDialect::MhloReaderDialect(::mlir::MLIRContext* owner)
-    : ReaderDialect(getDialectNamespace(), owner, ::mlir::TypeID::get<MhloReaderDialect>())
+MhloReaderDialect::MhloReaderDialect(mlir::MLIRContext* owner)
+    : ReaderDialect(getDialectNamespace(), owner, mlir::TypeID::get<MhloReaderDialect>())
 {}
 
-ChloReaderDialect::ChloReaderDialect(::mlir::MLIRContext* owner)
-    : ReaderDialect(getDialectNamespace(), owner, ::mlir::TypeID::get<ChloReaderDialect>())
+ChloReaderDialect::ChloReaderDialect(mlir::MLIRContext* owner)
+    : ReaderDialect(getDialectNamespace(), owner, mlir::TypeID::get<ChloReaderDialect>())
 {}
 
-ShardyReaderDialect::ShardyReaderDialect(::mlir::MLIRContext* owner)
-    : ReaderDialect(getDialectNamespace(), owner, ::mlir::TypeID::get<ShardyReaderDialect>())
+ShardyReaderDialect::ShardyReaderDialect(mlir::MLIRContext* owner)
+    : ReaderDialect(getDialectNamespace(), owner, mlir::TypeID::get<ShardyReaderDialect>())
 {}
 
-void registerReaderDialects(::mlir::DialectRegistry& registry)
+void registerReaderDialects(mlir::DialectRegistry& registry)
 {
     registry.insert<StableHloReaderDialect, MhloReaderDialect, ChloReaderDialect, ShardyReaderDialect>();
 }
 
-} // namespace flint::mlir::detail
+} // namespace flint::frontend::detail

@@ -10,51 +10,51 @@
 #include <mlir/IR/Dialect.h>
 #include <mlir/IR/DialectRegistry.h>
 
-namespace flint::mlir::detail {
+namespace flint::frontend::detail {
 
 /// A namespace whose operations are read, not verified: unknown operations and types are allowed,
 /// pretty-form operations get a parser from getParseOperationHook, and the namespace's attributes
 /// and types are kept as builtin opaque attributes and types (`#stablehlo.dot<...>` keeps its text),
 /// except Shardy's shardings and meshes, which are parsed into dictionaries (see parseSdyAttribute).
-class ReaderDialect : public ::mlir::Dialect {
+class ReaderDialect : public mlir::Dialect {
 public:
-    ReaderDialect(::llvm::StringRef dialectNamespace, ::mlir::MLIRContext* owner, ::mlir::TypeID id);
+    ReaderDialect(::llvm::StringRef dialectNamespace, mlir::MLIRContext* owner, mlir::TypeID id);
 
-    ::mlir::Attribute parseAttribute(::mlir::DialectAsmParser& parser, ::mlir::Type type) const override;
-    ::mlir::Type parseType(::mlir::DialectAsmParser& parser) const override;
+    mlir::Attribute parseAttribute(mlir::DialectAsmParser& parser, mlir::Type type) const override;
+    mlir::Type parseType(mlir::DialectAsmParser& parser) const override;
     std::optional<ParseOpHook> getParseOperationHook(::llvm::StringRef opName) const override;
 };
 
 class StableHloReaderDialect : public ReaderDialect {
 public:
     static constexpr ::llvm::StringLiteral getDialectNamespace() { return "stablehlo"; }
-    explicit StableHloReaderDialect(::mlir::MLIRContext* owner);
+    explicit StableHloReaderDialect(mlir::MLIRContext* owner);
 };
 
 class MhloReaderDialect : public ReaderDialect {
 public:
     static constexpr ::llvm::StringLiteral getDialectNamespace() { return "mhlo"; }
-    explicit MhloReaderDialect(::mlir::MLIRContext* owner);
+    explicit MhloReaderDialect(mlir::MLIRContext* owner);
 };
 
 class ChloReaderDialect : public ReaderDialect {
 public:
     static constexpr ::llvm::StringLiteral getDialectNamespace() { return "chlo"; }
-    explicit ChloReaderDialect(::mlir::MLIRContext* owner);
+    explicit ChloReaderDialect(mlir::MLIRContext* owner);
 };
 
 class ShardyReaderDialect : public ReaderDialect {
 public:
     static constexpr ::llvm::StringLiteral getDialectNamespace() { return "sdy"; }
-    explicit ShardyReaderDialect(::mlir::MLIRContext* owner);
+    explicit ShardyReaderDialect(mlir::MLIRContext* owner);
 };
 
 /// Adds the four reader dialects to `registry`.
-void registerReaderDialects(::mlir::DialectRegistry& registry);
+void registerReaderDialects(mlir::DialectRegistry& registry);
 
-} // namespace flint::mlir::detail
+} // namespace flint::frontend::detail
 
-MLIR_DECLARE_EXPLICIT_TYPE_ID(flint::mlir::detail::StableHloReaderDialect)
-MLIR_DECLARE_EXPLICIT_TYPE_ID(flint::mlir::detail::MhloReaderDialect)
-MLIR_DECLARE_EXPLICIT_TYPE_ID(flint::mlir::detail::ChloReaderDialect)
-MLIR_DECLARE_EXPLICIT_TYPE_ID(flint::mlir::detail::ShardyReaderDialect)
+MLIR_DECLARE_EXPLICIT_TYPE_ID(flint::frontend::detail::StableHloReaderDialect)
+MLIR_DECLARE_EXPLICIT_TYPE_ID(flint::frontend::detail::MhloReaderDialect)
+MLIR_DECLARE_EXPLICIT_TYPE_ID(flint::frontend::detail::ChloReaderDialect)
+MLIR_DECLARE_EXPLICIT_TYPE_ID(flint::frontend::detail::ShardyReaderDialect)

@@ -21,8 +21,8 @@ using flint::core::CollectiveKind;
 using flint::core::Op;
 using flint::core::OpKind;
 using flint::core::Workload;
-using flint::mlir::MlirImport;
-using flint::mlir::MlirParseError;
+using flint::frontend::MlirImport;
+using flint::frontend::MlirParseError;
 
 namespace {
 
@@ -135,7 +135,7 @@ private Q_SLOTS:
 void TestMlirImport::resnet50AllReducesOverFourReplicas()
 {
     REQUIRE_SAMPLE(path, "resnet_50_train_step_4_devices_1024_batch.mlir");
-    const MlirImport imported = flint::mlir::importMlirFile(*path);
+    const MlirImport imported = flint::frontend::importMlirFile(*path);
     const Workload& workload = imported.imported.workload;
     QCOMPARE(imported.imported.replicaCount, std::int64_t(4));
     QCOMPARE(imported.imported.numPartitions, std::int64_t(1));
@@ -156,7 +156,7 @@ void TestMlirImport::resnet50AllReducesOverFourReplicas()
 void TestMlirImport::shardyMlpCollectivesOnTwoByFourMesh()
 {
     REQUIRE_SAMPLE(path, "e2e_fsdp_tp_shardy.mlir");
-    const MlirImport imported = flint::mlir::importMlirFile(*path);
+    const MlirImport imported = flint::frontend::importMlirFile(*path);
     const Workload& workload = imported.imported.workload;
     QCOMPARE(imported.imported.numPartitions, std::int64_t(8));
     QCOMPARE(workload.rankCount(), std::size_t(8));
@@ -204,7 +204,7 @@ void TestMlirImport::shardyMlpGroupsPerRank()
     QFETCH(QString, xGroup);
     QFETCH(QString, yGroup);
     REQUIRE_SAMPLE(path, "e2e_fsdp_tp_shardy.mlir");
-    const MlirImport imported = flint::mlir::importMlirFile(*path);
+    const MlirImport imported = flint::frontend::importMlirFile(*path);
     const auto collectives = collectivesOf(imported.imported.workload, static_cast<std::size_t>(rank));
     const std::map<std::string, int> expected{
         {"all-gather " + xGroup.toStdString(), 12},
@@ -218,7 +218,7 @@ void TestMlirImport::shardyMlpGroupsPerRank()
 void TestMlirImport::splitReplicaGroups()
 {
     REQUIRE_SAMPLE(path, "test_split_replica_groups.mlir");
-    const MlirImport imported = flint::mlir::importMlirFile(*path);
+    const MlirImport imported = flint::frontend::importMlirFile(*path);
     const Workload& workload = imported.imported.workload;
     QCOMPARE(workload.rankCount(), std::size_t(4));
     QCOMPARE(workload.programOf(0).ops.size(), std::size_t(5)); // dot, all_reduce, tanh, all_reduce, negate
@@ -234,7 +234,7 @@ void TestMlirImport::splitReplicaGroups()
 void TestMlirImport::jaxExampleSingleReplica()
 {
     REQUIRE_SAMPLE(path, "jax_example.mlir");
-    const MlirImport imported = flint::mlir::importMlirFile(*path);
+    const MlirImport imported = flint::frontend::importMlirFile(*path);
     const Workload& workload = imported.imported.workload;
     QCOMPARE(workload.rankCount(), std::size_t(1));
     const std::map<std::string, int> expected{{"all-reduce {0}", 6}};
@@ -248,7 +248,7 @@ void TestMlirImport::jaxExampleSingleReplica()
 
 void TestMlirImport::countedWhileUnrolledAndCallsInlined()
 {
-    const MlirImport imported = flint::mlir::importMlirFile(fixture("loops.mlir"));
+    const MlirImport imported = flint::frontend::importMlirFile(fixture("loops.mlir"));
     const Workload& workload = imported.imported.workload;
     QCOMPARE(workload.rankCount(), std::size_t(2));
     // Loop 1: 5 iterations of add, dot, tanh (through the inlined call); loop 2 (unknown count): once,
@@ -266,16 +266,16 @@ void TestMlirImport::countedWhileUnrolledAndCallsInlined()
 
 void TestMlirImport::unknownTripCountTakesUserCount()
 {
-    flint::mlir::MlirImportOptions options;
+    flint::frontend::MlirImportOptions options;
     options.hlo.whileTripCount = 3;
-    const MlirImport imported = flint::mlir::importMlirFile(fixture("loops.mlir"), options);
+    const MlirImport imported = flint::frontend::importMlirFile(fixture("loops.mlir"), options);
     QCOMPARE(imported.imported.workload.programOf(0).ops.size(), std::size_t(5 * 3 + 3 * 2 + 1));
     QVERIFY(hasWarning(imported, "3 iterations as given"));
 }
 
 void TestMlirImport::locNamesBecomeScopes()
 {
-    const MlirImport imported = flint::mlir::importMlirFile(fixture("loops.mlir"));
+    const MlirImport imported = flint::frontend::importMlirFile(fixture("loops.mlir"));
     int scoped = 0;
     for (const Op& op : imported.imported.workload.programOf(0).ops) {
         if (op.name.rfind("dot.", 0) != 0 && op.name.rfind("tanh.", 0) != 0)
@@ -290,7 +290,7 @@ void TestMlirImport::locNamesBecomeScopes()
 
 void TestMlirImport::unsupportedOpIsNamedNotDropped()
 {
-    const MlirImport imported = flint::mlir::importMlirFile(fixture("unsupported.mlir"));
+    const MlirImport imported = flint::frontend::importMlirFile(fixture("unsupported.mlir"));
     const Workload& workload = imported.imported.workload;
     QCOMPARE(workload.rankCount(), std::size_t(2));
     // frobnicate (kept), mhlo.add, chlo.erf, mhlo.all_gather, stablehlo.slice.
@@ -309,7 +309,7 @@ void TestMlirImport::shardyConstantIsAConstant()
 {
     // torch-xla's Shardy exports write sdy.constant (a constant Shardy keeps from being merged):
     // read like stablehlo.constant, no warning.
-    const MlirImport imported = flint::mlir::importMlirFile(fixture("sdy_constant.mlir"));
+    const MlirImport imported = flint::frontend::importMlirFile(fixture("sdy_constant.mlir"));
     QCOMPARE(imported.imported.workload.rankCount(), std::size_t(2));
     QCOMPARE(imported.imported.warnings.size(), std::size_t(0));
     QCOMPARE(countOps(imported.imported.workload, "add."), std::size_t(1));
@@ -318,7 +318,7 @@ void TestMlirImport::shardyConstantIsAConstant()
 void TestMlirImport::badPrettySyntaxReportsLineAndColumn()
 {
     const std::string path = fixture("bad_pretty.mlir");
-    const auto caught = expectParseError([&] { return flint::mlir::importMlirFile(path); });
+    const auto caught = expectParseError([&] { return flint::frontend::importMlirFile(path); });
     QVERIFY(caught.has_value());
     QCOMPARE(caught->error().file, path);
     QCOMPARE(caught->error().line, 6);
@@ -334,11 +334,11 @@ void TestMlirImport::badPrettySyntaxReportsLineAndColumn()
 void TestMlirImport::callToMissingFunctionIsAnMlirError()
 {
     const auto caught = expectParseError([] {
-        return flint::mlir::importMlirSource("func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
-                                             "  %0 = func.call @gone(%a) : (tensor<4xf32>) -> tensor<4xf32>\n"
-                                             "  return %0 : tensor<4xf32>\n"
-                                             "}\n",
-                                             "missing.mlir");
+        return flint::frontend::importMlirSource("func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+                                                 "  %0 = func.call @gone(%a) : (tensor<4xf32>) -> tensor<4xf32>\n"
+                                                 "  return %0 : tensor<4xf32>\n"
+                                                 "}\n",
+                                                 "missing.mlir");
     });
     QVERIFY(caught.has_value());
     QCOMPARE(caught->error().line, 2);
@@ -352,7 +352,7 @@ void TestMlirImport::collectiveGroupsOutOfRangeAreInputErrors()
     // generic_stablehlo.mlir: an all_reduce without channel over replica groups [[0, 1], [2, 3]] in a
     // module of 1 replica x 4 partitions names replicas that do not exist (StableHLO cross_replica).
     try {
-        (void)flint::mlir::importMlirFile(fixture("generic_stablehlo.mlir"));
+        (void)flint::frontend::importMlirFile(fixture("generic_stablehlo.mlir"));
         QFAIL("groups naming missing replicas were accepted");
     } catch (const flint::core::InputError& error) {
         QVERIFY2(std::string(error.what()).find("out of range") != std::string::npos, error.what());
@@ -393,9 +393,9 @@ void TestMlirImport::shardedMlpPartitionsForMesh()
     QFETCH(int, rank);
     QFETCH(QString, yGroup);
     QFETCH(QString, xGroup);
-    flint::mlir::MlirImportOptions options;
+    flint::frontend::MlirImportOptions options;
     options.mesh = mesh.toStdString();
-    const MlirImport imported = flint::mlir::importMlirFile(fixture("sharded_mlp.mlir"), options);
+    const MlirImport imported = flint::frontend::importMlirFile(fixture("sharded_mlp.mlir"), options);
     QCOMPARE(imported.imported.workload.rankCount(), std::size_t(ranks));
     QCOMPARE(imported.insertedCollectives, std::size_t(3));
     QCOMPARE(imported.imported.numPartitions, std::int64_t(ranks));
@@ -412,9 +412,9 @@ void TestMlirImport::partitionedLocalShapesAndBytes()
 {
     for (const auto& [mesh, rows, columns] :
          std::vector<std::tuple<std::string, std::int64_t, std::int64_t>>{{"x=2,y=4", 2, 4}, {"x=4,y=2", 4, 2}}) {
-        flint::mlir::MlirImportOptions options;
+        flint::frontend::MlirImportOptions options;
         options.mesh = mesh;
-        const MlirImport imported = flint::mlir::importMlirFile(fixture("sharded_mlp.mlir"), options);
+        const MlirImport imported = flint::frontend::importMlirFile(fixture("sharded_mlp.mlir"), options);
         QCOMPARE(imported.partitionedFor, mesh);
         const auto& ops = imported.imported.workload.programOf(0).ops;
         // dot, broadcast, two local slices of the broadcast, maximum, dot, all-reduce, tanh, dot,
@@ -434,9 +434,9 @@ void TestMlirImport::partitionedLocalShapesAndBytes()
 
 void TestMlirImport::meshWithoutAnAxisDropsItsShardings()
 {
-    flint::mlir::MlirImportOptions options;
+    flint::frontend::MlirImportOptions options;
     options.mesh = "x=8";
-    const MlirImport imported = flint::mlir::importMlirFile(fixture("sharded_mlp.mlir"), options);
+    const MlirImport imported = flint::frontend::importMlirFile(fixture("sharded_mlp.mlir"), options);
     QVERIFY(hasWarning(imported, "mesh axis 'y' is not in mesh x=8"));
     // Pure data parallelism: the gradient's all-reduce and the rows' all-gather over all 8.
     const std::map<std::string, int> expected{{"all-reduce {0,1,2,3,4,5,6,7}", 1}, {"all-gather {0,1,2,3,4,5,6,7}", 1}};
@@ -446,10 +446,10 @@ void TestMlirImport::meshWithoutAnAxisDropsItsShardings()
 void TestMlirImport::badMeshIsAnInputError()
 {
     for (const char* mesh : {"x=3,y=4", "x=2,x=2", "x", "x=0"}) {
-        flint::mlir::MlirImportOptions options;
+        flint::frontend::MlirImportOptions options;
         options.mesh = mesh;
         try {
-            (void)flint::mlir::importMlirFile(fixture("sharded_mlp.mlir"), options);
+            (void)flint::frontend::importMlirFile(fixture("sharded_mlp.mlir"), options);
             QFAIL(qPrintable(QStringLiteral("mesh %1 accepted").arg(QString::fromLatin1(mesh))));
         } catch (const flint::core::InputError& error) {
             QVERIFY2(std::string(error.what()).find("sharded_mlp.mlir") != std::string::npos, error.what());
@@ -498,9 +498,9 @@ void TestMlirImport::shardedAttentionMegatronCollectives()
     QFETCH(QString, yGroup);
     QFETCH(int, localBatch);
     QFETCH(int, localHeads);
-    flint::mlir::MlirImportOptions options;
+    flint::frontend::MlirImportOptions options;
     options.mesh = mesh.toStdString();
-    const MlirImport imported = flint::mlir::importMlirFile(fixture("sharded_attention.mlir"), options);
+    const MlirImport imported = flint::frontend::importMlirFile(fixture("sharded_attention.mlir"), options);
     const Workload& workload = imported.imported.workload;
     QCOMPARE(workload.rankCount(), std::size_t(ranks));
     std::map<std::string, int> expected;
@@ -522,9 +522,9 @@ void TestMlirImport::attentionHeadsThatDoNotSplitWarn()
 {
     // 16 shards of 8 heads: the reshapes to heads cannot keep "y"; Q, K and V are gathered, and the
     // user is told where.
-    flint::mlir::MlirImportOptions options;
+    flint::frontend::MlirImportOptions options;
     options.mesh = "x=1,y=16";
-    const MlirImport imported = flint::mlir::importMlirFile(fixture("sharded_attention.mlir"), options);
+    const MlirImport imported = flint::frontend::importMlirFile(fixture("sharded_attention.mlir"), options);
     QVERIFY(hasWarning(imported, "line 21: reshape [8x32x128] -> [8x32x8x16]: dimension 2 sharded over {y=16}"));
     const auto counts = collectivesOf(imported.imported.workload, 0);
     const std::string all = "{0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15}";
@@ -534,7 +534,7 @@ void TestMlirImport::attentionHeadsThatDoNotSplitWarn()
 
 void TestMlirImport::convolutionAndGatherRules()
 {
-    const MlirImport imported = flint::mlir::importMlirFile(fixture("sharded_conv_embedding.mlir"));
+    const MlirImport imported = flint::frontend::importMlirFile(fixture("sharded_conv_embedding.mlir"));
     QCOMPARE(imported.partitionedFor, std::string("x=2,y=4"));
     const Workload& workload = imported.imported.workload;
     // conv2's partial sum and the embedding's, each all-reduced over "y"; the embedding's out
@@ -553,23 +553,23 @@ void TestMlirImport::convolutionAndGatherRules()
 
 void TestMlirImport::gspmdShardingsPartitionOnImplicitMesh()
 {
-    const MlirImport imported = flint::mlir::importMlirFile(fixture("gspmd_mlp.mlir"));
+    const MlirImport imported = flint::frontend::importMlirFile(fixture("gspmd_mlp.mlir"));
     // <=[8] and <=[2,4]T(1,0) nest into d0=2 (rows of x) and d1=4 (Megatron columns and rows).
     QCOMPARE(imported.partitionedFor, std::string("d0=2,d1=4"));
     QCOMPARE(imported.insertedCollectives, std::size_t(1));
     QCOMPARE(collectivesOf(imported.imported.workload, 6), (std::map<std::string, int>{{"all-reduce {4,5,6,7}", 1}}));
     QVERIFY(imported.imported.warnings.empty());
     // The implicit mesh is a parameter like any other.
-    flint::mlir::MlirImportOptions options;
+    flint::frontend::MlirImportOptions options;
     options.mesh = "d0=4,d1=4";
-    const MlirImport wider = flint::mlir::importMlirFile(fixture("gspmd_mlp.mlir"), options);
+    const MlirImport wider = flint::frontend::importMlirFile(fixture("gspmd_mlp.mlir"), options);
     QCOMPARE(wider.imported.workload.rankCount(), std::size_t(16));
     QCOMPARE(collectivesOf(wider.imported.workload, 13), (std::map<std::string, int>{{"all-reduce {12,13,14,15}", 1}}));
 }
 
 void TestMlirImport::capturedValueKeepsItsDependency()
 {
-    const MlirImport imported = flint::mlir::importMlirFile(fixture("captured_value.mlir"));
+    const MlirImport imported = flint::frontend::importMlirFile(fixture("captured_value.mlir"));
     const auto& ops = imported.imported.workload.programOf(0).ops;
     const auto exp = std::find_if(ops.begin(), ops.end(), [](const Op& op) { return op.scope == "outer"; });
     QVERIFY(exp != ops.end());
@@ -591,7 +591,7 @@ void TestMlirImport::capturedValueKeepsItsDependency()
 void TestMlirImport::errorUnderNameLocationHasFileLine()
 {
     try {
-        (void)flint::mlir::importMlirFile(fixture("bad_composite_loc.mlir"));
+        (void)flint::frontend::importMlirFile(fixture("bad_composite_loc.mlir"));
         QFAIL("a composite without decomposition was accepted");
     } catch (const flint::core::InputError& error) {
         const std::string text = error.what();
@@ -616,9 +616,9 @@ void TestMlirImport::meshDialectMlpPartitionsForMesh()
     QFETCH(QString, mesh);
     QFETCH(int, rank);
     QFETCH(QString, group);
-    flint::mlir::MlirImportOptions options;
+    flint::frontend::MlirImportOptions options;
     options.mesh = mesh.toStdString();
-    const MlirImport imported = flint::mlir::importMlirFile(fixture("mesh_mlp.mlir"), options);
+    const MlirImport imported = flint::frontend::importMlirFile(fixture("mesh_mlp.mlir"), options);
     QCOMPARE(imported.meshes.size(), std::size_t(1));
     QCOMPARE(imported.meshes.front().axes.front().first, std::string("d0"));
     QCOMPARE(imported.insertedCollectives, std::size_t(1));
@@ -645,7 +645,7 @@ void TestMlirImport::meshDialectCollectivesGroupByMeshAxes()
 {
     // mesh_collectives.mlir on its 2 x 4 mesh, rank 6 = (1, 2): all-reduce over its row (axis 1),
     // all-gather and reduce-scatter over its column (axis 0), a rotating shift along axis 1.
-    const MlirImport imported = flint::mlir::importMlirFile(fixture("mesh_collectives.mlir"));
+    const MlirImport imported = flint::frontend::importMlirFile(fixture("mesh_collectives.mlir"));
     const Workload& workload = imported.imported.workload;
     QCOMPARE(workload.rankCount(), std::size_t(8));
     QCOMPARE(imported.insertedCollectives, std::size_t(0));
@@ -667,7 +667,7 @@ void TestMlirImport::shardMapInsideJitIsPartitioned()
 {
     // The manual body's all-reduce is the program's own, not a sign the module is partitioned: the
     // code around it runs on shards ([2,16] per device) and the replicated result is all-gathered.
-    const MlirImport imported = flint::mlir::importMlirFile(fixture("shard_map_in_jit.mlir"));
+    const MlirImport imported = flint::frontend::importMlirFile(fixture("shard_map_in_jit.mlir"));
     QCOMPARE(imported.imported.partitioning, flint::core::hlo::Partitioning::ByFlint);
     QCOMPARE(imported.partitionedFor, std::string("x=4"));
     const std::map<std::string, int> expected{{"all-reduce {0,1,2,3}", 1}, {"all-gather {0,1,2,3}", 1}};
@@ -683,7 +683,7 @@ void TestMlirImport::shardyNamedComputationBarrierAndGroup()
     // The named computation's in_shardings ask for the weight column-sharded over x while the
     // activations are batch-sharded over x: the dot gathers the weight ([16,8] f32 per device). The
     // barrier and the sharding group move nothing.
-    const MlirImport imported = flint::mlir::importMlirFile(fixture("sdy_named_computation.mlir"));
+    const MlirImport imported = flint::frontend::importMlirFile(fixture("sdy_named_computation.mlir"));
     QCOMPARE(imported.imported.partitioning, flint::core::hlo::Partitioning::ByFlint);
     QVERIFY(imported.imported.warnings.empty());
     const std::map<std::string, int> expected{{"all-gather {0,1,2,3}", 1}};
@@ -697,7 +697,7 @@ void TestMlirImport::shardyNamedComputationBarrierAndGroup()
 void TestMlirImport::shardyMeshDeviceIds()
 {
     // device_ids=[0, 2, 1, 3]: the devices along y are {0,2} and {1,3}, not {0,1} and {2,3}.
-    const MlirImport imported = flint::mlir::importMlirFile(fixture("mesh_device_ids.mlir"));
+    const MlirImport imported = flint::frontend::importMlirFile(fixture("mesh_device_ids.mlir"));
     const std::map<std::string, int> expected{{"all-reduce {0,2}", 1}};
     QCOMPARE(collectivesOf(imported.imported.workload, 2), expected);
     const std::map<std::string, int> other{{"all-reduce {1,3}", 1}};

@@ -13,10 +13,10 @@
 #include <QString>
 #include <QTest>
 
-using flint::mlir::MlirParseError;
-using flint::mlir::MlirReadOptions;
-using flint::mlir::MlirSummary;
-using flint::mlir::OperationCount;
+using flint::frontend::MlirParseError;
+using flint::frontend::MlirReadOptions;
+using flint::frontend::MlirSummary;
+using flint::frontend::OperationCount;
 
 namespace {
 
@@ -86,7 +86,7 @@ void TestMlirReader::countsUpstreamFixtureExactly()
         {"linalg.matmul", 2}, {"linalg.yield", 5},   {"mesh.all_reduce", 1}, {"mesh.mesh", 1},   {"mesh.shard", 3},
         {"tensor.empty", 3},  {"tensor.splat", 1},
     };
-    const MlirSummary summary = flint::mlir::summarizeMlirFile(fixture("mlp_mesh.mlir"));
+    const MlirSummary summary = flint::frontend::summarizeMlirFile(fixture("mlp_mesh.mlir"));
 
     QCOMPARE(summary.operations.size(), expected.size());
     for (std::size_t i = 0; i < expected.size(); ++i) {
@@ -105,20 +105,20 @@ void TestMlirReader::sourceAndFileGiveTheSameSummary()
     const QByteArray text = file.readAll();
 
     const MlirSummary fromSource =
-        flint::mlir::summarizeMlirSource(std::string_view(text.constData(), std::size_t(text.size())), "mem.mlir");
-    QVERIFY(fromSource == flint::mlir::summarizeMlirFile(fixture("mlp_mesh.mlir")));
+        flint::frontend::summarizeMlirSource(std::string_view(text.constData(), std::size_t(text.size())), "mem.mlir");
+    QVERIFY(fromSource == flint::frontend::summarizeMlirFile(fixture("mlp_mesh.mlir")));
 }
 
 void TestMlirReader::implicitModuleIsCounted()
 {
     // Top-level ops without a module are wrapped in an implicit builtin.module, as mlir-opt does.
-    const MlirSummary summary = flint::mlir::summarizeMlirSource(
+    const MlirSummary summary = flint::frontend::summarizeMlirSource(
         "func.func @f(%a: i32) -> i32 {\n  %b = arith.muli %a, %a : i32\n  return %b : i32\n}\n", "implicit.mlir");
     QCOMPARE(summary.totalOperations, std::uint64_t(4));
     QCOMPARE(countOf(summary, "builtin.module"), std::uint64_t(1));
     QCOMPARE(countOf(summary, "arith.muli"), std::uint64_t(1));
 
-    const MlirSummary empty = flint::mlir::summarizeMlirSource("", "empty.mlir");
+    const MlirSummary empty = flint::frontend::summarizeMlirSource("", "empty.mlir");
     QCOMPARE(empty.totalOperations, std::uint64_t(1));
     QCOMPARE(empty.dialects, std::vector<std::string>{"builtin"});
 }
@@ -126,7 +126,7 @@ void TestMlirReader::implicitModuleIsCounted()
 void TestMlirReader::reportsLineAndColumnOfSyntaxError()
 {
     const std::string path = fixture("broken.mlir");
-    const auto caught = expectParseError([&] { return flint::mlir::summarizeMlirFile(path); });
+    const auto caught = expectParseError([&] { return flint::frontend::summarizeMlirFile(path); });
     QVERIFY2(caught.has_value(), "broken.mlir parsed without error");
 
     const auto& error = caught->error();
@@ -144,8 +144,8 @@ void TestMlirReader::reportsVerifierError()
 {
     // Syntactically valid, rejected by func.return's verifier: parsing verifies the module.
     const auto caught = expectParseError([] {
-        return flint::mlir::summarizeMlirSource("func.func @f(%a: f32) -> i32 {\n  return %a : f32\n}\n",
-                                                "verify.mlir");
+        return flint::frontend::summarizeMlirSource("func.func @f(%a: f32) -> i32 {\n  return %a : f32\n}\n",
+                                                    "verify.mlir");
     });
     QVERIFY(caught.has_value());
     QCOMPARE(caught->error().file, std::string("verify.mlir"));
@@ -159,14 +159,15 @@ void TestMlirReader::outerUseOfNestedDefinitionRefused()
 {
     // MLIR 19 binds %c0 to the definition inside the while's region and frees it after the later
     // syntax error (a SEGV or heap corruption); the reader refuses the input first, with both places.
-    flint::mlir::MlirReadOptions options;
+    flint::frontend::MlirReadOptions options;
     options.readerDialects = true;
     const std::string swapped = "func.func @f(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n"
                                 "  %0:2 = stablehlo.while(%i = %c0, %x = %arg0) : tensor<i32>, tensor<4xf32>\n"
                                 "   cond {\n"
                                 "    %c0 = stablehlo.constant dense<0> : tensor<i32>\n"
                                 "  } do {\n";
-    auto caught = expectParseError([&] { return flint::mlir::summarizeMlirSource(swapped, "swapped.mlir", options); });
+    auto caught =
+        expectParseError([&] { return flint::frontend::summarizeMlirSource(swapped, "swapped.mlir", options); });
     QVERIFY(caught.has_value());
     QCOMPARE(caught->error().line, 4);
     QCOMPARE(caught->error().column, 5);
@@ -178,7 +179,7 @@ void TestMlirReader::outerUseOfNestedDefinitionRefused()
                                  "func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
                                  "  %6 = stablehlo.add %a, %a : tensor<4xf32>\n"
                                  "  %7 = stablehlo.add %6, %6 : tensor<4xf32>\n";
-    caught = expectParseError([&] { return flint::mlir::summarizeMlirSource(isolated, "isolated.mlir", options); });
+    caught = expectParseError([&] { return flint::frontend::summarizeMlirSource(isolated, "isolated.mlir", options); });
     QVERIFY(caught.has_value());
     QCOMPARE(caught->error().line, 3);
     QVERIFY2(caught->error().message.find("%6 is defined here") != std::string::npos, caught->error().message.c_str());
@@ -188,7 +189,7 @@ void TestMlirReader::nestedRegionsReusingNamesRead()
 {
     // Names defined before their use in an enclosing region, results lists, block arguments and a
     // second function reusing every name: all valid, none refused.
-    flint::mlir::MlirReadOptions options;
+    flint::frontend::MlirReadOptions options;
     options.readerDialects = true;
     const std::string source =
         "func.func @f(%arg0: tensor<4xf32>, %arg1: tensor<i32>) -> tensor<4xf32> {\n"
@@ -214,9 +215,9 @@ void TestMlirReader::nestedRegionsReusingNamesRead()
         "  return %0 : tensor<4xf32>\n"
         "}\n";
     try {
-        const auto summary = flint::mlir::summarizeMlirSource(source, "valid.mlir", options);
+        const auto summary = flint::frontend::summarizeMlirSource(source, "valid.mlir", options);
         QVERIFY(summary.totalOperations > 8);
-    } catch (const flint::mlir::MlirParseError& error) {
+    } catch (const flint::frontend::MlirParseError& error) {
         QFAIL(error.what());
     }
 }
@@ -225,18 +226,19 @@ void TestMlirReader::locationRangesOfNewerMlirRead()
 {
     // MLIR 20 prints `loc("f.py":12:3 to :20)` and `loc("f.py":14:1 to 15:9)`; MLIR 19 cannot parse
     // them. The ranges' ends are blanked, so errors keep their columns.
-    flint::mlir::MlirReadOptions options;
+    flint::frontend::MlirReadOptions options;
     options.readerDialects = true;
     try {
-        const auto summary = flint::mlir::summarizeMlirFile(fixture("location_ranges.mlir"), options);
+        const auto summary = flint::frontend::summarizeMlirFile(fixture("location_ranges.mlir"), options);
         QCOMPARE(summary.totalOperations, std::uint64_t{6});
-    } catch (const flint::mlir::MlirParseError& error) {
+    } catch (const flint::frontend::MlirParseError& error) {
         QFAIL(error.what());
     }
     const std::string broken = "func.func @f(%a: tensor<4xf32> loc(\"x.py\":1:2 to :9)) -> tensor<4xf32> {\n"
                                "  %0 = stablehlo.add %a, %b : tensor<4xf32> loc(\"y.py\":1001:8 to 1002:54)\n"
                                "  return %0 : tensor<4xf32>\n}\n";
-    const auto caught = expectParseError([&] { return flint::mlir::summarizeMlirSource(broken, "r.mlir", options); });
+    const auto caught =
+        expectParseError([&] { return flint::frontend::summarizeMlirSource(broken, "r.mlir", options); });
     QVERIFY(caught.has_value());
     QCOMPARE(caught->error().line, 2);
     QCOMPARE(caught->error().column, 26);
@@ -245,7 +247,7 @@ void TestMlirReader::locationRangesOfNewerMlirRead()
 void TestMlirReader::missingFileThrows()
 {
     const std::string path = fixture("does_not_exist.mlir");
-    const auto caught = expectParseError([&] { return flint::mlir::summarizeMlirFile(path); });
+    const auto caught = expectParseError([&] { return flint::frontend::summarizeMlirFile(path); });
     QVERIFY(caught.has_value());
     QCOMPARE(caught->error().file, path);
     QCOMPARE(caught->error().line, 0);
@@ -259,7 +261,7 @@ void TestMlirReader::unregisteredGenericOpsRejectedByDefault()
     MlirReadOptions upstreamOnly;
     upstreamOnly.readerDialects = false;
     const auto caught = expectParseError(
-        [&] { return flint::mlir::summarizeMlirFile(fixture("generic_stablehlo.mlir"), upstreamOnly); });
+        [&] { return flint::frontend::summarizeMlirFile(fixture("generic_stablehlo.mlir"), upstreamOnly); });
     QVERIFY(caught.has_value());
     // MLIR points past the quoted name; the reader moves the column back to the operation.
     QCOMPARE(caught->error().line, 7);
@@ -273,9 +275,9 @@ void TestMlirReader::unregisteredGenericOpsAcceptedWhenAllowed()
     MlirReadOptions options;
     options.allowUnregistered = true;
     options.readerDialects = false;
-    const MlirSummary summary = flint::mlir::summarizeMlirFile(fixture("generic_stablehlo.mlir"), options);
+    const MlirSummary summary = flint::frontend::summarizeMlirFile(fixture("generic_stablehlo.mlir"), options);
     // The reader dialects read the same generic form without allowUnregistered.
-    QVERIFY(flint::mlir::summarizeMlirFile(fixture("generic_stablehlo.mlir")) == summary);
+    QVERIFY(flint::frontend::summarizeMlirFile(fixture("generic_stablehlo.mlir")) == summary);
 
     const std::vector<OperationCount> expected{
         {"builtin.module", 1},        {"func.func", 1},
@@ -295,14 +297,14 @@ void TestMlirReader::unregisteredGenericOpsAcceptedWhenAllowed()
 
 void TestMlirReader::concurrentCallsAreIndependent()
 {
-    const MlirSummary reference = flint::mlir::summarizeMlirFile(fixture("mlp_mesh.mlir"));
+    const MlirSummary reference = flint::frontend::summarizeMlirFile(fixture("mlp_mesh.mlir"));
     std::vector<std::future<MlirSummary>> runs;
     for (int i = 0; i < 4; ++i) {
-        runs.push_back(
-            std::async(std::launch::async, [] { return flint::mlir::summarizeMlirFile(fixture("mlp_mesh.mlir")); }));
+        runs.push_back(std::async(std::launch::async,
+                                  [] { return flint::frontend::summarizeMlirFile(fixture("mlp_mesh.mlir")); }));
     }
     // One failing call must not disturb the others.
-    const auto caught = expectParseError([] { return flint::mlir::summarizeMlirFile(fixture("broken.mlir")); });
+    const auto caught = expectParseError([] { return flint::frontend::summarizeMlirFile(fixture("broken.mlir")); });
     QVERIFY(caught.has_value());
     for (auto& run : runs) {
         QVERIFY(run.get() == reference);
@@ -347,7 +349,7 @@ void TestMlirReader::sharedStableHloNeedsItsDialect()
         options.allowUnregistered = allowUnregistered;
         options.readerDialects = false;
         const auto caught =
-            expectParseError([&] { return flint::mlir::summarizeMlirFile(path.toStdString(), options); });
+            expectParseError([&] { return flint::frontend::summarizeMlirFile(path.toStdString(), options); });
         QVERIFY2(caught.has_value(), "pretty-form sample parsed without its dialect");
         const auto& error = caught->error();
         QCOMPARE(error.file, path.toStdString());
@@ -399,7 +401,7 @@ void TestMlirReader::sharedStableHloParsesWithReaderDialects()
     if (!QFileInfo::exists(path)) {
         QSKIP(qPrintable(QStringLiteral("sample %1 not present (a clone without ../shared/data)").arg(path)));
     }
-    const MlirSummary summary = flint::mlir::summarizeMlirFile(path.toStdString());
+    const MlirSummary summary = flint::frontend::summarizeMlirFile(path.toStdString());
     QCOMPARE(countOf(summary, operation.toStdString()), std::uint64_t(count));
 }
 
