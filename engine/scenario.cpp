@@ -8,12 +8,6 @@
 namespace flint::engine {
 namespace {
 
-bool isPreset(const std::string& name)
-{
-    const auto presets = core::clusterPresets();
-    return std::any_of(presets.begin(), presets.end(), [&name](const auto& p) { return p.name == name; });
-}
-
 /// The cluster `evaluation` is estimated on: sized for its ranks, with the streams its framework
 /// runs collectives on unless the user fixed them.
 void settleCluster(Evaluation& evaluation)
@@ -68,7 +62,8 @@ int bestIndex(const std::vector<Evaluation>& evaluations, Objective objective)
     for (std::size_t i = 0; i < evaluations.size(); ++i) {
         if (!evaluations[i].feasible())
             continue;
-        if (best < 0 || score(evaluations[i], objective) > score(evaluations[static_cast<std::size_t>(best)], objective))
+        if (best < 0 ||
+            score(evaluations[i], objective) > score(evaluations[static_cast<std::size_t>(best)], objective))
             best = static_cast<int>(i);
     }
     return best;
@@ -82,9 +77,8 @@ void scaleBandwidth(core::Cluster& cluster, double factor)
 
 core::Cluster fitCluster(const core::Cluster& cluster, std::int64_t ranks)
 {
-    if (ranks < 1 || !isPreset(cluster.name))
-        return cluster;
-    std::optional<core::Cluster> shaped = core::clusterPreset(cluster.name, ranks);
+    // A network file's cluster is named after the file and is no preset: clusterPreset refuses it.
+    const std::optional<core::Cluster> shaped = ranks < 1 ? std::nullopt : core::clusterPreset(cluster.name, ranks);
     if (!shaped)
         return cluster;
     core::Cluster fitted = cluster;
@@ -159,8 +153,8 @@ void estimate(Evaluation& prepared, const core::JobControl& control)
 {
     if (!prepared.problem.empty() || !prepared.workload)
         return;
-    prepared.result = core::estimate(prepared.workload->workload, prepared.scenario.cluster, prepared.scenario.options,
-                                     control);
+    prepared.result =
+        core::estimate(prepared.workload->workload, prepared.scenario.cluster, prepared.scenario.options, control);
 #if defined(FLINT_HAVE_MODELS)
     if (prepared.compiled)
         prepared.figures = core::model::stepFigures(*prepared.compiled, *prepared.result, prepared.scenario.cluster);
@@ -194,12 +188,12 @@ std::vector<Evaluation> evaluateAll(const std::vector<Scenario>& scenarios, core
             e.scenario = scenarios[i];
             e.problem = error.what();
         }
-        control.report(static_cast<double>(i + 1) / static_cast<double>(scenarios.size()));
-        if (each)
-            each(i, e);
         // A sweep keeps its points' figures, not their workloads (a point is re-evaluated to be shown).
         e.compiled.reset();
         e.workload.reset();
+        control.report(static_cast<double>(i + 1) / static_cast<double>(scenarios.size()));
+        if (each)
+            each(i, e);
         out.push_back(std::move(e));
     }
     return out;

@@ -107,8 +107,8 @@ Evaluation evaluate(const Scenario& scenario, core::model::ModelCompiler* compil
 
 /// Evaluates `scenarios` in order with one compiler (blocks shared between points). A point that
 /// fails (an invalid strategy, a cluster that does not fit) records its problem and the sweep goes
-/// on; Cancelled ends it. `each` is called after every point with its index and whole evaluation;
-/// the returned evaluations keep their figures and results but not their compiled workloads.
+/// on; Cancelled ends it. Points keep their figures and results but not their compiled workloads
+/// (re-evaluate one to look at it); `each` is called after every point with its index and evaluation.
 std::vector<Evaluation> evaluateAll(const std::vector<Scenario>& scenarios, core::model::ModelCompiler* compiler,
                                     const core::JobControl& control = {},
                                     const std::function<void(std::size_t, const Evaluation&)>& each = {});

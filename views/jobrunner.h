@@ -15,10 +15,9 @@ namespace flint::views {
 
 /// The explorer's one job tracker: every piece of core work the explorer does (loading or compiling
 /// a workload, estimating it, sweeping, writing exports, explaining a selection, laying out the
-/// graph) runs here on a worker thread, never on the GUI thread. A job has a kind; a newer job of a superseding kind cancels the one running and
-/// drops what it would still deliver, so a result on screen is never older than the last request.
-/// Progress is throttled to whole percents and reported, with a message, for the job the user most
-/// waits for.
+/// graph) runs here on a worker thread, never on the GUI thread. A job has a kind; a newer job of a superseding kind
+/// cancels the one running and drops what it would still deliver, so a result on screen is never older than the last
+/// request. Progress is throttled to whole percents and reported, with a message, for the job the user most waits for.
 class JobRunner : public QObject {
     Q_OBJECT
 
@@ -43,9 +42,6 @@ public:
     void start(Kind kind, const QString& message, Work work);
     /// Cancels the current job of `kind` (its delivery is dropped).
     void cancel(Kind kind);
-    /// Marks the current job of `kind` as superseded without starting another (a result that needs
-    /// no worker, such as a workload built in memory, replaces what a load would bring).
-    void supersede(Kind kind) { cancel(kind); }
     bool isRunning(Kind kind) const { return slot(kind).running > 0; }
     bool isBusy() const;
 

@@ -63,7 +63,7 @@ void Session::open(const QString& path)
 
 void Session::openWorkload(std::shared_ptr<const core::LoadedWorkload> workload, const QString& name)
 {
-    m_jobs.supersede(views::JobRunner::Kind::Load);
+    m_jobs.cancel(views::JobRunner::Kind::Load); // a workload built in memory replaces what a load would bring
     engine::Scenario scenario = m_scenario;
     scenario.model.reset();
     scenario.workload = std::move(workload);

@@ -214,12 +214,8 @@ void SweepPage::run(Parameter parameter, const std::vector<double>& values)
     m_session.jobs().start(
         views::JobRunner::Kind::Sweep, tr("Sweeping %1…").arg(parameterName(parameter)),
         [self, todo, index, compiler, sweep = m_sweep](const core::JobControl& control) -> std::function<void()> {
-            engine::evaluateAll(todo, compiler.get(), control, [&](std::size_t i, const engine::Evaluation& whole) {
-                // Each point as it arrives, unless the sweep was cancelled or replaced meanwhile;
-                // its figures, not its workload (choosing it re-evaluates it).
-                engine::Evaluation e = whole;
-                e.compiled.reset();
-                e.workload.reset();
+            engine::evaluateAll(todo, compiler.get(), control, [&](std::size_t i, const engine::Evaluation& e) {
+                // Each point as it arrives, unless the sweep was cancelled or replaced meanwhile.
                 QMetaObject::invokeMethod(
                     self.data(),
                     [self, at = index[i], e, sweep] {
