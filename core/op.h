@@ -37,33 +37,26 @@ struct OpExtras {
     friend bool operator==(const OpExtras&, const OpExtras&) = default;
 };
 
-/// An owning pointer to OpExtras with value semantics: copies deep, compares by value, and a null
-/// pointer equals an empty OpExtras.
+/// A pointer to OpExtras with value semantics: compares by value, a null pointer equals an empty
+/// OpExtras, and copies share the extras until one is changed (copy on write), so that copying the
+/// ops of a block into a pipeline stage, a million times per compile, costs no allocation for them.
 class OpExtrasPtr {
 public:
-    OpExtrasPtr() = default;
-    OpExtrasPtr(const OpExtrasPtr& other)
-        : m_extras(other.m_extras ? std::make_unique<OpExtras>(*other.m_extras) : nullptr)
-    {}
-    OpExtrasPtr(OpExtrasPtr&&) noexcept = default;
-    OpExtrasPtr& operator=(const OpExtrasPtr& other)
-    {
-        if (this != &other)
-            m_extras = other.m_extras ? std::make_unique<OpExtras>(*other.m_extras) : nullptr;
-        return *this;
-    }
-    OpExtrasPtr& operator=(OpExtrasPtr&&) noexcept = default;
-
     const OpExtras& get() const { return m_extras ? *m_extras : empty(); }
     bool has() const { return m_extras != nullptr; }
     OpExtras& mutate()
     {
         if (!m_extras)
-            m_extras = std::make_unique<OpExtras>();
+            m_extras = std::make_shared<OpExtras>();
+        else if (m_extras.use_count() > 1)
+            m_extras = std::make_shared<OpExtras>(*m_extras);
         return *m_extras;
     }
 
-    friend bool operator==(const OpExtrasPtr& a, const OpExtrasPtr& b) { return a.get() == b.get(); }
+    friend bool operator==(const OpExtrasPtr& a, const OpExtrasPtr& b)
+    {
+        return a.m_extras == b.m_extras || a.get() == b.get();
+    }
 
 private:
     static const OpExtras& empty()
@@ -71,7 +64,7 @@ private:
         static const OpExtras none;
         return none;
     }
-    std::unique_ptr<OpExtras> m_extras;
+    std::shared_ptr<OpExtras> m_extras;
 };
 
 /// Bits of Op::chakraAttributes: which of the attributes ASTRA-sim reads a Chakra node carried, so
@@ -100,19 +93,21 @@ enum class ChakraAttr : std::uint16_t {
 /// Program by `id`; a dependency on an id that the program does not hold is kept (real traces have
 /// such dangling edges) and ignored by analyses.
 struct Op {
+    // Fields are ordered to leave no padding: a stage of a pipelined model holds some 50,000 ops and
+    // a compile copies every one of them.
     std::uint64_t id = 0;
     std::string name;
     /// '/'-separated scope path (op-name path, loop iteration, fusion), outermost first; may be empty.
     std::string scope;
-    OpKind kind = OpKind::Compute;
-    /// Meaningful when kind == OpKind::Collective.
-    CollectiveKind collective = CollectiveKind::AllReduce;
-    bool isCpuOp = false;
 
     std::uint64_t flops = 0;
     std::uint64_t bytesRead = 0;
     std::uint64_t bytesWritten = 0;
     std::uint64_t commBytes = 0;
+
+    /// Recorded timing of a traced op, in microseconds (0 when not recorded).
+    std::uint64_t startTimeMicros = 0;
+    std::uint64_t durationMicros = 0;
 
     /// Collective or slot-relative send/recv: index into Program::commSlots, bound per rank to a
     /// group by the Workload; -1 means all ranks of the workload (a send/recv: global-rank peers).
@@ -128,20 +123,20 @@ struct Op {
     std::int32_t commTag = 0;
     std::int32_t commPriority = 0;
 
-    /// Recorded timing of a traced op, in microseconds (0 when not recorded).
-    std::uint64_t startTimeMicros = 0;
-    std::uint64_t durationMicros = 0;
-
-    std::vector<std::uint64_t> dataDeps;
-    std::vector<std::uint64_t> ctrlDeps;
-
+    OpKind kind = OpKind::Compute;
+    /// Meaningful when kind == OpKind::Collective.
+    CollectiveKind collective = CollectiveKind::AllReduce;
+    bool isCpuOp = false;
     /// Result element type and shape when the frontend knows them. A dot or convolution on 8-bit
     /// floats takes its operands' type instead: the type sets the precision its multiply runs at.
     DType dtype = DType::Unknown;
-    std::vector<std::int64_t> shape;
-
     /// Bitmask of ChakraAttr: which known attributes the source trace carried.
     std::uint16_t chakraAttributes = 0;
+
+    std::vector<std::uint64_t> dataDeps;
+    std::vector<std::uint64_t> ctrlDeps;
+    std::vector<std::int64_t> shape;
+
     /// IOInfo, other attributes, involved dimensions, permute pairs: see OpExtras.
     OpExtrasPtr extras;
 

@@ -10,7 +10,7 @@ namespace flint::core {
 
 // A field added to Op must be compared in sameExceptTiming and hashed in contentHash too: this
 // fails to compile as a reminder (x86-64 layout).
-static_assert(sizeof(Op) == 248, "Op changed: update sameExceptTiming and contentHash");
+static_assert(sizeof(Op) == 240, "Op changed: update sameExceptTiming and contentHash");
 
 bool sameExceptTiming(const Op& a, const Op& b)
 {

@@ -7,13 +7,18 @@
 #include "core/estimator/collectivemodel.h"
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <cassert>
 #include <cmath>
 #include <cstring>
+#include <exception>
+#include <future>
 #include <limits>
 #include <map>
 #include <numeric>
 #include <span>
+#include <thread>
 #include <unordered_map>
 
 #include <queue>
@@ -51,6 +56,19 @@ struct ProgramInfo {
     std::vector<std::int32_t> p2pSlots;
     /// Every send, for the communication matrix.
     std::vector<std::uint32_t> sends;
+    /// Slot-relative send/recv grouped by (slot, peer position): on any one rank, every op of a bucket
+    /// has the same peer. Pipelines have two buckets per stage (the stages before and after), so the
+    /// pairing of sends with receives, the transfer times and the matrix are worked out per bucket
+    /// rather than per op and rank. Empty when the program has send/recv with global peers.
+    struct P2pBucket {
+        std::int32_t slot = 0;
+        std::int32_t position = 0;
+        std::vector<std::uint32_t> ops;                          ///< op indices, in program order
+        std::vector<std::pair<OpKind, std::uint64_t>> transfers; ///< distinct (kind, bytes)
+        std::uint64_t sendBytes = 0;
+        bool hasSends = false;
+    };
+    std::vector<P2pBucket> p2pBuckets;
 };
 
 ProgramInfo buildProgramInfo(const Program& program, const Cluster& cluster, const EstimateOptions& options)
@@ -170,6 +188,28 @@ ProgramInfo buildProgramInfo(const Program& program, const Cluster& cluster, con
                 info.p2pSlots.push_back(op.commSlot);
         }
     }
+    if (!info.hasGlobalP2P) {
+        std::map<std::pair<std::int32_t, std::int32_t>, std::size_t> bucketOf;
+        for (std::uint32_t i : info.p2pOps) {
+            const Op& op = program.ops[i];
+            const std::int32_t position = op.kind == OpKind::Send ? op.commDst : op.commSrc;
+            const auto [it, inserted] = bucketOf.try_emplace({op.commSlot, position}, info.p2pBuckets.size());
+            if (inserted)
+                info.p2pBuckets.push_back({op.commSlot, position, {}, {}, 0, false});
+            ProgramInfo::P2pBucket& bucket = info.p2pBuckets[it->second];
+            bucket.ops.push_back(i);
+            if (op.kind == OpKind::Send) {
+                bucket.sendBytes += op.commBytes;
+                bucket.hasSends = true;
+            }
+            bucket.transfers.emplace_back(op.kind, op.commBytes);
+        }
+        for (ProgramInfo::P2pBucket& bucket : info.p2pBuckets) {
+            std::sort(bucket.transfers.begin(), bucket.transfers.end());
+            bucket.transfers.erase(std::unique(bucket.transfers.begin(), bucket.transfers.end()),
+                                   bucket.transfers.end());
+        }
+    }
     return info;
 }
 
@@ -234,8 +274,11 @@ public:
 private:
     // ---- setup
     void validate() const;
+    void buildProgramInfos();
     void bindGroups();
     void matchPointToPoint();
+    /// The rank that `bucket`'s ops address on `rank`, or -1 when the position is out of the group.
+    std::int32_t bucketPeer(std::size_t rank, const ProgramInfo::P2pBucket& bucket) const;
     void classify();
     const CollectiveCost& cost(std::uint32_t group, const Op& op);
     const std::vector<std::int32_t>& membersOf(std::uint32_t group) const
@@ -388,7 +431,10 @@ private:
     std::uint32_t matchingP2p(std::uint32_t cls, std::uint32_t op) const
     {
         const ClassState& c = m_classes[cls];
-        const auto& match = m_p2pMatch[static_cast<std::size_t>(c.rep)];
+        const std::uint32_t id = m_p2pMatchOf[static_cast<std::size_t>(c.rep)];
+        if (id == kNone)
+            return kNone;
+        const auto& match = m_p2pMatches[id];
         const std::uint32_t k = c.info->p2pIndex[op];
         return k < match.size() ? match[k] : kNone;
     }
@@ -423,9 +469,13 @@ private:
     std::vector<std::shared_ptr<std::vector<std::uint32_t>>> m_mergedOrdinal;
     /// Per rank: its slot sequence index for each group it uses (sIdx), via a small map.
     std::vector<std::uint32_t> m_rankClass;
-    /// Per rank, per send/recv (ProgramInfo::p2pIndex): the op of the peer's program that pairs with
-    /// that send/recv, or kNone. Empty for ranks whose program has no send/recv.
-    std::vector<std::vector<std::uint32_t>> m_p2pMatch;
+    /// Distinct pairings of send/recv: per send/recv of a program (ProgramInfo::p2pIndex), the op of
+    /// the peer's program that pairs with it, or kNone.
+    std::vector<std::vector<std::uint32_t>> m_p2pMatches;
+    /// Per rank: its pairing in m_p2pMatches, or kNone for ranks whose program has no send/recv.
+    std::vector<std::uint32_t> m_p2pMatchOf;
+    /// Per rank: whether its send/recv were paired bucket by bucket (each bucket its own peer).
+    std::vector<char> m_p2pByBucket;
     std::vector<ClassState> m_classes;
     /// Per group: distinct (class, slot sequence) among its members, built on first use.
     std::unordered_map<std::uint32_t, std::vector<std::pair<std::uint32_t, std::uint32_t>>> m_memberSlots;
@@ -553,21 +603,77 @@ const CollectiveCost& Simulator::cost(std::uint32_t group, const Op& op)
     return it->second;
 }
 
+void Simulator::buildProgramInfos()
+{
+    // Programs are independent: a pipeline's stages (or a trace's distinct ranks) on the machine's
+    // cores once there is enough work to pay for the threads.
+    const auto& programs = m_workload.programs;
+    m_programs.resize(programs.size());
+    std::size_t ops = 0;
+    for (const auto& program : programs)
+        ops += program->ops.size();
+    const std::size_t threads =
+        ops < 100'000 ? 1 : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, programs.size());
+    std::atomic<std::size_t> next{0};
+    const auto work = [&] {
+        for (std::size_t p = next++; p < programs.size(); p = next++) {
+            m_control.check();
+            m_programs[p] = buildProgramInfo(*programs[p], m_cluster, m_options);
+        }
+    };
+    std::vector<std::future<void>> helpers;
+    for (std::size_t t = 1; t < threads; ++t)
+        helpers.push_back(std::async(std::launch::async, work));
+    std::exception_ptr failure;
+    try {
+        work();
+    } catch (...) {
+        failure = std::current_exception();
+        next = programs.size(); // the helpers stop at their next program
+    }
+    for (auto& helper : helpers)
+        helper.wait();
+    if (failure)
+        std::rethrow_exception(failure);
+    for (auto& helper : helpers)
+        helper.get(); // rethrows a helper's Cancelled or error
+}
+
+std::int32_t Simulator::bucketPeer(std::size_t rank, const ProgramInfo::P2pBucket& bucket) const
+{
+    const RankBinding& binding = m_workload.ranks[rank];
+    const auto slot = static_cast<std::size_t>(bucket.slot);
+    if (slot >= binding.slotGroups.size())
+        return -1;
+    const auto& members = m_workload.groups[binding.slotGroups[slot]].ranks;
+    if (bucket.position < 0 || static_cast<std::size_t>(bucket.position) >= members.size())
+        return -1;
+    return members[static_cast<std::size_t>(bucket.position)];
+}
+
 void Simulator::matchPointToPoint()
 {
     // The k-th send from a to b with tag t pairs with the k-th recv on b from a with tag t, peers
     // resolved to global ranks: which op pairs with which depends on the rank for slot-relative peers.
+    //
+    // Where each bucket of a rank (ProgramInfo::P2pBucket) has its own peer and that peer has exactly
+    // one bucket whose ops address the rank, a k-th (kind, peer, tag) is a k-th (kind, tag) of the
+    // bucket: the pairing is that of two buckets, worked out once per pair and shared by every rank
+    // with the same pairs (all ranks of a pipeline stage). Other ranks are paired op by op.
+    constexpr std::size_t kMaxBuckets = 16; // beyond this, pairing buckets could cost more than ops
+    const std::size_t ranks = static_cast<std::size_t>(m_ranks);
     struct Endpoint {
         std::tuple<int, std::int32_t, std::int32_t, std::uint32_t> key; ///< (kind, peer, tag, ordinal)
         std::uint32_t op;
         bool operator<(const Endpoint& o) const { return key < o.key; }
     };
-    const std::size_t ranks = static_cast<std::size_t>(m_ranks);
     std::vector<std::vector<Endpoint>> endpoints(ranks);
-    for (std::size_t r = 0; r < ranks; ++r) {
+    std::vector<char> listed(ranks, 0);
+    const auto endpointsOf = [&](std::size_t r) -> const std::vector<Endpoint>& {
+        if (listed[r])
+            return endpoints[r];
+        listed[r] = 1;
         const ProgramInfo& info = m_programs[m_workload.ranks[r].program];
-        if (info.p2pOps.empty())
-            continue;
         std::map<std::tuple<int, std::int32_t, std::int32_t>, std::uint32_t> seen;
         auto& list = endpoints[r];
         list.reserve(info.p2pOps.size());
@@ -578,26 +684,128 @@ void Simulator::matchPointToPoint()
             list.push_back({{static_cast<int>(op.kind), peer, op.commTag, ordinal}, i});
         }
         std::sort(list.begin(), list.end());
-    }
-    m_p2pMatch.assign(ranks, {});
-    for (std::size_t r = 0; r < ranks; ++r) {
-        if (endpoints[r].empty())
-            continue;
-        m_control.check();
+        return list;
+    };
+    const auto opposite = [](int kind) {
+        return static_cast<int>(kind == static_cast<int>(OpKind::Send) ? OpKind::Recv : OpKind::Send);
+    };
+    const auto matchOneByOne = [&](std::size_t r) {
         const ProgramInfo& info = m_programs[m_workload.ranks[r].program];
-        auto& match = m_p2pMatch[r];
-        match.assign(info.p2pOps.size(), kNone);
-        for (const Endpoint& e : endpoints[r]) {
+        std::vector<std::uint32_t> match(info.p2pOps.size(), kNone);
+        for (const Endpoint& e : endpointsOf(r)) {
             const auto& [kind, peer, tag, ordinal] = e.key;
             if (peer < 0 || peer >= m_ranks || static_cast<std::size_t>(peer) == r)
                 continue;
-            const int wanted = static_cast<int>(kind == static_cast<int>(OpKind::Send) ? OpKind::Recv : OpKind::Send);
-            const auto& theirs = endpoints[static_cast<std::size_t>(peer)];
-            const Endpoint probe{{wanted, static_cast<std::int32_t>(r), tag, ordinal}, 0};
+            const auto& theirs = endpointsOf(static_cast<std::size_t>(peer));
+            const Endpoint probe{{opposite(kind), static_cast<std::int32_t>(r), tag, ordinal}, 0};
             const auto it = std::lower_bound(theirs.begin(), theirs.end(), probe);
             if (it != theirs.end() && it->key == probe.key)
                 match[info.p2pIndex[e.op]] = it->op;
         }
+        return match;
+    };
+    // Bucket `b` of program `p` against bucket `c` of program `q`: per op of b, the op of q, or kNone.
+    std::map<std::array<std::uint32_t, 4>, std::vector<std::uint32_t>> bucketPairs;
+    const auto pairBuckets = [&](std::uint32_t p, std::uint32_t b, std::uint32_t q,
+                                 std::uint32_t c) -> const std::vector<std::uint32_t>& {
+        const auto [it, inserted] = bucketPairs.try_emplace({p, b, q, c});
+        if (!inserted)
+            return it->second;
+        using Key = std::tuple<int, std::int32_t, std::uint32_t>; // (kind, tag, ordinal)
+        const auto keyed = [](const ProgramInfo& info, const ProgramInfo::P2pBucket& bucket) {
+            std::vector<std::pair<Key, std::uint32_t>> list;
+            std::map<std::pair<int, std::int32_t>, std::uint32_t> seen;
+            list.reserve(bucket.ops.size());
+            for (std::uint32_t i : bucket.ops) {
+                const Op& op = info.program->ops[i];
+                list.push_back(
+                    {{static_cast<int>(op.kind), op.commTag, seen[{static_cast<int>(op.kind), op.commTag}]++}, i});
+            }
+            return list;
+        };
+        const auto mine = keyed(m_programs[p], m_programs[p].p2pBuckets[b]);
+        auto theirs = keyed(m_programs[q], m_programs[q].p2pBuckets[c]);
+        std::sort(theirs.begin(), theirs.end());
+        std::vector<std::uint32_t>& paired = it->second;
+        paired.assign(mine.size(), kNone);
+        for (std::size_t k = 0; k < mine.size(); ++k) {
+            const auto& [kind, tag, ordinal] = mine[k].first;
+            const std::pair<Key, std::uint32_t> probe{{opposite(kind), tag, ordinal}, 0};
+            const auto found = std::lower_bound(theirs.begin(), theirs.end(), probe);
+            if (found != theirs.end() && found->first == probe.first)
+                paired[k] = found->second;
+        }
+        return paired;
+    };
+    // Distinct pairings by content, and by (program, per bucket: peer's program and bucket).
+    std::map<std::vector<std::uint32_t>, std::uint32_t> byContent;
+    const auto intern = [&](std::vector<std::uint32_t> match) {
+        const auto [it, inserted] =
+            byContent.try_emplace(std::move(match), static_cast<std::uint32_t>(m_p2pMatches.size()));
+        if (inserted)
+            m_p2pMatches.push_back(it->first);
+        return it->second;
+    };
+    std::map<std::vector<std::uint32_t>, std::uint32_t> byBuckets;
+    m_p2pMatchOf.assign(ranks, kNone);
+    m_p2pByBucket.assign(ranks, 0);
+    std::vector<std::uint32_t> key;
+    std::vector<std::int32_t> peers;
+    for (std::size_t r = 0; r < ranks; ++r) {
+        const std::uint32_t p = m_workload.ranks[r].program;
+        const ProgramInfo& info = m_programs[p];
+        if (info.p2pOps.empty())
+            continue;
+        if ((r & 1023) == 0)
+            m_control.check();
+        const auto valid = [&](std::int32_t peer) {
+            return peer >= 0 && peer < m_ranks && static_cast<std::size_t>(peer) != r;
+        };
+        bool byBucket = !info.hasGlobalP2P && info.p2pBuckets.size() <= kMaxBuckets;
+        peers.clear();
+        for (std::size_t b = 0; byBucket && b < info.p2pBuckets.size(); ++b) {
+            const std::int32_t peer = bucketPeer(r, info.p2pBuckets[b]);
+            byBucket = !valid(peer) || std::find(peers.begin(), peers.end(), peer) == peers.end();
+            peers.push_back(peer);
+        }
+        key.assign(1, p);
+        for (std::size_t b = 0; byBucket && b < info.p2pBuckets.size(); ++b) {
+            const std::int32_t peer = peers[b];
+            if (!valid(peer)) {
+                key.insert(key.end(), {kNone, kNone});
+                continue;
+            }
+            const std::uint32_t q = m_workload.ranks[static_cast<std::size_t>(peer)].program;
+            const ProgramInfo& theirs = m_programs[q];
+            byBucket = !theirs.hasGlobalP2P && theirs.p2pBuckets.size() <= kMaxBuckets;
+            std::uint32_t back = kNone;
+            for (std::uint32_t c = 0; byBucket && c < theirs.p2pBuckets.size(); ++c)
+                if (bucketPeer(static_cast<std::size_t>(peer), theirs.p2pBuckets[c]) == static_cast<std::int32_t>(r)) {
+                    byBucket = back == kNone;
+                    back = c;
+                }
+            key.insert(key.end(), {q, back});
+        }
+        if (!byBucket) {
+            m_p2pMatchOf[r] = intern(matchOneByOne(r));
+            continue;
+        }
+        m_p2pByBucket[r] = 1;
+        const auto [it, inserted] = byBuckets.try_emplace(key, 0);
+        if (inserted) {
+            std::vector<std::uint32_t> match(info.p2pOps.size(), kNone);
+            for (std::uint32_t b = 0; b < info.p2pBuckets.size(); ++b) {
+                const std::uint32_t q = key[1 + 2 * b], c = key[2 + 2 * b];
+                if (c == kNone)
+                    continue;
+                const auto& ops = info.p2pBuckets[b].ops;
+                const std::vector<std::uint32_t>& paired = pairBuckets(p, b, q, c);
+                for (std::size_t k = 0; k < ops.size(); ++k)
+                    match[info.p2pIndex[ops[k]]] = paired[k];
+            }
+            it->second = intern(std::move(match));
+        }
+        m_p2pMatchOf[r] = it->second;
     }
 }
 
@@ -626,19 +834,29 @@ void Simulator::classify()
             if (info.hasGlobalP2P) {
                 p2p = r;
             } else if (!info.p2pOps.empty()) {
-                signature.clear();
-                for (std::uint32_t i : info.p2pOps) {
-                    const Op& op = info.program->ops[i];
-                    const std::int32_t self = static_cast<std::int32_t>(r);
-                    const std::int32_t peer = m_workload.peerOf(r, op);
+                const auto self = static_cast<std::int32_t>(r);
+                const auto seconds = [&](OpKind kind, std::int32_t peer, std::uint64_t bytes) {
                     const bool valid = peer >= 0 && peer < m_ranks && peer != self;
-                    const double seconds = !valid                    ? -1.0
-                                           : op.kind == OpKind::Send ? m_model.sendRecv(self, peer, op.commBytes)
-                                                                     : m_model.sendRecv(peer, self, op.commBytes);
+                    const double s = !valid                 ? -1.0
+                                     : kind == OpKind::Send ? m_model.sendRecv(self, peer, bytes)
+                                                            : m_model.sendRecv(peer, self, bytes);
                     std::uint64_t bits;
-                    std::memcpy(&bits, &seconds, sizeof bits);
+                    std::memcpy(&bits, &s, sizeof bits);
                     signature.push_back(bits);
-                    signature.push_back(m_p2pMatch[r][info.p2pIndex[i]]);
+                };
+                signature.assign({m_p2pByBucket[r] ? 1u : 0u, m_p2pMatchOf[r]});
+                if (m_p2pByBucket[r]) {
+                    // A bucket's ops share their peer: one time per distinct (kind, bytes).
+                    for (const ProgramInfo::P2pBucket& bucket : info.p2pBuckets) {
+                        const std::int32_t peer = bucketPeer(r, bucket);
+                        for (const auto& [kind, bytes] : bucket.transfers)
+                            seconds(kind, peer, bytes);
+                    }
+                } else {
+                    for (std::uint32_t i : info.p2pOps) {
+                        const Op& op = info.program->ops[i];
+                        seconds(op.kind, m_workload.peerOf(r, op), op.commBytes);
+                    }
                 }
                 p2p = std::uint64_t{1} << 63 | transfers.id(signature);
             }
@@ -1185,9 +1403,7 @@ void Simulator::allocateOpState(std::uint64_t commOps)
 std::shared_ptr<const EstimateResult> Simulator::run()
 {
     validate();
-    m_programs.reserve(m_workload.programs.size());
-    for (const auto& program : m_workload.programs)
-        m_programs.push_back(buildProgramInfo(*program, m_cluster, m_options));
+    buildProgramInfos();
     bindGroups();
     matchPointToPoint();
     classify();
@@ -1448,6 +1664,14 @@ void Simulator::buildCommMatrix(EstimateResult& result)
                 entry.op = &op;
                 entry.count += count.count;
             }
+        }
+        if (m_p2pByBucket[static_cast<std::size_t>(r)]) {
+            for (const ProgramInfo::P2pBucket& bucket : info.p2pBuckets) {
+                const std::int32_t dst = bucketPeer(static_cast<std::size_t>(r), bucket);
+                if (bucket.hasSends && dst >= 0 && dst < m_ranks && dst != r)
+                    add(pointToPoint, r, dst, static_cast<double>(bucket.sendBytes));
+            }
+            continue;
         }
         for (std::uint32_t i : info.sends) {
             const Op& op = info.program->ops[i];
