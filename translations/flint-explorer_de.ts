@@ -120,6 +120,86 @@
         <source>PNG image (*.png);;SVG drawing (*.svg)</source>
         <translation>PNG-Bild (*.png);;SVG-Zeichnung (*.svg)</translation>
     </message>
+    <message>
+        <source>Export the configurations tried</source>
+        <translation>Ausprobierte Konfigurationen exportieren</translation>
+    </message>
+</context>
+<context>
+    <name>flint::app::History</name>
+    <message>
+        <source>%1 · %2 GB/s</source>
+        <translation>%1 · %2 GB/s</translation>
+    </message>
+    <message>
+        <source>%1 (edited)</source>
+        <translation>%1 (bearbeitet)</translation>
+    </message>
+    <message>
+        <source>baseline</source>
+        <translation>Basislinie</translation>
+    </message>
+    <message>
+        <source>%1
+on %2</source>
+        <translation>%1
+auf %2</translation>
+    </message>
+    <message>
+        <source>Configuration</source>
+        <translation>Konfiguration</translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation>Cluster</translation>
+    </message>
+    <message>
+        <source>Step time</source>
+        <translation>Schrittzeit</translation>
+    </message>
+    <message>
+        <source>Tokens/s/GPU</source>
+        <translation>Tokens/s/GPU</translation>
+    </message>
+    <message>
+        <source>MFU</source>
+        <translation>MFU</translation>
+    </message>
+    <message>
+        <source>vs baseline</source>
+        <translation>ggü. Basislinie</translation>
+    </message>
+    <message>
+        <source>MFU %1 %</source>
+        <translation>MFU %1 %</translation>
+    </message>
+</context>
+<context>
+    <name>flint::app::HistoryPanel</name>
+    <message>
+        <source>Re-open</source>
+        <translation>Wieder öffnen</translation>
+    </message>
+    <message>
+        <source>Show this configuration again (Ctrl+Z goes back)</source>
+        <translation>Diese Konfiguration wieder zeigen (Strg+Z geht zurück)</translation>
+    </message>
+    <message>
+        <source>Pin as baseline</source>
+        <translation>Als Basislinie</translation>
+    </message>
+    <message>
+        <source>Compare every estimate with this one</source>
+        <translation>Jede Schätzung mit dieser vergleichen</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>CSV exportieren…</translation>
+    </message>
+    <message>
+        <source>Unpin baseline</source>
+        <translation>Basislinie lösen</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::MainWindow</name>
@@ -274,6 +354,38 @@
             <numerusform>%n Fehler, seit dieses Fenster geöffnet wurde; der letzte wird angezeigt. Die vorherige Workload und Schätzung werden weiterhin angezeigt.</numerusform>
         </translation>
     </message>
+    <message>
+        <source>History</source>
+        <translation>Verlauf</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>&amp;Bearbeiten</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>&amp;Rückgängig</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>&amp;Wiederholen</translation>
+    </message>
+    <message>
+        <source>&amp;Pin current estimate as baseline</source>
+        <translation>Aktuelle Schätzung als &amp;Basislinie festhalten</translation>
+    </message>
+    <message>
+        <source>&amp;Clear baseline</source>
+        <translation>Basislinie &amp;entfernen</translation>
+    </message>
+    <message>
+        <source>Last change</source>
+        <translation>Letzte Änderung</translation>
+    </message>
+    <message>
+        <source>Against baseline #%1</source>
+        <translation>Gegenüber Basislinie #%1</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::Session</name>
@@ -324,6 +436,22 @@
         <source>This build has no MLIR frontend (FLINT_BUILD_MLIR=OFF), which built-in models compile through.</source>
         <translation>Dieser Build hat kein MLIR-Frontend (FLINT_BUILD_MLIR=OFF), über das eingebaute Modelle kompiliert werden.</translation>
     </message>
+    <message>
+        <source>strategy %1</source>
+        <translation>Strategie %1</translation>
+    </message>
+    <message>
+        <source>open %1</source>
+        <translation>%1 öffnen</translation>
+    </message>
+    <message>
+        <source>network edit</source>
+        <translation>Netzwerkänderung</translation>
+    </message>
+    <message>
+        <source>cluster %1</source>
+        <translation>Cluster %1</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::StepSummary</name>
@@ -334,10 +462,6 @@
     <message>
         <source>%1, edited</source>
         <translation>%1, bearbeitet</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Last change&lt;/b&gt;: step %1 → %2, %3&lt;br&gt;compute %4, exposed comm %5, idle %6</source>
-        <translation>&lt;b&gt;Letzte Änderung&lt;/b&gt;: Schritt %1 → %2, %3&lt;br&gt;Rechnen %4, nicht überlappte Komm. %5, Leerlauf %6</translation>
     </message>
     <message>
         <source>&lt;b&gt;Step %1&lt;/b&gt;, %2 tokens/s (%3 per GPU)&lt;br&gt;MFU %4% (PaLM, of the BF16 peak)&lt;br&gt;pipeline bubble %5%, exposed communication %6%&lt;br&gt;memory per GPU %7 of %8 GiB%9&lt;br&gt;&lt;small&gt;weights %10, gradients %11, optimizer %12, activations %13, buffers %14 GiB&lt;/small&gt;</source>
@@ -394,6 +518,14 @@
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 ranks, %3 ops on rank 0, %4 communicator groups&lt;br&gt;%5</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 Ränge, %3 Ops auf Rang 0, %4 Kommunikatorgruppen&lt;br&gt;%5</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: step %2 → %3, %4&lt;br&gt;compute %5, exposed comm %6, idle %7</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;: Schritt %2 → %3, %4&lt;br&gt;Rechnen %5, nicht überlappte Komm. %6, Leerlauf %7</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: step %2 → %3, %4</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;: Schritt %2 → %3, %4</translation>
     </message>
 </context>
 <context>

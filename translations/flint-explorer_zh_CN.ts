@@ -119,6 +119,86 @@
         <source>PNG image (*.png);;SVG drawing (*.svg)</source>
         <translation>PNG 图像 (*.png);;SVG 矢量图 (*.svg)</translation>
     </message>
+    <message>
+        <source>Export the configurations tried</source>
+        <translation>导出已尝试的配置</translation>
+    </message>
+</context>
+<context>
+    <name>flint::app::History</name>
+    <message>
+        <source>%1 · %2 GB/s</source>
+        <translation>%1 · %2 GB/s</translation>
+    </message>
+    <message>
+        <source>%1 (edited)</source>
+        <translation>%1（已编辑）</translation>
+    </message>
+    <message>
+        <source>baseline</source>
+        <translation>基线</translation>
+    </message>
+    <message>
+        <source>%1
+on %2</source>
+        <translation>%1
+在 %2 上</translation>
+    </message>
+    <message>
+        <source>Configuration</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <source>Step time</source>
+        <translation>步长时间</translation>
+    </message>
+    <message>
+        <source>Tokens/s/GPU</source>
+        <translation>词元/秒/GPU</translation>
+    </message>
+    <message>
+        <source>MFU</source>
+        <translation>MFU</translation>
+    </message>
+    <message>
+        <source>vs baseline</source>
+        <translation>相对基线</translation>
+    </message>
+    <message>
+        <source>MFU %1 %</source>
+        <translation>MFU %1 %</translation>
+    </message>
+</context>
+<context>
+    <name>flint::app::HistoryPanel</name>
+    <message>
+        <source>Re-open</source>
+        <translation>重新打开</translation>
+    </message>
+    <message>
+        <source>Show this configuration again (Ctrl+Z goes back)</source>
+        <translation>再次显示此配置（Ctrl+Z 可返回）</translation>
+    </message>
+    <message>
+        <source>Pin as baseline</source>
+        <translation>固定为基线</translation>
+    </message>
+    <message>
+        <source>Compare every estimate with this one</source>
+        <translation>将每次估算与此比较</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Unpin baseline</source>
+        <translation>取消固定基线</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::MainWindow</name>
@@ -272,6 +352,38 @@
             <numerusform>此窗口打开后共出现 %n 个错误，显示的是最新一个。之前的工作负载和估算结果仍在显示。</numerusform>
         </translation>
     </message>
+    <message>
+        <source>History</source>
+        <translation>历史</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Pin current estimate as baseline</source>
+        <translation>将当前估算固定为基线(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Clear baseline</source>
+        <translation>清除基线(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Last change</source>
+        <translation>上次更改</translation>
+    </message>
+    <message>
+        <source>Against baseline #%1</source>
+        <translation>相对基线 #%1</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::Session</name>
@@ -321,6 +433,22 @@
         <source>This build has no MLIR frontend (FLINT_BUILD_MLIR=OFF), which built-in models compile through.</source>
         <translation>此构建没有 MLIR 前端（FLINT_BUILD_MLIR=OFF），而内置模型要通过它编译。</translation>
     </message>
+    <message>
+        <source>strategy %1</source>
+        <translation>策略 %1</translation>
+    </message>
+    <message>
+        <source>open %1</source>
+        <translation>打开 %1</translation>
+    </message>
+    <message>
+        <source>network edit</source>
+        <translation>网络编辑</translation>
+    </message>
+    <message>
+        <source>cluster %1</source>
+        <translation>集群 %1</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::StepSummary</name>
@@ -331,10 +459,6 @@
     <message>
         <source>%1, edited</source>
         <translation>%1（已修改）</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Last change&lt;/b&gt;: step %1 → %2, %3&lt;br&gt;compute %4, exposed comm %5, idle %6</source>
-        <translation>&lt;b&gt;上次更改&lt;/b&gt;：单步 %1 → %2，%3&lt;br&gt;计算 %4，未重叠通信 %5，空闲 %6</translation>
     </message>
     <message>
         <source>&lt;b&gt;Step %1&lt;/b&gt;, %2 tokens/s (%3 per GPU)&lt;br&gt;MFU %4% (PaLM, of the BF16 peak)&lt;br&gt;pipeline bubble %5%, exposed communication %6%&lt;br&gt;memory per GPU %7 of %8 GiB%9&lt;br&gt;&lt;small&gt;weights %10, gradients %11, optimizer %12, activations %13, buffers %14 GiB&lt;/small&gt;</source>
@@ -391,6 +515,14 @@
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 ranks, %3 ops on rank 0, %4 communicator groups&lt;br&gt;%5</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 个 rank，rank 0 上 %3 个算子，%4 个通信组&lt;br&gt;%5</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: step %2 → %3, %4&lt;br&gt;compute %5, exposed comm %6, idle %7</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;：单步 %2 → %3，%4&lt;br&gt;计算 %5，未重叠通信 %6，空闲 %7</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: step %2 → %3, %4</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;：单步 %2 → %3，%4</translation>
     </message>
 </context>
 <context>

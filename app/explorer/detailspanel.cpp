@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "app/explorer/detailspanel.h"
 
-#include "views/jobrunner.h"
 #include "app/explorer/stepsummary.h"
 #include "core/estimator/opexplain.h"
+#include "views/jobrunner.h"
 #include "views/timelinegeometry.h"
 #include "views/viewpalette.h"
 

@@ -87,6 +87,26 @@ void ExportActions::exportBreakdownCsv()
                            });
 }
 
+void ExportActions::exportHistoryCsv(const QString& csv)
+{
+    const QString path =
+        QFileDialog::getSaveFileName(m_window, tr("Export the configurations tried"), QString(), tr("CSV (*.csv)"));
+    if (!path.isEmpty())
+        writeCsv(path, csv);
+}
+
+bool ExportActions::writeCsv(const QString& path, const QString& csv)
+{
+    try {
+        writeWhole(path, csv.toStdString());
+    } catch (const std::exception& e) {
+        Q_EMIT failed(tr("Cannot write %1").arg(path), QString::fromStdString(e.what()));
+        return false;
+    }
+    Q_EMIT written(tr("Wrote %1").arg(path));
+    return true;
+}
+
 void ExportActions::exportView(QWidget* page, views::DagView* graph, const QString& title)
 {
     const QString path = QFileDialog::getSaveFileName(m_window, tr("Export the current view"), QString(),

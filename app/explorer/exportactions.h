@@ -31,6 +31,10 @@ public:
     void exportChakra();
     /// Asks for a file, then writes the current estimate's per-rank breakdown as CSV.
     void exportBreakdownCsv();
+    /// Asks for a file, then writes the configurations tried (History::csv) as CSV.
+    void exportHistoryCsv(const QString& csv);
+    /// Writes `csv` to `path` whole or not at all; returns false (and reports) when it could not.
+    bool writeCsv(const QString& path, const QString& csv);
     /// Asks for a file, then writes `page` (the graph: all of it) as PNG or SVG.
     void exportView(QWidget* page, views::DagView* graph, const QString& title);
     /// Writes `page` (or the whole graph, when `page` holds `graph`) as PNG, or SVG by the suffix of

@@ -4,6 +4,7 @@
 #include "app/explorer/detailspanel.h"
 #include "app/explorer/examplegallery.h"
 #include "app/explorer/exportactions.h"
+#include "app/explorer/history.h"
 #include "app/explorer/session.h"
 #include "app/explorer/stepsummary.h"
 #include "app/explorer/sweeppage.h"
@@ -133,6 +134,17 @@ MainWindow::MainWindow(QWidget* parent)
     m_exports = new ExportActions(*m_session, this);
     addDockWidget(Qt::RightDockWidgetArea, detailsDock);
 
+    m_history = new History(this);
+    m_historyPanel = new HistoryPanel(*m_history, this);
+    auto* historyDock = new QDockWidget(tr("History"), this);
+    historyDock->setObjectName(QStringLiteral("historyDock"));
+    historyDock->setWidget(m_historyPanel);
+    // Under the views, between the side panels: a wide, short table of the configurations tried.
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+    addDockWidget(Qt::BottomDockWidgetArea, historyDock);
+    resizeDocks({historyDock}, {150}, Qt::Vertical);
+
     m_progress = new QProgressBar(this);
     m_progress->setMaximumWidth(180);
     m_progress->setVisible(false);
@@ -141,7 +153,15 @@ MainWindow::MainWindow(QWidget* parent)
     buildMenus();
 
     connect(m_session, &Session::workloadAvailable, this, &MainWindow::showWorkload);
+    // The history first: the comparison showEstimate makes needs the current row.
+    connect(m_session, &Session::estimateAvailable, this,
+            [this](const std::shared_ptr<const engine::Evaluation>& e) { m_history->add(e, m_session->path()); });
     connect(m_session, &Session::estimateAvailable, this, &MainWindow::showEstimate);
+    connect(m_history, &History::baselineChanged, this, &MainWindow::showComparison);
+    connect(m_historyPanel, &HistoryPanel::reopenRequested, this,
+            [this](int row) { m_session->restore(m_history->entry(row).state, true); });
+    connect(m_historyPanel, &HistoryPanel::exportRequested, this,
+            [this] { m_exports->exportHistoryCsv(m_history->csv()); });
     connect(m_session, &Session::failed, this, &MainWindow::showError);
     // The session owns the scenario; the panels show what it reports and send it their edits.
     connect(m_session, &Session::scenarioChanged, this,
@@ -279,6 +299,19 @@ void MainWindow::buildMenus()
     });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_session->undoStack().createUndoAction(this, tr("&Undo"));
+    undo->setObjectName(QStringLiteral("undo"));
+    undo->setShortcuts(QKeySequence::Undo);
+    QAction* redo = m_session->undoStack().createRedoAction(this, tr("&Redo"));
+    redo->setObjectName(QStringLiteral("redo"));
+    redo->setShortcuts(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+    edit->addSeparator();
+    edit->addAction(tr("&Pin current estimate as baseline"), QKeySequence(Qt::CTRL | Qt::Key_B), this,
+                    [this] { m_history->setBaseline(m_history->current()); });
+    edit->addAction(tr("&Clear baseline"), this, [this] { m_history->setBaseline(-1); });
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("&Fit timeline"), QKeySequence(Qt::Key_F), m_timeline, &views::TimelineView::fit);
 }
@@ -372,13 +405,29 @@ void MainWindow::showEstimate(const std::shared_ptr<const engine::Evaluation>& e
     m_charts->setData(ranks, result);
     m_ops->setData(ranks, result, m_rank->value());
     m_detailsPanel->showEstimate(*evaluation);
-    m_whatIf->setComparison(m_previous ? StepSummary::comparisonHtml(*m_previous, *result) : QString());
+    m_lastChange = m_previous ? StepSummary::comparisonHtml(*m_previous, *result, tr("Last change")) : QString();
     m_previous = result;
+    showComparison();
     if (evaluation->figures)
         m_parallelism->setFigures(StepSummary::figuresHtml(*evaluation));
     statusBar()->showMessage(
         tr("Estimated %1 ranks: step time %2").arg(result->ranks.size()).arg(StepSummary::duration(result->stepTime)),
         5000);
+}
+
+void MainWindow::showComparison()
+{
+    const auto evaluation = m_session->evaluation();
+    const int baseline = m_history->baseline();
+    if (!evaluation || baseline < 0 || baseline == m_history->current()) {
+        m_whatIf->setComparison(m_lastChange);
+        return;
+    }
+    const History::Entry& base = m_history->entry(baseline);
+    const QString title = tr("Against baseline #%1").arg(baseline + 1);
+    m_whatIf->setComparison(base.evaluation && base.evaluation->result
+                                ? StepSummary::comparisonHtml(*base.evaluation->result, *evaluation->result, title)
+                                : StepSummary::stepComparisonHtml(base.stepTime, evaluation->result->stepTime, title));
 }
 
 QString MainWindow::detailsHtml() const

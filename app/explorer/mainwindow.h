@@ -37,6 +37,8 @@ namespace flint::app {
 
 class DetailsPanel;
 class ExportActions;
+class History;
+class HistoryPanel;
 class Session;
 class SweepPage;
 
@@ -75,6 +77,8 @@ public:
     views::WhatIfPanel* whatIf() const { return m_whatIf; }
     views::ParallelismPanel* parallelism() const { return m_parallelism; }
     SweepPage* sweep() const { return m_sweep; }
+    History* history() const { return m_history; }
+    HistoryPanel* historyPanel() const { return m_historyPanel; }
     QTabWidget* tabs() const { return m_tabs; }
 
 protected:
@@ -87,6 +91,8 @@ private:
     void rebuildRecentMenu();
     void showWorkload(const std::shared_ptr<const core::LoadedWorkload>& workload, const QString& path);
     void showEstimate(const std::shared_ptr<const engine::Evaluation>& evaluation);
+    /// The what-if panel's comparison: against the pinned baseline, else the last change.
+    void showComparison();
     void showError(const QString& summary, const QString& details);
     /// Shows the op a matrix cell selected (DetailsPanel::opFound).
     void showCellOp(int rank, int op, double bytes, int dstFirst, int dstCount);
@@ -125,7 +131,11 @@ private:
     /// The one error box, non-modal: a later error replaces its text instead of stacking a dialog.
     QMessageBox* m_errorBox = nullptr;
     int m_errorsShown = 0;
+    History* m_history = nullptr;
+    HistoryPanel* m_historyPanel = nullptr;
+    /// The estimate shown before the current one, and the comparison of the two ("Last change").
     std::shared_ptr<const core::EstimateResult> m_previous;
+    QString m_lastChange;
 };
 
 } // namespace flint::app

@@ -7,7 +7,9 @@
 #include "engine/modelcompiler.h"
 #endif
 
+#include <QElapsedTimer>
 #include <QFileInfo>
+#include <QUndoCommand>
 
 namespace flint::app {
 namespace {
@@ -16,6 +18,49 @@ QString describe(const std::exception& e)
 {
     return QString::fromStdString(e.what());
 }
+
+/// One undo step: what the session showed before a change and after it. The change has taken
+/// effect when the step is pushed, so the first redo (QUndoStack::push calls it) does nothing.
+class ScenarioStep : public QUndoCommand {
+public:
+    /// Network edits closer together than this are one step (a spin box stepped several times).
+    static constexpr qint64 kMergeMilliseconds = 1000;
+
+    ScenarioStep(Session& session, Session::State before, Session::State after, const QString& text, bool clusterEdit)
+        : QUndoCommand(text)
+        , m_session(session)
+        , m_before(std::move(before))
+        , m_after(std::move(after))
+        , m_clusterEdit(clusterEdit)
+    {
+        m_lastEdit.start();
+    }
+
+    void undo() override { m_session.restore(m_before); }
+    void redo() override
+    {
+        if (m_pushed)
+            m_session.restore(m_after);
+        m_pushed = true;
+    }
+    int id() const override { return m_clusterEdit ? 1 : -1; }
+    bool mergeWith(const QUndoCommand* other) override
+    {
+        if (m_lastEdit.elapsed() > kMergeMilliseconds)
+            return false;
+        m_after = static_cast<const ScenarioStep*>(other)->m_after;
+        m_lastEdit.restart();
+        return true;
+    }
+
+private:
+    Session& m_session;
+    Session::State m_before;
+    Session::State m_after;
+    bool m_clusterEdit;
+    bool m_pushed = false;
+    QElapsedTimer m_lastEdit;
+};
 
 } // namespace
 
@@ -48,7 +93,7 @@ void Session::open(const QString& path)
                 // The cluster as it is when the load ends: an edit made meanwhile counts.
                 return [this, prepared, path] {
                     adopt(std::make_shared<const engine::Evaluation>(engine::rebind(*prepared, m_scenario.cluster)),
-                          path);
+                          path, true);
                 };
             } catch (const core::Cancelled&) {
                 throw;
@@ -63,11 +108,16 @@ void Session::open(const QString& path)
 
 void Session::openWorkload(std::shared_ptr<const core::LoadedWorkload> workload, const QString& name)
 {
-    m_jobs.cancel(views::JobRunner::Kind::Load); // a workload built in memory replaces what a load would bring
     engine::Scenario scenario = m_scenario;
     scenario.model.reset();
     scenario.workload = std::move(workload);
-    adopt(std::make_shared<const engine::Evaluation>(engine::prepare(scenario, nullptr)), name);
+    adoptWorkload(scenario, name, true);
+}
+
+void Session::adoptWorkload(const engine::Scenario& scenario, const QString& name, bool record)
+{
+    m_jobs.cancel(views::JobRunner::Kind::Load); // a workload built in memory replaces what a load would bring
+    adopt(std::make_shared<const engine::Evaluation>(engine::prepare(scenario, nullptr)), name, record);
 }
 
 void Session::openModel(const core::model::TransformerConfig& model, const core::model::ParallelConfig& parallel)
@@ -82,16 +132,29 @@ void Session::openModel(const core::model::TransformerConfig& model, const core:
 void Session::openScenario(const engine::Scenario& scenario)
 {
     if (!scenario.model) {
-        m_scenario.cluster = scenario.cluster;
-        openWorkload(scenario.workload, m_path);
+        adoptWorkload(scenario, m_path, true);
         return;
     }
+    compile(scenario, true);
+}
+
+void Session::restore(const State& state, bool record)
+{
+    if (state.scenario.model)
+        compile(state.scenario, record);
+    else if (state.scenario.workload)
+        adoptWorkload(state.scenario, state.path, record);
+}
+
+void Session::compile(const engine::Scenario& scenario, bool record)
+{
 #if defined(FLINT_HAVE_MODELS)
     const QString name = QString::fromStdString(scenario.model->title + " — " + scenario.parallel.describe());
     m_path = name;
     m_jobs.start(
         views::JobRunner::Kind::Load, tr("Compiling %1…").arg(name),
-        [this, scenario, name, compiler = m_compiler](const core::JobControl& control) -> std::function<void()> {
+        [this, scenario, name, record,
+         compiler = m_compiler](const core::JobControl& control) -> std::function<void()> {
             try {
                 auto prepared =
                     std::make_shared<const engine::Evaluation>(engine::prepare(scenario, compiler.get(), control));
@@ -99,9 +162,9 @@ void Session::openScenario(const engine::Scenario& scenario)
                     const QString details = QString::fromStdString(prepared->problem);
                     return [this, name, details] { Q_EMIT failed(tr("Cannot compile %1").arg(name), details); };
                 }
-                return [this, prepared, name] {
+                return [this, prepared, name, record] {
                     Q_EMIT modelCompiled(prepared->compiled);
-                    adopt(prepared, name);
+                    adopt(prepared, name, record);
                 };
             } catch (const core::Cancelled&) {
                 throw;
@@ -111,19 +174,37 @@ void Session::openScenario(const engine::Scenario& scenario)
             }
         });
 #else
+    Q_UNUSED(scenario);
+    Q_UNUSED(record);
     Q_EMIT failed(tr("Built-in models need the MLIR frontend"),
                   tr("This build has no MLIR frontend (FLINT_BUILD_MLIR=OFF), which built-in models compile through."));
 #endif
 }
 
-void Session::adopt(std::shared_ptr<const engine::Evaluation> prepared, const QString& path)
+void Session::adopt(std::shared_ptr<const engine::Evaluation> prepared, const QString& path, bool record)
 {
+    const State before = state();
+    const bool hadState = m_prepared != nullptr;
     m_prepared = std::move(prepared);
     m_scenario = m_prepared->scenario;
     m_path = path;
+    if (record && hadState) {
+        const auto& model = m_scenario.model;
+        const bool sameModel = model && before.scenario.model && before.scenario.model->name == model->name;
+        recordStep(before,
+                   sameModel ? tr("strategy %1").arg(QString::fromStdString(m_scenario.parallel.describe()))
+                   : model   ? tr("open %1").arg(QString::fromStdString(model->title))
+                             : tr("open %1").arg(QFileInfo(path).fileName()),
+                   false);
+    }
     Q_EMIT scenarioChanged(m_scenario);
     Q_EMIT workloadAvailable(m_prepared->workload, m_path);
     startEstimate();
+}
+
+void Session::recordStep(const State& before, const QString& text, bool clusterEdit)
+{
+    m_undo.push(new ScenarioStep(*this, before, state(), text, clusterEdit));
 }
 
 void Session::exportChakra(const QString& prefix)
@@ -150,14 +231,21 @@ void Session::exportChakra(const QString& prefix)
 
 void Session::setCluster(const core::Cluster& cluster)
 {
+    changeCluster(cluster, tr("network edit"), true);
+}
+
+void Session::changeCluster(const core::Cluster& cluster, const QString& step, bool mergeable)
+{
     if (!m_prepared) {
         m_scenario.cluster = cluster;
         Q_EMIT scenarioChanged(m_scenario);
         return;
     }
+    const State before = state();
     auto rebound = std::make_shared<const engine::Evaluation>(engine::rebind(*m_prepared, cluster));
     m_prepared = rebound;
     m_scenario = rebound->scenario;
+    recordStep(before, step, mergeable);
     Q_EMIT scenarioChanged(m_scenario);
     startEstimate();
 }
@@ -166,7 +254,7 @@ void Session::choosePreset(const QString& name)
 {
     const std::int64_t ranks = m_prepared ? m_scenario.ranks() : 8;
     if (auto preset = core::clusterPreset(name.toStdString(), ranks))
-        setCluster(*preset);
+        changeCluster(*preset, tr("cluster %1").arg(name), false);
 }
 
 void Session::startEstimate()

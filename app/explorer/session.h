@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "views/jobrunner.h"
 #include "core/estimator/cluster.h"
 #include "core/estimator/estimate.h"
 #include "core/model/modelconfig.h"
 #include "engine/scenario.h"
 #include "engine/workloadloader.h"
+#include "views/jobrunner.h"
 
 #include <memory>
 
 #include <QObject>
+#include <QUndoStack>
 
 namespace flint::core::model {
 class ModelCompiler;
@@ -29,6 +30,13 @@ class Session : public QObject {
     Q_OBJECT
 
 public:
+    /// What the explorer shows: a scenario and the name it is shown under (a file's path, or a
+    /// model's title and strategy).
+    struct State {
+        engine::Scenario scenario;
+        QString path;
+    };
+
     explicit Session(QObject* parent = nullptr);
     ~Session() override;
 
@@ -48,6 +56,17 @@ public:
     void setCluster(const core::Cluster& cluster);
     /// Re-estimates the current workload on the preset `name` sized for its ranks.
     void choosePreset(const QString& name);
+    /// Shows `state` again (undo, redo, a row of the history): a model is compiled again (its blocks
+    /// come from the cache), a workload read before is estimated again on the state's cluster. Not
+    /// itself an undo step unless `record`.
+    void restore(const State& state, bool record = false);
+    /// Undo and redo of what the session shows: every change it adopts (a file or workload opened, a
+    /// model or strategy compiled, a cluster edited) is one step, pushed when the change took effect
+    /// (a failed load or compile leaves no step); network edits less than a second apart are one.
+    QUndoStack& undoStack() { return m_undo; }
+    /// The current state (scenario and name).
+    State state() const { return {m_scenario, m_path}; }
+
     /// Writes the current workload as Chakra traces PREFIX.RANK.et + PREFIX.json on a worker (all files
     /// or none); reports through exported() or failed().
     void exportChakra(const QString& prefix);
@@ -96,13 +115,22 @@ Q_SIGNALS:
     void busyChanged(const QString& message, int percent);
 
 private:
-    /// Prepares `scenario` on a worker (compiling a model), then adopts and estimates it.
-    void prepare(const engine::Scenario& scenario, const QString& name, const QString& busy);
-    /// Makes `prepared` the current workload and estimates it.
-    void adopt(std::shared_ptr<const engine::Evaluation> prepared, const QString& path);
+    /// Compiles the model of `scenario` on a worker, then adopts and estimates it.
+    void compile(const engine::Scenario& scenario, bool record);
+    /// Shows the in-memory workload of `scenario` under `name` and estimates it.
+    void adoptWorkload(const engine::Scenario& scenario, const QString& name, bool record);
+    /// Makes `prepared` the current workload and estimates it; with `record`, an undo step from what
+    /// was shown before.
+    void adopt(std::shared_ptr<const engine::Evaluation> prepared, const QString& path, bool record);
+    /// Re-estimates on `cluster`, one undo step named `step` (merged with the previous one when
+    /// `mergeable` and it came less than a second before).
+    void changeCluster(const core::Cluster& cluster, const QString& step, bool mergeable);
+    /// Pushes an undo step from `before` to what is shown now.
+    void recordStep(const State& before, const QString& text, bool clusterEdit);
     void startEstimate();
 
     views::JobRunner m_jobs;
+    QUndoStack m_undo;
     std::shared_ptr<core::model::ModelCompiler> m_compiler;
     engine::Scenario m_scenario;
     std::shared_ptr<const engine::Evaluation> m_prepared;

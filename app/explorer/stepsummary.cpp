@@ -54,19 +54,32 @@ QString StepSummary::summaryHtml(const engine::Evaluation& evaluation)
              qs(cluster.device.name), duration(now.compute), duration(now.exposed), duration(now.idle));
 }
 
-QString StepSummary::comparisonHtml(const core::EstimateResult& before, const core::EstimateResult& after)
+namespace {
+
+/// "+12.3 ms (+4.5%)": a change and its relative size.
+QString delta(double value, double previous)
+{
+    const double change = previous > 0 ? 100.0 * (value - previous) / previous : 0.0;
+    return QStringLiteral("%1 (%2%3%)")
+        .arg(StepSummary::duration(value - previous), change >= 0 ? QStringLiteral("+") : QString())
+        .arg(change, 0, 'f', 1);
+}
+
+} // namespace
+
+QString StepSummary::comparisonHtml(const core::EstimateResult& before, const core::EstimateResult& after,
+                                    const QString& title)
 {
     const Means old = meansOf(before);
     const Means now = meansOf(after);
-    const auto delta = [](double value, double previous) {
-        const double change = previous > 0 ? 100.0 * (value - previous) / previous : 0.0;
-        return QStringLiteral("%1 (%2%3%)")
-            .arg(duration(value - previous), change >= 0 ? QStringLiteral("+") : QString())
-            .arg(change, 0, 'f', 1);
-    };
-    return tr("<b>Last change</b>: step %1 → %2, %3<br>compute %4, exposed comm %5, idle %6")
-        .arg(duration(before.stepTime), duration(after.stepTime), delta(after.stepTime, before.stepTime),
+    return tr("<b>%1</b>: step %2 → %3, %4<br>compute %5, exposed comm %6, idle %7")
+        .arg(title, duration(before.stepTime), duration(after.stepTime), delta(after.stepTime, before.stepTime),
              delta(now.compute, old.compute), delta(now.exposed, old.exposed), delta(now.idle, old.idle));
+}
+
+QString StepSummary::stepComparisonHtml(double before, double after, const QString& title)
+{
+    return tr("<b>%1</b>: step %2 → %3, %4").arg(title, duration(before), duration(after), delta(after, before));
 }
 
 QString StepSummary::figuresHtml(const engine::Evaluation& evaluation)

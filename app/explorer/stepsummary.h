@@ -22,8 +22,12 @@ public:
     /// A built-in model's step figures (tokens/s, MFU, bubble, exposed communication, memory); empty
     /// for a workload read from a file.
     static QString figuresHtml(const engine::Evaluation& evaluation);
-    /// "Last change": step time and breakdown of `after` against `before`.
-    static QString comparisonHtml(const core::EstimateResult& before, const core::EstimateResult& after);
+    /// "TITLE: step time and breakdown of `after` against `before`" (TITLE: "Last change", "Against
+    /// baseline #3").
+    static QString comparisonHtml(const core::EstimateResult& before, const core::EstimateResult& after,
+                                  const QString& title);
+    /// The same for step times alone (a baseline whose estimate is no longer held).
+    static QString stepComparisonHtml(double before, double after, const QString& title);
     /// What the workload fixes (ranks, parallelism) and what stays free to change.
     static QString fixedParameters(const core::LoadedWorkload& workload);
     /// Why the Parallelism panel is disabled for a file (empty for a built-in model).

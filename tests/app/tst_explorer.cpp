@@ -2,6 +2,8 @@
 // The explorer end to end on the offscreen platform: open a workload, wait for the session's
 // estimate, check every view shows it, edit the cluster, and keep the previous state on errors.
 #include "app/explorer/examplegallery.h"
+#include "app/explorer/exportactions.h"
+#include "app/explorer/history.h"
 #include "app/explorer/mainwindow.h"
 #include "app/explorer/session.h"
 #include "app/explorer/sweeppage.h"
@@ -20,11 +22,16 @@
 #include "views/timelineview.h"
 #include "views/whatifpanel.h"
 
+#include <cmath>
+
+#include <QAction>
 #include <QChart>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFile>
 #include <QFileInfo>
 #include <QLabel>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -55,6 +62,8 @@ private Q_SLOTS:
     void exampleGalleryListsBundledModels();
     void whatIfReestimatesAndCompares();
     void networkEditsSurviveStrategyChanges();
+    void undoAndRedoGoThroughEdits();
+    void baselineIsComparedAndExported();
     void staleResultsAreDropped();
     void badFileKeepsPreviousState();
     void screenshotOfTheWindow();
@@ -299,6 +308,117 @@ void TestExplorer::networkEditsSurviveStrategyChanges()
         QCOMPARE(qobject_cast<QDoubleSpinBox*>(table->cellWidget(1, 2))->value(), 25.0);
         QCOMPARE(table->item(1, 1)->text(), QString::number(cluster.topology.dims.at(1).npus));
     }
+}
+
+void TestExplorer::undoAndRedoGoThroughEdits()
+{
+    // Real controls: a network edit in the what-if panel and a strategy change in the Parallelism
+    // panel are one undo step each; undo and redo go back and forth through them, the panels show
+    // the restored values, and the history holds each configuration once.
+    app::MainWindow window;
+    window.show();
+    QSignalSpy estimated(&window.session(), &app::Session::estimateAvailable);
+    window.openModel(tests::smallModel(), tests::smallModelStrategy(16));
+    QVERIFY(estimated.wait(120000));
+    auto* undo = window.findChild<QAction*>(QStringLiteral("undo"));
+    auto* redo = window.findChild<QAction*>(QStringLiteral("redo"));
+    QVERIFY(undo && redo);
+    QVERIFY(!undo->isEnabled()); // nothing before the first workload
+    const double first = window.session().result()->stepTime;
+    auto* table = window.whatIf()->findChild<QTableWidget*>();
+    const auto scaleOut = [table] { return qobject_cast<QDoubleSpinBox*>(table->cellWidget(1, 2)); };
+    const double preset = scaleOut()->value();
+    scaleOut()->setValue(preset / 8); // the data-parallel gradient all-reduce crosses the scale-out network
+    QVERIFY(estimated.wait(120000));
+    const double edited = window.session().result()->stepTime;
+    QVERIFY2(edited > first, qPrintable(QStringLiteral("%1 -> %2").arg(first).arg(edited)));
+    QTest::qWait(1100); // network edits less than a second apart would be one step
+    auto* tp = window.parallelism()->findChild<QSpinBox*>(QStringLiteral("tp"));
+    tp->setValue(2);
+    QVERIFY(estimated.wait(120000));
+    QCOMPARE(window.session().evaluation()->scenario.parallel.tp, 2);
+    QCOMPARE(window.session().undoStack().count(), 2);
+    QCOMPARE(window.history()->count(), 3);
+    QVERIFY2(undo->text().contains(QStringLiteral("strategy")), qPrintable(undo->text()));
+
+    undo->trigger(); // back to TP 1, the network still edited
+    QVERIFY(estimated.wait(120000));
+    QCOMPARE(window.session().evaluation()->scenario.parallel.tp, 1);
+    QCOMPARE(tp->value(), 1);
+    QCOMPARE(window.session().result()->stepTime, edited);
+    QCOMPARE(scaleOut()->value(), preset / 8);
+    undo->trigger(); // back to the preset's network
+    QVERIFY(estimated.wait(120000));
+    QCOMPARE(scaleOut()->value(), preset);
+    QCOMPARE(window.session().result()->stepTime, first);
+    QVERIFY(!window.session().evaluation()->scenario.cluster.edited);
+    QVERIFY(!undo->isEnabled());
+    QCOMPARE(window.history()->current(), 0);
+
+    redo->trigger();
+    QVERIFY(estimated.wait(120000));
+    QCOMPARE(window.session().result()->stepTime, edited);
+    redo->trigger();
+    QVERIFY(estimated.wait(120000));
+    QCOMPARE(tp->value(), 2);
+    QVERIFY(!redo->isEnabled());
+    QCOMPARE(window.history()->count(), 3); // configurations seen again are not new rows
+    QCOMPARE(window.history()->current(), 2);
+    QCOMPARE(window.session().undoStack().count(), 2); // undo and redo push no steps of their own
+}
+
+void TestExplorer::baselineIsComparedAndExported()
+{
+    // Pin the first estimate through the History panel's button; a later edit is compared with it
+    // in the what-if panel and in the history table, and the table exports as CSV.
+    app::MainWindow window;
+    window.show();
+    QSignalSpy estimated(&window.session(), &app::Session::estimateAvailable);
+    window.openPath(kAllReduce);
+    QVERIFY(estimated.wait(20000));
+    const double before = window.session().result()->stepTime;
+    app::HistoryPanel* panel = window.historyPanel();
+    panel->table()->selectRow(0);
+    auto* pin = panel->findChild<QPushButton*>(QStringLiteral("pinBaseline"));
+    QVERIFY(pin && pin->isEnabled());
+    QTest::mouseClick(pin, Qt::LeftButton);
+    QCOMPARE(window.history()->baseline(), 0);
+    auto* table = window.whatIf()->findChild<QTableWidget*>();
+    qobject_cast<QDoubleSpinBox*>(table->cellWidget(0, 2))
+        ->setValue(qobject_cast<QDoubleSpinBox*>(table->cellWidget(0, 2))->value() / 100);
+    QVERIFY(estimated.wait(20000));
+    const double after = window.session().result()->stepTime;
+    QVERIFY(after > before);
+    const QString change = QString::number(100.0 * (after - before) / before, 'f', 1);
+    const QString comparison = window.whatIf()->comparison();
+    QVERIFY2(comparison.contains(QStringLiteral("Against baseline #1")) && comparison.contains(change),
+             qPrintable(comparison));
+    app::History& history = *window.history();
+    QCOMPARE(history.count(), 2);
+    QCOMPARE(history.data(history.index(0, app::History::VersusBaseline)).toString(), QStringLiteral("baseline"));
+    QVERIFY2(history.data(history.index(1, app::History::VersusBaseline)).toString().contains(change),
+             qPrintable(history.data(history.index(1, app::History::VersusBaseline)).toString()));
+    QVERIFY(history.data(history.index(1, app::History::ClusterColumn)).toString().contains(QStringLiteral("edited")));
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("history.csv"));
+    QVERIFY(window.findChild<app::ExportActions*>()->writeCsv(path, history.csv()));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 3);
+    QVERIFY(lines[0].startsWith(QStringLiteral("number,configuration,cluster,step_time_s")));
+    QVERIFY2(lines[1].endsWith(QStringLiteral(",yes,")), qPrintable(lines[1])); // the baseline, not current
+    QVERIFY2(lines[2].endsWith(QStringLiteral(",,yes")), qPrintable(lines[2])); // current, not the baseline
+    const QStringList fields = lines[2].split(QLatin1Char(','));
+    // step_time_s, 9 significant digits (counted from the end: the cluster may be quoted).
+    QVERIFY(std::abs(fields.at(fields.size() - 5).toDouble() / after - 1) < 1e-8);
+
+    // Unpinning goes back to the last change.
+    panel->table()->selectRow(0);
+    QTest::mouseClick(pin, Qt::LeftButton);
+    QCOMPARE(history.baseline(), -1);
+    QVERIFY(window.whatIf()->comparison().contains(QStringLiteral("Last change")));
 }
 
 void TestExplorer::staleResultsAreDropped()

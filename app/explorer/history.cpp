@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: MIT
+#include "app/explorer/history.h"
+
+#include "app/explorer/stepsummary.h"
+
+#include <algorithm>
+
+#include <QFileInfo>
+#include <QFont>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLocale>
+#include <QPushButton>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace flint::app {
+namespace {
+
+/// What makes two scenarios the same row: the source, the whole cluster and the options that
+/// change an estimate.
+QString keyOf(const History::Entry& entry)
+{
+    const engine::Scenario& s = entry.state.scenario;
+    const core::Cluster& c = s.cluster;
+    return entry.details + QLatin1Char('\n') + QString::fromStdString(c.name) +
+           (c.edited ? QStringLiteral("*") : QString()) + QLatin1Char('\n') +
+           QString::fromStdString(c.topology.describe() + "|" + c.device.name) + QLatin1Char('|') +
+           QString::number(c.commStreams) + QLatin1Char('|') + QString::number(static_cast<int>(c.model)) +
+           QLatin1Char('|') + QString::number(static_cast<int>(s.options.timing)) + QLatin1Char('|') +
+           QString::number(s.options.exploitSymmetry ? 1 : 0);
+}
+
+QString csvField(const QString& text)
+{
+    if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) && !text.contains(QLatin1Char('\n')))
+        return text;
+    QString quoted = text;
+    quoted.replace(QLatin1Char('"'), QStringLiteral("\"\""));
+    return QLatin1Char('"') + quoted + QLatin1Char('"');
+}
+
+} // namespace
+
+History::History(QObject* parent)
+    : QAbstractTableModel(parent)
+{}
+
+QString History::configurationText(const engine::Scenario& scenario, const QString& path)
+{
+    if (!scenario.model)
+        return QFileInfo(path).fileName().isEmpty() ? path : QFileInfo(path).fileName();
+    const core::model::ParallelConfig& p = scenario.parallel;
+    QString degrees = QStringLiteral("TP %1 × PP %2 × DP %3").arg(p.tp).arg(p.pp).arg(p.dp);
+    if (p.cp > 1)
+        degrees += QStringLiteral(" × CP %1").arg(p.cp);
+    if (p.ep > 1)
+        degrees += QStringLiteral(", EP %1").arg(p.ep);
+    return QString::fromStdString(scenario.model->title) + QStringLiteral(" · ") + degrees;
+}
+
+QString History::detailsText(const engine::Scenario& scenario, const QString& path)
+{
+    if (scenario.model)
+        return QString::fromStdString(scenario.model->title + " — " + scenario.parallel.describe());
+    return path;
+}
+
+QString History::clusterText(const core::Cluster& cluster)
+{
+    QStringList bandwidths;
+    for (const core::TopologyDim& dim : cluster.topology.dims)
+        // Decimal GB/s, as the what-if panel and data sheets give them.
+        bandwidths << QLocale().toString(dim.bandwidthBytesPerSecond() / 1e9, 'g', 4);
+    const QString name = QString::fromStdString(cluster.name);
+    return tr("%1 · %2 GB/s")
+        .arg(cluster.edited ? tr("%1 (edited)").arg(name) : name, bandwidths.join(QStringLiteral(" / ")));
+}
+
+void History::add(std::shared_ptr<const engine::Evaluation> evaluation, const QString& path)
+{
+    if (!evaluation || !evaluation->result)
+        return;
+    Entry entry;
+    entry.state = {evaluation->scenario, path};
+    entry.configuration = configurationText(evaluation->scenario, path);
+    entry.details = detailsText(evaluation->scenario, path);
+    entry.cluster = clusterText(evaluation->scenario.cluster);
+    entry.stepTime = evaluation->result->stepTime;
+    if (evaluation->figures) {
+        const double ranks = static_cast<double>(std::max<std::int64_t>(1, evaluation->scenario.ranks()));
+        entry.tokensPerSecondPerGpu = evaluation->figures->tokensPerSecond / ranks;
+        entry.mfu = evaluation->figures->mfu;
+    }
+    entry.evaluation = std::move(evaluation);
+    const QString key = keyOf(entry);
+    const int previous = m_current;
+    int row = -1;
+    for (std::size_t i = 0; i < m_entries.size(); ++i)
+        if (keyOf(m_entries[i]) == key)
+            row = static_cast<int>(i);
+    if (row < 0) {
+        row = count();
+        beginInsertRows({}, row, row);
+        m_entries.push_back(std::move(entry));
+        endInsertRows();
+    } else {
+        m_entries[static_cast<std::size_t>(row)] = std::move(entry);
+    }
+    m_current = row;
+    m_recent.erase(std::remove(m_recent.begin(), m_recent.end(), row), m_recent.end());
+    m_recent.push_back(row);
+    dropOldEvaluations();
+    if (previous >= 0 && previous != row)
+        Q_EMIT dataChanged(index(previous, 0), index(previous, ColumnCount - 1));
+    // The current row's figures, and every row's comparison when the baseline's own figures changed.
+    if (row == m_baseline)
+        Q_EMIT dataChanged(index(0, 0), index(count() - 1, ColumnCount - 1));
+    else
+        Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+}
+
+void History::dropOldEvaluations()
+{
+    int kept = 0;
+    for (auto it = m_recent.rbegin(); it != m_recent.rend(); ++it) {
+        if (*it == m_baseline)
+            continue;
+        if (++kept > kKeptEvaluations)
+            m_entries[static_cast<std::size_t>(*it)].evaluation.reset();
+    }
+}
+
+void History::setBaseline(int row)
+{
+    if (row >= count() || row == m_baseline)
+        return;
+    m_baseline = row;
+    if (count() > 0)
+        Q_EMIT dataChanged(index(0, 0), index(count() - 1, ColumnCount - 1));
+    Q_EMIT baselineChanged();
+}
+
+std::shared_ptr<const engine::Evaluation> History::baselineEvaluation() const
+{
+    return m_baseline >= 0 ? entry(m_baseline).evaluation : nullptr;
+}
+
+QString History::versusBaseline(int row) const
+{
+    if (m_baseline < 0)
+        return {};
+    if (row == m_baseline)
+        return tr("baseline");
+    const double base = entry(m_baseline).stepTime;
+    if (base <= 0)
+        return {};
+    const double change = 100.0 * (entry(row).stepTime - base) / base;
+    return (change >= 0 ? QStringLiteral("+") : QString()) + QLocale().toString(change, 'f', 1) + QStringLiteral(" %");
+}
+
+int History::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : count();
+}
+
+int History::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant History::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || index.row() >= count())
+        return {};
+    const Entry& e = entry(index.row());
+    if (role == Qt::FontRole && (index.row() == m_current || index.row() == m_baseline)) {
+        QFont font;
+        font.setBold(index.row() == m_current);
+        font.setItalic(index.row() == m_baseline);
+        return font;
+    }
+    if (role == Qt::TextAlignmentRole && index.column() >= StepTime)
+        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole) {
+        const QString tip = tr("%1\non %2").arg(e.details, e.cluster);
+        return e.mfu < 0 ? tip
+                         : tip + QLatin1Char('\n') + tr("MFU %1 %").arg(QLocale().toString(100.0 * e.mfu, 'f', 1));
+    }
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (index.column()) {
+    case Number:
+        return index.row() + 1;
+    case Configuration:
+        return e.configuration;
+    case ClusterColumn:
+        return e.cluster;
+    case StepTime:
+        return StepSummary::duration(e.stepTime);
+    case Throughput:
+        return e.tokensPerSecondPerGpu < 0 ? QString() : QLocale().toString(e.tokensPerSecondPerGpu, 'f', 0);
+    case Mfu:
+        return e.mfu < 0 ? QString() : QLocale().toString(100.0 * e.mfu, 'f', 1) + QStringLiteral(" %");
+    case VersusBaseline:
+        return versusBaseline(index.row());
+    default:
+        return {};
+    }
+}
+
+QVariant History::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case Number:
+        return QStringLiteral("#");
+    case Configuration:
+        return tr("Configuration");
+    case ClusterColumn:
+        return tr("Cluster");
+    case StepTime:
+        return tr("Step time");
+    case Throughput:
+        return tr("Tokens/s/GPU");
+    case Mfu:
+        return tr("MFU");
+    case VersusBaseline:
+        return tr("vs baseline");
+    default:
+        return {};
+    }
+}
+
+QString History::csv() const
+{
+    QString out =
+        QStringLiteral("number,configuration,cluster,step_time_s,tokens_per_s_per_gpu,mfu,baseline,current\n");
+    for (int row = 0; row < count(); ++row) {
+        const Entry& e = entry(row);
+        out += QString::number(row + 1) + QLatin1Char(',') + csvField(e.details) + QLatin1Char(',') +
+               csvField(e.cluster) + QLatin1Char(',') + QString::number(e.stepTime, 'g', 9) + QLatin1Char(',') +
+               (e.tokensPerSecondPerGpu < 0 ? QString() : QString::number(e.tokensPerSecondPerGpu, 'g', 9)) +
+               QLatin1Char(',') + (e.mfu < 0 ? QString() : QString::number(e.mfu, 'g', 6)) + QLatin1Char(',') +
+               (row == m_baseline ? QStringLiteral("yes") : QString()) + QLatin1Char(',') +
+               (row == m_current ? QStringLiteral("yes") : QString()) + QLatin1Char('\n');
+    }
+    return out;
+}
+
+HistoryPanel::HistoryPanel(History& history, QWidget* parent)
+    : QWidget(parent)
+    , m_history(history)
+{
+    m_table = new QTableView(this);
+    m_table->setObjectName(QStringLiteral("history"));
+    m_table->setModel(&history);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->verticalHeader()->setVisible(false);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(History::Configuration, QHeaderView::Stretch);
+    m_table->horizontalHeader()->setSectionResizeMode(History::ClusterColumn, QHeaderView::Stretch);
+    m_table->setTextElideMode(Qt::ElideMiddle);
+    // The dock is narrow: MFU is in the row's tooltip and the CSV, the comparison only with a baseline.
+    m_table->setColumnHidden(History::Mfu, true);
+    m_table->setWordWrap(false);
+    m_reopen = new QPushButton(tr("Re-open"), this);
+    m_reopen->setToolTip(tr("Show this configuration again (Ctrl+Z goes back)"));
+    m_pin = new QPushButton(tr("Pin as baseline"), this);
+    m_pin->setObjectName(QStringLiteral("pinBaseline"));
+    m_pin->setToolTip(tr("Compare every estimate with this one"));
+    m_export = new QPushButton(tr("Export CSV…"), this);
+    // Buttons beside the table: the dock is wide and short.
+    auto* buttons = new QVBoxLayout;
+    buttons->addWidget(m_reopen);
+    buttons->addWidget(m_pin);
+    buttons->addWidget(m_export);
+    buttons->addStretch(1);
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_table, 1);
+    layout->addLayout(buttons);
+
+    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+        if (index.isValid())
+            Q_EMIT reopenRequested(index.row());
+    });
+    connect(m_reopen, &QPushButton::clicked, this, [this] {
+        if (selectedRow() >= 0)
+            Q_EMIT reopenRequested(selectedRow());
+    });
+    connect(m_pin, &QPushButton::clicked, this, [this] {
+        const int row = selectedRow();
+        m_history.setBaseline(row == m_history.baseline() ? -1 : row);
+    });
+    connect(m_export, &QPushButton::clicked, this, &HistoryPanel::exportRequested);
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &HistoryPanel::updateButtons);
+    connect(&history, &History::baselineChanged, this, &HistoryPanel::updateButtons);
+    connect(&history, &QAbstractItemModel::dataChanged, this, &HistoryPanel::updateButtons);
+    connect(&history, &QAbstractItemModel::rowsInserted, this, [this](const QModelIndex&, int, int last) {
+        m_table->scrollTo(m_history.index(last, 0));
+        updateButtons();
+    });
+    updateButtons();
+}
+
+int HistoryPanel::selectedRow() const
+{
+    const QModelIndexList rows = m_table->selectionModel()->selectedRows();
+    return rows.isEmpty() ? -1 : rows.front().row();
+}
+
+void HistoryPanel::updateButtons()
+{
+    m_table->setColumnHidden(History::VersusBaseline, m_history.baseline() < 0);
+    const int row = selectedRow();
+    m_reopen->setEnabled(row >= 0 && row != m_history.current());
+    m_pin->setEnabled(row >= 0);
+    m_pin->setText(row >= 0 && row == m_history.baseline() ? tr("Unpin baseline") : tr("Pin as baseline"));
+    m_export->setEnabled(m_history.count() > 0);
+}
+
+} // namespace flint::app

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "app/explorer/session.h"
+#include "engine/scenario.h"
+
+#include <memory>
+#include <vector>
+
+#include <QAbstractTableModel>
+#include <QWidget>
+
+class QPushButton;
+class QTableView;
+
+namespace flint::app {
+
+/// The configurations tried in this session: one row per distinct scenario estimated (newest last),
+/// with its figures. One row may be the baseline, which the others and the current estimate are
+/// compared with. Rows keep their scenario (re-opened through Session::restore); the most recent
+/// rows and the baseline also keep their whole evaluation, older ones their figures only, so that a
+/// long session does not hold every estimate's timelines.
+class History : public QAbstractTableModel {
+    Q_OBJECT
+
+public:
+    enum Column { Number, Configuration, ClusterColumn, StepTime, Throughput, Mfu, VersusBaseline, ColumnCount };
+    /// Rows besides the baseline that keep their evaluation.
+    static constexpr int kKeptEvaluations = 6;
+
+    struct Entry {
+        Session::State state;
+        QString configuration; ///< "Llama 3 8B · TP 1 × PP 1 × DP 8" or the file's name
+        QString details;       ///< the whole strategy ("… 1F1B, 8 microbatches of 1, ZeRO-1 …") or the path
+        QString cluster;       ///< "dgx-h100-ib (edited) · 450 / 50 GB/s"
+        double stepTime = 0;
+        double tokensPerSecondPerGpu = -1; ///< -1: not a built-in model
+        double mfu = -1;
+        std::shared_ptr<const engine::Evaluation> evaluation; ///< null once dropped
+    };
+
+    explicit History(QObject* parent = nullptr);
+
+    /// Records an estimate shown under `path`: a new row, or the row of the same scenario tried
+    /// before (its figures refreshed). That row becomes the current one.
+    void add(std::shared_ptr<const engine::Evaluation> evaluation, const QString& path);
+    const Entry& entry(int row) const { return m_entries.at(static_cast<std::size_t>(row)); }
+    int count() const { return static_cast<int>(m_entries.size()); }
+    /// The row of the estimate shown now, or -1.
+    int current() const { return m_current; }
+    /// The baseline's row, or -1.
+    int baseline() const { return m_baseline; }
+    /// Pins `row` as the baseline (-1: none).
+    void setBaseline(int row);
+    /// The baseline's evaluation (null without a baseline).
+    std::shared_ptr<const engine::Evaluation> baselineEvaluation() const;
+    /// The table as CSV (a header line, then one line per row; numbers in SI units, unformatted).
+    QString csv() const;
+
+    /// How a scenario is written in the Configuration column (briefly) and its tooltip (wholly).
+    static QString configurationText(const engine::Scenario& scenario, const QString& path);
+    static QString detailsText(const engine::Scenario& scenario, const QString& path);
+    static QString clusterText(const core::Cluster& cluster);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+Q_SIGNALS:
+    void baselineChanged();
+
+private:
+    /// Step time of `row` against the baseline's, in percent ("" for the baseline itself or none).
+    QString versusBaseline(int row) const;
+    void dropOldEvaluations();
+
+    std::vector<Entry> m_entries;
+    /// Rows in order of their last use (most recent last), for dropOldEvaluations.
+    std::vector<int> m_recent;
+    int m_current = -1;
+    int m_baseline = -1;
+};
+
+/// The History dock: the configurations tried, with Re-open (or a double click), Pin as baseline
+/// and Export CSV.
+class HistoryPanel : public QWidget {
+    Q_OBJECT
+
+public:
+    HistoryPanel(History& history, QWidget* parent = nullptr);
+    QTableView* table() const { return m_table; }
+    /// The selected row, or -1.
+    int selectedRow() const;
+
+Q_SIGNALS:
+    void reopenRequested(int row);
+    void exportRequested();
+
+private:
+    void updateButtons();
+
+    History& m_history;
+    QTableView* m_table = nullptr;
+    QPushButton* m_reopen = nullptr;
+    QPushButton* m_pin = nullptr;
+    QPushButton* m_export = nullptr;
+};
+
+} // namespace flint::app
