@@ -83,7 +83,7 @@ void History::add(std::shared_ptr<const engine::Evaluation> evaluation, const QS
     if (!evaluation || !evaluation->result)
         return;
     Entry entry;
-    entry.state = {evaluation->scenario, path};
+    entry.state = Session::State{evaluation->scenario, path}.kept();
     entry.configuration = configurationText(evaluation->scenario, path);
     entry.details = detailsText(evaluation->scenario, path);
     entry.cluster = clusterText(evaluation->scenario.cluster);
@@ -109,9 +109,7 @@ void History::add(std::shared_ptr<const engine::Evaluation> evaluation, const QS
         m_entries[static_cast<std::size_t>(row)] = std::move(entry);
     }
     m_current = row;
-    m_recent.erase(std::remove(m_recent.begin(), m_recent.end(), row), m_recent.end());
-    m_recent.push_back(row);
-    dropOldEvaluations();
+    dropEvaluations();
     if (previous >= 0 && previous != row)
         Q_EMIT dataChanged(index(previous, 0), index(previous, ColumnCount - 1));
     // The current row's figures, and every row's comparison when the baseline's own figures changed.
@@ -121,15 +119,11 @@ void History::add(std::shared_ptr<const engine::Evaluation> evaluation, const QS
         Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
 }
 
-void History::dropOldEvaluations()
+void History::dropEvaluations()
 {
-    int kept = 0;
-    for (auto it = m_recent.rbegin(); it != m_recent.rend(); ++it) {
-        if (*it == m_baseline)
-            continue;
-        if (++kept > kKeptEvaluations)
-            m_entries[static_cast<std::size_t>(*it)].evaluation.reset();
-    }
+    for (int row = 0; row < count(); ++row)
+        if (row != m_current && row != m_baseline)
+            m_entries[static_cast<std::size_t>(row)].evaluation.reset();
 }
 
 void History::setBaseline(int row)
@@ -137,6 +131,7 @@ void History::setBaseline(int row)
     if (row >= count() || row == m_baseline)
         return;
     m_baseline = row;
+    dropEvaluations();
     if (count() > 0)
         Q_EMIT dataChanged(index(0, 0), index(count() - 1, ColumnCount - 1));
     Q_EMIT baselineChanged();

@@ -17,16 +17,14 @@ namespace flint::app {
 
 /// The configurations tried in this session: one row per distinct scenario estimated (newest last),
 /// with its figures. One row may be the baseline, which the others and the current estimate are
-/// compared with. Rows keep their scenario (re-opened through Session::restore); the most recent
-/// rows and the baseline also keep their whole evaluation, older ones their figures only, so that a
-/// long session does not hold every estimate's timelines.
+/// compared with. Rows keep their scenario as undo does (Session::State::kept; re-opened through
+/// Session::restore) and their figures; only the current row and the baseline keep their whole
+/// evaluation, so that a long session does not hold every estimate's timelines and matrix.
 class History : public QAbstractTableModel {
     Q_OBJECT
 
 public:
     enum Column { Number, Configuration, ClusterColumn, StepTime, Throughput, Mfu, VersusBaseline, ColumnCount };
-    /// Rows besides the baseline that keep their evaluation.
-    static constexpr int kKeptEvaluations = 6;
 
     struct Entry {
         Session::State state;
@@ -36,7 +34,8 @@ public:
         double stepTime = 0;
         double tokensPerSecondPerGpu = -1; ///< -1: not a built-in model
         double mfu = -1;
-        std::shared_ptr<const engine::Evaluation> evaluation; ///< null once dropped
+        /// Held while the row is current or the baseline, else null.
+        std::shared_ptr<const engine::Evaluation> evaluation;
     };
 
     explicit History(QObject* parent = nullptr);
@@ -73,11 +72,10 @@ Q_SIGNALS:
 private:
     /// Step time of `row` against the baseline's, in percent ("" for the baseline itself or none).
     QString versusBaseline(int row) const;
-    void dropOldEvaluations();
+    /// Drops the evaluations of rows that are neither current nor the baseline.
+    void dropEvaluations();
 
     std::vector<Entry> m_entries;
-    /// Rows in order of their last use (most recent last), for dropOldEvaluations.
-    std::vector<int> m_recent;
     int m_current = -1;
     int m_baseline = -1;
 };

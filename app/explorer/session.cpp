@@ -79,31 +79,37 @@ Session::~Session() = default;
 
 void Session::open(const QString& path)
 {
-    m_path = path;
+    load(path, m_scenario, true);
+}
+
+void Session::load(const QString& path, const engine::Scenario& base, bool record)
+{
     const std::string file = QFileInfo(path).absoluteFilePath().toStdString();
-    const engine::Scenario base = m_scenario;
-    m_jobs.start(
-        views::JobRunner::Kind::Load, tr("Loading %1…").arg(QFileInfo(path).fileName()),
-        [this, file, path, base](const core::JobControl& control) -> std::function<void()> {
-            try {
-                engine::Scenario scenario = base;
-                scenario.model.reset();
-                scenario.workload = std::make_shared<const core::LoadedWorkload>(core::loadWorkload(file, {}, control));
-                auto prepared = std::make_shared<const engine::Evaluation>(engine::prepare(scenario, nullptr, control));
-                // The cluster as it is when the load ends: an edit made meanwhile counts.
-                return [this, prepared, path] {
-                    adopt(std::make_shared<const engine::Evaluation>(engine::rebind(*prepared, m_scenario.cluster)),
-                          path, true);
-                };
-            } catch (const core::Cancelled&) {
-                throw;
-            } catch (const std::exception& e) {
-                const QString details = describe(e);
-                return [this, details, path] {
-                    Q_EMIT failed(tr("Cannot open %1").arg(QFileInfo(path).fileName()), details);
-                };
-            }
-        });
+    m_jobs.start(views::JobRunner::Kind::Load, tr("Loading %1…").arg(QFileInfo(path).fileName()),
+                 [this, file, path, base, record](const core::JobControl& control) -> std::function<void()> {
+                     try {
+                         engine::Scenario scenario = base;
+                         scenario.model.reset();
+                         scenario.workload =
+                             std::make_shared<const core::LoadedWorkload>(core::loadWorkload(file, {}, control));
+                         auto prepared =
+                             std::make_shared<const engine::Evaluation>(engine::prepare(scenario, nullptr, control));
+                         // The cluster as it is when the load ends (an edit made meanwhile counts), or the
+                         // restored state's.
+                         return [this, prepared, path, record, cluster = base.cluster] {
+                             adopt(std::make_shared<const engine::Evaluation>(
+                                       engine::rebind(*prepared, record ? m_scenario.cluster : cluster)),
+                                   path, record);
+                         };
+                     } catch (const core::Cancelled&) {
+                         throw;
+                     } catch (const std::exception& e) {
+                         const QString details = describe(e);
+                         return [this, details, path] {
+                             Q_EMIT failed(tr("Cannot open %1").arg(QFileInfo(path).fileName()), details);
+                         };
+                     }
+                 });
 }
 
 void Session::openWorkload(std::shared_ptr<const core::LoadedWorkload> workload, const QString& name)
@@ -144,13 +150,27 @@ void Session::restore(const State& state, bool record)
         compile(state.scenario, record);
     else if (state.scenario.workload)
         adoptWorkload(state.scenario, state.path, record);
+    else
+        load(state.path, state.scenario, record); // a large file, not kept (State::keep)
+}
+
+Session::State Session::State::kept() const
+{
+    State out = *this;
+    if (out.scenario.model || !out.scenario.workload || !QFileInfo(out.path).isFile())
+        return out;
+    std::size_t ops = 0;
+    for (const auto& program : out.scenario.workload->workload.programs)
+        ops += program->ops.size();
+    if (ops > kKeptOps)
+        out.scenario.workload.reset();
+    return out;
 }
 
 void Session::compile(const engine::Scenario& scenario, bool record)
 {
 #if defined(FLINT_HAVE_MODELS)
     const QString name = QString::fromStdString(scenario.model->title + " — " + scenario.parallel.describe());
-    m_path = name;
     m_jobs.start(
         views::JobRunner::Kind::Load, tr("Compiling %1…").arg(name),
         [this, scenario, name, record,
@@ -204,7 +224,7 @@ void Session::adopt(std::shared_ptr<const engine::Evaluation> prepared, const QS
 
 void Session::recordStep(const State& before, const QString& text, bool clusterEdit)
 {
-    m_undo.push(new ScenarioStep(*this, before, state(), text, clusterEdit));
+    m_undo.push(new ScenarioStep(*this, before.kept(), state().kept(), text, clusterEdit));
 }
 
 void Session::exportChakra(const QString& prefix)

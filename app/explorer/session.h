@@ -33,8 +33,15 @@ public:
     /// What the explorer shows: a scenario and the name it is shown under (a file's path, or a
     /// model's title and strategy).
     struct State {
+        /// Workloads read from files with more ops than this (in distinct programs) are not kept by
+        /// undo steps and history rows; restoring one reads the file again.
+        static constexpr std::size_t kKeptOps = 2'000'000;
+
         engine::Scenario scenario;
         QString path;
+
+        /// This state as undo and the history keep it: without a large file's workload.
+        State kept() const;
     };
 
     explicit Session(QObject* parent = nullptr);
@@ -115,6 +122,8 @@ Q_SIGNALS:
     void busyChanged(const QString& message, int percent);
 
 private:
+    /// Reads `path` on a worker, then shows it with the cluster of `base` (sized for its ranks).
+    void load(const QString& path, const engine::Scenario& base, bool record);
     /// Compiles the model of `scenario` on a worker, then adopts and estimates it.
     void compile(const engine::Scenario& scenario, bool record);
     /// Shows the in-memory workload of `scenario` under `name` and estimates it.

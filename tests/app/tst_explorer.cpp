@@ -64,6 +64,7 @@ private Q_SLOTS:
     void networkEditsSurviveStrategyChanges();
     void undoAndRedoGoThroughEdits();
     void baselineIsComparedAndExported();
+    void restoreReadsAFileNotKept();
     void staleResultsAreDropped();
     void badFileKeepsPreviousState();
     void screenshotOfTheWindow();
@@ -419,6 +420,33 @@ void TestExplorer::baselineIsComparedAndExported()
     QTest::mouseClick(pin, Qt::LeftButton);
     QCOMPARE(history.baseline(), -1);
     QVERIFY(window.whatIf()->comparison().contains(QStringLiteral("Last change")));
+}
+
+void TestExplorer::restoreReadsAFileNotKept()
+{
+    // Undo steps and history rows keep a small file's workload; a state without it (a large file's,
+    // State::kept) is restored by reading the file again, on the state's cluster.
+    app::MainWindow window;
+    QSignalSpy estimated(&window.session(), &app::Session::estimateAvailable);
+    window.openPath(kAllReduce);
+    QVERIFY(estimated.wait(20000));
+    const app::Session::State opened = window.session().state();
+    QVERIFY(opened.kept().scenario.workload); // 8 small ranks: kept
+    window.openModel(tests::smallModel(), tests::smallModelStrategy(8));
+    QVERIFY(estimated.wait(120000));
+    app::Session::State state = opened;
+    state.scenario.workload.reset();
+    state.scenario.cluster.topology.dims.front().bandwidthGBps /= 4;
+    state.scenario.cluster.edited = true;
+    window.session().restore(state);
+    QVERIFY(estimated.wait(20000));
+    const auto evaluation = window.session().evaluation();
+    QVERIFY(!evaluation->scenario.model);
+    QCOMPARE(evaluation->workload->workload.rankCount(), std::size_t(8));
+    QCOMPARE(evaluation->scenario.cluster.topology.dims.front().bandwidthGBps,
+             state.scenario.cluster.topology.dims.front().bandwidthGBps);
+    QCOMPARE(window.session().path(), kAllReduce);
+    QCOMPARE(window.session().undoStack().count(), 1); // the model; the restore pushed nothing
 }
 
 void TestExplorer::staleResultsAreDropped()
