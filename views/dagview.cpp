@@ -82,13 +82,30 @@ void DagView::setProgram(std::shared_ptr<const core::Program> program, int rank)
     m_fitPending = true;
     setMessage({});
     ++m_generation;
+    m_layoutDeferred = false;
     if (!m_program) {
         m_busy = false;
         update();
         return;
     }
+    // On a tab the user is not looking at, the layout waits until the tab is shown: a strategy edit
+    // watched on the timeline should not share the cores with a graph nobody sees.
+    if (window()->isVisible() && !isVisible()) {
+        m_layoutDeferred = true;
+        m_busy = false;
+        return;
+    }
     // The worker builds the scope tree and picks the initial state.
     requestLayout({});
+}
+
+void DagView::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_layoutDeferred) {
+        m_layoutDeferred = false;
+        requestLayout({});
+    }
 }
 
 void DagView::requestLayout(DagCollapseState state, std::uint32_t focusOp)
@@ -113,23 +130,23 @@ void DagView::requestLayout(DagCollapseState state, std::uint32_t focusOp)
     QPointer<DagView> self(this);
     // The job owns copies of everything it reads (program, tree, state) and never touches the view;
     // results enter the cache on the GUI thread, and only when no newer request came meanwhile.
-    m_jobs->start(
-        JobRunner::Kind::Layout, tr("Laying out the graph…"),
-        [self, program, knownTree, initial, state, generation](const core::JobControl&) mutable -> std::function<void()> {
-            auto result = std::make_shared<JobResult>();
-            result->generation = generation;
-            result->tree = knownTree ? knownTree : DagScopeTree::build(*program);
-            if (initial)
-                state = result->tree->initialState(initialNodeBudget);
-            result->state = state;
-            auto layout = std::make_shared<DagLayout>(result->tree->buildGraph(state));
-            result->ok = DagLayoutEngine::layout(*layout);
-            result->layout = std::move(layout);
-            return [self, result] {
-                if (self)
-                    self->layoutDone(*result);
-            };
-        });
+    m_jobs->start(JobRunner::Kind::Layout, tr("Laying out the graph…"),
+                  [self, program, knownTree, initial, state,
+                   generation](const core::JobControl&) mutable -> std::function<void()> {
+                      auto result = std::make_shared<JobResult>();
+                      result->generation = generation;
+                      result->tree = knownTree ? knownTree : DagScopeTree::build(*program);
+                      if (initial)
+                          state = result->tree->initialState(initialNodeBudget);
+                      result->state = state;
+                      auto layout = std::make_shared<DagLayout>(result->tree->buildGraph(state));
+                      result->ok = DagLayoutEngine::layout(*layout);
+                      result->layout = std::move(layout);
+                      return [self, result] {
+                          if (self)
+                              self->layoutDone(*result);
+                      };
+                  });
 }
 
 void DagView::layoutDone(const JobResult& result)

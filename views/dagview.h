@@ -88,6 +88,7 @@ Q_SIGNALS:
 
 protected:
     void paintEvent(QPaintEvent* event) override;
+    void showEvent(QShowEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
@@ -122,6 +123,8 @@ private:
     int m_rank = 0;
     quint64 m_generation = 0;
     bool m_busy = false;
+    /// The program changed while the view was hidden: lay out when shown (showEvent).
+    bool m_layoutDeferred = false;
     QPointer<JobRunner> m_jobs;
     bool m_fitPending = false;
     std::uint32_t m_focusPending = DagNode::noOp;

@@ -103,12 +103,32 @@ OpsPage::OpsPage(QWidget* parent)
 void OpsPage::setData(std::shared_ptr<const core::Workload> workload,
                       std::shared_ptr<const core::EstimateResult> result, int rank)
 {
-    m_model->setData(std::move(workload), std::move(result), rank);
+    m_pending = Pending{std::move(workload), std::move(result), rank};
+    if (isVisible() || !window()->isVisible())
+        apply();
+    else if (m_model->rowCount() > 0)
+        m_model->setData({}, {}, 0); // do not hold the previous workload while hidden
+}
+
+void OpsPage::apply()
+{
+    if (!m_pending)
+        return;
+    Pending pending = std::move(*m_pending);
+    m_pending.reset();
+    m_model->setData(std::move(pending.workload), std::move(pending.result), pending.rank);
     updateCount();
+}
+
+void OpsPage::showEvent(QShowEvent* event)
+{
+    apply();
+    QWidget::showEvent(event);
 }
 
 void OpsPage::selectOp(std::uint32_t opIndex)
 {
+    apply();
     const int row = m_model->rowOfOp(opIndex);
     if (row < 0)
         return;

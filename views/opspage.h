@@ -5,6 +5,7 @@
 #include "core/workload.h"
 
 #include <memory>
+#include <optional>
 
 #include <QWidget>
 
@@ -28,22 +29,47 @@ class OpsPage : public QWidget {
 public:
     explicit OpsPage(QWidget* parent = nullptr);
 
+    /// Shows `rank`'s ops of `workload` with their times in `result`; while the page is hidden, when
+    /// it is next shown or asked for its model (a 50,000-row table costs tens of milliseconds).
     void setData(std::shared_ptr<const core::Workload> workload, std::shared_ptr<const core::EstimateResult> result,
                  int rank);
     /// Selects and shows op `opIndex` of the shown rank without emitting opActivated().
     void selectOp(std::uint32_t opIndex);
 
-    OpsTableModel* model() const { return m_model; }
-    QSortFilterProxyModel* proxy() const { return m_proxy; }
-    QTableView* table() const { return m_table; }
+    OpsTableModel* model()
+    {
+        apply();
+        return m_model;
+    }
+    QSortFilterProxyModel* proxy()
+    {
+        apply();
+        return m_proxy;
+    }
+    QTableView* table()
+    {
+        apply();
+        return m_table;
+    }
     QLineEdit* filter() const { return m_filter; }
 
 Q_SIGNALS:
     void opActivated(int rank, int opIndex);
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
     void updateCount();
+    /// Gives the table the data of the last setData() if it has not had it yet.
+    void apply();
 
+    struct Pending {
+        std::shared_ptr<const core::Workload> workload;
+        std::shared_ptr<const core::EstimateResult> result;
+        int rank = 0;
+    };
+    std::optional<Pending> m_pending;
     OpsTableModel* m_model = nullptr;
     QSortFilterProxyModel* m_proxy = nullptr;
     QTableView* m_table = nullptr;

@@ -19,6 +19,7 @@ QSpinBox* degree(QWidget* parent, int maximum, const QString& tip)
     auto* spin = new QSpinBox(parent);
     spin->setRange(1, maximum);
     spin->setToolTip(tip);
+    spin->setKeyboardTracking(false); // "16" is one edit, not PP 1 then PP 16
     return spin;
 }
 

@@ -47,7 +47,10 @@ public:
     void setActive(bool active, const QString& why = {});
     bool isActive() const { return m_active; }
 
-    static constexpr int kDebounceMs = 150;
+    /// Milliseconds between the last edit and strategyChanged(): enough to take several degrees set
+    /// at once (a restored state, a held arrow) as one change. Typed numbers count when committed
+    /// (Enter, Tab or an arrow: the spin boxes do not track the keyboard), not at every digit.
+    static constexpr int kDebounceMs = 40;
 
 Q_SIGNALS:
     void strategyChanged(const flint::core::model::TransformerConfig& model,

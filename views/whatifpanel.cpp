@@ -145,6 +145,7 @@ void WhatIfPanel::fillTable()
         m_dims->setItem(d, 1, npus);
         auto* bandwidth = new QDoubleSpinBox(m_dims);
         bandwidth->setRange(0.01, 100000);
+        bandwidth->setKeyboardTracking(false);
         bandwidth->setDecimals(2);
         bandwidth->setValue(toDisplayedGBps(dim.bandwidthGBps));
         bandwidth->setToolTip(tr("Per-NPU bandwidth, one direction, in GB/s (GB = 10^9 bytes, as in data sheets "
@@ -153,6 +154,7 @@ void WhatIfPanel::fillTable()
         m_dims->setCellWidget(d, 2, bandwidth);
         auto* latency = new QDoubleSpinBox(m_dims);
         latency->setRange(0, 1e7);
+        latency->setKeyboardTracking(false);
         latency->setDecimals(1);
         latency->setValue(dim.latencyNs);
         connect(latency, &QDoubleSpinBox::valueChanged, this, &WhatIfPanel::edited);

@@ -35,8 +35,9 @@ public:
     void setComparison(const QString& text);
     /// The comparison shown (HTML).
     QString comparison() const;
-    /// Milliseconds between the last edit and clusterChanged().
-    static constexpr int kDebounceMs = 100;
+    /// Milliseconds between the last edit and clusterChanged(); typed numbers count when committed
+    /// (Enter, Tab or an arrow), not at every digit.
+    static constexpr int kDebounceMs = 40;
 
 Q_SIGNALS:
     void clusterChanged(const flint::core::Cluster& cluster);

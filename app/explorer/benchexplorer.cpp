@@ -4,7 +4,9 @@
 //   2. an expanded group of 2,000 ops lays out;
 //   3. the timeline repaints a full-window frame with 1,024 ranks x 10,000 events;
 //   4. a what-if edit on a 1,024-rank workload reaches updated views (debounce included), symmetric
-//      and with every rank different (its own recorded durations).
+//      and with every rank different (its own recorded durations);
+//   5. a parallelism edit of GPT-3 175B (TP, PP, back to cached blocks) reaches updated views, on
+//      1,024 and 16,384 ranks.
 // Prints each figure with its target. A benchmark, not a test: it never fails on time.
 #include "app/explorer/mainwindow.h"
 #include "app/explorer/session.h"
@@ -16,6 +18,7 @@
 #include "views/daglayoutengine.h"
 #include "views/dagscopetree.h"
 #include "views/dagview.h"
+#include "views/parallelismpanel.h"
 #include "views/timelineview.h"
 #include "views/whatifpanel.h"
 
@@ -32,8 +35,10 @@
 #include <QEventLoop>
 #include <QFileInfo>
 #include <QImage>
+#include <QMap>
 #include <QPainter>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QTimer>
 
@@ -283,6 +288,85 @@ void benchWhatIf(int runs, const char* title, core::Workload workload)
     report(label, s.median, 200);
 }
 
+/// Edits of the Parallelism panel's spin boxes, made within its debounce as a user types them.
+struct StrategyEdit {
+    const char* label;
+    QMap<QString, int> values; ///< spin box object name -> value
+};
+
+void benchParallelism(int rounds)
+{
+    std::printf("Parallelism edit (GPT-3 175B on dgx-h100-ib; edit -> debounce -> compile -> estimate -> views)\n");
+    app::MainWindow window;
+    window.resize(1600, 1000);
+    window.show();
+    if (auto* tabs = window.findChild<QTabWidget*>())
+        tabs->setCurrentWidget(window.findChild<QWidget*>(QStringLiteral("timeline")));
+    {
+        QSignalSpy first(&window.session(), &app::Session::estimateAvailable);
+        window.openDefaultModel(); // TP 8 x PP 8 x DP 16 = 1,024 ranks, global batch 1,536
+        if (!waitFor(first, 120'000)) {
+            missed("the first estimate did not arrive");
+            return;
+        }
+    }
+    QApplication::processEvents();
+    const std::vector<StrategyEdit> edits{
+        {"TP 8 -> 4 (DP 32)", {{QStringLiteral("tp"), 4}, {QStringLiteral("dp"), 32}}},
+        {"TP 4 -> 8, PP 8 -> 16 (DP 8)",
+         {{QStringLiteral("tp"), 8}, {QStringLiteral("pp"), 16}, {QStringLiteral("dp"), 8}}},
+        {"PP 16 -> 8 (DP 16)", {{QStringLiteral("pp"), 8}, {QStringLiteral("dp"), 16}}},
+    };
+    std::vector<std::vector<double>> times(edits.size());
+    const auto apply = [&window](const StrategyEdit& edit) {
+        for (auto it = edit.values.begin(); it != edit.values.end(); ++it)
+            window.parallelism()->findChild<QSpinBox*>(it.key())->setValue(it.value());
+    };
+    const auto measure = [&](const StrategyEdit& edit, std::vector<double>& into) {
+        QSignalSpy updated(&window.session(), &app::Session::estimateAvailable);
+        const auto start = Clock::now();
+        apply(edit);
+        if (!waitFor(updated, 60'000)) {
+            missed("an estimate did not arrive");
+            return false;
+        }
+        window.timeline()->repaint();
+        into.push_back(msSince(start));
+        return true;
+    };
+    for (int round = 0; round < rounds; ++round)
+        for (std::size_t e = 0; e < edits.size(); ++e)
+            if (!measure(edits[e], times[e]))
+                return;
+    // The first round lowers blocks never seen (except for the last edit, back to the start); later
+    // rounds find every block cached, as a user going back and forth does.
+    for (std::size_t e = 0; e < edits.size(); ++e) {
+        char label[160];
+        std::snprintf(label, sizeof label, "%s, first time", edits[e].label);
+        report(label, times[e].front(), 200);
+        if (times[e].size() < 2)
+            continue;
+        const Stats s = statsOf({times[e].begin() + 1, times[e].end()});
+        std::snprintf(label, sizeof label, "%s, again (median; worst %.0f)", edits[e].label, s.worst);
+        report(label, s.median, 200);
+    }
+    // 16,384 ranks: DP 256 with the global batch grown with it (96 microbatches per replica, as above).
+    const StrategyEdit big{"", {{QStringLiteral("dp"), 256}, {QStringLiteral("globalBatch"), 1536 * 16}}};
+    std::vector<double> bigTimes;
+    for (int round = 0; round < rounds; ++round) {
+        if (!measure(big, bigTimes))
+            return;
+        const StrategyEdit back{"", {{QStringLiteral("dp"), 16}, {QStringLiteral("globalBatch"), 1536}}};
+        std::vector<double> ignored;
+        if (!measure(back, ignored))
+            return;
+    }
+    const Stats s = statsOf(bigTimes);
+    char label[160];
+    std::snprintf(label, sizeof label, "DP 16 -> 256 (16,384 ranks) (median; worst %.0f)", s.worst);
+    report(label, s.median, 1000);
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -298,15 +382,15 @@ int main(int argc, char** argv)
     const QCommandLineOption quick(QStringLiteral("quick"), QStringLiteral("One run of each case (for tests)."));
     parser.addOption(quick);
     const QCommandLineOption only(QStringLiteral("only"),
-                                  QStringLiteral("Only the cases of one kind: dag, timeline or what-if."),
+                                  QStringLiteral("Only the cases of one kind: dag, timeline, what-if or parallelism."),
                                   QStringLiteral("KIND"));
     parser.addOption(only);
     parser.process(app);
     const bool once = parser.isSet(quick);
     const QString kind = parser.value(only);
     if (!kind.isEmpty() && kind != QLatin1String("dag") && kind != QLatin1String("timeline") &&
-        kind != QLatin1String("what-if")) {
-        std::fprintf(stderr, "--only takes dag, timeline or what-if\n");
+        kind != QLatin1String("what-if") && kind != QLatin1String("parallelism")) {
+        std::fprintf(stderr, "--only takes dag, timeline, what-if or parallelism\n");
         return 2;
     }
     const auto wanted = [&](const char* name) { return kind.isEmpty() || kind == QLatin1String(name); };
@@ -317,6 +401,8 @@ int main(int argc, char** argv)
         if (!once)
             benchTimeline(20, true);
     }
+    if (wanted("parallelism"))
+        benchParallelism(once ? 1 : 5);
     if (!wanted("what-if"))
         return g_missedEvents > 0 ? 1 : 0;
     benchWhatIf(once ? 2 : 7, "1,024 ranks x 10,000 ops",

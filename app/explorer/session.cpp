@@ -9,6 +9,7 @@
 
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QThreadPool>
 #include <QUndoCommand>
 
 namespace flint::app {
@@ -205,6 +206,7 @@ void Session::adopt(std::shared_ptr<const engine::Evaluation> prepared, const QS
 {
     const State before = state();
     const bool hadState = m_prepared != nullptr;
+    retire(m_prepared);
     m_prepared = std::move(prepared);
     m_scenario = m_prepared->scenario;
     m_path = path;
@@ -220,6 +222,23 @@ void Session::adopt(std::shared_ptr<const engine::Evaluation> prepared, const QS
     Q_EMIT scenarioChanged(m_scenario);
     Q_EMIT workloadAvailable(m_prepared->workload, m_path);
     startEstimate();
+}
+
+void Session::retire(std::shared_ptr<const void> old)
+{
+    if (old)
+        m_retired.push_back(std::move(old));
+}
+
+void Session::releaseRetired()
+{
+    if (m_retired.empty())
+        return;
+    // Whatever else still holds them (a view, the history, an undo step) keeps them alive; when these
+    // are the last references, the memory is freed on the worker.
+    auto bag = std::make_shared<std::vector<std::shared_ptr<const void>>>(std::move(m_retired));
+    m_retired.clear();
+    QThreadPool::globalInstance()->start([bag] { bag->clear(); });
 }
 
 void Session::recordStep(const State& before, const QString& text, bool clusterEdit)
@@ -287,8 +306,10 @@ void Session::startEstimate()
                          auto evaluation = std::make_shared<engine::Evaluation>(*prepared);
                          engine::estimate(*evaluation, control);
                          return [this, evaluation] {
+                             retire(std::move(m_evaluation));
                              m_evaluation = evaluation;
                              Q_EMIT estimateAvailable(m_evaluation);
+                             releaseRetired(); // the views have let go of the previous estimate
                          };
                      } catch (const core::Cancelled&) {
                          throw;

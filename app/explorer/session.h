@@ -9,6 +9,7 @@
 #include "views/jobrunner.h"
 
 #include <memory>
+#include <vector>
 
 #include <QObject>
 #include <QUndoStack>
@@ -134,6 +135,11 @@ private:
     /// Re-estimates on `cluster`, one undo step named `step` (merged with the previous one when
     /// `mergeable` and it came less than a second before).
     void changeCluster(const core::Cluster& cluster, const QString& step, bool mergeable);
+    /// Keeps `old` (a workload or estimate no longer shown) until releaseRetired().
+    void retire(std::shared_ptr<const void> old);
+    /// Lets go of what retire() kept on a worker thread: freeing a million-op workload took tens of
+    /// milliseconds of the GUI thread after every strategy edit.
+    void releaseRetired();
     /// Pushes an undo step from `before` to what is shown now.
     void recordStep(const State& before, const QString& text, bool clusterEdit);
     void startEstimate();
@@ -145,6 +151,7 @@ private:
     std::shared_ptr<const engine::Evaluation> m_prepared;
     std::shared_ptr<const engine::Evaluation> m_evaluation;
     QString m_path;
+    std::vector<std::shared_ptr<const void>> m_retired;
 };
 
 } // namespace flint::app

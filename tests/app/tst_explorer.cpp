@@ -65,6 +65,7 @@ private Q_SLOTS:
     void undoAndRedoGoThroughEdits();
     void baselineIsComparedAndExported();
     void restoreReadsAFileNotKept();
+    void hiddenPagesCatchUpWhenShown();
     void staleResultsAreDropped();
     void badFileKeepsPreviousState();
     void screenshotOfTheWindow();
@@ -447,6 +448,30 @@ void TestExplorer::restoreReadsAFileNotKept()
              state.scenario.cluster.topology.dims.front().bandwidthGBps);
     QCOMPARE(window.session().path(), kAllReduce);
     QCOMPARE(window.session().undoStack().count(), 1); // the model; the restore pushed nothing
+}
+
+void TestExplorer::hiddenPagesCatchUpWhenShown()
+{
+    // With the timeline in front, the graph is laid out and the Ops table filled only when their
+    // tabs are shown (an edit watched on the timeline does not wait for them), and then for the
+    // workload shown now, with an op selected meanwhile.
+    app::MainWindow window;
+    window.show();
+    window.tabs()->setCurrentWidget(window.timelinePage());
+    QSignalSpy estimated(&window.session(), &app::Session::estimateAvailable);
+    window.openPath(kHlo);
+    QVERIFY(estimated.wait(20000));
+    window.openPath(kAllReduce);
+    QVERIFY(estimated.wait(20000));
+    QTest::qWait(200);
+    QVERIFY(!window.graph()->currentLayout());
+    QVERIFY(!window.graph()->isLayingOut());
+    window.tabs()->setCurrentWidget(window.findChild<QWidget*>(QStringLiteral("graph")));
+    QTRY_VERIFY_WITH_TIMEOUT(window.graph()->currentLayout() && !window.graph()->isLayingOut(), 20000);
+    const auto& program = window.session().workload()->workload.programOf(0);
+    QCOMPARE(window.graph()->currentLayout()->opToNode.size(), program.ops.size());
+    window.tabs()->setCurrentWidget(window.ops());
+    QCOMPARE(window.ops()->model()->rowCount(), static_cast<int>(program.ops.size()));
 }
 
 void TestExplorer::staleResultsAreDropped()
