@@ -116,7 +116,7 @@ void OpsPage::apply()
         return;
     Pending pending = std::move(*m_pending);
     m_pending.reset();
-    m_model->setData(std::move(pending.workload), std::move(pending.result), pending.rank);
+    m_model->setData(pending.workload, pending.result, pending.rank);
     updateCount();
 }
 
