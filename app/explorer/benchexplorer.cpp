@@ -238,6 +238,25 @@ void benchTimeline(int frames, bool everyRank)
     measure("a collective highlighted");
 }
 
+/// Shows `window` with the timeline in front (as a user watching what an edit does would have it),
+/// runs `open` and waits for its estimate; false (and counted as missed) when it does not arrive.
+template <typename Open>
+bool showFirstEstimate(app::MainWindow& window, Open open)
+{
+    window.resize(1600, 1000);
+    window.show();
+    if (auto* tabs = window.findChild<QTabWidget*>())
+        tabs->setCurrentWidget(window.findChild<QWidget*>(QStringLiteral("timeline")));
+    // Scoped: a spy keeps every emission's arguments, and with them every result.
+    QSignalSpy first(&window.session(), &app::Session::estimateAvailable);
+    open();
+    if (!waitFor(first, 120'000)) {
+        missed("the first estimate did not arrive");
+        return false;
+    }
+    return true;
+}
+
 void benchWhatIf(int runs, const char* title, core::Workload workload)
 {
     std::printf("What-if (%s; edit -> debounce -> estimate -> every view updated)\n", title);
@@ -246,20 +265,8 @@ void benchWhatIf(int runs, const char* title, core::Workload workload)
     loaded->name = title;
     loaded->workload = std::move(workload);
     app::MainWindow window;
-    window.resize(1600, 1000);
-    window.show();
-    // The timeline in front, as a user watching what an edit does would have it.
-    if (auto* tabs = window.findChild<QTabWidget*>())
-        tabs->setCurrentWidget(window.findChild<QWidget*>(QStringLiteral("timeline")));
-    {
-        // Scoped: a spy keeps every emission's arguments, and with them every result.
-        QSignalSpy first(&window.session(), &app::Session::estimateAvailable);
-        window.session().openWorkload(loaded, QStringLiteral("synthetic"));
-        if (!waitFor(first, 60'000)) {
-            missed("the first estimate did not arrive");
-            return;
-        }
-    }
+    if (!showFirstEstimate(window, [&] { window.session().openWorkload(loaded, QStringLiteral("synthetic")); }))
+        return;
     QApplication::processEvents();
     const auto boxes = window.whatIf()->findChildren<QDoubleSpinBox*>();
     if (boxes.isEmpty()) {
@@ -298,18 +305,9 @@ void benchParallelism(int rounds)
 {
     std::printf("Parallelism edit (GPT-3 175B on dgx-h100-ib; edit -> debounce -> compile -> estimate -> views)\n");
     app::MainWindow window;
-    window.resize(1600, 1000);
-    window.show();
-    if (auto* tabs = window.findChild<QTabWidget*>())
-        tabs->setCurrentWidget(window.findChild<QWidget*>(QStringLiteral("timeline")));
-    {
-        QSignalSpy first(&window.session(), &app::Session::estimateAvailable);
-        window.openDefaultModel(); // TP 8 x PP 8 x DP 16 = 1,024 ranks, global batch 1,536
-        if (!waitFor(first, 120'000)) {
-            missed("the first estimate did not arrive");
-            return;
-        }
-    }
+    // TP 8 x PP 8 x DP 16 = 1,024 ranks, global batch 1,536.
+    if (!showFirstEstimate(window, [&] { window.openDefaultModel(); }))
+        return;
     QApplication::processEvents();
     const std::vector<StrategyEdit> edits{
         {"TP 8 -> 4 (DP 32)", {{QStringLiteral("tp"), 4}, {QStringLiteral("dp"), 32}}},

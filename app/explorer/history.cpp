@@ -83,7 +83,7 @@ void History::add(std::shared_ptr<const engine::Evaluation> evaluation, const QS
     if (!evaluation || !evaluation->result)
         return;
     Entry entry;
-    entry.state = Session::State{evaluation->scenario, path}.kept();
+    entry.state = Session::State{evaluation->scenario, path}.kept(0);
     entry.configuration = configurationText(evaluation->scenario, path);
     entry.details = detailsText(evaluation->scenario, path);
     entry.cluster = clusterText(evaluation->scenario.cluster);
@@ -94,11 +94,11 @@ void History::add(std::shared_ptr<const engine::Evaluation> evaluation, const QS
         entry.mfu = evaluation->figures->mfu;
     }
     entry.evaluation = std::move(evaluation);
-    const QString key = keyOf(entry);
+    entry.key = keyOf(entry);
     const int previous = m_current;
     int row = -1;
     for (std::size_t i = 0; i < m_entries.size(); ++i)
-        if (keyOf(m_entries[i]) == key)
+        if (m_entries[i].key == entry.key)
             row = static_cast<int>(i);
     if (row < 0) {
         row = count();

@@ -17,9 +17,10 @@ namespace flint::app {
 
 /// The configurations tried in this session: one row per distinct scenario estimated (newest last),
 /// with its figures. One row may be the baseline, which the others and the current estimate are
-/// compared with. Rows keep their scenario as undo does (Session::State::kept; re-opened through
-/// Session::restore) and their figures; only the current row and the baseline keep their whole
-/// evaluation, so that a long session does not hold every estimate's timelines and matrix.
+/// compared with. Rows keep their scenario (re-opened through Session::restore) without a file's
+/// workload (re-opening reads the file again), and their figures; only the current row and the
+/// baseline keep their whole evaluation, so that a long session does not hold every estimate's
+/// workload, timelines and matrix.
 class History : public QAbstractTableModel {
     Q_OBJECT
 
@@ -31,6 +32,7 @@ public:
         QString configuration; ///< "Llama 3 8B · TP 1 × PP 1 × DP 8" or the file's name
         QString details;       ///< the whole strategy ("… 1F1B, 8 microbatches of 1, ZeRO-1 …") or the path
         QString cluster;       ///< "dgx-h100-ib (edited) · 450 / 50 GB/s"
+        QString key;           ///< what makes two rows the same configuration
         double stepTime = 0;
         double tokensPerSecondPerGpu = -1; ///< -1: not a built-in model
         double mfu = -1;

@@ -74,6 +74,7 @@ Session::Session(QObject* parent)
     if (auto preset = core::clusterPreset(kDefaultPreset, 8))
         m_scenario.cluster = *preset;
     connect(&m_jobs, &views::JobRunner::busyChanged, this, &Session::busyChanged);
+    m_undo.setUndoLimit(kUndoLimit);
 }
 
 Session::~Session() = default;
@@ -152,10 +153,10 @@ void Session::restore(const State& state, bool record)
     else if (state.scenario.workload)
         adoptWorkload(state.scenario, state.path, record);
     else
-        load(state.path, state.scenario, record); // a large file, not kept (State::keep)
+        load(state.path, state.scenario, record); // a large file, not kept (State::kept)
 }
 
-Session::State Session::State::kept() const
+Session::State Session::State::kept(std::size_t maxOps) const
 {
     State out = *this;
     if (out.scenario.model || !out.scenario.workload || !QFileInfo(out.path).isFile())
@@ -163,7 +164,7 @@ Session::State Session::State::kept() const
     std::size_t ops = 0;
     for (const auto& program : out.scenario.workload->workload.programs)
         ops += program->ops.size();
-    if (ops > kKeptOps)
+    if (ops > maxOps)
         out.scenario.workload.reset();
     return out;
 }
@@ -318,6 +319,7 @@ void Session::startEstimate()
                          const QString cluster = QString::fromStdString(prepared->scenario.cluster.name);
                          return [this, details, cluster] {
                              Q_EMIT failed(tr("Cannot estimate this workload on %1").arg(cluster), details);
+                             releaseRetired();
                          };
                      }
                  });

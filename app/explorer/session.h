@@ -34,15 +34,16 @@ public:
     /// What the explorer shows: a scenario and the name it is shown under (a file's path, or a
     /// model's title and strategy).
     struct State {
-        /// Workloads read from files with more ops than this (in distinct programs) are not kept by
-        /// undo steps and history rows; restoring one reads the file again.
-        static constexpr std::size_t kKeptOps = 2'000'000;
+        /// Undo steps keep the workload of a file up to this many ops (in distinct programs), about
+        /// 60 MB; restoring a larger one reads the file again.
+        static constexpr std::size_t kKeptOps = 250'000;
 
         engine::Scenario scenario;
         QString path;
 
-        /// This state as undo and the history keep it: without a large file's workload.
-        State kept() const;
+        /// This state without the workload of a file holding more than `maxOps` ops (restore()
+        /// then reads the file again). Workloads built in memory, with no file, are always kept.
+        State kept(std::size_t maxOps = kKeptOps) const;
     };
 
     explicit Session(QObject* parent = nullptr);
@@ -70,8 +71,10 @@ public:
     void restore(const State& state, bool record = false);
     /// Undo and redo of what the session shows: every change it adopts (a file or workload opened, a
     /// model or strategy compiled, a cluster edited) is one step, pushed when the change took effect
-    /// (a failed load or compile leaves no step); network edits less than a second apart are one.
+    /// (a failed load or compile leaves no step); network edits less than a second apart are one. It
+    /// holds the last kUndoLimit steps.
     QUndoStack& undoStack() { return m_undo; }
+    static constexpr int kUndoLimit = 100;
     /// The current state (scenario and name).
     State state() const { return {m_scenario, m_path}; }
 
