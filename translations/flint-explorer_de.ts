@@ -723,6 +723,20 @@ auf %2</translation>
             <numerusform>erster Rang jeder Gruppe aus %n Rängen</numerusform>
         </translation>
     </message>
+    <message>
+        <source>base</source>
+        <comment>short axis label: the baseline&apos;s mean</comment>
+        <translation>Basis</translation>
+    </message>
+    <message>
+        <source>now</source>
+        <comment>short axis label: this estimate&apos;s mean</comment>
+        <translation>jetzt</translation>
+    </message>
+    <message>
+        <source>Step-time breakdown (%1 per rank; means first)</source>
+        <translation>Aufschlüsselung der Schrittzeit (%1 pro Rang; Mittel zuerst)</translation>
+    </message>
 </context>
 <context>
     <name>flint::views::CommMatrixPage</name>
@@ -993,6 +1007,14 @@ auf %2</translation>
     <message>
         <source>Communicated</source>
         <translation>Kommuniziert</translation>
+    </message>
+    <message>
+        <source>The op&apos;s time minus its time in the pinned baseline</source>
+        <translation>Zeit der Op minus ihre Zeit in der festgehaltenen Basislinie</translation>
+    </message>
+    <message>
+        <source>vs baseline</source>
+        <translation>ggü. Basislinie</translation>
     </message>
 </context>
 <context>

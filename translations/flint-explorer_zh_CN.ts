@@ -718,6 +718,20 @@ on %2</source>
             <numerusform>每组 %n 个 rank，标注为组内首个 rank</numerusform>
         </translation>
     </message>
+    <message>
+        <source>base</source>
+        <comment>short axis label: the baseline&apos;s mean</comment>
+        <translation>基线</translation>
+    </message>
+    <message>
+        <source>now</source>
+        <comment>short axis label: this estimate&apos;s mean</comment>
+        <translation>当前</translation>
+    </message>
+    <message>
+        <source>Step-time breakdown (%1 per rank; means first)</source>
+        <translation>单步时间分解（每个 rank，单位 %1；先列平均）</translation>
+    </message>
 </context>
 <context>
     <name>flint::views::CommMatrixPage</name>
@@ -985,6 +999,14 @@ on %2</source>
     <message>
         <source>Communicated</source>
         <translation>通信量</translation>
+    </message>
+    <message>
+        <source>The op&apos;s time minus its time in the pinned baseline</source>
+        <translation>该算子的时间减去其在固定基线中的时间</translation>
+    </message>
+    <message>
+        <source>vs baseline</source>
+        <translation>相对基线</translation>
     </message>
 </context>
 <context>

@@ -74,6 +74,22 @@ void ChartsPage::setData(std::shared_ptr<const core::Workload> workload,
         build();
 }
 
+void ChartsPage::setBaseline(std::shared_ptr<const core::EstimateResult> baseline)
+{
+    if (baseline == m_baseline)
+        return;
+    m_baseline = std::move(baseline);
+    m_stale = true;
+    if (isVisible())
+        build();
+}
+
+QStringList ChartsPage::breakdownCategories()
+{
+    build();
+    return m_breakdownCategories;
+}
+
 int ChartsPage::breakdownGroups()
 {
     build();
@@ -98,6 +114,7 @@ void ChartsPage::build()
         return;
     m_stale = false;
     m_breakdownGroups = 0;
+    m_breakdownCategories.clear();
     m_topOps.clear();
     const std::shared_ptr<const core::Workload>& workload = m_workload;
     const std::shared_ptr<const core::EstimateResult>& result = m_result;
@@ -105,11 +122,12 @@ void ChartsPage::build()
         return;
     const std::size_t ranks = result->ranks.size();
 
-    // Breakdown per group of ranks (at most 8 bars, so that labels stay legible), averaged within a
-    // group; a group is labelled by its first rank.
-    const std::size_t groups = std::min<std::size_t>(8, ranks);
+    // Breakdown per group of ranks (at most 8 bars, 6 beside a baseline, so that labels stay legible), averaged within
+    // a group; a group is labelled by its first rank.
+    const std::size_t groups = std::min<std::size_t>(m_baseline ? 6 : 8, ranks); // two more bars with a baseline
     const std::size_t perGroup = (ranks + groups - 1) / groups;
-    const auto [scale, unit] = timeUnit(result->stepTime);
+    const auto [scale, unit] =
+        timeUnit(m_baseline ? std::max(result->stepTime, m_baseline->stepTime) : result->stepTime);
     auto* compute = new QBarSet(tr("compute"));
     auto* exposed = new QBarSet(tr("exposed communication"));
     auto* idle = new QBarSet(tr("idle"));
@@ -117,6 +135,24 @@ void ChartsPage::build()
     exposed->setColor(colorOf(core::OpKind::Collective));
     idle->setColor(QColor(0xba, 0xb0, 0xac));
     QStringList categories;
+    // Against a baseline: its mean per rank and this estimate's, before the groups.
+    const auto addMean = [&](const core::EstimateResult& r, const QString& label) {
+        double c = 0, e = 0, i = 0;
+        for (const core::RankBreakdown& b : r.ranks) {
+            c += b.compute;
+            e += b.exposedComm;
+            i += b.idle;
+        }
+        const double n = static_cast<double>(std::max<std::size_t>(1, r.ranks.size()));
+        *compute << c / n * scale;
+        *exposed << e / n * scale;
+        *idle << i / n * scale;
+        categories << label;
+    };
+    if (m_baseline && !m_baseline->ranks.empty()) {
+        addMean(*m_baseline, tr("base", "short axis label: the baseline's mean"));
+        addMean(*result, tr("now", "short axis label: this estimate's mean"));
+    }
     for (std::size_t first = 0; first < ranks; first += perGroup) {
         const std::size_t last = std::min(ranks, first + perGroup);
         double c = 0, e = 0, i = 0;
@@ -146,7 +182,10 @@ void ChartsPage::build()
     chart->addAxis(timeAxis, Qt::AlignLeft);
     stacked->attachAxis(rankAxis);
     stacked->attachAxis(timeAxis);
-    replaceChart(m_breakdown, chart, tr("Step-time breakdown (%1 per rank)").arg(unit));
+    m_breakdownCategories = categories;
+    replaceChart(m_breakdown, chart,
+                 m_baseline ? tr("Step-time breakdown (%1 per rank; means first)").arg(unit)
+                            : tr("Step-time breakdown (%1 per rank)").arg(unit));
 
     // Top ops: time summed over all ranks, by op name.
     const std::vector<core::OpTotal> top = core::topOps(*result, *workload, 10);

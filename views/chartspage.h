@@ -28,6 +28,11 @@ public:
     /// when it is next shown or asked about: an edit's estimate then reaches the visible view
     /// sooner (four QCharts take 10-15 ms to build).
     void setData(std::shared_ptr<const core::Workload> workload, std::shared_ptr<const core::EstimateResult> result);
+    /// The estimate pinned for comparison (null: none): the breakdown chart then starts with the
+    /// baseline's and this estimate's mean per rank, side by side.
+    void setBaseline(std::shared_ptr<const core::EstimateResult> baseline);
+    /// The breakdown chart's categories ("baseline", "mean" when compared, then first ranks).
+    QStringList breakdownCategories();
     /// Bars in the breakdown chart (groups of ranks).
     int breakdownGroups();
     /// Names in the top-ops chart, longest first.
@@ -43,6 +48,7 @@ private:
 
     std::shared_ptr<const core::Workload> m_workload;
     std::shared_ptr<const core::EstimateResult> m_result;
+    std::shared_ptr<const core::EstimateResult> m_baseline;
     bool m_stale = false;
 
     QChartView* m_breakdown = nullptr;
@@ -50,6 +56,7 @@ private:
     QChartView* m_kinds = nullptr;
     QChartView* m_dims = nullptr;
     int m_breakdownGroups = 0;
+    QStringList m_breakdownCategories;
     QStringList m_topOps;
 };
 

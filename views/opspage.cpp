@@ -69,6 +69,7 @@ OpsPage::OpsPage(QWidget* parent)
     m_table->setModel(m_proxy);
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(OpsTableModel::Duration, Qt::DescendingOrder);
+    m_table->setColumnHidden(OpsTableModel::DurationDelta, true); // until a baseline is pinned
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -103,7 +104,25 @@ OpsPage::OpsPage(QWidget* parent)
 void OpsPage::setData(std::shared_ptr<const core::Workload> workload,
                       std::shared_ptr<const core::EstimateResult> result, int rank)
 {
-    m_pending = Pending{std::move(workload), std::move(result), rank};
+    m_shown.workload = std::move(workload);
+    m_shown.result = std::move(result);
+    m_shown.rank = rank;
+    changed();
+}
+
+void OpsPage::setBaseline(std::shared_ptr<const core::Workload> workload,
+                          std::shared_ptr<const core::EstimateResult> result)
+{
+    if (workload == m_shown.baselineWorkload && result == m_shown.baselineResult)
+        return;
+    m_shown.baselineWorkload = std::move(workload);
+    m_shown.baselineResult = std::move(result);
+    changed();
+}
+
+void OpsPage::changed()
+{
+    m_stale = true;
     if (isVisible() || !window()->isVisible())
         apply();
     else if (m_model->rowCount() > 0)
@@ -112,11 +131,11 @@ void OpsPage::setData(std::shared_ptr<const core::Workload> workload,
 
 void OpsPage::apply()
 {
-    if (!m_pending)
+    if (!m_stale)
         return;
-    Pending pending = std::move(*m_pending);
-    m_pending.reset();
-    m_model->setData(pending.workload, pending.result, pending.rank);
+    m_stale = false;
+    m_model->setData(m_shown.workload, m_shown.result, m_shown.rank, m_shown.baselineWorkload, m_shown.baselineResult);
+    m_table->setColumnHidden(OpsTableModel::DurationDelta, !m_model->hasBaseline());
     updateCount();
 }
 

@@ -5,7 +5,6 @@
 #include "core/workload.h"
 
 #include <memory>
-#include <optional>
 
 #include <QWidget>
 
@@ -33,6 +32,10 @@ public:
     /// it is next shown or asked for its model (a 50,000-row table costs tens of milliseconds).
     void setData(std::shared_ptr<const core::Workload> workload, std::shared_ptr<const core::EstimateResult> result,
                  int rank);
+    /// The estimate to compare with (its workload and result; nulls: none): a "vs baseline" column
+    /// with each op's change in time, shown while some op of the rank can be compared.
+    void setBaseline(std::shared_ptr<const core::Workload> workload,
+                     std::shared_ptr<const core::EstimateResult> result);
     /// Selects and shows op `opIndex` of the shown rank without emitting opActivated().
     void selectOp(std::uint32_t opIndex);
 
@@ -61,15 +64,20 @@ protected:
 
 private:
     void updateCount();
-    /// Gives the table the data of the last setData() if it has not had it yet.
+    /// Applies m_shown now when the page is visible, else when it is shown.
+    void changed();
+    /// Gives the table the data of the last setData() and setBaseline() if it has not had them yet.
     void apply();
 
-    struct Pending {
+    struct Shown {
         std::shared_ptr<const core::Workload> workload;
         std::shared_ptr<const core::EstimateResult> result;
         int rank = 0;
+        std::shared_ptr<const core::Workload> baselineWorkload;
+        std::shared_ptr<const core::EstimateResult> baselineResult;
     };
-    std::optional<Pending> m_pending;
+    Shown m_shown;
+    bool m_stale = false; ///< m_shown differs from what the model holds
     OpsTableModel* m_model = nullptr;
     QSortFilterProxyModel* m_proxy = nullptr;
     QTableView* m_table = nullptr;

@@ -4,6 +4,8 @@
 #include "views/timelinegeometry.h"
 #include "views/viewpalette.h"
 
+#include <cmath>
+
 namespace flint::views {
 namespace {
 
@@ -31,7 +33,9 @@ OpsTableModel::OpsTableModel(QObject* parent)
 {}
 
 void OpsTableModel::setData(const std::shared_ptr<const core::Workload>& workload,
-                            const std::shared_ptr<const core::EstimateResult>& result, int rank)
+                            const std::shared_ptr<const core::EstimateResult>& result, int rank,
+                            const std::shared_ptr<const core::Workload>& baselineWorkload,
+                            const std::shared_ptr<const core::EstimateResult>& baselineResult)
 {
     beginResetModel();
     m_workload = workload;
@@ -39,6 +43,7 @@ void OpsTableModel::setData(const std::shared_ptr<const core::Workload>& workloa
     m_rows.clear();
     m_rowOfOp.clear();
     m_rank = 0;
+    m_hasBaseline = false;
     if (m_workload && rank >= 0 && static_cast<std::size_t>(rank) < m_workload->rankCount()) {
         m_rank = rank;
         m_program = &m_workload->programOf(static_cast<std::size_t>(rank));
@@ -56,8 +61,25 @@ void OpsTableModel::setData(const std::shared_ptr<const core::Workload>& workloa
                     row.duration = e.end - e.start;
                     row.wait = e.start - e.ready;
                 }
+        if (baselineWorkload && baselineResult)
+            matchBaseline(*baselineWorkload, *baselineResult);
     }
     endResetModel();
+}
+
+void OpsTableModel::matchBaseline(const core::Workload& workload, const core::EstimateResult& result)
+{
+    const auto rank = static_cast<std::size_t>(m_rank);
+    if (workload.rankCount() != m_workload->rankCount() || result.ranks.size() != workload.rankCount() ||
+        workload.programOf(rank).ops.size() != m_program->ops.size())
+        return;
+    const core::Program& base = workload.programOf(rank);
+    const bool sameProgram = &base == m_program;
+    for (const core::OpEvent& e : result.eventsOf(rank))
+        if (e.op < m_rows.size() && (sameProgram || base.ops[e.op].name == m_program->ops[e.op].name)) {
+            m_rows[e.op].baseline = e.end - e.start;
+            m_hasBaseline = true;
+        }
 }
 
 int OpsTableModel::rowOfOp(std::uint32_t opIndex) const
@@ -108,6 +130,17 @@ QVariant OpsTableModel::data(const QModelIndex& index, int role) const
         if (sort)
             return row.duration;
         return timed ? qs(formatDuration(row.duration)) : QString();
+    case DurationDelta: {
+        const bool compared = timed && row.baseline >= 0;
+        const double delta = compared ? row.duration - row.baseline : 0.0;
+        if (sort)
+            return delta;
+        if (!compared)
+            return QString();
+        return delta == 0
+                   ? QStringLiteral("=")
+                   : (delta > 0 ? QStringLiteral("+") : QStringLiteral("−")) + qs(formatDuration(std::abs(delta)));
+    }
     case Wait:
         if (sort)
             return row.wait;
@@ -139,6 +172,8 @@ QVariant OpsTableModel::headerData(int section, Qt::Orientation orientation, int
             return tr("Estimated start, from the step's start");
         case Duration:
             return tr("Estimated time once the op runs");
+        case DurationDelta:
+            return tr("The op's time minus its time in the pinned baseline");
         case Wait:
             return tr("Time a collective waited for the last member of its group");
         case MemoryBytes:
@@ -162,6 +197,8 @@ QVariant OpsTableModel::headerData(int section, Qt::Orientation orientation, int
         return tr("Start");
     case Duration:
         return tr("Time");
+    case DurationDelta:
+        return tr("vs baseline");
     case Wait:
         return tr("Waited");
     case Flops:

@@ -157,7 +157,10 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_session, &Session::estimateAvailable, this,
             [this](const std::shared_ptr<const engine::Evaluation>& e) { m_history->add(e, m_session->path()); });
     connect(m_session, &Session::estimateAvailable, this, &MainWindow::showEstimate);
-    connect(m_history, &History::baselineChanged, this, &MainWindow::showComparison);
+    connect(m_history, &History::baselineChanged, this, [this] {
+        showComparison();
+        showBaselineInViews();
+    });
     connect(m_historyPanel, &HistoryPanel::reopenRequested, this,
             [this](int row) { m_session->restore(m_history->entry(row).state, true); });
     connect(m_historyPanel, &HistoryPanel::exportRequested, this,
@@ -403,6 +406,7 @@ void MainWindow::showEstimate(const std::shared_ptr<const engine::Evaluation>& e
     m_timelinePage->setData(ranks, result, ranksPerNode(cluster));
     m_matrixPage->setData(ranks, result, ranksPerNode(cluster));
     m_charts->setData(ranks, result);
+    showBaselineInViews();
     m_ops->setData(ranks, result, m_rank->value());
     m_detailsPanel->showEstimate(*evaluation);
     m_lastChange = m_previous ? StepSummary::comparisonHtml(*m_previous, *result, tr("Last change")) : QString();
@@ -428,6 +432,27 @@ void MainWindow::showComparison()
     m_whatIf->setComparison(base.evaluation && base.evaluation->result
                                 ? StepSummary::comparisonHtml(*base.evaluation->result, *evaluation->result, title)
                                 : StepSummary::stepComparisonHtml(base.stepTime, evaluation->result->stepTime, title));
+}
+
+std::shared_ptr<const engine::Evaluation> MainWindow::comparedBaseline() const
+{
+    const int baseline = m_history->baseline();
+    if (baseline < 0 || baseline == m_history->current())
+        return nullptr;
+    auto evaluation = m_history->baselineEvaluation();
+    return evaluation && evaluation->result && evaluation->workload ? evaluation : nullptr;
+}
+
+void MainWindow::showBaselineInViews()
+{
+    const auto baseline = comparedBaseline();
+    m_charts->setBaseline(baseline ? baseline->result : nullptr);
+    if (!baseline) {
+        m_ops->setBaseline(nullptr, nullptr);
+        return;
+    }
+    m_ops->setBaseline(std::shared_ptr<const core::Workload>(baseline->workload, &baseline->workload->workload),
+                       baseline->result);
 }
 
 QString MainWindow::detailsHtml() const

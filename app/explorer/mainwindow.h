@@ -93,6 +93,10 @@ private:
     void showEstimate(const std::shared_ptr<const engine::Evaluation>& evaluation);
     /// The what-if panel's comparison: against the pinned baseline, else the last change.
     void showComparison();
+    /// The pinned baseline when it is not what is shown and still holds its estimate, else null.
+    std::shared_ptr<const engine::Evaluation> comparedBaseline() const;
+    /// Gives the views that compare (the Ops table) the baseline, or none.
+    void showBaselineInViews();
     void showError(const QString& summary, const QString& details);
     /// Shows the op a matrix cell selected (DetailsPanel::opFound).
     void showCellOp(int rank, int op, double bytes, int dstFirst, int dstCount);

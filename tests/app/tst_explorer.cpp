@@ -402,6 +402,24 @@ void TestExplorer::baselineIsComparedAndExported()
              qPrintable(history.data(history.index(1, app::History::VersusBaseline)).toString()));
     QVERIFY(history.data(history.index(1, app::History::ClusterColumn)).toString().contains(QStringLiteral("edited")));
 
+    // The Ops table's "vs baseline" column: the collectives got slower by what the step did.
+    views::OpsTableModel* ops = window.ops()->model();
+    QVERIFY(ops->hasBaseline());
+    QVERIFY(!window.ops()->table()->isColumnHidden(views::OpsTableModel::DurationDelta));
+    double slowest = 0;
+    for (int row = 0; row < ops->rowCount(); ++row)
+        slowest = std::max(
+            slowest,
+            ops->index(row, views::OpsTableModel::DurationDelta).data(views::OpsTableModel::SortRole).toDouble());
+    QVERIFY2(slowest > 0 && slowest <= after - before + 1e-12,
+             qPrintable(QStringLiteral("%1 vs %2").arg(slowest).arg(after - before)));
+
+    // The breakdown chart starts with the baseline's mean and this estimate's.
+    const QStringList categories = window.charts()->breakdownCategories();
+    QVERIFY2(categories.size() >= 3 && categories[0] == QStringLiteral("base") &&
+                 categories[1] == QStringLiteral("now"),
+             qPrintable(categories.join(QLatin1Char(','))));
+
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("history.csv"));
     QVERIFY(window.findChild<app::ExportActions*>()->writeCsv(path, history.csv()));
@@ -421,6 +439,9 @@ void TestExplorer::baselineIsComparedAndExported()
     QTest::mouseClick(pin, Qt::LeftButton);
     QCOMPARE(history.baseline(), -1);
     QVERIFY(window.whatIf()->comparison().contains(QStringLiteral("Last change")));
+    QVERIFY(!window.ops()->model()->hasBaseline());
+    QVERIFY(window.ops()->table()->isColumnHidden(views::OpsTableModel::DurationDelta));
+    QCOMPARE(window.charts()->breakdownCategories().value(0), QStringLiteral("0")); // rank groups only
 }
 
 void TestExplorer::restoreReadsAFileNotKept()
