@@ -292,10 +292,6 @@ auf %2</translation>
         <translation>&amp;Ansicht</translation>
     </message>
     <message>
-        <source>&amp;Fit timeline</source>
-        <translation>Zeitachse &amp;einpassen</translation>
-    </message>
-    <message>
         <source>%1 — Flint Explorer</source>
         <translation>%1 — Flint Explorer</translation>
     </message>
@@ -385,6 +381,82 @@ auf %2</translation>
     <message>
         <source>Against baseline #%1</source>
         <translation>Gegenüber Basislinie #%1</translation>
+    </message>
+    <message>
+        <source>&amp;Fit to window</source>
+        <translation>&amp;In Fenster einpassen</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>&amp;Tastenkürzel</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>Tastenkürzel</translation>
+    </message>
+    <message>
+        <source>&amp;About Flint Explorer</source>
+        <translation>Ü&amp;ber Flint Explorer</translation>
+    </message>
+    <message>
+        <source>About Flint Explorer</source>
+        <translation>Über Flint Explorer</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Flint Explorer %1&lt;/b&gt;&lt;p&gt;Explore how a training or inference step of a large model behaves on a cluster you do not have: workload graphs from XLA HLO, StableHLO, Shardy and MLIR or built-in models, per-rank timelines estimated on a modelled cluster, Chakra traces for ASTRA-sim.&lt;/p&gt;&lt;p&gt;MIT licence. Qt %2.&lt;/p&gt;</source>
+        <translation>&lt;b&gt;Flint Explorer %1&lt;/b&gt;&lt;p&gt;Untersuchen, wie sich ein Trainings- oder Inferenzschritt eines großen Modells auf einem Cluster verhält, den man nicht hat: Workload-Graphen aus XLA HLO, StableHLO, Shardy und MLIR oder eingebauten Modellen, auf einem modellierten Cluster geschätzte Zeitachsen pro Rang, Chakra-Traces für ASTRA-sim.&lt;/p&gt;&lt;p&gt;MIT-Lizenz. Qt %2.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Undo the last change</source>
+        <translation>Letzte Änderung rückgängig machen</translation>
+    </message>
+    <message>
+        <source>Redo</source>
+        <translation>Wiederholen</translation>
+    </message>
+    <message>
+        <source>Pin the current estimate as the baseline</source>
+        <translation>Aktuelle Schätzung als Basislinie festhalten</translation>
+    </message>
+    <message>
+        <source>Fit the graph, timeline or matrix to the window</source>
+        <translation>Graph, Zeitachse oder Matrix ins Fenster einpassen</translation>
+    </message>
+    <message>
+        <source>Find an op in the graph</source>
+        <translation>Op im Graphen suchen</translation>
+    </message>
+    <message>
+        <source>Enter, F3</source>
+        <translation>Eingabe, F3</translation>
+    </message>
+    <message>
+        <source>Next match of the search</source>
+        <translation>Nächster Treffer der Suche</translation>
+    </message>
+    <message>
+        <source>Wheel, drag</source>
+        <translation>Mausrad, Ziehen</translation>
+    </message>
+    <message>
+        <source>Zoom and pan the graph, the timeline and the matrix</source>
+        <translation>Graph, Zeitachse und Matrix zoomen und verschieben</translation>
+    </message>
+    <message>
+        <source>Double-click</source>
+        <translation>Doppelklick</translation>
+    </message>
+    <message>
+        <source>Open a group in the graph; re-open a row of the history or the sweep</source>
+        <translation>Eine Gruppe im Graphen öffnen; eine Zeile des Verlaufs oder des Sweeps wieder öffnen</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>Beenden</translation>
     </message>
 </context>
 <context>
@@ -1347,8 +1419,8 @@ auf %2</translation>
         <translation>Sprache der Oberfläche statt der des Systems: %1 oder en.</translation>
     </message>
     <message>
-        <source>Tab to show: graph, timeline, communication, charts or ops (English names, also under other languages).</source>
-        <translation>Anzuzeigender Reiter: graph, timeline, communication, charts oder ops (englische Namen, auch in anderen Sprachen).</translation>
+        <source>Tab to show: graph, timeline, communication, charts, ops or sweep (English names, also under other languages; a unique prefix will do).</source>
+        <translation>Anzuzeigender Reiter: graph, timeline, communication, charts, ops oder sweep (englische Namen, auch in anderen Sprachen; ein eindeutiger Anfang genügt).</translation>
     </message>
 </context>
 </TS>

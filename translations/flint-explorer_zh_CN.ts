@@ -291,10 +291,6 @@ on %2</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <source>&amp;Fit timeline</source>
-        <translation>时间线适配窗口(&amp;F)</translation>
-    </message>
-    <message>
         <source>%1 — Flint Explorer</source>
         <translation>%1 — Flint Explorer</translation>
     </message>
@@ -383,6 +379,82 @@ on %2</source>
     <message>
         <source>Against baseline #%1</source>
         <translation>相对基线 #%1</translation>
+    </message>
+    <message>
+        <source>&amp;Fit to window</source>
+        <translation>适应窗口(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>&amp;About Flint Explorer</source>
+        <translation>关于 Flint Explorer(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About Flint Explorer</source>
+        <translation>关于 Flint Explorer</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Flint Explorer %1&lt;/b&gt;&lt;p&gt;Explore how a training or inference step of a large model behaves on a cluster you do not have: workload graphs from XLA HLO, StableHLO, Shardy and MLIR or built-in models, per-rank timelines estimated on a modelled cluster, Chakra traces for ASTRA-sim.&lt;/p&gt;&lt;p&gt;MIT licence. Qt %2.&lt;/p&gt;</source>
+        <translation>&lt;b&gt;Flint Explorer %1&lt;/b&gt;&lt;p&gt;探索大模型的一个训练或推理步骤在您并不拥有的集群上的表现：来自 XLA HLO、StableHLO、Shardy 和 MLIR 或内置模型的工作负载图，在建模集群上估算的每个 rank 的时间线，以及供 ASTRA-sim 使用的 Chakra 轨迹。&lt;/p&gt;&lt;p&gt;MIT 许可证。Qt %2。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Undo the last change</source>
+        <translation>撤销上一次更改</translation>
+    </message>
+    <message>
+        <source>Redo</source>
+        <translation>重做</translation>
+    </message>
+    <message>
+        <source>Pin the current estimate as the baseline</source>
+        <translation>将当前估算固定为基线</translation>
+    </message>
+    <message>
+        <source>Fit the graph, timeline or matrix to the window</source>
+        <translation>使计算图、时间线或矩阵适应窗口</translation>
+    </message>
+    <message>
+        <source>Find an op in the graph</source>
+        <translation>在计算图中查找算子</translation>
+    </message>
+    <message>
+        <source>Enter, F3</source>
+        <translation>Enter、F3</translation>
+    </message>
+    <message>
+        <source>Next match of the search</source>
+        <translation>搜索的下一个匹配</translation>
+    </message>
+    <message>
+        <source>Wheel, drag</source>
+        <translation>滚轮、拖动</translation>
+    </message>
+    <message>
+        <source>Zoom and pan the graph, the timeline and the matrix</source>
+        <translation>缩放和平移计算图、时间线和矩阵</translation>
+    </message>
+    <message>
+        <source>Double-click</source>
+        <translation>双击</translation>
+    </message>
+    <message>
+        <source>Open a group in the graph; re-open a row of the history or the sweep</source>
+        <translation>在计算图中展开分组；重新打开历史或扫描中的一行</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>退出</translation>
     </message>
 </context>
 <context>
@@ -1335,8 +1407,8 @@ on %2</source>
         <translation>界面语言（代替系统语言）：%1 或 en。</translation>
     </message>
     <message>
-        <source>Tab to show: graph, timeline, communication, charts or ops (English names, also under other languages).</source>
-        <translation>要显示的标签页：graph、timeline、communication、charts 或 ops（英文名称，其他语言下同样适用）。</translation>
+        <source>Tab to show: graph, timeline, communication, charts, ops or sweep (English names, also under other languages; a unique prefix will do).</source>
+        <translation>要显示的标签页：graph、timeline、communication、charts、ops 或 sweep（英文名称，其他语言下也适用；唯一前缀即可）。</translation>
     </message>
 </context>
 </TS>

@@ -301,4 +301,10 @@ void CommMatrixView::wheelEvent(QWheelEvent* event)
     update();
 }
 
+void CommMatrixView::resetZoom()
+{
+    m_zoom = 1;
+    update();
+}
+
 } // namespace flint::views

@@ -45,6 +45,9 @@ public:
     /// Outlines the cells that carry these (source rank, destination rank) transfers; empty clears.
     void highlightFlows(const std::vector<std::pair<std::int32_t, std::int32_t>>& flows);
 
+    /// Back to the whole matrix in the window (the wheel zooms in).
+    void resetZoom();
+    double zoom() const { return m_zoom; }
     /// Cells shown along each axis (after binning and aggregation).
     int cellCount() const { return m_cells; }
     /// Bytes of the shown cell (row = source, positions after ordering), for tests and tooltips.

@@ -88,8 +88,8 @@ int main(int argc, char** argv)
     const QCommandLineOption tabOption(
         QStringLiteral("tab"),
         QCoreApplication::translate("main",
-                                    "Tab to show: graph, timeline, communication, charts or ops (English names, "
-                                    "also under other languages)."),
+                                    "Tab to show: graph, timeline, communication, charts, ops or sweep (English "
+                                    "names, also under other languages; a unique prefix will do)."),
         QStringLiteral("name"));
     const QCommandLineOption langOption(
         QStringLiteral("lang"),
@@ -118,10 +118,23 @@ int main(int argc, char** argv)
         }
     }
 #endif
-    const QString tab = parser.value(tabOption).toLower();
-    for (int i = 0; i < window.tabs()->count(); ++i)
-        if (window.tabs()->widget(i)->objectName().startsWith(tab) && !tab.isEmpty())
-            window.tabs()->setCurrentIndex(i);
+    if (parser.isSet(tabOption)) {
+        const QString tab = parser.value(tabOption).toLower();
+        QStringList names;
+        QList<int> matches;
+        for (int i = 0; i < window.tabs()->count(); ++i) {
+            names << window.tabs()->widget(i)->objectName();
+            if (!tab.isEmpty() && names.back().startsWith(tab))
+                matches << i;
+        }
+        if (matches.size() != 1) {
+            std::fprintf(stderr, "flint-explorer: --tab '%s' %s; the tabs are %s\n", qPrintable(tab),
+                         matches.isEmpty() ? "names no tab" : "is ambiguous",
+                         qPrintable(names.join(QStringLiteral(", "))));
+            return 2;
+        }
+        window.tabs()->setCurrentIndex(matches.front());
+    }
     window.show();
     if (!path.isEmpty())
         window.openPath(path);

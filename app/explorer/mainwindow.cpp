@@ -316,7 +316,56 @@ void MainWindow::buildMenus()
                     [this] { m_history->setBaseline(m_history->current()); });
     edit->addAction(tr("&Clear baseline"), this, [this] { m_history->setBaseline(-1); });
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    view->addAction(tr("&Fit timeline"), QKeySequence(Qt::Key_F), m_timeline, &views::TimelineView::fit);
+    QAction* fit = view->addAction(tr("&Fit to window"), QKeySequence(Qt::Key_F), this, &MainWindow::fitCurrentView);
+    fit->setObjectName(QStringLiteral("fit"));
+    view->addSeparator();
+    // Every panel, so that a closed one comes back (the docks' own show/hide actions).
+    for (QDockWidget* dock : findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly))
+        view->addAction(dock->toggleViewAction());
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard shortcuts"), QKeySequence::HelpContents, this,
+                    [this] { QMessageBox::information(this, tr("Keyboard shortcuts"), keyboardReference()); });
+    help->addAction(tr("&About Flint Explorer"), this, [this] {
+        QMessageBox::about(
+            this, tr("About Flint Explorer"),
+            tr("<b>Flint Explorer %1</b><p>Explore how a training or inference step of a large model behaves on "
+               "a cluster you do not have: workload graphs from XLA HLO, StableHLO, Shardy and MLIR or built-in "
+               "models, per-rank timelines estimated on a modelled cluster, Chakra traces for ASTRA-sim.</p>"
+               "<p>MIT licence. Qt %2.</p>")
+                .arg(QCoreApplication::applicationVersion(), QString::fromLatin1(qVersion())));
+    });
+}
+
+QString MainWindow::keyboardReference()
+{
+    const QList<std::pair<QString, QString>> keys{
+        {QKeySequence(QKeySequence::Open).toString(QKeySequence::NativeText), tr("Open a workload")},
+        {QKeySequence(QKeySequence::Undo).toString(QKeySequence::NativeText), tr("Undo the last change")},
+        {QKeySequence(QKeySequence::Redo).toString(QKeySequence::NativeText), tr("Redo")},
+        {QKeySequence(Qt::CTRL | Qt::Key_B).toString(QKeySequence::NativeText),
+         tr("Pin the current estimate as the baseline")},
+        {QStringLiteral("F"), tr("Fit the graph, timeline or matrix to the window")},
+        {QKeySequence(QKeySequence::Find).toString(QKeySequence::NativeText), tr("Find an op in the graph")},
+        {tr("Enter, F3"), tr("Next match of the search")},
+        {tr("Wheel, drag"), tr("Zoom and pan the graph, the timeline and the matrix")},
+        {tr("Double-click"), tr("Open a group in the graph; re-open a row of the history or the sweep")},
+        {QKeySequence(QKeySequence::Quit).toString(QKeySequence::NativeText), tr("Quit")},
+    };
+    QString html = QStringLiteral("<table cellspacing=\"4\">");
+    for (const auto& [key, what] : keys)
+        html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(key.toHtmlEscaped(), what.toHtmlEscaped());
+    return html + QStringLiteral("</table>");
+}
+
+void MainWindow::fitCurrentView()
+{
+    QWidget* page = m_tabs->currentWidget();
+    if (page == m_timelinePage)
+        m_timeline->fit();
+    else if (page == m_matrixPage)
+        m_matrix->resetZoom();
+    else if (page && page->isAncestorOf(m_graph))
+        m_graph->fitToView();
 }
 
 void MainWindow::rebuildRecentMenu()

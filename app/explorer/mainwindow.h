@@ -109,6 +109,10 @@ public:
     void showOp(int rank, int opIndex, bool inGraph = false);
     /// Selects the op that moves the most bytes between the ranges of a matrix cell.
     void selectFromCell(int srcFirst, int srcCount, int dstFirst, int dstCount);
+    /// Fits the current tab's graph, timeline or matrix to the window (View > Fit, F).
+    void fitCurrentView();
+    /// The Help menu's keyboard reference (HTML).
+    static QString keyboardReference();
     /// Writes the current tab as PNG (or SVG, by the file's suffix). Returns false on failure.
     bool exportCurrentView(const QString& path);
 

@@ -25,12 +25,16 @@
 #include <cmath>
 
 #include <QAction>
+#include <QApplication>
 #include <QChart>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileInfo>
 #include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -41,6 +45,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
+#include <QWheelEvent>
 
 using namespace flint;
 
@@ -66,6 +71,7 @@ private Q_SLOTS:
     void baselineIsComparedAndExported();
     void restoreReadsAFileNotKept();
     void hiddenPagesCatchUpWhenShown();
+    void viewMenuFitsAndBringsPanelsBack();
     void staleResultsAreDropped();
     void badFileKeepsPreviousState();
     void screenshotOfTheWindow();
@@ -493,6 +499,40 @@ void TestExplorer::hiddenPagesCatchUpWhenShown()
     QCOMPARE(window.graph()->currentLayout()->opToNode.size(), program.ops.size());
     window.tabs()->setCurrentWidget(window.ops());
     QCOMPARE(window.ops()->model()->rowCount(), static_cast<int>(program.ops.size()));
+}
+
+void TestExplorer::viewMenuFitsAndBringsPanelsBack()
+{
+    // View > Fit (F) fits whichever view is in front; a closed panel comes back from the View menu.
+    app::MainWindow window;
+    window.show();
+    QSignalSpy estimated(&window.session(), &app::Session::estimateAvailable);
+    window.openPath(kAllReduce);
+    QVERIFY(estimated.wait(20000));
+    window.tabs()->setCurrentWidget(window.matrixPage());
+    QWheelEvent wheel(QPointF(100, 100), window.matrix()->mapToGlobal(QPointF(100, 100)), {}, {0, 240}, Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(window.matrix(), &wheel);
+    QVERIFY(window.matrix()->zoom() > 1);
+    auto* fit = window.findChild<QAction*>(QStringLiteral("fit"));
+    QVERIFY(fit);
+    fit->trigger();
+    QCOMPARE(window.matrix()->zoom(), 1.0);
+
+    auto* history = window.findChild<QDockWidget*>(QStringLiteral("historyDock"));
+    QVERIFY(history && history->isVisible());
+    history->close();
+    QVERIFY(!history->isVisible());
+    QMenu* view = nullptr;
+    for (QAction* action : window.menuBar()->actions())
+        if (action->menu() && action->menu()->actions().contains(fit))
+            view = action->menu();
+    QVERIFY(view);
+    QAction* toggle = history->toggleViewAction();
+    QVERIFY(view->actions().contains(toggle));
+    toggle->trigger();
+    QVERIFY(history->isVisible());
+    QVERIFY(app::MainWindow::keyboardReference().contains(QStringLiteral("Ctrl+Z")));
 }
 
 void TestExplorer::staleResultsAreDropped()

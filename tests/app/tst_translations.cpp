@@ -281,14 +281,14 @@ void TestTranslations::windowIsTranslated_data()
     QTest::addColumn<QString>("open");
     QTest::newRow("de") << QStringLiteral("de")
                         << QStringList{QStringLiteral("&Datei"), QStringLiteral("&Bearbeiten"),
-                                       QStringLiteral("&Ansicht")}
+                                       QStringLiteral("&Ansicht"), QStringLiteral("&Hilfe")}
                         << QStringList{QStringLiteral("Graph"),         QStringLiteral("Zeitachse"),
                                        QStringLiteral("Kommunikation"), QStringLiteral("Diagramme"),
                                        QStringLiteral("Ops"),           QStringLiteral("Sweep")}
                         << QStringLiteral("&Öffnen…");
     QTest::newRow("zh_CN") << QStringLiteral("zh_CN")
                            << QStringList{QStringLiteral("文件(&F)"), QStringLiteral("编辑(&E)"),
-                                          QStringLiteral("视图(&V)")}
+                                          QStringLiteral("视图(&V)"), QStringLiteral("帮助(&H)")}
                            << QStringList{QStringLiteral("计算图"), QStringLiteral("时间线"), QStringLiteral("通信"),
                                           QStringLiteral("图表"),   QStringLiteral("算子"),   QStringLiteral("扫描")}
                            << QStringLiteral("打开(&O)…");
