@@ -78,12 +78,12 @@ QString History::clusterText(const core::Cluster& cluster)
         .arg(cluster.edited ? tr("%1 (edited)").arg(name) : name, bandwidths.join(QStringLiteral(" / ")));
 }
 
-void History::add(std::shared_ptr<const engine::Evaluation> evaluation, const QString& path)
+void History::add(std::shared_ptr<const engine::Evaluation> evaluation, const QString& path, bool fromDisk)
 {
     if (!evaluation || !evaluation->result)
         return;
     Entry entry;
-    entry.state = Session::State{evaluation->scenario, path}.kept(0);
+    entry.state = Session::State{evaluation->scenario, path, fromDisk}.kept(0);
     entry.configuration = configurationText(evaluation->scenario, path);
     entry.details = detailsText(evaluation->scenario, path);
     entry.cluster = clusterText(evaluation->scenario.cluster);
@@ -264,6 +264,7 @@ HistoryPanel::HistoryPanel(History& history, QWidget* parent)
     m_table->setColumnHidden(History::Mfu, true);
     m_table->setWordWrap(false);
     m_reopen = new QPushButton(tr("Re-open"), this);
+    m_reopen->setObjectName(QStringLiteral("reopen"));
     m_reopen->setToolTip(tr("Show this configuration again (Ctrl+Z goes back)"));
     m_pin = new QPushButton(tr("Pin as baseline"), this);
     m_pin->setObjectName(QStringLiteral("pinBaseline"));

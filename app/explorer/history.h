@@ -42,9 +42,9 @@ public:
 
     explicit History(QObject* parent = nullptr);
 
-    /// Records an estimate shown under `path`: a new row, or the row of the same scenario tried
-    /// before (its figures refreshed). That row becomes the current one.
-    void add(std::shared_ptr<const engine::Evaluation> evaluation, const QString& path);
+    /// Records an estimate shown under `path` (read from there when `fromDisk`): a new row, or the
+    /// row of the same scenario tried before (its figures refreshed). That row becomes the current one.
+    void add(std::shared_ptr<const engine::Evaluation> evaluation, const QString& path, bool fromDisk);
     const Entry& entry(int row) const { return m_entries.at(static_cast<std::size_t>(row)); }
     int count() const { return static_cast<int>(m_entries.size()); }
     /// The row of the estimate shown now, or -1.

@@ -154,8 +154,9 @@ MainWindow::MainWindow(QWidget* parent)
 
     connect(m_session, &Session::workloadAvailable, this, &MainWindow::showWorkload);
     // The history first: the comparison showEstimate makes needs the current row.
-    connect(m_session, &Session::estimateAvailable, this,
-            [this](const std::shared_ptr<const engine::Evaluation>& e) { m_history->add(e, m_session->path()); });
+    connect(m_session, &Session::estimateAvailable, this, [this](const std::shared_ptr<const engine::Evaluation>& e) {
+        m_history->add(e, m_session->path(), m_session->state().fromDisk);
+    });
     connect(m_session, &Session::estimateAvailable, this, &MainWindow::showEstimate);
     connect(m_history, &History::baselineChanged, this, [this] {
         showComparison();

@@ -81,37 +81,36 @@ Session::~Session() = default;
 
 void Session::open(const QString& path)
 {
-    load(path, m_scenario, true);
+    load(path, m_scenario, true, false);
 }
 
-void Session::load(const QString& path, const engine::Scenario& base, bool record)
+void Session::load(const QString& path, const engine::Scenario& base, bool record, bool baseCluster)
 {
     const std::string file = QFileInfo(path).absoluteFilePath().toStdString();
-    m_jobs.start(views::JobRunner::Kind::Load, tr("Loading %1…").arg(QFileInfo(path).fileName()),
-                 [this, file, path, base, record](const core::JobControl& control) -> std::function<void()> {
-                     try {
-                         engine::Scenario scenario = base;
-                         scenario.model.reset();
-                         scenario.workload =
-                             std::make_shared<const core::LoadedWorkload>(core::loadWorkload(file, {}, control));
-                         auto prepared =
-                             std::make_shared<const engine::Evaluation>(engine::prepare(scenario, nullptr, control));
-                         // The cluster as it is when the load ends (an edit made meanwhile counts), or the
-                         // restored state's.
-                         return [this, prepared, path, record, cluster = base.cluster] {
-                             adopt(std::make_shared<const engine::Evaluation>(
-                                       engine::rebind(*prepared, record ? m_scenario.cluster : cluster)),
-                                   path, record);
-                         };
-                     } catch (const core::Cancelled&) {
-                         throw;
-                     } catch (const std::exception& e) {
-                         const QString details = describe(e);
-                         return [this, details, path] {
-                             Q_EMIT failed(tr("Cannot open %1").arg(QFileInfo(path).fileName()), details);
-                         };
-                     }
-                 });
+    m_jobs.start(
+        views::JobRunner::Kind::Load, tr("Loading %1…").arg(QFileInfo(path).fileName()),
+        [this, file, path, base, record, baseCluster](const core::JobControl& control) -> std::function<void()> {
+            try {
+                engine::Scenario scenario = base;
+                scenario.model.reset();
+                scenario.workload = std::make_shared<const core::LoadedWorkload>(core::loadWorkload(file, {}, control));
+                auto prepared = std::make_shared<const engine::Evaluation>(engine::prepare(scenario, nullptr, control));
+                // The restored state's cluster, or the one shown when the load ends (an edit
+                // made meanwhile counts).
+                return [this, prepared, path, record, baseCluster, cluster = base.cluster] {
+                    adopt(std::make_shared<const engine::Evaluation>(
+                              engine::rebind(*prepared, baseCluster ? cluster : m_scenario.cluster)),
+                          path, record, true);
+                };
+            } catch (const core::Cancelled&) {
+                throw;
+            } catch (const std::exception& e) {
+                const QString details = describe(e);
+                return [this, details, path] {
+                    Q_EMIT failed(tr("Cannot open %1").arg(QFileInfo(path).fileName()), details);
+                };
+            }
+        });
 }
 
 void Session::openWorkload(std::shared_ptr<const core::LoadedWorkload> workload, const QString& name)
@@ -119,13 +118,13 @@ void Session::openWorkload(std::shared_ptr<const core::LoadedWorkload> workload,
     engine::Scenario scenario = m_scenario;
     scenario.model.reset();
     scenario.workload = std::move(workload);
-    adoptWorkload(scenario, name, true);
+    adoptWorkload(scenario, name, true, false);
 }
 
-void Session::adoptWorkload(const engine::Scenario& scenario, const QString& name, bool record)
+void Session::adoptWorkload(const engine::Scenario& scenario, const QString& name, bool record, bool fromDisk)
 {
     m_jobs.cancel(views::JobRunner::Kind::Load); // a workload built in memory replaces what a load would bring
-    adopt(std::make_shared<const engine::Evaluation>(engine::prepare(scenario, nullptr)), name, record);
+    adopt(std::make_shared<const engine::Evaluation>(engine::prepare(scenario, nullptr)), name, record, fromDisk);
 }
 
 void Session::openModel(const core::model::TransformerConfig& model, const core::model::ParallelConfig& parallel)
@@ -140,7 +139,7 @@ void Session::openModel(const core::model::TransformerConfig& model, const core:
 void Session::openScenario(const engine::Scenario& scenario)
 {
     if (!scenario.model) {
-        adoptWorkload(scenario, m_path, true);
+        adoptWorkload(scenario, m_path, true, m_fromDisk);
         return;
     }
     compile(scenario, true);
@@ -151,15 +150,15 @@ void Session::restore(const State& state, bool record)
     if (state.scenario.model)
         compile(state.scenario, record);
     else if (state.scenario.workload)
-        adoptWorkload(state.scenario, state.path, record);
+        adoptWorkload(state.scenario, state.path, record, state.fromDisk);
     else
-        load(state.path, state.scenario, record); // a large file, not kept (State::kept)
+        load(state.path, state.scenario, record, true); // read from disk, not kept (State::kept)
 }
 
 Session::State Session::State::kept(std::size_t maxOps) const
 {
     State out = *this;
-    if (out.scenario.model || !out.scenario.workload || !QFileInfo(out.path).isFile())
+    if (out.scenario.model || !out.scenario.workload || !out.fromDisk)
         return out;
     std::size_t ops = 0;
     for (const auto& program : out.scenario.workload->workload.programs)
@@ -186,7 +185,7 @@ void Session::compile(const engine::Scenario& scenario, bool record)
                 }
                 return [this, prepared, name, record] {
                     Q_EMIT modelCompiled(prepared->compiled);
-                    adopt(prepared, name, record);
+                    adopt(prepared, name, record, false);
                 };
             } catch (const core::Cancelled&) {
                 throw;
@@ -203,7 +202,7 @@ void Session::compile(const engine::Scenario& scenario, bool record)
 #endif
 }
 
-void Session::adopt(std::shared_ptr<const engine::Evaluation> prepared, const QString& path, bool record)
+void Session::adopt(std::shared_ptr<const engine::Evaluation> prepared, const QString& path, bool record, bool fromDisk)
 {
     const State before = state();
     const bool hadState = m_prepared != nullptr;
@@ -211,6 +210,7 @@ void Session::adopt(std::shared_ptr<const engine::Evaluation> prepared, const QS
     m_prepared = std::move(prepared);
     m_scenario = m_prepared->scenario;
     m_path = path;
+    m_fromDisk = fromDisk;
     if (record && hadState) {
         const auto& model = m_scenario.model;
         const bool sameModel = model && before.scenario.model && before.scenario.model->name == model->name;

@@ -40,9 +40,11 @@ public:
 
         engine::Scenario scenario;
         QString path;
+        /// The workload was read from `path` (a file, folder or trace prefix) and can be read again.
+        bool fromDisk = false;
 
-        /// This state without the workload of a file holding more than `maxOps` ops (restore()
-        /// then reads the file again). Workloads built in memory, with no file, are always kept.
+        /// This state without the workload read from disk when it holds more than `maxOps` ops
+        /// (restore() then reads `path` again). Workloads built in memory are always kept.
         State kept(std::size_t maxOps = kKeptOps) const;
     };
 
@@ -76,7 +78,7 @@ public:
     QUndoStack& undoStack() { return m_undo; }
     static constexpr int kUndoLimit = 100;
     /// The current state (scenario and name).
-    State state() const { return {m_scenario, m_path}; }
+    State state() const { return {m_scenario, m_path, m_fromDisk}; }
 
     /// Writes the current workload as Chakra traces PREFIX.RANK.et + PREFIX.json on a worker (all files
     /// or none); reports through exported() or failed().
@@ -126,15 +128,16 @@ Q_SIGNALS:
     void busyChanged(const QString& message, int percent);
 
 private:
-    /// Reads `path` on a worker, then shows it with the cluster of `base` (sized for its ranks).
-    void load(const QString& path, const engine::Scenario& base, bool record);
+    /// Reads `path` on a worker, then shows it on the cluster of `base` when `baseCluster` (a restored
+    /// state), else on the cluster shown when the load ends; sized for its ranks.
+    void load(const QString& path, const engine::Scenario& base, bool record, bool baseCluster);
     /// Compiles the model of `scenario` on a worker, then adopts and estimates it.
     void compile(const engine::Scenario& scenario, bool record);
     /// Shows the in-memory workload of `scenario` under `name` and estimates it.
-    void adoptWorkload(const engine::Scenario& scenario, const QString& name, bool record);
+    void adoptWorkload(const engine::Scenario& scenario, const QString& name, bool record, bool fromDisk);
     /// Makes `prepared` the current workload and estimates it; with `record`, an undo step from what
     /// was shown before.
-    void adopt(std::shared_ptr<const engine::Evaluation> prepared, const QString& path, bool record);
+    void adopt(std::shared_ptr<const engine::Evaluation> prepared, const QString& path, bool record, bool fromDisk);
     /// Re-estimates on `cluster`, one undo step named `step` (merged with the previous one when
     /// `mergeable` and it came less than a second before).
     void changeCluster(const core::Cluster& cluster, const QString& step, bool mergeable);
@@ -154,6 +157,7 @@ private:
     std::shared_ptr<const engine::Evaluation> m_prepared;
     std::shared_ptr<const engine::Evaluation> m_evaluation;
     QString m_path;
+    bool m_fromDisk = false; ///< State::fromDisk of what is shown
     std::vector<std::shared_ptr<const void>> m_retired;
 };
 

@@ -446,6 +446,16 @@ void TestExplorer::baselineIsComparedAndExported()
     QCOMPARE(history.baseline(), -1);
     QVERIFY(window.whatIf()->comparison().contains(QStringLiteral("Last change")));
     QVERIFY(!window.ops()->model()->hasBaseline());
+
+    // Re-opening the first row reads the file again (rows keep no file's workload) on its cluster.
+    panel->table()->selectRow(0);
+    auto* reopen = panel->findChild<QPushButton*>(QStringLiteral("reopen"));
+    QVERIFY(reopen && reopen->isEnabled());
+    QTest::mouseClick(reopen, Qt::LeftButton);
+    QVERIFY(estimated.wait(20000));
+    QCOMPARE(window.session().result()->stepTime, before);
+    QCOMPARE(history.current(), 0);
+    QCOMPARE(history.count(), 2);
     QVERIFY(window.ops()->table()->isColumnHidden(views::OpsTableModel::DurationDelta));
     QCOMPARE(window.charts()->breakdownCategories().value(0), QStringLiteral("0")); // rank groups only
 }
@@ -459,7 +469,10 @@ void TestExplorer::restoreReadsAFileNotKept()
     window.openPath(kAllReduce);
     QVERIFY(estimated.wait(20000));
     const app::Session::State opened = window.session().state();
-    QVERIFY(opened.kept().scenario.workload); // 8 small ranks: kept
+    QVERIFY(opened.fromDisk);
+    QVERIFY(opened.kept().scenario.workload);   // 8 small ranks: kept by undo
+    QVERIFY(!opened.kept(0).scenario.workload); // history rows read files again
+    QVERIFY(!window.history()->entry(0).state.scenario.workload);
     window.openModel(tests::smallModel(), tests::smallModelStrategy(8));
     QVERIFY(estimated.wait(120000));
     app::Session::State state = opened;
