@@ -65,7 +65,7 @@ struct ProgramInfo {
         std::int32_t position = 0;
         std::vector<std::uint32_t> ops;                          ///< op indices, in program order
         std::vector<std::pair<OpKind, std::uint64_t>> transfers; ///< distinct (kind, bytes)
-        std::uint64_t sendBytes = 0;
+        double sendBytes = 0.0; ///< summed as double: hostile traces can exceed 2^64 bytes in total
         bool hasSends = false;
     };
     std::vector<P2pBucket> p2pBuckets;
@@ -195,11 +195,11 @@ ProgramInfo buildProgramInfo(const Program& program, const Cluster& cluster, con
             const std::int32_t position = op.kind == OpKind::Send ? op.commDst : op.commSrc;
             const auto [it, inserted] = bucketOf.try_emplace({op.commSlot, position}, info.p2pBuckets.size());
             if (inserted)
-                info.p2pBuckets.push_back({op.commSlot, position, {}, {}, 0, false});
+                info.p2pBuckets.push_back({op.commSlot, position, {}, {}, 0.0, false});
             ProgramInfo::P2pBucket& bucket = info.p2pBuckets[it->second];
             bucket.ops.push_back(i);
             if (op.kind == OpKind::Send) {
-                bucket.sendBytes += op.commBytes;
+                bucket.sendBytes += static_cast<double>(op.commBytes);
                 bucket.hasSends = true;
             }
             bucket.transfers.emplace_back(op.kind, op.commBytes);
@@ -1669,7 +1669,7 @@ void Simulator::buildCommMatrix(EstimateResult& result)
             for (const ProgramInfo::P2pBucket& bucket : info.p2pBuckets) {
                 const std::int32_t dst = bucketPeer(static_cast<std::size_t>(r), bucket);
                 if (bucket.hasSends && dst >= 0 && dst < m_ranks && dst != r)
-                    add(pointToPoint, r, dst, static_cast<double>(bucket.sendBytes));
+                    add(pointToPoint, r, dst, bucket.sendBytes);
             }
             continue;
         }
