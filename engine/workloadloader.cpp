@@ -18,6 +18,16 @@
 namespace flint::core {
 namespace {
 
+std::string formatMeasuredSeconds(double seconds)
+{
+    char text[64];
+    if (seconds >= 1)
+        std::snprintf(text, sizeof text, "%.3f s", seconds);
+    else
+        std::snprintf(text, sizeof text, "%.3f ms", seconds * 1e3);
+    return text;
+}
+
 LoadedWorkload loadMlir(const std::string& path, const LoadOptions& options, const JobControl& control)
 {
 #ifdef FLINT_HAVE_MLIR
@@ -101,18 +111,44 @@ std::optional<std::string> fileHead(const std::string& path)
 
 namespace {
 
+/// True when the folder `path` holds a profiler trace file (*.json, *.json.gz) and no Chakra rank file.
+bool holdsProfiles(const std::string& path)
+{
+    std::error_code ec;
+    bool profiles = false;
+    for (const std::filesystem::directory_entry& entry : std::filesystem::directory_iterator(path, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (name.ends_with(".et") || name.ends_with(".et.gz"))
+            return false;
+        profiles = profiles || name.ends_with(".json") || name.ends_with(".json.gz");
+    }
+    if (!profiles)
+        return false;
+    try {
+        return !measured::profileFiles(path).empty();
+    } catch (const InputError&) {
+        return false;
+    }
+}
+
 /// The kind of the input at `path` whose first bytes are `head` (nullopt: no regular file).
 InputKind kindOf(const std::string& path, const std::optional<std::string>& head)
 {
-    if (!head)
+    if (!head) {
+        std::error_code ec;
+        if (std::filesystem::is_directory(path, ec) && holdsProfiles(path))
+            return InputKind::MeasuredProfile;
         return InputKind::ChakraTrace;
+    }
     std::string inflated;
     std::string_view text(*head);
     if (isGzip(text)) {
-        // A compressed HLO dump; compressed Chakra traces stay traces.
+        // A compressed HLO dump or profile; compressed Chakra traces stay traces.
         inflated = gunzipPrefix(text, 4096);
         if (hlo::looksLikeHlo(inflated))
             return InputKind::HloModule;
+        if (measured::looksLikeProfile(inflated))
+            return InputKind::MeasuredProfile;
         return InputKind::ChakraTrace;
     }
     if (text.starts_with("\xEF\xBB\xBF")) // a UTF-8 byte-order mark, as some editors write
@@ -121,6 +157,8 @@ InputKind kindOf(const std::string& path, const std::optional<std::string>& head
         return InputKind::HloModule;
     if (std::filesystem::path(path).extension() == ".mlir" || looksLikeMlir(text))
         return InputKind::MlirModule;
+    if (measured::looksLikeProfile(text))
+        return InputKind::MeasuredProfile;
     return InputKind::ChakraTrace;
 }
 
@@ -167,6 +205,24 @@ LoadedWorkload loadWorkload(const std::string& path, const LoadOptions& options,
     }
     if (loaded.kind == InputKind::MlirModule)
         return loadMlir(path, options, control);
+    if (loaded.kind == InputKind::MeasuredProfile) {
+        measured::MeasuredOptions measuredOptions;
+        measuredOptions.step = options.profilerStep;
+        measured::MeasuredWorkload run = measured::readMeasuredWorkload(path, measuredOptions, control);
+        loaded.workload = std::move(run.workload);
+        loaded.name = std::move(run.name);
+        loaded.warnings = std::move(run.warnings);
+        loaded.notes = std::move(run.notes);
+        loaded.notes.insert(loaded.notes.begin(),
+                            run.producer + ", " + std::to_string(run.ranks.size()) + " rank" +
+                                (run.ranks.size() == 1 ? "" : "s") +
+                                (run.step >= 0 ? ", ProfilerStep#" + std::to_string(run.step)
+                                               : std::string(", no step markers: the whole trace")) +
+                                ": measured step " + formatMeasuredSeconds(run.stepSeconds()));
+        loaded.measuredRanks = std::move(run.ranks);
+        loaded.profilerStep = run.step;
+        return loaded;
+    }
     ChakraSharing sharing;
     loaded.workload = readChakraWorkload(path, options.commGroupsPath, control, &sharing);
     loaded.name = std::filesystem::path(path).filename().string();

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/hlo/hloimport.h"
+#include "core/measured/measuredworkload.h"
 #include "core/progress.h"
 #include "core/workload.h"
 
@@ -15,10 +16,11 @@ namespace flint::core {
 
 /// What a workload was read from.
 enum class InputKind {
-    ChakraTrace,  ///< .et rank files (a file, a prefix or a directory)
-    HloModule,    ///< XLA HLO text
-    MlirModule,   ///< MLIR text: StableHLO, MHLO, Shardy or upstream dialects (needs flint_mlir)
-    BuiltinModel, ///< a built-in model compiled for a parallel strategy (engine/modelcompiler.h)
+    ChakraTrace,     ///< .et rank files (a file, a prefix or a directory)
+    HloModule,       ///< XLA HLO text
+    MlirModule,      ///< MLIR text: StableHLO, MHLO, Shardy or upstream dialects (needs flint_mlir)
+    BuiltinModel,    ///< a built-in model compiled for a parallel strategy (engine/modelcompiler.h)
+    MeasuredProfile, ///< PyTorch profiler (Kineto) JSON: a file, or a folder of one file per rank
 };
 
 /// Options for every input kind; each reader uses its own.
@@ -29,6 +31,8 @@ struct LoadOptions {
     /// collectives; empty: the module's own mesh (MLIR's sdy.mesh; for HLO, its Shardy mesh or one
     /// over its device count that refines its tilings, axes d0, d1, ...).
     std::string mesh;
+    /// Measured profiles: the ProfilerStep#N to cut (-1: the first step every rank completed).
+    std::int64_t profilerStep = -1;
 };
 
 /// A device mesh an MLIR module declares (Shardy `sdy.mesh`): axis names and sizes, in order.
@@ -53,6 +57,9 @@ struct LoadedWorkload {
     /// HLO and MLIR modules: who partitioned the module (Failed: it needed partitioning and could not
     /// be; the warnings say why).
     hlo::Partitioning partitioning = hlo::Partitioning::None;
+    /// Measured profiles: each rank's step as measured (stepSeconds, counts), indexed by rank.
+    std::vector<measured::MeasuredRank> measuredRanks;
+    std::int64_t profilerStep = -1; ///< the ProfilerStep#N cut, -1 when none
 };
 
 /// True when `text`, the start of a file, reads like MLIR: after blank lines and `//` comments it
@@ -60,8 +67,9 @@ struct LoadedWorkload {
 bool looksLikeMlir(std::string_view text);
 
 /// The kind of input at `path`: a regular file whose text starts with `HloModule` is HLO, one named
-/// `*.mlir` or whose text looks like MLIR is MLIR; anything else is taken for a Chakra trace (a
-/// file, prefix or directory).
+/// `*.mlir` or whose text looks like MLIR is MLIR, a Chrome-trace JSON file (or gzip of one) with
+/// "traceEvents", or a folder of them, is a measured profile; anything else is taken for a Chakra
+/// trace (a file, prefix or directory).
 InputKind detectInputKind(const std::string& path);
 
 /// True when `path` is a regular file that reads like a model file (core::model::looksLikeModelFile).

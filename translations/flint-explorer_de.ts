@@ -256,10 +256,6 @@ auf %2</translation>
         <translation>Trace-Or&amp;dner öffnen…</translation>
     </message>
     <message>
-        <source>Open a folder of Chakra rank files</source>
-        <translation>Ordner mit Chakra-Dateien der Ränge öffnen</translation>
-    </message>
-    <message>
         <source>Open &amp;Recent</source>
         <translation>&amp;Zuletzt geöffnet</translation>
     </message>
@@ -318,10 +314,6 @@ auf %2</translation>
     <message>
         <source>Ops</source>
         <translation>Ops</translation>
-    </message>
-    <message>
-        <source>Workloads (*.hlo *.hlo.gz *.txt *.txt.gz *.mlir *.et *.et.gz);;All files (*)</source>
-        <translation>Workloads (*.hlo *.hlo.gz *.txt *.txt.gz *.mlir *.et *.et.gz);;Alle Dateien (*)</translation>
     </message>
     <message>
         <source>Sweep</source>
@@ -457,6 +449,14 @@ auf %2</translation>
     <message>
         <source>Quit</source>
         <translation>Beenden</translation>
+    </message>
+    <message>
+        <source>Workloads and profiles (*.hlo *.hlo.gz *.txt *.txt.gz *.mlir *.et *.et.gz *.json *.json.gz);;All files (*)</source>
+        <translation>Workloads und Profile (*.hlo *.hlo.gz *.txt *.txt.gz *.mlir *.et *.et.gz *.json *.json.gz);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Open a folder of Chakra rank files or profiler traces</source>
+        <translation>Ordner mit Chakra-Rank-Dateien oder Profiler-Traces öffnen</translation>
     </message>
 </context>
 <context>

@@ -255,10 +255,6 @@ on %2</source>
         <translation>打开跟踪文件夹(&amp;F)…</translation>
     </message>
     <message>
-        <source>Open a folder of Chakra rank files</source>
-        <translation>打开包含各 rank 的 Chakra 文件的文件夹</translation>
-    </message>
-    <message>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
@@ -317,10 +313,6 @@ on %2</source>
     <message>
         <source>Ops</source>
         <translation>算子</translation>
-    </message>
-    <message>
-        <source>Workloads (*.hlo *.hlo.gz *.txt *.txt.gz *.mlir *.et *.et.gz);;All files (*)</source>
-        <translation>工作负载 (*.hlo *.hlo.gz *.txt *.txt.gz *.mlir *.et *.et.gz);;所有文件 (*)</translation>
     </message>
     <message>
         <source>Sweep</source>
@@ -455,6 +447,14 @@ on %2</source>
     <message>
         <source>Quit</source>
         <translation>退出</translation>
+    </message>
+    <message>
+        <source>Workloads and profiles (*.hlo *.hlo.gz *.txt *.txt.gz *.mlir *.et *.et.gz *.json *.json.gz);;All files (*)</source>
+        <translation>工作负载与剖析文件 (*.hlo *.hlo.gz *.txt *.txt.gz *.mlir *.et *.et.gz *.json *.json.gz);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Open a folder of Chakra rank files or profiler traces</source>
+        <translation>打开 Chakra 秩文件或性能剖析跟踪所在的文件夹</translation>
     </message>
 </context>
 <context>

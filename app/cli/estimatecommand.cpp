@@ -33,6 +33,8 @@ int runEstimate(const std::vector<std::string>& arguments)
 {
     std::vector<OptionSpec> options = withClusterOptions(
         {{"timing", 0, "MODE", "compute times: auto (recorded if present, else roofline), roofline, recorded"},
+         {"comm-timing", 0, "MODE",
+          "communication times: model (the network model, default) or recorded (replay a measured run's)"},
          {"trace", 0, "FILE", "write a Perfetto/Chrome trace JSON (a process per rank)"},
          {"trace-ranks", 0, "N", "ranks in the trace (default: all, at most 256 unless given)"},
          {"csv", 0, "FILE", "write the per-rank breakdown as CSV"},
@@ -76,6 +78,10 @@ int runEstimate(const std::vector<std::string>& arguments)
         estimateOptions.timing = core::ComputeTiming::Recorded;
     else
         throw UsageError("--timing must be auto, roofline or recorded");
+    const std::string commTiming = cli.value("comm-timing", "model");
+    if (commTiming != "model" && commTiming != "recorded")
+        throw UsageError("--comm-timing must be model or recorded");
+    estimateOptions.recordedCommunication = commTiming == "recorded";
     estimateOptions.exploitSymmetry = !cli.has("no-symmetry");
     estimateOptions.checkSizes = !cli.has("lenient");
     const std::uint64_t top = cli.number("top", 10);

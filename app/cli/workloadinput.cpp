@@ -17,6 +17,8 @@ std::vector<OptionSpec> withWorkloadInputOptions(std::vector<OptionSpec> own)
     own.push_back({"mesh", 0, "x=2,y=4",
                    "HLO/MLIR: mesh to partition a module for that has shardings but is not partitioned yet"});
     own.push_back({"max-ops", 0, "N", "HLO/MLIR: refuse to unroll loops into more ops per rank (default 5,000,000)"});
+    own.push_back(
+        {"step", 0, "N", "profiles: the ProfilerStep#N to read (default: the first step every rank completed)"});
     return own;
 }
 
@@ -44,6 +46,12 @@ core::LoadedWorkload loadWorkloadFromCli(const std::string& path, const CommandL
         options.hlo.maxOps = n;
     }
     options.mesh = cli.value("mesh");
+    if (cli.has("step")) {
+        const std::uint64_t n = cli.number("step", 0);
+        if (n > (std::uint64_t{1} << 40))
+            throw UsageError("--step must be a profiler step number");
+        options.profilerStep = static_cast<std::int64_t>(n);
+    }
     core::LoadedWorkload loaded = core::loadWorkload(path, options);
     if (!quiet) {
         for (const std::string& note : loaded.notes)

@@ -265,14 +265,15 @@ void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(
-            this, tr("Open a workload"), QString(),
-            tr("Workloads (*.hlo *.hlo.gz *.txt *.txt.gz *.mlir *.et *.et.gz);;All files (*)"));
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open a workload"), QString(),
+                                                          tr("Workloads and profiles (*.hlo *.hlo.gz *.txt *.txt.gz "
+                                                             "*.mlir *.et *.et.gz *.json *.json.gz);;All files (*)"));
         if (!path.isEmpty())
             openPath(path);
     });
     file->addAction(tr("Open trace &folder…"), this, [this] {
-        const QString path = QFileDialog::getExistingDirectory(this, tr("Open a folder of Chakra rank files"));
+        const QString path =
+            QFileDialog::getExistingDirectory(this, tr("Open a folder of Chakra rank files or profiler traces"));
         if (!path.isEmpty())
             openPath(path);
     });

@@ -813,7 +813,7 @@ void Simulator::classify()
 {
     const std::size_t ranks = static_cast<std::size_t>(m_ranks);
     m_rankClass.assign(ranks, 0);
-    if (!m_options.exploitSymmetry) {
+    if (!m_options.exploitSymmetry || m_options.recordedCommunication) {
         std::iota(m_rankClass.begin(), m_rankClass.end(), 0u);
         return;
     }
@@ -1004,6 +1004,11 @@ double Simulator::commSeconds(std::uint32_t cls, std::uint32_t op)
 {
     ClassState& c = m_classes[cls];
     const Op& o = c.info->program->ops[op];
+    if (m_options.recordedCommunication) {
+        const std::uint64_t micros = c.times ? c.times->durationMicros[op] : o.durationMicros;
+        if (micros > 0)
+            return static_cast<double>(micros) * 1e-6;
+    }
     if (o.kind == OpKind::Collective)
         return memberSeconds(cost(groupOf(c.rep, o), o), groupOf(c.rep, o), c.rep);
     const std::int32_t peer = m_workload.peerOf(static_cast<std::size_t>(c.rep), o);

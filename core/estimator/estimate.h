@@ -43,6 +43,11 @@ struct EstimateOptions {
     /// (`flint estimate --lenient`), each member's own size is used. All-to-all (all-to-all-v in
     /// measured MoE traces) and collective-permute may differ per rank and are not checked.
     bool checkSizes = true;
+    /// Replay measured communication: a collective or send/recv with a recorded duration takes that
+    /// long once its members have arrived (a measured workload records a collective's transfer time,
+    /// the shortest of its members' measured durations) instead of the network model's time. Ranks
+    /// are then simulated one by one (the symmetry classes assume modelled collectives).
+    bool recordedCommunication = false;
 };
 
 /// Where an op ran on its rank, in seconds from the step start.

@@ -74,11 +74,39 @@ private Q_SLOTS:
     void viewMenuFitsAndBringsPanelsBack();
     void staleResultsAreDropped();
     void badFileKeepsPreviousState();
+    void measuredRunOpensAndReestimates();
     void screenshotOfTheWindow();
     void defaultModelIsGpt3OnThousandGpus();
     void invalidParallelismIsExplainedNotCompiled();
     void sweepMarksTheBestPoint();
 };
+
+void TestExplorer::measuredRunOpensAndReestimates()
+{
+    // A PyTorch profiler trace opens like any workload (rank 0 of a 2-rank DDP run on A100: the other
+    // rank mirrors it); halving the bandwidth in the what-if panel re-estimates it with its measured
+    // compute kept, so its all-reduces take longer and its kernels do not.
+    app::MainWindow window;
+    window.show();
+    QSignalSpy estimated(&window.session(), &app::Session::estimateAvailable);
+    window.openPath(QStringLiteral(FLINT_SOURCE_DIR "/tests/data/measured/hta/nccl_parser_config/nccl_data.json.gz"));
+    QVERIFY(estimated.wait(60000));
+    const auto before = window.session().result();
+    QCOMPARE(before->ranks.size(), std::size_t(2));
+    QCOMPARE(window.timeline()->laneCount(), 2);
+    const double compute = before->ranks[0].compute;
+    const double comm = before->ranks[0].comm;
+    QVERIFY(comm > 0);
+    auto* table = window.whatIf()->findChild<QTableWidget*>();
+    auto* bandwidth = qobject_cast<QDoubleSpinBox*>(table->cellWidget(0, 2));
+    QVERIFY(bandwidth);
+    bandwidth->setValue(bandwidth->value() / 2);
+    QVERIFY(estimated.wait(60000));
+    const auto after = window.session().result();
+    QVERIFY2(after->ranks[0].comm > 1.5 * comm,
+             qPrintable(QStringLiteral("%1 -> %2").arg(comm).arg(after->ranks[0].comm)));
+    QCOMPARE(after->ranks[0].compute, compute);
+}
 
 void TestExplorer::initTestCase()
 {

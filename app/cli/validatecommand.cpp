@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+// `flint validate`: hold a workload and its estimate against a measured run.
+#include "cli/clusteroptions.h"
+#include "cli/commandline.h"
+#include "cli/commands.h"
+#include "cli/workloadinput.h"
+#include "core/error.h"
+#include "core/estimator/estimate.h"
+#include "core/fileio.h"
+#include "core/measured/validation.h"
+
+#include <cstdio>
+
+namespace flint::app {
+namespace {
+
+int runValidate(const std::vector<std::string>& arguments)
+{
+    CommandLine cli(
+        "validate", "WORKLOAD MEASURED [--cluster PRESET] [--json FILE] [--csv FILE] [--rank N] [--step N]",
+        "Hold WORKLOAD (anything 'flint inspect' reads) and its estimate against MEASURED, a profile of a\n"
+        "real run of it: PyTorch profiler (Kineto) JSON, one file per rank or a folder of them, .json or\n"
+        ".json.gz. Prints the step time as measured and as estimated three ways: the workload on the\n"
+        "cluster; the measured run with its measured compute and modelled communication (the network and\n"
+        "scheduling model judged alone); the measured run replayed with everything measured (how well the\n"
+        "run was read). Then, on one rank, the operations per category (kernels, copies, each collective\n"
+        "kind) counted on both sides with their measured and estimated time, and the collectives paired by\n"
+        "kind and order. See docs/validation.md.",
+        withWorkloadInputOptions(withClusterOptions({{"json", 0, "FILE", "write the comparison as JSON"},
+                                                     {"csv", 0, "FILE", "write the category table as CSV"},
+                                                     {"rank", 0, "N", "the rank whose ops are compared (default 0)"},
+                                                     {"top", 0, "N", "collectives listed (default 10)"}})));
+    cli.parse(arguments);
+    if (cli.helpRequested()) {
+        std::fputs(cli.helpText().c_str(), stdout);
+        return ExitSuccess;
+    }
+    if (cli.positionals().size() != 2)
+        throw UsageError("expected WORKLOAD and MEASURED");
+    const std::string measuredPath = cli.positionals()[1];
+    core::LoadedWorkload measuredLoad = loadWorkloadFromCli(measuredPath, cli, true);
+    if (measuredLoad.kind != core::InputKind::MeasuredProfile)
+        throw core::InputError(measuredPath, "not a profile of a run (PyTorch profiler JSON with \"traceEvents\")");
+    core::measured::MeasuredWorkload measured;
+    measured.workload = std::move(measuredLoad.workload);
+    measured.name = measuredLoad.name;
+    measured.ranks = std::move(measuredLoad.measuredRanks);
+    measured.step = measuredLoad.profilerStep;
+    const core::LoadedWorkload workload = loadWorkloadFromCli(cli.positionals()[0], cli);
+    for (const std::string& note : measuredLoad.notes)
+        std::fprintf(stderr, "note: %s\n", note.c_str());
+    for (const std::string& warning : measuredLoad.warnings)
+        std::fprintf(stderr, "warning: %s\n", warning.c_str());
+
+    const core::Cluster cluster = makeCluster(cli, static_cast<std::int64_t>(workload.workload.rankCount()));
+    core::EstimateOptions options;
+    options.commMatrix = false;
+    const auto estimate = core::estimate(workload.workload, cluster, options);
+    core::EstimateOptions measuredCompute = options;
+    measuredCompute.timing = core::ComputeTiming::Recorded;
+    const auto computeMeasured = core::estimate(measured.workload, cluster, measuredCompute);
+    core::EstimateOptions replayOptions = measuredCompute;
+    replayOptions.recordedCommunication = true;
+    const auto replay = core::estimate(measured.workload, cluster, replayOptions);
+
+    const std::uint64_t rank = cli.number("rank", 0);
+    if (rank >= measured.workload.rankCount())
+        throw UsageError("--rank must be below " + std::to_string(measured.workload.rankCount()));
+    const core::measured::Validation v = core::measured::validate(workload.workload, *estimate, measured, *replay,
+                                                                  *computeMeasured, static_cast<std::int32_t>(rank));
+    core::OutputTransaction outputs;
+    if (cli.has("json"))
+        outputs.write(cli.value("json"), core::measured::validationJson(v));
+    if (cli.has("csv"))
+        outputs.write(cli.value("csv"), core::measured::validationCsv(v));
+    outputs.commit();
+    std::printf("cluster: %s, %s (%lld NPUs)\n", cluster.name.c_str(), cluster.device.name.c_str(),
+                static_cast<long long>(cluster.topology.npuCount()));
+    std::fputs(core::measured::validationText(v, cli.number("top", 10)).c_str(), stdout);
+    return ExitSuccess;
+}
+
+const bool registered = Commands::add(
+    {"validate", "hold a workload and its estimate against a measured run (PyTorch profiler traces)", runValidate, 35});
+
+} // namespace
+} // namespace flint::app

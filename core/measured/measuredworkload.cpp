@@ -1,0 +1,880 @@
+// SPDX-License-Identifier: MIT
+#include "core/measured/measuredworkload.h"
+
+#include "core/error.h"
+
+#include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <thread>
+#include <unordered_map>
+
+namespace flint::core::measured {
+namespace {
+
+/// A device op that starts at most this long after a collective it may wait for ended, on a stream
+/// that was idle when the collective ended, waited for it (cudaStreamWaitEvent after an NCCL kernel
+/// takes a few microseconds; the traces we have do not record which event a wait named).
+constexpr double kSyncSlackMicros = 20;
+
+struct CollectiveName {
+    OpKind kind = OpKind::Collective;
+    CollectiveKind collective = CollectiveKind::AllReduce;
+};
+
+/// The collective a framework or NCCL kernel name stands for: PyTorch's record_param_comms names
+/// ("allreduce", "_allgather_base", "reduce_scatter_tensor_coalesced", "all_to_allv", "send"),
+/// gloo's and NCCL's ops ("gloo:all_reduce", "nccl:broadcast") and NCCL kernels
+/// ("ncclDevKernel_AllGather_RING_LL", "ncclKernel_SendRecv").
+std::optional<CollectiveName> collectiveOfName(std::string_view name)
+{
+    std::string key = nameKey(name.substr(0, 120), "-_ :");
+    for (std::string_view prefix : {"c10d", "gloo", "nccl", "rccl", "recordparamcomms"})
+        if (key.starts_with(prefix))
+            key.erase(0, prefix.size());
+    for (std::string_view kernel : {"devkernel", "kernel"})
+        if (key.starts_with(kernel))
+            key.erase(0, kernel.size());
+    const auto has = [&](std::string_view part) { return key.starts_with(part); };
+    if (has("allreduce"))
+        return CollectiveName{OpKind::Collective, CollectiveKind::AllReduce};
+    if (has("reducescatter"))
+        return CollectiveName{OpKind::Collective, CollectiveKind::ReduceScatter};
+    if (has("allgather"))
+        return CollectiveName{OpKind::Collective, CollectiveKind::AllGather};
+    if (has("alltoall") || has("sendrecv"))
+        return CollectiveName{OpKind::Collective, CollectiveKind::AllToAll};
+    if (has("broadcast"))
+        return CollectiveName{OpKind::Collective, CollectiveKind::Broadcast};
+    if (has("barrier"))
+        return CollectiveName{OpKind::Collective, CollectiveKind::Barrier};
+    if (has("reduce"))
+        return CollectiveName{OpKind::Collective, CollectiveKind::Reduce};
+    if (has("gather"))
+        return CollectiveName{OpKind::Collective, CollectiveKind::Gather};
+    if (has("scatter"))
+        return CollectiveName{OpKind::Collective, CollectiveKind::Scatter};
+    if (has("send"))
+        return CollectiveName{OpKind::Send, CollectiveKind::AllReduce};
+    if (has("recv"))
+        return CollectiveName{OpKind::Recv, CollectiveKind::AllReduce};
+    return std::nullopt;
+}
+
+bool isNcclKernel(std::string_view name)
+{
+    return name.find("ncclKernel") != std::string_view::npos || name.find("ncclDevKernel") != std::string_view::npos ||
+           name.find("rcclKernel") != std::string_view::npos;
+}
+
+std::optional<std::int64_t> profilerStepNumber(std::string_view name)
+{
+    constexpr std::string_view kPrefix = "ProfilerStep#";
+    if (!name.starts_with(kPrefix))
+        return std::nullopt;
+    std::int64_t step = 0;
+    const auto [end, ec] = std::from_chars(name.data() + kPrefix.size(), name.data() + name.size(), step);
+    if (ec != std::errc() || end != name.data() + name.size())
+        return std::nullopt;
+    return step;
+}
+
+std::string rankList(const std::vector<std::int32_t>& ranks)
+{
+    std::string text = "[";
+    for (std::size_t i = 0; i < ranks.size(); ++i) {
+        if (i == 8 && ranks.size() > 10) {
+            text += ", ... " + std::to_string(ranks.size()) + " ranks";
+            break;
+        }
+        text += (i ? ", " : "") + std::to_string(ranks[i]);
+    }
+    return text + "]";
+}
+
+const OpExtrasPtr& measuredExtras(MeasuredKind kind)
+{
+    // One shared extras block per kind: a million measured ops carry the attribute without a million
+    // allocations (OpExtrasPtr copies share until changed).
+    static const std::vector<OpExtrasPtr> extras = [] {
+        std::vector<OpExtrasPtr> all;
+        for (int k = 0; k <= static_cast<int>(MeasuredKind::Communication); ++k) {
+            OpExtrasPtr p;
+            p.mutate().attributes.push_back(
+                Attribute::makeString(kMeasuredAttribute, std::string(displayName(static_cast<MeasuredKind>(k)))));
+            all.push_back(p);
+        }
+        return all;
+    }();
+    return extras[static_cast<std::size_t>(kind)];
+}
+
+/// A timed span of one rank's step, before it becomes an op.
+struct Span {
+    double start = 0;
+    double end = 0;
+    double launch = 0; ///< when the host asked for it (a kernel's launch call), else its start
+    std::uint32_t name = 0;
+    std::uint32_t track = 0;
+    MeasuredKind kind = MeasuredKind::Kernel;
+    std::int32_t collective = -1; ///< communication: index into RankProfile::collectives, -1: by name only
+};
+
+struct RankCut {
+    MeasuredRank info;
+    std::int32_t rank = -1;
+    double stepStart = 0, stepEnd = 0;
+    std::vector<Span> compute; ///< by start
+    std::vector<Span> comms;   ///< by start
+};
+
+/// Index of the step markers of a profile: step number -> (start, end, track).
+struct StepMarker {
+    double start = 0, end = 0;
+    std::uint32_t track = 0;
+};
+
+std::map<std::int64_t, StepMarker> stepMarkers(const RankProfile& p)
+{
+    std::map<std::int64_t, StepMarker> steps;
+    for (const ProfileEvent& e : p.events) {
+        if (e.kind != ProfileEventKind::CpuOp && e.kind != ProfileEventKind::Annotation)
+            continue;
+        if (const std::optional<std::int64_t> n = profilerStepNumber(p.nameOf(e)))
+            steps[*n] = StepMarker{e.start, e.start + e.duration, e.track};
+    }
+    return steps;
+}
+
+/// The outermost of `spans` (sorted by start, then longest first): those not inside an earlier one.
+template <typename Get>
+std::vector<std::size_t> outermost(const std::vector<std::size_t>& sorted, Get span)
+{
+    std::vector<std::size_t> out;
+    double coveredTo = -1e300;
+    for (std::size_t i : sorted) {
+        const auto [start, end] = span(i);
+        if (start >= coveredTo) {
+            out.push_back(i);
+            coveredTo = end;
+        } else {
+            coveredTo = std::max(coveredTo, end);
+        }
+    }
+    return out;
+}
+
+class Cutter {
+public:
+    Cutter(const RankProfile& profile, double stepStart, double stepEnd, std::uint32_t stepTrack, bool hasStep)
+        : m_p(profile)
+        , m_stepStart(stepStart)
+        , m_stepEnd(stepEnd)
+        , m_stepTrack(stepTrack)
+        , m_hasStep(hasStep)
+    {}
+
+    RankCut cut()
+    {
+        RankCut cut;
+        cut.stepStart = m_stepStart;
+        cut.stepEnd = m_stepEnd;
+        cut.info.file = m_p.file;
+        std::unordered_map<std::int64_t, std::uint32_t> launchOf; // correlation -> runtime event
+        std::unordered_map<std::int64_t, std::int32_t> collectiveOfExternal;
+        std::vector<std::vector<std::uint32_t>> hostCollectives(m_p.tracks.size());
+        for (std::uint32_t i = 0; i < m_p.events.size(); ++i) {
+            const ProfileEvent& e = m_p.events[i];
+            if (e.kind == ProfileEventKind::Runtime && e.correlation >= 0)
+                launchOf.emplace(e.correlation, i);
+            if ((e.kind == ProfileEventKind::CpuOp || e.kind == ProfileEventKind::Annotation) && e.collective >= 0 &&
+                collectiveOfName(m_p.collectives[static_cast<std::size_t>(e.collective)].name)) {
+                if (e.externalId >= 0)
+                    collectiveOfExternal.emplace(e.externalId, e.collective);
+                hostCollectives[e.track].push_back(i);
+            }
+        }
+        for (auto& list : hostCollectives)
+            std::sort(list.begin(), list.end(),
+                      [&](std::uint32_t a, std::uint32_t b) { return m_p.events[a].start < m_p.events[b].start; });
+        // The collective record of a launch: by the launch's external id, else the innermost host op with
+        // collective arguments around the launch on its thread.
+        const auto hostCollectiveAt = [&](const ProfileEvent& launch) -> std::int32_t {
+            if (launch.externalId >= 0) {
+                const auto it = collectiveOfExternal.find(launch.externalId);
+                if (it != collectiveOfExternal.end())
+                    return it->second;
+            }
+            const std::vector<std::uint32_t>& list = hostCollectives[launch.track];
+            auto it = std::upper_bound(list.begin(), list.end(), launch.start,
+                                       [&](double t, std::uint32_t i) { return t < m_p.events[i].start; });
+            while (it != list.begin()) {
+                --it;
+                const ProfileEvent& host = m_p.events[*it];
+                if (host.start + host.duration >= launch.start)
+                    return host.collective;
+                if (launch.start - host.start > 1e6)
+                    break;
+            }
+            return -1;
+        };
+
+        for (const ProfileEvent& e : m_p.events) {
+            if (e.kind != ProfileEventKind::Kernel && e.kind != ProfileEventKind::Memcpy &&
+                e.kind != ProfileEventKind::Memset)
+                continue;
+            const ProfileEvent* launch = nullptr;
+            if (e.correlation >= 0) {
+                const auto it = launchOf.find(e.correlation);
+                if (it != launchOf.end())
+                    launch = &m_p.events[it->second];
+            }
+            const double launchTime = launch ? launch->start : e.start;
+            if (launchTime < m_stepStart || launchTime >= m_stepEnd)
+                continue;
+            Span span{e.start, e.start + e.duration, launchTime, e.name, e.track, MeasuredKind::Kernel, -1};
+            if (e.kind == ProfileEventKind::Kernel && isNcclKernel(m_p.nameOf(e))) {
+                span.kind = MeasuredKind::Communication;
+                span.collective = e.collective >= 0 ? e.collective : launch ? hostCollectiveAt(*launch) : -1;
+                cut.comms.push_back(span);
+                continue;
+            }
+            span.kind = e.kind == ProfileEventKind::Memcpy   ? MeasuredKind::Memcpy
+                        : e.kind == ProfileEventKind::Memset ? MeasuredKind::Memset
+                                                             : MeasuredKind::Kernel;
+            (span.kind == MeasuredKind::Kernel   ? cut.info.kernels
+             : span.kind == MeasuredKind::Memcpy ? cut.info.memcpys
+                                                 : cut.info.memsets)++;
+            cut.compute.push_back(span);
+        }
+        cut.info.device = !cut.compute.empty() || !cut.comms.empty();
+        if (!cut.info.device)
+            cutHost(cut);
+        cut.info.collectives = cut.comms.size();
+        const auto byStart = [](const Span& a, const Span& b) {
+            return a.start != b.start ? a.start < b.start : a.end > b.end;
+        };
+        std::sort(cut.compute.begin(), cut.compute.end(), byStart);
+        std::sort(cut.comms.begin(), cut.comms.end(), byStart);
+        double busyTo = -1e300;
+        for (const Span& s : cut.compute) {
+            if (s.start < busyTo)
+                cut.info.concurrentComputeSeconds += (std::min(busyTo, s.end) - s.start) * 1e-6;
+            busyTo = std::max(busyTo, s.end);
+        }
+        return cut;
+    }
+
+private:
+    /// A CPU-only run (gloo): the step's top-level operators on the thread of the step marker are the
+    /// compute, less the time they spend inside collectives; collectives on any thread are the
+    /// communication.
+    void cutHost(RankCut& cut)
+    {
+        std::uint32_t mainTrack = m_stepTrack;
+        if (!m_hasStep) {
+            std::vector<double> busy(m_p.tracks.size(), 0.0);
+            for (const ProfileEvent& e : m_p.events)
+                if (e.kind == ProfileEventKind::CpuOp)
+                    busy[e.track] += e.duration;
+            mainTrack = static_cast<std::uint32_t>(std::max_element(busy.begin(), busy.end()) - busy.begin());
+        }
+        std::vector<std::size_t> ops, comms;
+        for (std::size_t i = 0; i < m_p.events.size(); ++i) {
+            const ProfileEvent& e = m_p.events[i];
+            if ((e.kind != ProfileEventKind::CpuOp && e.kind != ProfileEventKind::Annotation) ||
+                e.start < m_stepStart || e.start >= m_stepEnd)
+                continue;
+            const std::string_view name = m_p.nameOf(e);
+            if (profilerStepNumber(name))
+                continue;
+            if (isCollectiveOperator(name) && collectiveOfName(name))
+                comms.push_back(i);
+            if (e.track == mainTrack && e.kind == ProfileEventKind::CpuOp)
+                ops.push_back(i);
+        }
+        const auto order = [&](std::size_t a, std::size_t b) {
+            const ProfileEvent& x = m_p.events[a];
+            const ProfileEvent& y = m_p.events[b];
+            if (x.track != y.track)
+                return x.track < y.track;
+            return x.start != y.start ? x.start < y.start : x.duration > y.duration;
+        };
+        std::sort(ops.begin(), ops.end(), order);
+        std::sort(comms.begin(), comms.end(), order);
+        const auto spanOf = [&](std::size_t i) {
+            return std::pair(m_p.events[i].start, m_p.events[i].start + m_p.events[i].duration);
+        };
+        // Outermost collectives per thread; their record is the first one with arguments inside.
+        std::vector<std::size_t> outer;
+        for (std::size_t begin = 0; begin < comms.size();) {
+            std::size_t end = begin;
+            while (end < comms.size() && m_p.events[comms[end]].track == m_p.events[comms[begin]].track)
+                ++end;
+            const std::vector<std::size_t> slice(comms.begin() + static_cast<std::ptrdiff_t>(begin),
+                                                 comms.begin() + static_cast<std::ptrdiff_t>(end));
+            for (std::size_t i : outermost(slice, spanOf))
+                outer.push_back(i);
+            begin = end;
+        }
+        std::vector<std::pair<double, double>> blocked; // collective time on the main thread
+        for (std::size_t i : outer) {
+            const ProfileEvent& e = m_p.events[i];
+            Span span{e.start, e.start + e.duration,        e.start,     e.name,
+                      e.track, MeasuredKind::Communication, e.collective};
+            if (span.collective < 0)
+                for (std::size_t j : comms) {
+                    const ProfileEvent& inner = m_p.events[j];
+                    if (inner.track == e.track && inner.collective >= 0 && j != i && inner.start >= e.start &&
+                        inner.start + inner.duration <= e.start + e.duration) {
+                        span.collective = inner.collective;
+                        break;
+                    }
+                }
+            if (span.collective < 0)
+                span.collective = enqueuedCollective(e);
+            cut.comms.push_back(span);
+            if (e.track == mainTrack)
+                blocked.emplace_back(span.start, span.end);
+        }
+        std::sort(blocked.begin(), blocked.end());
+        for (std::size_t i : outermost(ops, spanOf)) {
+            const ProfileEvent& e = m_p.events[i];
+            double from = e.start;
+            const double to = e.start + e.duration;
+            for (const auto& [bStart, bEnd] : blocked) {
+                if (bEnd <= from || bStart >= to)
+                    continue;
+                if (bStart > from)
+                    cut.compute.push_back(Span{from, bStart, from, e.name, e.track, MeasuredKind::HostOp, -1});
+                from = std::max(from, bEnd);
+            }
+            if (to > from)
+                cut.compute.push_back(Span{from, to, from, e.name, e.track, MeasuredKind::HostOp, -1});
+            ++cut.info.hostOps;
+        }
+    }
+
+    /// The arguments of a backend op that records none: those of the latest record_param_comms of the
+    /// same kind that started before it (PyTorch 2 records them when the collective is enqueued).
+    std::int32_t enqueuedCollective(const ProfileEvent& backendOp)
+    {
+        if (!m_enqueuedIndexed) {
+            for (const ProfileEvent& e : m_p.events)
+                if (e.collective >= 0 && m_p.nameOf(e) == "record_param_comms")
+                    m_enqueued.push_back(&e);
+            std::sort(m_enqueued.begin(), m_enqueued.end(),
+                      [](const ProfileEvent* a, const ProfileEvent* b) { return a->start < b->start; });
+            m_enqueuedIndexed = true;
+        }
+        const std::optional<CollectiveName> kind = collectiveOfName(m_p.nameOf(backendOp));
+        auto it = std::upper_bound(m_enqueued.begin(), m_enqueued.end(), backendOp.start,
+                                   [](double t, const ProfileEvent* e) { return t < e->start; });
+        while (kind && it != m_enqueued.begin()) {
+            --it;
+            const ProfileCollective& c = m_p.collectives[static_cast<std::size_t>((*it)->collective)];
+            const std::optional<CollectiveName> enqueued = collectiveOfName(c.name);
+            if (enqueued && enqueued->kind == kind->kind && enqueued->collective == kind->collective)
+                return (*it)->collective;
+        }
+        return -1;
+    }
+
+    static bool isCollectiveOperator(std::string_view name)
+    {
+        // The backend's op is the collective itself (gloo runs it on its own threads); c10d:: ops and
+        // record_param_comms on the calling thread only enqueue it.
+        return name.starts_with("gloo:") || name.starts_with("nccl:");
+    }
+
+    const RankProfile& m_p;
+    std::vector<const ProfileEvent*> m_enqueued;
+    bool m_enqueuedIndexed = false;
+    double m_stepStart, m_stepEnd;
+    std::uint32_t m_stepTrack;
+    bool m_hasStep;
+};
+
+/// Runs `work(i)` for i in [0, count) on all cores; when some throw, rethrows the exception of the
+/// lowest i, so that the error does not depend on scheduling.
+template <typename Work>
+void forEachIndex(std::size_t count, Work work)
+{
+    std::vector<std::exception_ptr> failures(count);
+    std::atomic<std::size_t> next{0};
+    {
+        std::vector<std::jthread> workers;
+        const std::size_t threads = std::min<std::size_t>(count, std::max(1u, std::thread::hardware_concurrency()));
+        for (std::size_t t = 0; t < threads; ++t)
+            workers.emplace_back([&] {
+                for (std::size_t i = next++; i < count; i = next++) {
+                    try {
+                        work(i);
+                    } catch (...) {
+                        failures[i] = std::current_exception();
+                    }
+                }
+            });
+    }
+    for (const std::exception_ptr& failure : failures)
+        if (failure)
+            std::rethrow_exception(failure);
+}
+
+struct CommPlacement {
+    std::int32_t rank = 0;
+    std::uint32_t op = 0; ///< index into the rank's program
+    double micros = 0;    ///< the rank's own measured duration
+};
+
+/// Ranks without a profile run the program of recorded rank (m mod recorded count), in rank order, and
+/// take part in the groups it was bound to; one that is not a member of them cannot be placed.
+void mirrorMissingRanks(MeasuredWorkload& out, const std::vector<std::int32_t>& fileOfRank,
+                        const std::vector<RankProfile>& profiles)
+{
+    Workload& w = out.workload;
+    std::vector<std::size_t> recordedRanks;
+    for (std::size_t r = 0; r < fileOfRank.size(); ++r)
+        if (fileOfRank[r] >= 0)
+            recordedRanks.push_back(r);
+    if (recordedRanks.size() == fileOfRank.size())
+        return;
+    for (std::size_t m = 0; m < fileOfRank.size(); ++m) {
+        if (fileOfRank[m] >= 0)
+            continue;
+        const std::size_t source = recordedRanks[m % recordedRanks.size()];
+        w.ranks[m] = w.ranks[source];
+        out.ranks[m] = out.ranks[source];
+        out.ranks[m].file.clear();
+        for (std::uint32_t g : w.ranks[m].slotGroups) {
+            const std::vector<std::int32_t>& members = w.groups[g].ranks;
+            if (!std::binary_search(members.begin(), members.end(), static_cast<std::int32_t>(m)))
+                throw InputError(profiles[static_cast<std::size_t>(fileOfRank[source])].file,
+                                 "rank " + std::to_string(m) + " has no profile, and rank " + std::to_string(source) +
+                                     "'s groups, which it would mirror, do not include it: give every rank's profile");
+        }
+    }
+    std::string recordedText;
+    for (std::size_t i = 0; i < recordedRanks.size() && i < 8; ++i)
+        recordedText += (i ? ", " : "") + std::to_string(recordedRanks[i]);
+    if (recordedRanks.size() > 8)
+        recordedText += ", ...";
+    out.notes.push_back(std::to_string(recordedRanks.size()) + " of " + std::to_string(fileOfRank.size()) +
+                        " ranks recorded (" + recordedText + "): each other rank m runs as recorded rank " +
+                        "number m mod " + std::to_string(recordedRanks.size()) + " does");
+}
+
+} // namespace
+
+std::string_view displayName(MeasuredKind kind)
+{
+    switch (kind) {
+    case MeasuredKind::Kernel:
+        return "kernel";
+    case MeasuredKind::Memcpy:
+        return "memcpy";
+    case MeasuredKind::Memset:
+        return "memset";
+    case MeasuredKind::HostOp:
+        return "host op";
+    case MeasuredKind::HostGap:
+        return "host gap";
+    case MeasuredKind::Communication:
+        return "communication";
+    }
+    return "kernel";
+}
+
+std::optional<MeasuredKind> measuredKindOf(const Op& op)
+{
+    if (!op.extras.has())
+        return std::nullopt;
+    for (const Attribute& a : op.extras.get().attributes)
+        if (a.name == kMeasuredAttribute) {
+            const std::string value = a.asString();
+            for (int k = 0; k <= static_cast<int>(MeasuredKind::Communication); ++k)
+                if (value == displayName(static_cast<MeasuredKind>(k)))
+                    return static_cast<MeasuredKind>(k);
+        }
+    return std::nullopt;
+}
+
+double MeasuredWorkload::stepSeconds() const
+{
+    double slowest = 0;
+    for (const MeasuredRank& r : ranks)
+        slowest = std::max(slowest, r.stepSeconds);
+    return slowest;
+}
+
+MeasuredWorkload measuredWorkload(std::vector<RankProfile> profiles, const MeasuredOptions& options)
+{
+    if (profiles.empty())
+        throw InputError("profile", "no profile to read");
+    MeasuredWorkload out;
+    out.producer = profiles.front().producer + (profiles.front().rocm ? " on ROCm" : "");
+    const std::size_t count = profiles.size();
+
+    // Ranks: as each profile records itself, else in the order given. A run may be recorded on some
+    // ranks only (a profile of rank 0 is common): the others are taken to run as a recorded rank does.
+    std::vector<std::int32_t> rankOf(count);
+    const bool recorded =
+        std::all_of(profiles.begin(), profiles.end(), [](const RankProfile& p) { return p.rank >= 0; });
+    std::size_t world = count;
+    for (const RankProfile& p : profiles)
+        world = std::max(world, static_cast<std::size_t>(std::max(p.worldSize, 0)));
+    constexpr std::size_t kMaxWorld = std::size_t{1} << 20;
+    if (world > kMaxWorld)
+        throw InputError(profiles.front().file, "records a world of " + std::to_string(world) + " ranks; at most " +
+                                                    std::to_string(kMaxWorld) + " are modelled");
+    for (std::size_t i = 0; i < count; ++i)
+        rankOf[i] = recorded ? profiles[i].rank : static_cast<std::int32_t>(i);
+    std::vector<std::int32_t> fileOfRank(world, -1);
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::int32_t r = rankOf[i];
+        if (r < 0 || static_cast<std::size_t>(r) >= world)
+            throw InputError(profiles[i].file, "records rank " + std::to_string(r) + " of a world of " +
+                                                   std::to_string(world) + " ranks");
+        if (fileOfRank[static_cast<std::size_t>(r)] >= 0)
+            throw InputError(profiles[i].file,
+                             "records rank " + std::to_string(r) + ", as " +
+                                 profiles[static_cast<std::size_t>(fileOfRank[static_cast<std::size_t>(r)])].file +
+                                 " does");
+        fileOfRank[static_cast<std::size_t>(r)] = static_cast<std::int32_t>(i);
+    }
+
+    // The step to cut.
+    std::vector<std::map<std::int64_t, StepMarker>> markers(count);
+    for (std::size_t i = 0; i < count; ++i)
+        markers[i] = stepMarkers(profiles[i]);
+    const bool anyMarkers = std::any_of(markers.begin(), markers.end(), [](const auto& m) { return !m.empty(); });
+    std::int64_t step = -1;
+    if (anyMarkers) {
+        if (options.step >= 0) {
+            step = options.step;
+        } else {
+            for (const auto& [n, marker] : markers.front())
+                if (std::all_of(markers.begin(), markers.end(), [n = n](const auto& m) { return m.contains(n); })) {
+                    step = n;
+                    break;
+                }
+            if (step < 0)
+                throw InputError(profiles.front().file, "the ranks' profiles have no ProfilerStep#N in common");
+        }
+        for (std::size_t i = 0; i < count; ++i)
+            if (!markers[i].contains(step)) {
+                std::string have;
+                for (const auto& [n, marker] : markers[i])
+                    have += (have.empty() ? "" : ", ") + std::to_string(n);
+                throw InputError(profiles[i].file,
+                                 "has no ProfilerStep#" + std::to_string(step) +
+                                     (have.empty() ? " (no step markers)" : " (steps: " + have + ")"));
+            }
+    } else if (options.step >= 0) {
+        throw InputError(profiles.front().file, "has no ProfilerStep#N markers; --step needs them");
+    }
+    out.step = step;
+
+    // Cut each rank's step on both cores.
+    std::vector<RankCut> cuts(count);
+    const auto cutRank = [&](std::size_t i) {
+        const RankProfile& p = profiles[i];
+        double start = 0, end = 0;
+        std::uint32_t track = 0;
+        if (step >= 0) {
+            const StepMarker& m = markers[i].at(step);
+            start = m.start;
+            end = m.end;
+            track = m.track;
+        } else {
+            start = 1e300;
+            end = -1e300;
+            for (const ProfileEvent& e : p.events) {
+                start = std::min(start, e.start);
+                end = std::max(end, e.start + e.duration);
+            }
+            if (p.events.empty())
+                start = end = 0;
+            end = std::nextafter(end, 1e300);
+        }
+        cuts[i] = Cutter(p, start, end, track, step >= 0).cut();
+        cuts[i].rank = rankOf[i];
+    };
+    forEachIndex(count, [&](std::size_t i) { cutRank(i); });
+
+    // Ops per rank.
+    Workload& w = out.workload;
+    w.ranks.resize(world);
+    out.ranks.resize(world);
+    std::map<std::vector<std::int32_t>, std::vector<std::vector<CommPlacement>>> byGroup; // members -> per member rank
+    std::uint64_t unsized = 0, ungrouped = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        const RankProfile& p = profiles[i];
+        RankCut& cut = cuts[i];
+        const auto r = static_cast<std::size_t>(cut.rank);
+        auto program = std::make_shared<Program>();
+        program->name = std::filesystem::path(p.file).filename().string();
+        std::vector<Op>& ops = program->ops;
+        ops.reserve(cut.compute.size() * 2 + cut.comms.size() + 1);
+        const double s0 = cut.stepStart;
+        const auto at = [s0](double t) { return static_cast<std::uint64_t>(std::llround(std::max(0.0, t - s0))); };
+        const auto addOp = [&](MeasuredKind kind, std::uint32_t name, std::string_view scope, double start,
+                               double end) {
+            Op op;
+            op.id = ops.size();
+            op.kind = kind == MeasuredKind::Communication ? OpKind::Collective : OpKind::Compute;
+            op.name = kind == MeasuredKind::HostGap ? std::string("host gap") : std::string(p.names[name]);
+            op.scope = std::string(scope);
+            op.startTimeMicros = at(start);
+            op.durationMicros = at(end) - std::min(at(end), op.startTimeMicros);
+            op.extras = measuredExtras(kind);
+            ops.push_back(std::move(op));
+            return static_cast<std::uint32_t>(ops.size() - 1);
+        };
+        const auto scopeOf = [&](const Span& s) {
+            const ProfileTrack& t = p.tracks[s.track];
+            return t.gpu ? "stream " + std::to_string(t.tid) : std::string("thread ") + std::to_string(t.tid);
+        };
+        // Communication ends, for finding the collective a device op waited for.
+        std::vector<std::pair<double, std::uint32_t>> commEnds; // (end, op), sorted as ops are made
+        std::vector<std::uint32_t> computeOps;                  // compute and gap ops, in order
+        std::vector<double> computeLaunch;
+        std::unordered_map<std::uint32_t, std::uint32_t> lastCommOnTrack;
+        std::vector<std::uint32_t> commOps(cut.comms.size());
+        double lastComputeEnd = s0;
+        std::uint32_t lastCompute = UINT32_MAX;
+        std::size_t nextComm = 0;
+        std::vector<std::pair<double, std::uint32_t>> pendingEnds; // comm ops made, by end
+        const auto makeComm = [&](std::size_t k) {
+            const Span& s = cut.comms[k];
+            const std::uint32_t op = addOp(MeasuredKind::Communication, s.name, scopeOf(s), s.start, s.end);
+            Op& o = ops[op];
+            // The collective waits for the compute launched before it (ProcessGroupNCCL makes its stream
+            // wait for the current stream) and for the previous collective on its stream.
+            for (std::size_t c = computeOps.size(); c-- > 0;)
+                if (computeLaunch[c] <= s.launch) {
+                    o.dataDeps.push_back(computeOps[c]);
+                    break;
+                }
+            const auto prev = lastCommOnTrack.find(s.track);
+            if (prev != lastCommOnTrack.end())
+                o.dataDeps.push_back(prev->second);
+            lastCommOnTrack[s.track] = op;
+            const ProfileCollective* info =
+                s.collective >= 0 ? &p.collectives[static_cast<std::size_t>(s.collective)] : nullptr;
+            std::optional<CollectiveName> what = info ? collectiveOfName(info->name) : std::nullopt;
+            const std::optional<CollectiveName> kernel = collectiveOfName(p.names[s.name]);
+            // A record that names another collective than the NCCL kernel does belongs to something else
+            // (a trace with events left out). SendRecv kernels carry all-to-all, send, recv, gather and
+            // scatter.
+            if (what && kernel && isNcclKernel(p.names[s.name]) &&
+                (what->kind != kernel->kind || what->collective != kernel->collective)) {
+                const bool pointToPoint =
+                    kernel->collective == CollectiveKind::AllToAll &&
+                    (what->kind != OpKind::Collective || what->collective == CollectiveKind::AllToAll ||
+                     what->collective == CollectiveKind::Gather || what->collective == CollectiveKind::Scatter);
+                if (!pointToPoint) {
+                    info = nullptr;
+                    what = kernel;
+                }
+            }
+            if (!what)
+                what = kernel;
+            if (!what)
+                what = CollectiveName{};
+            o.kind = what->kind == OpKind::Collective ? OpKind::Collective : OpKind::Compute;
+            o.collective = what->collective;
+            std::vector<std::int32_t> members;
+            if (info) {
+                const int bits = bitWidth(info->dtype);
+                if (info->inElements >= 0 && bits > 0)
+                    o.commBytes = static_cast<std::uint64_t>(info->inElements) * static_cast<std::uint64_t>(bits) / 8;
+                else
+                    ++unsized;
+                o.dtype = info->dtype;
+                members = info->groupRanks;
+                if (members.empty() && !info->groupName.empty())
+                    for (const ProfileProcessGroup& g : p.processGroups)
+                        if (g.name == info->groupName)
+                            members = g.ranks;
+                if (members.empty() && info->groupSize > 0 && static_cast<std::size_t>(info->groupSize) != world)
+                    ++ungrouped;
+            } else {
+                ++unsized;
+            }
+            if (members.empty())
+                for (std::size_t m = 0; m < world; ++m)
+                    members.push_back(static_cast<std::int32_t>(m));
+            if (what->kind != OpKind::Collective) {
+                // Send/recv without the peer recorded: kept as a device op of its measured time.
+                o.kind = OpKind::Compute;
+            } else {
+                std::sort(members.begin(), members.end());
+                std::string slot =
+                    info && !info->groupName.empty() ? "pg " + info->groupName : "ranks " + rankList(members);
+                o.commSlot = program->commSlotFor(slot + " " + rankList(members));
+                auto& perMember = byGroup[members];
+                perMember.resize(members.size());
+                const auto pos = std::lower_bound(members.begin(), members.end(), cut.rank) - members.begin();
+                if (static_cast<std::size_t>(pos) >= members.size() ||
+                    members[static_cast<std::size_t>(pos)] != cut.rank)
+                    throw InputError(p.file, "rank " + std::to_string(cut.rank) + " records " +
+                                                 std::string(p.names[s.name].substr(0, 80)) +
+                                                 " on a group it is not in: " + rankList(members));
+                perMember[static_cast<std::size_t>(pos)].push_back(CommPlacement{cut.rank, op, s.end - s.start});
+            }
+            commOps[k] = op;
+            pendingEnds.emplace_back(s.end, op);
+        };
+        for (const Span& s : cut.compute) {
+            while (nextComm < cut.comms.size() && cut.comms[nextComm].start <= s.start)
+                makeComm(nextComm++);
+            // A collective that ended while this stream was idle, shortly before this op: a wait for it.
+            std::optional<std::pair<double, std::uint32_t>> waitedFor;
+            for (const auto& [end, op] : pendingEnds)
+                if (end > lastComputeEnd && end <= s.start + 1 && s.start - end <= kSyncSlackMicros &&
+                    (!waitedFor || end > waitedFor->first))
+                    waitedFor = std::pair(end, op);
+            std::erase_if(pendingEnds, [&](const auto& e) { return e.first <= lastComputeEnd; });
+            const double ready = std::max(lastComputeEnd, waitedFor ? waitedFor->first : lastComputeEnd);
+            std::vector<std::uint64_t> deps;
+            if (lastCompute != UINT32_MAX)
+                deps.push_back(lastCompute);
+            if (waitedFor)
+                deps.push_back(waitedFor->second);
+            if (at(s.start) > at(ready)) {
+                const std::uint32_t gap = addOp(MeasuredKind::HostGap, 0, "host", ready, s.start);
+                ops[gap].dataDeps = deps;
+                out.ranks[r].hostGapSeconds += (s.start - ready) * 1e-6;
+                computeOps.push_back(gap);
+                computeLaunch.push_back(ready);
+                deps.assign(1, gap);
+            }
+            const std::uint32_t op = addOp(s.kind, s.name, scopeOf(s), s.start, s.end);
+            ops[op].dataDeps = std::move(deps);
+            computeOps.push_back(op);
+            computeLaunch.push_back(s.launch);
+            lastCompute = op;
+            lastComputeEnd = std::max(lastComputeEnd, s.end);
+        }
+        while (nextComm < cut.comms.size())
+            makeComm(nextComm++);
+        // The step ends with the later of its marker and its last op; host time after the last device op
+        // (the optimizer's host side, a synchronisation) is a last gap.
+        double lastEnd = lastComputeEnd;
+        std::uint32_t lastCommOp = UINT32_MAX;
+        for (std::size_t k = 0; k < cut.comms.size(); ++k)
+            if (cut.comms[k].end > lastEnd) {
+                lastEnd = cut.comms[k].end;
+                lastCommOp = commOps[k];
+            }
+        const double stepEnd = std::max(cut.stepEnd, lastEnd);
+        if (at(stepEnd) > at(lastEnd) && (cut.info.device || !cut.compute.empty() || !cut.comms.empty())) {
+            const std::uint32_t gap = addOp(MeasuredKind::HostGap, 0, "host", lastEnd, stepEnd);
+            if (lastCompute != UINT32_MAX)
+                ops[gap].dataDeps.push_back(lastCompute);
+            if (lastCommOp != UINT32_MAX)
+                ops[gap].dataDeps.push_back(lastCommOp);
+            out.ranks[r].hostGapSeconds += (stepEnd - lastEnd) * 1e-6;
+        }
+        cut.info.stepStartMicros = s0;
+        cut.info.stepSeconds = (stepEnd - s0) * 1e-6;
+        const double gaps = out.ranks[r].hostGapSeconds;
+        out.ranks[r] = cut.info;
+        out.ranks[r].hostGapSeconds = gaps;
+        w.programs.push_back(std::move(program));
+        w.ranks[r].program = static_cast<std::uint32_t>(w.programs.size() - 1);
+    }
+
+    // Bind slots to groups, and give each collective its transfer time: the shortest of its members'
+    // measured durations (the others include waiting for the last member to arrive).
+    for (std::size_t r = 0; r < world; ++r)
+        if (fileOfRank[r] >= 0)
+            w.ranks[r].slotGroups.assign(w.programs[w.ranks[r].program]->commSlots.size(), 0);
+    std::vector<std::shared_ptr<Program>> mutablePrograms(w.programs.size());
+    for (std::size_t i = 0; i < w.programs.size(); ++i)
+        mutablePrograms[i] = std::const_pointer_cast<Program>(w.programs[i]);
+    for (auto& [members, perMember] : byGroup) {
+        const std::uint32_t group = w.groupFor(members);
+        std::size_t expected = SIZE_MAX;
+        std::int32_t expectedRank = -1;
+        for (std::size_t m = 0; m < members.size(); ++m) {
+            const std::vector<CommPlacement>& list = perMember[m];
+            const auto r = static_cast<std::size_t>(members[m]);
+            if (r >= world)
+                throw InputError(profiles.front().file, "a collective's group " + rankList(members) +
+                                                            " names a rank outside the world of " +
+                                                            std::to_string(world));
+            if (fileOfRank[r] < 0)
+                continue; // not recorded: runs as the rank it mirrors
+            if (expected == SIZE_MAX) {
+                expected = list.size();
+                expectedRank = members[m];
+            } else if (list.size() != expected) {
+                throw InputError(profiles[static_cast<std::size_t>(fileOfRank[r])].file,
+                                 "ranks disagree: rank " + std::to_string(members[m]) + " records " +
+                                     std::to_string(list.size()) + " collectives on group " + rankList(members) +
+                                     (step >= 0 ? " in ProfilerStep#" + std::to_string(step) : std::string()) +
+                                     ", rank " + std::to_string(expectedRank) + " records " + std::to_string(expected));
+            }
+            Program& program = *mutablePrograms[w.ranks[r].program];
+            for (const CommPlacement& c : list)
+                w.ranks[r].slotGroups[static_cast<std::size_t>(program.ops[c.op].commSlot)] = group;
+        }
+        for (std::size_t k = 0; k < expected && expected != SIZE_MAX; ++k) {
+            double transfer = 1e300;
+            for (std::size_t m = 0; m < members.size(); ++m)
+                if (!perMember[m].empty())
+                    transfer = std::min(transfer, perMember[m][k].micros);
+            const auto micros = static_cast<std::uint64_t>(std::max<long long>(1, std::llround(transfer)));
+            for (std::size_t m = 0; m < members.size(); ++m) {
+                if (perMember[m].empty())
+                    continue;
+                const auto r = static_cast<std::size_t>(members[m]);
+                mutablePrograms[w.ranks[r].program]->ops[perMember[m][k].op].durationMicros = micros;
+            }
+        }
+    }
+    mirrorMissingRanks(out, fileOfRank, profiles);
+    if (unsized > 0)
+        out.warnings.push_back(std::to_string(unsized) +
+                               " collectives carry no message size (recent PyTorch versions record it with "
+                               "record_param_comms): they count 0 bytes and the network model prices them as "
+                               "latency only");
+    if (ungrouped > 0)
+        out.warnings.push_back(
+            std::to_string(ungrouped) +
+            " collectives name a group smaller than the world without its ranks: taken as all ranks");
+    double concurrent = 0;
+    for (const MeasuredRank& mr : out.ranks)
+        concurrent = std::max(concurrent, mr.concurrentComputeSeconds);
+    if (concurrent > 0.01 * out.stepSeconds() && concurrent > 0)
+        out.notes.push_back("device compute overlaps itself on more than one stream for up to " +
+                            std::to_string(std::llround(concurrent * 1e6)) +
+                            " us per rank; the workload runs compute on one stream, so a replay serialises it");
+    out.name = std::filesystem::path(profiles.front().file).parent_path().filename().string();
+    if (count == 1 || out.name.empty())
+        out.name = std::filesystem::path(profiles.front().file).filename().string();
+    return out;
+}
+
+MeasuredWorkload readMeasuredWorkload(const std::string& path, const MeasuredOptions& options,
+                                      const JobControl& control)
+{
+    const std::vector<std::string> files = profileFiles(path);
+    std::vector<RankProfile> profiles(files.size());
+    forEachIndex(files.size(), [&](std::size_t i) {
+        profiles[i] = readProfile(files[i], JobControl{control.cancel, nullptr});
+    });
+    control.report(1.0);
+    MeasuredWorkload out = measuredWorkload(std::move(profiles), options);
+    if (std::filesystem::is_directory(path))
+        out.name = std::filesystem::path(path).filename().string();
+    return out;
+}
+
+} // namespace flint::core::measured

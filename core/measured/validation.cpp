@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: MIT
+#include "core/measured/validation.h"
+
+#include "core/error.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+namespace flint::core::measured {
+namespace {
+
+/// Categories in the order the table lists them: device work first, then communication.
+int categoryRank(const std::string& category)
+{
+    static const char* const kOrder[] = {"kernel", "memcpy", "memset", "host op"};
+    for (int i = 0; i < 4; ++i)
+        if (category == kOrder[i])
+            return i;
+    if (category == "send")
+        return 100;
+    if (category == "recv")
+        return 101;
+    return 10;
+}
+
+bool counted(const Op& op)
+{
+    if (op.kind == OpKind::Metadata || op.kind == OpKind::Invalid)
+        return false;
+    const std::optional<MeasuredKind> kind = measuredKindOf(op);
+    return !kind || *kind != MeasuredKind::HostGap;
+}
+
+std::vector<double> eventSeconds(const EstimateResult& result, std::size_t rank, std::size_t ops)
+{
+    std::vector<double> seconds(ops, 0.0);
+    if (rank >= result.rankTimeline.size())
+        return seconds;
+    for (const OpEvent& e : result.eventsOf(rank))
+        if (e.op < ops)
+            seconds[e.op] = e.end - e.start;
+    return seconds;
+}
+
+double errorPercent(double estimated, double measured)
+{
+    return measured > 0 ? 100.0 * (estimated - measured) / measured : 0.0;
+}
+
+std::string formatSeconds(double s)
+{
+    char buffer[64];
+    if (s >= 1)
+        std::snprintf(buffer, sizeof buffer, "%.3f s", s);
+    else if (s >= 1e-3)
+        std::snprintf(buffer, sizeof buffer, "%.3f ms", s * 1e3);
+    else
+        std::snprintf(buffer, sizeof buffer, "%.1f us", s * 1e6);
+    return buffer;
+}
+
+std::string formatError(double estimated, double measured)
+{
+    if (measured <= 0)
+        return estimated > 0 ? "only estimated" : "-";
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%+.1f%%", errorPercent(estimated, measured));
+    return buffer;
+}
+
+double slowest(const EstimateResult& r)
+{
+    return r.stepTime;
+}
+
+} // namespace
+
+std::string categoryOf(const Op& op)
+{
+    const std::optional<MeasuredKind> kind = measuredKindOf(op);
+    if (kind && *kind != MeasuredKind::Communication)
+        return std::string(displayName(*kind));
+    if (kind && op.kind == OpKind::Compute) // a measured send or receive whose peer was not recorded
+        return op.name.find("send") != std::string::npos ? "send" : "recv";
+    switch (op.kind) {
+    case OpKind::Collective:
+        return std::string(core::displayName(op.collective));
+    case OpKind::Send:
+        return "send";
+    case OpKind::Recv:
+        return "recv";
+    case OpKind::MemLoad:
+    case OpKind::MemStore:
+        return "memcpy";
+    default:
+        return op.isCpuOp ? "host op" : "kernel";
+    }
+}
+
+Validation validate(const Workload& workload, const EstimateResult& estimate, const MeasuredWorkload& measured,
+                    const EstimateResult& replay, const EstimateResult& measuredCompute, std::int32_t rank)
+{
+    const Workload& m = measured.workload;
+    if (workload.rankCount() != m.rankCount())
+        throw InputError(measured.name, "the workload has " + std::to_string(workload.rankCount()) +
+                                            " ranks, the measured run " + std::to_string(m.rankCount()) +
+                                            ": validate a workload against a run of the same size");
+    if (rank < 0 || static_cast<std::size_t>(rank) >= m.rankCount())
+        throw InputError(measured.name, "rank " + std::to_string(rank) + " is not a rank of the run");
+    Validation v;
+    v.rank = rank;
+    const auto r = static_cast<std::size_t>(rank);
+
+    std::map<std::string, CategoryRow> rows;
+    std::map<std::string, std::vector<CollectiveRow>> measuredColl, workloadColl;
+    const Program& mp = m.programOf(r);
+    for (std::size_t i = 0; i < mp.ops.size(); ++i) {
+        const Op& op = mp.ops[i];
+        if (!counted(op)) {
+            v.hostGapSeconds += static_cast<double>(m.durationOf(r, i)) * 1e-6;
+            continue;
+        }
+        const std::string category = categoryOf(op);
+        CategoryRow& row = rows[category];
+        row.category = category;
+        ++row.measuredCount;
+        const double seconds = static_cast<double>(m.durationOf(r, i)) * 1e-6;
+        row.measuredSeconds += seconds;
+        if (op.isCommunication()) {
+            CollectiveRow c;
+            c.category = category;
+            c.index = measuredColl[category].size();
+            c.measuredBytes = op.commBytes;
+            c.measuredSeconds = seconds;
+            measuredColl[category].push_back(c);
+        }
+    }
+    const Program& wp = workload.programOf(r);
+    const std::vector<double> estimated = eventSeconds(estimate, r, wp.ops.size());
+    for (std::size_t i = 0; i < wp.ops.size(); ++i) {
+        const Op& op = wp.ops[i];
+        if (!counted(op))
+            continue;
+        const std::string category = categoryOf(op);
+        CategoryRow& row = rows[category];
+        row.category = category;
+        ++row.workloadCount;
+        row.estimatedSeconds += estimated[i];
+        if (op.isCommunication()) {
+            CollectiveRow c;
+            c.category = category;
+            c.index = workloadColl[category].size();
+            c.workloadBytes = op.commBytes;
+            c.estimatedSeconds = estimated[i];
+            workloadColl[category].push_back(c);
+        }
+    }
+    for (auto& [category, row] : rows)
+        v.categories.push_back(row);
+    std::stable_sort(v.categories.begin(), v.categories.end(), [](const CategoryRow& a, const CategoryRow& b) {
+        return categoryRank(a.category) < categoryRank(b.category);
+    });
+    for (auto& [category, list] : measuredColl) {
+        const std::vector<CollectiveRow>& other = workloadColl[category];
+        for (std::size_t k = 0; k < std::max(list.size(), other.size()); ++k) {
+            CollectiveRow c = k < list.size() ? list[k] : CollectiveRow{category, k, 0, 0, 0, 0};
+            if (k < other.size()) {
+                c.workloadBytes = other[k].workloadBytes;
+                c.estimatedSeconds = other[k].estimatedSeconds;
+            }
+            v.collectives.push_back(c);
+        }
+    }
+    for (auto& [category, list] : workloadColl)
+        if (!measuredColl.contains(category))
+            for (const CollectiveRow& c : list)
+                v.collectives.push_back(c);
+
+    for (std::size_t i = 0; i < m.rankCount(); ++i) {
+        RankRow row;
+        row.rank = static_cast<std::int32_t>(i);
+        row.recorded = i < measured.ranks.size() && !measured.ranks[i].file.empty();
+        row.measured = i < measured.ranks.size() ? measured.ranks[i].stepSeconds : 0;
+        row.estimated = i < estimate.ranks.size() ? estimate.ranks[i].finish : 0;
+        row.replayed = i < replay.ranks.size() ? replay.ranks[i].finish : 0;
+        row.measuredCompute = i < measuredCompute.ranks.size() ? measuredCompute.ranks[i].finish : 0;
+        v.ranks.push_back(row);
+    }
+    v.measuredStep = measured.stepSeconds();
+    v.estimatedStep = slowest(estimate);
+    v.replayedStep = slowest(replay);
+    v.measuredComputeStep = slowest(measuredCompute);
+    return v;
+}
+
+std::string validationText(const Validation& v, std::size_t collectiveRows)
+{
+    std::string out;
+    char line[512];
+    std::snprintf(line, sizeof line, "step time (slowest rank):\n  measured                         %12s\n",
+                  formatSeconds(v.measuredStep).c_str());
+    out += line;
+    const auto stepLine = [&](const char* label, double value) {
+        std::snprintf(line, sizeof line, "  %-32s %12s  %s\n", label, formatSeconds(value).c_str(),
+                      formatError(value, v.measuredStep).c_str());
+        out += line;
+    };
+    stepLine("estimated (workload, cluster)", v.estimatedStep);
+    stepLine("measured compute, modelled comm", v.measuredComputeStep);
+    stepLine("replayed (all measured)", v.replayedStep);
+
+    std::snprintf(line, sizeof line, "\nops on rank %d:\n  %-26s %9s %9s %12s %12s %9s\n", v.rank, "category",
+                  "measured", "workload", "measured", "estimated", "error");
+    out += line;
+    std::vector<std::string> onlyMeasured, onlyWorkload;
+    for (const CategoryRow& row : v.categories) {
+        std::snprintf(line, sizeof line, "  %-26s %9llu %9llu %12s %12s %9s\n", row.category.c_str(),
+                      static_cast<unsigned long long>(row.measuredCount),
+                      static_cast<unsigned long long>(row.workloadCount), formatSeconds(row.measuredSeconds).c_str(),
+                      formatSeconds(row.estimatedSeconds).c_str(),
+                      formatError(row.estimatedSeconds, row.measuredSeconds).c_str());
+        out += line;
+        if (row.workloadCount == 0)
+            onlyMeasured.push_back(row.category);
+        if (row.measuredCount == 0)
+            onlyWorkload.push_back(row.category);
+    }
+    std::snprintf(line, sizeof line, "  %-26s %9s %9s %12s\n", "(device waiting for host)", "", "",
+                  formatSeconds(v.hostGapSeconds).c_str());
+    out += line;
+    const auto list = [&](const char* label, const std::vector<std::string>& names) {
+        if (names.empty())
+            return;
+        out += std::string("  only ") + label + ":";
+        for (const std::string& n : names)
+            out += " " + n + (&n == &names.back() ? "" : ",");
+        out += "\n";
+    };
+    list("measured", onlyMeasured);
+    list("in the workload", onlyWorkload);
+
+    if (!v.collectives.empty()) {
+        std::vector<CollectiveRow> worst = v.collectives;
+        std::stable_sort(worst.begin(), worst.end(), [](const CollectiveRow& a, const CollectiveRow& b) {
+            return std::fabs(a.estimatedSeconds - a.measuredSeconds) >
+                   std::fabs(b.estimatedSeconds - b.measuredSeconds);
+        });
+        std::snprintf(line, sizeof line,
+                      "\ncollectives on rank %d, largest differences first:\n  %-16s %5s %14s %14s %12s %12s %9s\n",
+                      v.rank, "kind", "#", "measured B", "workload B", "measured", "estimated", "error");
+        out += line;
+        for (std::size_t i = 0; i < worst.size() && i < collectiveRows; ++i) {
+            const CollectiveRow& c = worst[i];
+            std::snprintf(line, sizeof line, "  %-16s %5llu %14llu %14llu %12s %12s %9s\n", c.category.c_str(),
+                          static_cast<unsigned long long>(c.index), static_cast<unsigned long long>(c.measuredBytes),
+                          static_cast<unsigned long long>(c.workloadBytes), formatSeconds(c.measuredSeconds).c_str(),
+                          formatSeconds(c.estimatedSeconds).c_str(),
+                          formatError(c.estimatedSeconds, c.measuredSeconds).c_str());
+            out += line;
+        }
+    }
+    if (v.ranks.size() <= 16) {
+        out += "\nper rank:\n  rank     measured    estimated  meas.compute     replayed\n";
+        for (const RankRow& row : v.ranks) {
+            std::snprintf(line, sizeof line, "  %4d%s %12s %12s %12s %12s\n", row.rank, row.recorded ? " " : "*",
+                          formatSeconds(row.measured).c_str(), formatSeconds(row.estimated).c_str(),
+                          formatSeconds(row.measuredCompute).c_str(), formatSeconds(row.replayed).c_str());
+            out += line;
+        }
+        if (std::any_of(v.ranks.begin(), v.ranks.end(), [](const RankRow& row) { return !row.recorded; }))
+            out += "  * no profile of this rank: it runs as a recorded rank does\n";
+    }
+    return out;
+}
+
+std::string validationJson(const Validation& v)
+{
+    nlohmann::ordered_json j;
+    j["rank"] = v.rank;
+    j["step"] = {{"measured_s", v.measuredStep},
+                 {"estimated_s", v.estimatedStep},
+                 {"measured_compute_s", v.measuredComputeStep},
+                 {"replayed_s", v.replayedStep},
+                 {"estimated_error_pct", errorPercent(v.estimatedStep, v.measuredStep)},
+                 {"measured_compute_error_pct", errorPercent(v.measuredComputeStep, v.measuredStep)},
+                 {"replayed_error_pct", errorPercent(v.replayedStep, v.measuredStep)}};
+    j["host_gap_s"] = v.hostGapSeconds;
+    nlohmann::ordered_json categories = nlohmann::ordered_json::array();
+    for (const CategoryRow& row : v.categories)
+        categories.push_back({{"category", row.category},
+                              {"measured_count", row.measuredCount},
+                              {"workload_count", row.workloadCount},
+                              {"measured_s", row.measuredSeconds},
+                              {"estimated_s", row.estimatedSeconds}});
+    j["categories"] = std::move(categories);
+    nlohmann::ordered_json collectives = nlohmann::ordered_json::array();
+    for (const CollectiveRow& c : v.collectives)
+        collectives.push_back({{"category", c.category},
+                               {"index", c.index},
+                               {"measured_bytes", c.measuredBytes},
+                               {"workload_bytes", c.workloadBytes},
+                               {"measured_s", c.measuredSeconds},
+                               {"estimated_s", c.estimatedSeconds}});
+    j["collectives"] = std::move(collectives);
+    nlohmann::ordered_json ranks = nlohmann::ordered_json::array();
+    for (const RankRow& row : v.ranks)
+        ranks.push_back({{"rank", row.rank},
+                         {"recorded", row.recorded},
+                         {"measured_s", row.measured},
+                         {"estimated_s", row.estimated},
+                         {"measured_compute_s", row.measuredCompute},
+                         {"replayed_s", row.replayed}});
+    j["ranks"] = std::move(ranks);
+    return j.dump(2) + "\n";
+}
+
+std::string validationCsv(const Validation& v)
+{
+    std::string out = "category,measured_count,workload_count,measured_s,estimated_s,error_pct\n";
+    char line[256];
+    for (const CategoryRow& row : v.categories) {
+        std::snprintf(line, sizeof line, "%s,%llu,%llu,%.9g,%.9g,%.3f\n", row.category.c_str(),
+                      static_cast<unsigned long long>(row.measuredCount),
+                      static_cast<unsigned long long>(row.workloadCount), row.measuredSeconds, row.estimatedSeconds,
+                      errorPercent(row.estimatedSeconds, row.measuredSeconds));
+        out += line;
+    }
+    return out;
+}
+
+} // namespace flint::core::measured

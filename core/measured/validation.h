@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/estimator/estimate.h"
+#include "core/measured/measuredworkload.h"
+#include "core/workload.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace flint::core::measured {
+
+/// One category of operations (device kernels, copies, each collective kind, ...) on the validated
+/// rank: how many ops each side has and how long they took as measured and as estimated.
+struct CategoryRow {
+    std::string category;
+    std::uint64_t measuredCount = 0;
+    std::uint64_t workloadCount = 0;
+    double measuredSeconds = 0;  ///< summed measured durations (collectives: their transfer times)
+    double estimatedSeconds = 0; ///< summed durations in the workload's estimate
+};
+
+/// One rank's step: as measured and as estimated three ways.
+struct RankRow {
+    std::int32_t rank = 0;
+    bool recorded = true;       ///< false: no profile of this rank; it mirrors a recorded one
+    double measured = 0;        ///< the profile's step time, seconds
+    double estimated = 0;       ///< the workload's estimate on the cluster
+    double replayed = 0;        ///< the measured workload replayed with its measured compute and communication
+    double measuredCompute = 0; ///< the measured workload with measured compute and modelled communication
+};
+
+/// The k-th collective of one kind on the validated rank, on both sides.
+struct CollectiveRow {
+    std::string category;
+    std::uint64_t index = 0; ///< k: the k-th of its kind on the rank, in program order
+    std::uint64_t measuredBytes = 0;
+    std::uint64_t workloadBytes = 0;
+    double measuredSeconds = 0;  ///< measured transfer time
+    double estimatedSeconds = 0; ///< its time in the workload's estimate
+};
+
+/// A workload held against a measured run of it (docs/validation.md).
+struct Validation {
+    std::int32_t rank = 0; ///< the rank the category and collective tables describe
+    std::vector<CategoryRow> categories;
+    std::vector<RankRow> ranks;
+    std::vector<CollectiveRow> collectives;
+    double measuredStep = 0, estimatedStep = 0, replayedStep = 0, measuredComputeStep = 0; ///< slowest rank, s
+    double hostGapSeconds = 0; ///< on the validated rank: time its device waited for the host
+};
+
+/// Compares `workload` and its estimate with the measured workload `measured` (what
+/// readMeasuredWorkload gives), replayed (`replay`: EstimateOptions::timing Recorded and
+/// recordedCommunication) and re-estimated with measured compute (`measuredCompute`). Categories are
+/// counted on `rank`; collectives are matched by kind and order there. Throws InputError when the
+/// rank counts differ.
+Validation validate(const Workload& workload, const EstimateResult& estimate, const MeasuredWorkload& measured,
+                    const EstimateResult& replay, const EstimateResult& measuredCompute, std::int32_t rank = 0);
+
+/// The category an op counts in: its measured kind, else its op kind ("kernel" for device compute,
+/// "host op" for a CPU op, "memcpy" for a memory load or store, the collective's name).
+std::string categoryOf(const Op& op);
+
+std::string validationText(const Validation& v, std::size_t collectiveRows = 10);
+std::string validationJson(const Validation& v);
+/// The category table as CSV (category,measured_count,workload_count,measured_s,estimated_s,error_pct).
+std::string validationCsv(const Validation& v);
+
+} // namespace flint::core::measured
