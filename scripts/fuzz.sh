@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Runs a libFuzzer harness of fuzz/ for SECONDS under ASan + UBSan (docs/testing.md).
-#   scripts/fuzz.sh NAME SECONDS     one harness: chakra, commgroups, hlo, mlir, model, network, system
+#   scripts/fuzz.sh NAME SECONDS     one harness: chakra, commgroups, hlo, mlir, model, network, profile, system
 #   scripts/fuzz.sh all SECONDS      each harness in turn, SECONDS each
 # Builds the fuzz preset first (clang-19, core only). Seeds come from the repository's test and
 # example inputs, fuzz/seeds/, and ../shared/data (samples and reproducers) when it is there; the
@@ -12,7 +12,7 @@ set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-harnesses=(chakra commgroups hlo mlir model network system)
+harnesses=(chakra commgroups hlo mlir model network profile system)
 
 usage() {
   echo "usage: scripts/fuzz.sh NAME|all SECONDS   (NAME: ${harnesses[*]})" >&2
@@ -51,6 +51,7 @@ seeds() {
     mlir) find "${folders[@]}" -type f -name '*.mlir' ;;
     model) find "${folders[@]}" -type f -path '*model*' -name '*.txt' ! -name 'CMakeLists.txt' ;;
     network) find "${folders[@]}" -type f \( -name '*.yml' -o -name '*.yaml' \) ;;
+    profile) find "${folders[@]}" -type f \( -path '*measured*' -o -path '*seeds/profile*' \) \( -name '*.json' -o -name '*.json.gz' \) ;;
     system) find "${folders[@]}" -type f -name '*.json' \( -path '*astrasim_configs*' -o -name '*system*' \) ;;
   esac
 }
@@ -61,7 +62,13 @@ for h in "${selected[@]}"; do
   findings="build/fuzz/findings/$h"
   mkdir -p "$corpus" "$findings"
   # Seeds larger than 256 KiB would be cut at -max_len anyway; copied under their content hash.
+  # Compressed profiles are seeded inflated, so that mutations reach the JSON reader.
   while IFS= read -r seed; do
+    if [ "$h" = profile ] && [[ "$seed" == *.gz ]]; then
+      [ "$(gzip -dc "$seed" | wc -c)" -le 262144 ] || continue
+      gzip -dc "$seed" > "$corpus/seed-$(sha1sum "$seed" | cut -c1-16)"
+      continue
+    fi
     [ "$(stat -c %s "$seed")" -le 262144 ] || continue
     cp "$seed" "$corpus/seed-$(sha1sum "$seed" | cut -c1-16)"
   done < <(seeds "$h")

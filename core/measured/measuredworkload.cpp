@@ -691,6 +691,9 @@ MeasuredWorkload measuredWorkload(std::vector<RankProfile> profiles, const Measu
             std::vector<std::int32_t> members;
             if (info) {
                 const int bits = bitWidth(info->dtype);
+                if (info->inElements > (std::int64_t{1} << 50))
+                    throw InputError(p.file, "a collective of " + std::to_string(info->inElements) +
+                                                 " elements (\"In msg nelems\"): more than 2^50 is no real message");
                 if (info->inElements >= 0 && bits > 0)
                     o.commBytes = static_cast<std::uint64_t>(info->inElements) * static_cast<std::uint64_t>(bits) / 8;
                 else
@@ -714,6 +717,9 @@ MeasuredWorkload measuredWorkload(std::vector<RankProfile> profiles, const Measu
                 o.kind = OpKind::Compute;
             } else {
                 std::sort(members.begin(), members.end());
+                if (const auto twice = std::adjacent_find(members.begin(), members.end()); twice != members.end())
+                    throw InputError(p.file, "a collective's group " + rankList(members) + " lists rank " +
+                                                 std::to_string(*twice) + " twice");
                 std::string slot =
                     info && !info->groupName.empty() ? "pg " + info->groupName : "ranks " + rankList(members);
                 o.commSlot = program->commSlotFor(slot + " " + rankList(members));

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <deque>
 #include <filesystem>
 #include <optional>
@@ -68,6 +69,17 @@ std::optional<DType> dtypeOfTorchName(std::string_view name)
             return type;
     return dtypeFromString(name);
 }
+
+/// `value` as an integer when it is one in range (ids, counts), else -1: hostile files write 6e48.
+std::int64_t wholeOr(double value)
+{
+    return value >= -9.2e18 && value <= 9.2e18 ? static_cast<std::int64_t>(value) : -1;
+}
+
+/// Timestamps beyond this (microseconds; Unix-epoch times are about 1.7e15) and durations beyond
+/// kMaxDuration are not a profile's.
+constexpr double kMaxTimestamp = 1e17;
+constexpr double kMaxDuration = 1e12; // 11.6 days
 
 /// C++ element type names as the profiler's "Input type" writes them.
 DType dtypeOfCppName(std::string_view name)
@@ -352,6 +364,9 @@ private:
         if (*dur < 0)
             m_json.failAt(at, "trace event " + std::to_string(index) + " (\"" + std::string(name.substr(0, 80)) +
                                   "\") has a negative duration");
+        if (std::fabs(*ts) > kMaxTimestamp || *dur > kMaxDuration)
+            m_json.failAt(at, "trace event " + std::to_string(index) + " (\"" + std::string(name.substr(0, 80)) +
+                                  "\") has a timestamp or duration out of range (at most 1e17 and 1e12 microseconds)");
         event.kind = *kind;
         event.start = *ts;
         event.duration = *dur;
@@ -383,22 +398,22 @@ private:
         bool first = true;
         while (m_json.nextMember(first, key, m_argScratch)) {
             if (key == "correlation") {
-                event.correlation = static_cast<std::int64_t>(m_json.numberOr(-1));
+                event.correlation = wholeOr(m_json.numberOr(-1));
             } else if (key == "External id") {
-                event.externalId = static_cast<std::int64_t>(m_json.numberOr(-1));
+                event.externalId = wholeOr(m_json.numberOr(-1));
             } else if (key == "stream") {
-                stream = static_cast<std::int64_t>(m_json.numberOr(-1));
+                stream = wholeOr(m_json.numberOr(-1));
             } else if (key == "bytes") {
-                event.bytes = static_cast<std::uint64_t>(std::max(0.0, m_json.numberOr(0)));
+                event.bytes = static_cast<std::uint64_t>(std::max<std::int64_t>(0, wholeOr(m_json.numberOr(0))));
             } else if (key == "Collective name") {
                 m_collective.name = std::string(m_json.peek() == '"' ? m_json.string(m_scratch) : std::string_view());
                 m_hasCollective = !m_collective.name.empty();
                 if (m_collective.name.empty())
                     m_json.skipValue();
             } else if (key == "In msg nelems") {
-                m_collective.inElements = static_cast<std::int64_t>(m_json.numberOr(-1));
+                m_collective.inElements = wholeOr(m_json.numberOr(-1));
             } else if (key == "Out msg nelems") {
-                m_collective.outElements = static_cast<std::int64_t>(m_json.numberOr(-1));
+                m_collective.outElements = wholeOr(m_json.numberOr(-1));
             } else if (key == "Group size") {
                 m_collective.groupSize = static_cast<std::int32_t>(std::clamp(m_json.numberOr(-1), -1.0, 2e9));
             } else if (key == "dtype") {
@@ -419,7 +434,7 @@ private:
             } else if (key == "Process Group Ranks") {
                 readRanks(m_json, m_scratch, m_collective.groupRanks);
             } else if (key == "Seq") {
-                m_collective.sequence = static_cast<std::int64_t>(m_json.numberOr(-1));
+                m_collective.sequence = wholeOr(m_json.numberOr(-1));
             } else if (key == "Input Dims" && m_json.peek() == '[') {
                 m_firstInputElements = firstTensorElements();
             } else if (key == "Input type" && m_json.peek() == '[') {
@@ -521,9 +536,14 @@ RankProfile readProfile(const std::string& path, const JobControl& control)
         inflated = gunzip(text, path);
         text = inflated;
     }
+    return parseProfile(text, path, control);
+}
+
+RankProfile parseProfile(std::string_view text, const std::string& file, const JobControl& control)
+{
     if (text.empty())
-        throw InputError(path, "an empty file, not a profile");
-    ProfileReader reader(text, path, control);
+        throw InputError(file, "an empty file, not a profile");
+    ProfileReader reader(text, file, control);
     return reader.read();
 }
 

@@ -95,6 +95,10 @@ bool looksLikeProfile(std::string_view head);
 /// Cancelled.
 RankProfile readProfile(const std::string& path, const JobControl& control = {});
 
+/// Parses the JSON text of a profile (already inflated) named `file` in errors. Throws InputError,
+/// Cancelled.
+RankProfile parseProfile(std::string_view text, const std::string& file, const JobControl& control = {});
+
 /// The profile files at `path`: the file itself, or a directory's `*.json` and `*.json.gz` files that
 /// read like profiles, ordered by the rank they record (else by name). Throws InputError when there
 /// are none.

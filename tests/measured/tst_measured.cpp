@@ -85,6 +85,7 @@ private Q_SLOTS:
     void legacyCpuTracesWithGloo();
     void missingRanksMirrorRecordedOnes();
     void validationCountsMatchOwnExport();
+    void absurdNumbersAreIgnoredOrRefused();
     void malformedProfiles_data();
     void malformedProfiles();
 };
@@ -373,6 +374,30 @@ void TestMeasured::validationCountsMatchOwnExport()
     QVERIFY(v.hostGapSeconds > 0.1); // a host-bound toy: the GPU waited 183 ms of 222 ms
     QVERIFY(validationText(v).find("all-reduce") != std::string::npos);
     QVERIFY(validationCsv(v).starts_with("category,measured_count,workload_count"));
+}
+
+void TestMeasured::absurdNumbersAreIgnoredOrRefused()
+{
+    // Found by fuzz_profile (UBSan: 6e48 converted to an integer): ids out of range are no ids; times
+    // out of range and collectives of more than 2^50 elements are refused with a reason.
+    const RankProfile p = parseProfile(
+        R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": 1, "dur": 2, "args": {"External id": 6e48, "correlation": -1e300, "bytes": 1e30}}]})",
+        "ids.json");
+    QCOMPARE(p.events.size(), std::size_t{1});
+    QCOMPARE(p.events[0].externalId, std::int64_t{-1});
+    QCOMPARE(p.events[0].correlation, std::int64_t{-1});
+    QCOMPARE(p.events[0].bytes, std::uint64_t{0});
+    const std::string time = inputError([] {
+        parseProfile(R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": 1e300, "dur": 2}]})",
+                     "t.json");
+    });
+    QVERIFY2(time.find("out of range") != std::string::npos, time.c_str());
+    std::vector<RankProfile> huge;
+    huge.push_back(parseProfile(
+        R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "gloo:all_reduce", "ts": 1, "dur": 2, "args": {"Collective name": "allreduce", "In msg nelems": 4e18, "dtype": "Float"}}]})",
+        "huge.json"));
+    const std::string elements = inputError([&] { measuredWorkload(std::move(huge)); });
+    QVERIFY2(elements.find("more than 2^50") != std::string::npos, elements.c_str());
 }
 
 void TestMeasured::malformedProfiles_data()
