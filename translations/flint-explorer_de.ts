@@ -458,6 +458,30 @@ auf %2</translation>
         <source>Open a folder of Chakra rank files or profiler traces</source>
         <translation>Ordner mit Chakra-Rank-Dateien oder Profiler-Traces öffnen</translation>
     </message>
+    <message>
+        <source>Validation</source>
+        <translation>Validierung</translation>
+    </message>
+    <message>
+        <source>Open a measured run</source>
+        <translation>Gemessenen Lauf öffnen</translation>
+    </message>
+    <message>
+        <source>PyTorch profiler traces (*.json *.json.gz);;All files (*)</source>
+        <translation>PyTorch-Profiler-Traces (*.json *.json.gz);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Compare with a &amp;measured run…</source>
+        <translation>Mit &amp;Messlauf vergleichen…</translation>
+    </message>
+    <message>
+        <source>Open a folder of profiler traces, one per rank</source>
+        <translation>Ordner mit Profiler-Traces öffnen (einer je Rank)</translation>
+    </message>
+    <message>
+        <source>Compare with a measured run fol&amp;der…</source>
+        <translation>Mit Messlauf-Ordn&amp;er vergleichen…</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::Session</name>
@@ -523,6 +547,22 @@ auf %2</translation>
     <message>
         <source>cluster %1</source>
         <translation>Cluster %1</translation>
+    </message>
+    <message>
+        <source>Reading the measured run %1…</source>
+        <translation>Lese den gemessenen Lauf %1…</translation>
+    </message>
+    <message>
+        <source>Cannot read the measured run</source>
+        <translation>Der gemessene Lauf kann nicht gelesen werden</translation>
+    </message>
+    <message>
+        <source>Comparing with the measured run…</source>
+        <translation>Vergleiche mit dem gemessenen Lauf…</translation>
+    </message>
+    <message>
+        <source>The measured run has %1 ranks and this workload %2: compare a workload with a run of the same size.</source>
+        <translation>Der gemessene Lauf hat %1 Ranks, diese Workload %2: Vergleichen Sie eine Workload mit einem Lauf derselben Größe.</translation>
     </message>
 </context>
 <context>
@@ -732,6 +772,124 @@ auf %2</translation>
     <message>
         <source>…</source>
         <translation>…</translation>
+    </message>
+</context>
+<context>
+    <name>flint::app::ValidationPage</name>
+    <message>
+        <source>only estimated</source>
+        <translation>nur geschätzt</translation>
+    </message>
+    <message>
+        <source>Open measured run…</source>
+        <translation>Gemessenen Lauf öffnen…</translation>
+    </message>
+    <message>
+        <source>A PyTorch profiler trace of a real run of this workload (.json or .json.gz, one per rank, or a folder of them)</source>
+        <translation>Ein PyTorch-Profiler-Trace eines echten Laufs dieser Workload (.json oder .json.gz, einer je Rank, oder ein Ordner davon)</translation>
+    </message>
+    <message>
+        <source>Stop comparing</source>
+        <translation>Vergleich beenden</translation>
+    </message>
+    <message>
+        <source>Hold the estimate against what really ran: open a profile of a real run of this workload (PyTorch profiler traces, Kineto or legacy, NVIDIA or ROCm). The step time is then compared as measured, as estimated, with the run&apos;s measured compute and modelled communication, and replayed as measured; the ops are counted per category on both sides and the collectives paired by kind and order.</source>
+        <translation>Halten Sie die Schätzung gegen das, was wirklich lief: Öffnen Sie ein Profil eines echten Laufs dieser Workload (PyTorch-Profiler-Traces, Kineto oder Legacy, NVIDIA oder ROCm). Die Schrittzeit wird dann gemessen, geschätzt, mit der gemessenen Rechenzeit des Laufs und modellierter Kommunikation sowie als Wiedergabe der Messung verglichen; die Ops werden je Kategorie auf beiden Seiten gezählt und die Kollektive nach Art und Reihenfolge gepaart.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Measured run&lt;/b&gt; %1: %2; ranks: %3</source>
+        <translation>&lt;b&gt;Gemessener Lauf&lt;/b&gt; %1: %2; Ranks: %3</translation>
+    </message>
+    <message>
+        <source>; step: ProfilerStep#%1</source>
+        <translation>; Schritt: ProfilerStep#%1</translation>
+    </message>
+    <message>
+        <source>Step time as measured</source>
+        <translation>Schrittzeit gemessen</translation>
+    </message>
+    <message>
+        <source>Estimated (this workload on %1)</source>
+        <translation>Geschätzt (diese Workload auf %1)</translation>
+    </message>
+    <message>
+        <source>Measured compute, modelled communication</source>
+        <translation>Gemessene Rechenzeit, modellierte Kommunikation</translation>
+    </message>
+    <message>
+        <source>Replayed as measured</source>
+        <translation>Wiedergabe der Messung</translation>
+    </message>
+    <message>
+        <source>Ops of rank %1; the device waited %2 for the host.</source>
+        <translation>Ops von Rank %1; das Gerät wartete %2 auf den Host.</translation>
+    </message>
+    <message>
+        <source>Collective time (ms)</source>
+        <translation>Zeit der Kollektive (ms)</translation>
+    </message>
+    <message>
+        <source>collective</source>
+        <translation>Kollektiv</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>gemessen</translation>
+    </message>
+    <message>
+        <source>estimated</source>
+        <translation>geschätzt</translation>
+    </message>
+    <message>
+        <source>Each point is a collective of the validated rank; on the line the estimate equals the measurement, above it the estimate is slower.</source>
+        <translation>Jeder Punkt ist ein Kollektiv des validierten Ranks; auf der Linie gleicht die Schätzung der Messung, darüber ist die Schätzung langsamer.</translation>
+    </message>
+    <message>
+        <source>estimated = measured</source>
+        <translation>geschätzt = gemessen</translation>
+    </message>
+</context>
+<context>
+    <name>flint::app::ValidationTableModel</name>
+    <message>
+        <source>Category</source>
+        <translation>Kategorie</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>Gemessen</translation>
+    </message>
+    <message>
+        <source>Workload</source>
+        <translation>Workload</translation>
+    </message>
+    <message>
+        <source>Measured time</source>
+        <translation>Gemessene Zeit</translation>
+    </message>
+    <message>
+        <source>Estimated time</source>
+        <translation>Geschätzte Zeit</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>Fehler</translation>
+    </message>
+    <message>
+        <source>Collective</source>
+        <translation>Kollektiv</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Measured size</source>
+        <translation>Gemessene Größe</translation>
+    </message>
+    <message>
+        <source>Workload size</source>
+        <translation>Größe in der Workload</translation>
     </message>
 </context>
 <context>
@@ -1419,8 +1577,12 @@ auf %2</translation>
         <translation>Sprache der Oberfläche statt der des Systems: %1 oder en.</translation>
     </message>
     <message>
-        <source>Tab to show: graph, timeline, communication, charts, ops or sweep (English names, also under other languages; a unique prefix will do).</source>
-        <translation>Anzuzeigender Reiter: graph, timeline, communication, charts, ops oder sweep (englische Namen, auch in anderen Sprachen; ein eindeutiger Anfang genügt).</translation>
+        <source>Tab to show: graph, timeline, communication, charts, ops, validation or sweep (English names, also under other languages; a unique prefix will do).</source>
+        <translation>Anzuzeigender Tab: graph, timeline, communication, charts, ops, validation oder sweep (englische Namen, auch in anderen Sprachen; ein eindeutiger Präfix genügt).</translation>
+    </message>
+    <message>
+        <source>Compare the estimate with this measured run (a PyTorch profiler trace, or a folder of one per rank) in the Validation tab.</source>
+        <translation>Die Schätzung im Tab Validierung mit diesem gemessenen Lauf vergleichen (ein PyTorch-Profiler-Trace oder ein Ordner mit einem je Rank).</translation>
     </message>
 </context>
 </TS>

@@ -454,7 +454,31 @@ on %2</source>
     </message>
     <message>
         <source>Open a folder of Chakra rank files or profiler traces</source>
-        <translation>打开 Chakra 秩文件或性能剖析跟踪所在的文件夹</translation>
+        <translation>打开 Chakra rank 文件或性能剖析跟踪所在的文件夹</translation>
+    </message>
+    <message>
+        <source>Validation</source>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <source>Open a measured run</source>
+        <translation>打开实测运行</translation>
+    </message>
+    <message>
+        <source>PyTorch profiler traces (*.json *.json.gz);;All files (*)</source>
+        <translation>PyTorch 性能剖析跟踪 (*.json *.json.gz);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Compare with a &amp;measured run…</source>
+        <translation>与实测运行对比(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Open a folder of profiler traces, one per rank</source>
+        <translation>打开性能剖析跟踪文件夹（每个 rank 一个）</translation>
+    </message>
+    <message>
+        <source>Compare with a measured run fol&amp;der…</source>
+        <translation>与实测运行文件夹对比(&amp;D)…</translation>
     </message>
 </context>
 <context>
@@ -520,6 +544,22 @@ on %2</source>
     <message>
         <source>cluster %1</source>
         <translation>集群 %1</translation>
+    </message>
+    <message>
+        <source>Reading the measured run %1…</source>
+        <translation>正在读取实测运行 %1…</translation>
+    </message>
+    <message>
+        <source>Cannot read the measured run</source>
+        <translation>无法读取实测运行</translation>
+    </message>
+    <message>
+        <source>Comparing with the measured run…</source>
+        <translation>正在与实测运行对比…</translation>
+    </message>
+    <message>
+        <source>The measured run has %1 ranks and this workload %2: compare a workload with a run of the same size.</source>
+        <translation>实测运行有 %1 个 rank，而此工作负载有 %2 个：请将工作负载与相同规模的运行对比。</translation>
     </message>
 </context>
 <context>
@@ -728,6 +768,124 @@ on %2</source>
     <message>
         <source>…</source>
         <translation>…</translation>
+    </message>
+</context>
+<context>
+    <name>flint::app::ValidationPage</name>
+    <message>
+        <source>only estimated</source>
+        <translation>仅估计</translation>
+    </message>
+    <message>
+        <source>Open measured run…</source>
+        <translation>打开实测运行…</translation>
+    </message>
+    <message>
+        <source>A PyTorch profiler trace of a real run of this workload (.json or .json.gz, one per rank, or a folder of them)</source>
+        <translation>此工作负载一次真实运行的 PyTorch 性能剖析跟踪（.json 或 .json.gz，每个 rank 一个，或包含它们的文件夹）</translation>
+    </message>
+    <message>
+        <source>Stop comparing</source>
+        <translation>停止对比</translation>
+    </message>
+    <message>
+        <source>Hold the estimate against what really ran: open a profile of a real run of this workload (PyTorch profiler traces, Kineto or legacy, NVIDIA or ROCm). The step time is then compared as measured, as estimated, with the run&apos;s measured compute and modelled communication, and replayed as measured; the ops are counted per category on both sides and the collectives paired by kind and order.</source>
+        <translation>将估计与真实运行对照：打开此工作负载一次真实运行的剖析文件（PyTorch 性能剖析跟踪，Kineto 或旧格式，NVIDIA 或 ROCm）。随后比较步长时间：实测值、估计值、使用实测计算与建模通信的结果，以及按实测重放的结果；双方的算子按类别计数，集合通信按种类和顺序配对。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Measured run&lt;/b&gt; %1: %2; ranks: %3</source>
+        <translation>&lt;b&gt;实测运行&lt;/b&gt; %1：%2；rank 数：%3</translation>
+    </message>
+    <message>
+        <source>; step: ProfilerStep#%1</source>
+        <translation>；步：ProfilerStep#%1</translation>
+    </message>
+    <message>
+        <source>Step time as measured</source>
+        <translation>实测步长时间</translation>
+    </message>
+    <message>
+        <source>Estimated (this workload on %1)</source>
+        <translation>估计值（此工作负载在 %1 上）</translation>
+    </message>
+    <message>
+        <source>Measured compute, modelled communication</source>
+        <translation>实测计算，建模通信</translation>
+    </message>
+    <message>
+        <source>Replayed as measured</source>
+        <translation>按实测重放</translation>
+    </message>
+    <message>
+        <source>Ops of rank %1; the device waited %2 for the host.</source>
+        <translation>rank %1 的算子；设备等待主机 %2。</translation>
+    </message>
+    <message>
+        <source>Collective time (ms)</source>
+        <translation>集合通信时间 (ms)</translation>
+    </message>
+    <message>
+        <source>collective</source>
+        <translation>集合通信</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <source>estimated</source>
+        <translation>估计</translation>
+    </message>
+    <message>
+        <source>Each point is a collective of the validated rank; on the line the estimate equals the measurement, above it the estimate is slower.</source>
+        <translation>每个点是被验证 rank的一次集合通信；在直线上估计等于实测，在其上方估计更慢。</translation>
+    </message>
+    <message>
+        <source>estimated = measured</source>
+        <translation>估计 = 实测</translation>
+    </message>
+</context>
+<context>
+    <name>flint::app::ValidationTableModel</name>
+    <message>
+        <source>Category</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <source>Workload</source>
+        <translation>工作负载</translation>
+    </message>
+    <message>
+        <source>Measured time</source>
+        <translation>实测时间</translation>
+    </message>
+    <message>
+        <source>Estimated time</source>
+        <translation>估计时间</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>误差</translation>
+    </message>
+    <message>
+        <source>Collective</source>
+        <translation>集合通信</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Measured size</source>
+        <translation>实测大小</translation>
+    </message>
+    <message>
+        <source>Workload size</source>
+        <translation>工作负载中的大小</translation>
     </message>
 </context>
 <context>
@@ -1407,8 +1565,12 @@ on %2</source>
         <translation>界面语言（代替系统语言）：%1 或 en。</translation>
     </message>
     <message>
-        <source>Tab to show: graph, timeline, communication, charts, ops or sweep (English names, also under other languages; a unique prefix will do).</source>
-        <translation>要显示的标签页：graph、timeline、communication、charts、ops 或 sweep（英文名称，其他语言下也适用；唯一前缀即可）。</translation>
+        <source>Tab to show: graph, timeline, communication, charts, ops, validation or sweep (English names, also under other languages; a unique prefix will do).</source>
+        <translation>要显示的标签页：graph、timeline、communication、charts、ops、validation 或 sweep（英文名称，在其他语言下同样适用；唯一前缀即可）。</translation>
+    </message>
+    <message>
+        <source>Compare the estimate with this measured run (a PyTorch profiler trace, or a folder of one per rank) in the Validation tab.</source>
+        <translation>在“验证”标签页中将估计与此实测运行对比（一个 PyTorch 性能剖析跟踪，或每个 rank 一个的文件夹）。</translation>
     </message>
 </context>
 </TS>

@@ -87,15 +87,21 @@ int main(int argc, char** argv)
         QStringLiteral("png"));
     const QCommandLineOption tabOption(
         QStringLiteral("tab"),
-        QCoreApplication::translate("main",
-                                    "Tab to show: graph, timeline, communication, charts, ops or sweep (English "
-                                    "names, also under other languages; a unique prefix will do)."),
+        QCoreApplication::translate(
+            "main", "Tab to show: graph, timeline, communication, charts, ops, validation or sweep (English "
+                    "names, also under other languages; a unique prefix will do)."),
         QStringLiteral("name"));
     const QCommandLineOption langOption(
         QStringLiteral("lang"),
         QCoreApplication::translate("main", "User interface language instead of the system's: %1 or en.")
             .arg(flint::app::Translations::available().join(QStringLiteral(", "))),
         QStringLiteral("code"));
+    const QCommandLineOption measuredOption(
+        QStringLiteral("measured"),
+        QCoreApplication::translate("main", "Compare the estimate with this measured run (a PyTorch profiler "
+                                            "trace, or a folder of one per rank) in the Validation tab."),
+        QStringLiteral("profile"));
+    parser.addOption(measuredOption);
     parser.addOption(screenshotOption);
     parser.addOption(tabOption);
     parser.addOption(langOption);
@@ -136,6 +142,8 @@ int main(int argc, char** argv)
         window.tabs()->setCurrentIndex(matches.front());
     }
     window.show();
+    if (parser.isSet(measuredOption))
+        window.compareWithMeasured(parser.value(measuredOption));
     if (!path.isEmpty())
         window.openPath(path);
 #if defined(FLINT_HAVE_MODELS)
@@ -156,8 +164,13 @@ int main(int argc, char** argv)
             }
             QApplication::quit();
         };
-        QObject::connect(&window.session(), &flint::app::Session::estimateAvailable, &window,
-                         [save] { QTimer::singleShot(200, save); });
+        // With a measured run, the picture is of the comparison; else of the estimate.
+        if (parser.isSet(measuredOption))
+            QObject::connect(&window.session(), &flint::app::Session::validationAvailable, &window,
+                             [save] { QTimer::singleShot(200, save); });
+        else
+            QObject::connect(&window.session(), &flint::app::Session::estimateAvailable, &window,
+                             [save] { QTimer::singleShot(200, save); });
         QObject::connect(&window.session(), &flint::app::Session::failed, &window,
                          [&status](const QString& summary, const QString& details) {
                              std::fprintf(stderr, "flint-explorer: %s: %s\n", qPrintable(summary), qPrintable(details));

@@ -8,6 +8,7 @@
 #include "app/explorer/session.h"
 #include "app/explorer/stepsummary.h"
 #include "app/explorer/sweeppage.h"
+#include "app/explorer/validationpage.h"
 #include "core/error.h"
 #include "core/estimator/estimateexport.h"
 #include "core/estimator/opexplain.h"
@@ -104,6 +105,9 @@ MainWindow::MainWindow(QWidget* parent)
     m_tabs->addTab(m_matrixPage, tr("Communication"));
     m_tabs->addTab(m_charts, tr("Charts"));
     m_tabs->addTab(m_ops, tr("Ops"));
+    m_validation = new ValidationPage(m_tabs);
+    m_validation->setObjectName(QStringLiteral("validation"));
+    m_tabs->addTab(m_validation, tr("Validation"));
     m_sweep = new SweepPage(*m_session, m_tabs);
     m_tabs->addTab(m_sweep, tr("Sweep"));
     m_sweep->setObjectName(QStringLiteral("sweep"));
@@ -198,6 +202,16 @@ MainWindow::MainWindow(QWidget* parent)
             });
     connect(m_detailsPanel, &DetailsPanel::opFound, this, &MainWindow::showCellOp);
     connect(m_whatIf, &views::WhatIfPanel::clusterChanged, m_session, &Session::setCluster);
+    connect(m_session, &Session::validationAvailable, m_validation, &ValidationPage::setReport);
+    connect(m_validation, &ValidationPage::openRequested, this, [this] {
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Open a measured run"), QString(),
+                                         tr("PyTorch profiler traces (*.json *.json.gz);;All files (*)"));
+        if (!path.isEmpty())
+            compareWithMeasured(path);
+    });
+    connect(m_validation, &ValidationPage::stopRequested, this, [this] { m_session->compareWithMeasured({}); });
+    connect(m_validation, &ValidationPage::opChosen, this, [this](int rank, int op) { showOp(rank, op); });
     connect(m_parallelism, &views::ParallelismPanel::strategyChanged, this,
             [this](const core::model::TransformerConfig& model, const core::model::ParallelConfig& parallel) {
                 // From a trace or module to a model: "Last change" does not compare the two.
@@ -261,6 +275,12 @@ QStringList MainWindow::exampleFolders()
     return {QDir(exe).absoluteFilePath(QStringLiteral("../share/flint-explorer/examples"))};
 }
 
+void MainWindow::compareWithMeasured(const QString& path)
+{
+    m_session->compareWithMeasured(path);
+    m_tabs->setCurrentWidget(m_validation);
+}
+
 void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -276,6 +296,20 @@ void MainWindow::buildMenus()
             QFileDialog::getExistingDirectory(this, tr("Open a folder of Chakra rank files or profiler traces"));
         if (!path.isEmpty())
             openPath(path);
+    });
+    QAction* measured = file->addAction(tr("Compare with a &measured run…"), this, [this] {
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Open a measured run"), QString(),
+                                         tr("PyTorch profiler traces (*.json *.json.gz);;All files (*)"));
+        if (!path.isEmpty())
+            compareWithMeasured(path);
+    });
+    measured->setObjectName(QStringLiteral("compareMeasured"));
+    file->addAction(tr("Compare with a measured run fol&der…"), this, [this] {
+        const QString path =
+            QFileDialog::getExistingDirectory(this, tr("Open a folder of profiler traces, one per rank"));
+        if (!path.isEmpty())
+            compareWithMeasured(path);
     });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();

@@ -41,6 +41,7 @@ class History;
 class HistoryPanel;
 class Session;
 class SweepPage;
+class ValidationPage;
 
 /// The explorer's window: wires the session to the views. Views show the latest results; the
 /// what-if panel edits the cluster; selection is shared between views through the details panel.
@@ -77,6 +78,10 @@ public:
     views::WhatIfPanel* whatIf() const { return m_whatIf; }
     views::ParallelismPanel* parallelism() const { return m_parallelism; }
     SweepPage* sweep() const { return m_sweep; }
+    ValidationPage* validation() const { return m_validation; }
+    /// Holds every estimate against the measured run at `path` (Session::compareWithMeasured) and
+    /// shows the Validation tab.
+    void compareWithMeasured(const QString& path);
     History* history() const { return m_history; }
     HistoryPanel* historyPanel() const { return m_historyPanel; }
     QTabWidget* tabs() const { return m_tabs; }
@@ -132,6 +137,7 @@ private:
     views::WhatIfPanel* m_whatIf = nullptr;
     views::ParallelismPanel* m_parallelism = nullptr;
     SweepPage* m_sweep = nullptr;
+    ValidationPage* m_validation = nullptr;
     DetailsPanel* m_detailsPanel = nullptr;
     ExportActions* m_exports = nullptr;
     QProgressBar* m_progress = nullptr;

@@ -311,6 +311,8 @@ void Session::startEstimate()
                              m_evaluation = evaluation;
                              Q_EMIT estimateAvailable(m_evaluation);
                              releaseRetired(); // the views have let go of the previous estimate
+                             if (m_measured)
+                                 startValidation();
                          };
                      } catch (const core::Cancelled&) {
                          throw;
@@ -322,6 +324,82 @@ void Session::startEstimate()
                              releaseRetired();
                          };
                      }
+                 });
+}
+
+void Session::compareWithMeasured(const QString& path)
+{
+    if (path.isEmpty()) {
+        m_jobs.cancel(views::JobRunner::Kind::Validate);
+        m_measured.reset();
+        m_measuredPath.clear();
+        m_validation.reset();
+        Q_EMIT validationAvailable(nullptr);
+        return;
+    }
+    m_jobs.start(views::JobRunner::Kind::Validate, tr("Reading the measured run %1…").arg(path),
+                 [this, path](const core::JobControl& control) -> std::function<void()> {
+                     try {
+                         auto run = std::make_shared<core::measured::MeasuredWorkload>(
+                             core::measured::readMeasuredWorkload(path.toStdString(), {}, control));
+                         return [this, run, path] {
+                             m_measured = std::move(run);
+                             m_measuredPath = path;
+                             if (m_evaluation && m_evaluation->result)
+                                 startValidation();
+                         };
+                     } catch (const core::Cancelled&) {
+                         throw;
+                     } catch (const std::exception& e) {
+                         const QString details = describe(e);
+                         return [this, details] { Q_EMIT failed(tr("Cannot read the measured run"), details); };
+                     }
+                 });
+}
+
+void Session::startValidation()
+{
+    const std::shared_ptr<const engine::Evaluation> evaluation = m_evaluation;
+    const std::shared_ptr<const core::measured::MeasuredWorkload> run = m_measured;
+    const QString path = m_measuredPath;
+    if (!evaluation || !evaluation->result || !evaluation->workload || !run)
+        return;
+    m_jobs.start(views::JobRunner::Kind::Validate, tr("Comparing with the measured run…"),
+                 [this, evaluation, run, path](const core::JobControl& control) -> std::function<void()> {
+                     auto report = std::make_shared<ValidationReport>();
+                     report->run = run;
+                     report->path = path;
+                     report->evaluation = evaluation;
+                     const core::Workload& workload = evaluation->workload->workload;
+                     if (workload.rankCount() != run->workload.rankCount()) {
+                         report->problem = tr("The measured run has %1 ranks and this workload %2: compare a "
+                                              "workload with a run of the same size.")
+                                               .arg(run->workload.rankCount())
+                                               .arg(workload.rankCount());
+                     } else {
+                         try {
+                             // Both on the estimate's cluster: measured compute with modelled communication,
+                             // and the replay of everything measured.
+                             core::EstimateOptions options = evaluation->scenario.options;
+                             options.commMatrix = false;
+                             options.timing = core::ComputeTiming::Recorded;
+                             const auto measuredCompute =
+                                 core::estimate(run->workload, evaluation->scenario.cluster, options, control);
+                             options.recordedCommunication = true;
+                             const auto replay =
+                                 core::estimate(run->workload, evaluation->scenario.cluster, options, control);
+                             report->validation = core::measured::validate(workload, *evaluation->result, *run, *replay,
+                                                                           *measuredCompute);
+                         } catch (const core::Cancelled&) {
+                             throw;
+                         } catch (const std::exception& e) {
+                             report->problem = describe(e);
+                         }
+                     }
+                     return [this, report] {
+                         m_validation = report;
+                         Q_EMIT validationAvailable(m_validation);
+                     };
                  });
 }
 

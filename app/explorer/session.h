@@ -3,6 +3,7 @@
 
 #include "core/estimator/cluster.h"
 #include "core/estimator/estimate.h"
+#include "core/measured/validation.h"
 #include "core/model/modelconfig.h"
 #include "engine/scenario.h"
 #include "engine/workloadloader.h"
@@ -20,6 +21,17 @@ struct CompiledModel;
 } // namespace flint::core::model
 
 namespace flint::app {
+
+/// The current estimate held against a measured run (Session::compareWithMeasured).
+struct ValidationReport {
+    std::shared_ptr<const core::measured::MeasuredWorkload> run;
+    QString path; ///< the measured run's file or folder
+    /// Why there is no comparison ("" when there is one): the run and the workload differ in ranks.
+    QString problem;
+    core::measured::Validation validation;
+    /// The estimate that was compared; the report belongs to it.
+    std::shared_ptr<const engine::Evaluation> evaluation;
+};
 
 /// The one owner of the explorer's state: the current scenario (engine::Scenario: the workload
 /// source, the cluster, the estimator options). Panels never keep their own copy; they ask the
@@ -77,6 +89,16 @@ public:
     /// holds the last kUndoLimit steps.
     QUndoStack& undoStack() { return m_undo; }
     static constexpr int kUndoLimit = 100;
+    /// Holds every estimate from now on against the measured run at `path` (a PyTorch profiler trace
+    /// or a folder of one per rank): the run is read on a worker, then each estimate of the current
+    /// workload is compared with it (validationAvailable). An empty path stops comparing.
+    void compareWithMeasured(const QString& path);
+    /// The measured run compared with, or null.
+    std::shared_ptr<const core::measured::MeasuredWorkload> measuredRun() const { return m_measured; }
+    QString measuredPath() const { return m_measuredPath; }
+    /// The latest comparison, or null.
+    std::shared_ptr<const ValidationReport> validation() const { return m_validation; }
+
     /// The current state (scenario and name).
     State state() const { return {m_scenario, m_path, m_fromDisk}; }
 
@@ -126,8 +148,12 @@ Q_SIGNALS:
     void failed(const QString& summary, const QString& details);
     /// What is running ("" when idle), and its progress in percent (-1: unknown).
     void busyChanged(const QString& message, int percent);
+    /// The latest estimate was held against the measured run (or the comparison was stopped: null).
+    void validationAvailable(std::shared_ptr<const flint::app::ValidationReport> report);
 
 private:
+    /// Holds the latest estimate against the measured run on a worker.
+    void startValidation();
     /// Reads `path` on a worker, then shows it on the cluster of `base` when `baseCluster` (a restored
     /// state), else on the cluster shown when the load ends; sized for its ranks.
     void load(const QString& path, const engine::Scenario& base, bool record, bool baseCluster);
@@ -158,6 +184,9 @@ private:
     std::shared_ptr<const engine::Evaluation> m_evaluation;
     QString m_path;
     bool m_fromDisk = false; ///< State::fromDisk of what is shown
+    std::shared_ptr<const core::measured::MeasuredWorkload> m_measured;
+    QString m_measuredPath;
+    std::shared_ptr<const ValidationReport> m_validation;
     std::vector<std::shared_ptr<const void>> m_retired;
 };
 

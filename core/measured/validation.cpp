@@ -136,6 +136,7 @@ Validation validate(const Workload& workload, const EstimateResult& estimate, co
             c.index = measuredColl[category].size();
             c.measuredBytes = op.commBytes;
             c.measuredSeconds = seconds;
+            c.measuredOp = static_cast<std::int64_t>(i);
             measuredColl[category].push_back(c);
         }
     }
@@ -156,6 +157,7 @@ Validation validate(const Workload& workload, const EstimateResult& estimate, co
             c.index = workloadColl[category].size();
             c.workloadBytes = op.commBytes;
             c.estimatedSeconds = estimated[i];
+            c.workloadOp = static_cast<std::int64_t>(i);
             workloadColl[category].push_back(c);
         }
     }
@@ -167,10 +169,11 @@ Validation validate(const Workload& workload, const EstimateResult& estimate, co
     for (auto& [category, list] : measuredColl) {
         const std::vector<CollectiveRow>& other = workloadColl[category];
         for (std::size_t k = 0; k < std::max(list.size(), other.size()); ++k) {
-            CollectiveRow c = k < list.size() ? list[k] : CollectiveRow{category, k, 0, 0, 0, 0};
+            CollectiveRow c = k < list.size() ? list[k] : other[k];
             if (k < other.size()) {
                 c.workloadBytes = other[k].workloadBytes;
                 c.estimatedSeconds = other[k].estimatedSeconds;
+                c.workloadOp = other[k].workloadOp;
             }
             v.collectives.push_back(c);
         }

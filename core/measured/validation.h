@@ -37,8 +37,10 @@ struct CollectiveRow {
     std::uint64_t index = 0; ///< k: the k-th of its kind on the rank, in program order
     std::uint64_t measuredBytes = 0;
     std::uint64_t workloadBytes = 0;
-    double measuredSeconds = 0;  ///< measured transfer time
-    double estimatedSeconds = 0; ///< its time in the workload's estimate
+    double measuredSeconds = 0;   ///< measured transfer time
+    double estimatedSeconds = 0;  ///< its time in the workload's estimate
+    std::int64_t measuredOp = -1; ///< index into the measured program of the rank, -1 when only estimated
+    std::int64_t workloadOp = -1; ///< index into the workload's program of the rank, -1 when only measured
 };
 
 /// A workload held against a measured run of it (docs/validation.md).

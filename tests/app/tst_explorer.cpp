@@ -7,6 +7,7 @@
 #include "app/explorer/mainwindow.h"
 #include "app/explorer/session.h"
 #include "app/explorer/sweeppage.h"
+#include "app/explorer/validationpage.h"
 #include "core/synthetictrace.h"
 #include "engine/modelcompiler.h"
 #include "engine/workloadloader.h"
@@ -24,6 +25,7 @@
 
 #include <cmath>
 
+#include <QAbstractItemModelTester>
 #include <QAction>
 #include <QApplication>
 #include <QChart>
@@ -75,6 +77,7 @@ private Q_SLOTS:
     void staleResultsAreDropped();
     void badFileKeepsPreviousState();
     void measuredRunOpensAndReestimates();
+    void validationTabComparesWithAMeasuredRun();
     void screenshotOfTheWindow();
     void defaultModelIsGpt3OnThousandGpus();
     void invalidParallelismIsExplainedNotCompiled();
@@ -106,6 +109,55 @@ void TestExplorer::measuredRunOpensAndReestimates()
     QVERIFY2(after->ranks[0].comm > 1.5 * comm,
              qPrintable(QStringLiteral("%1 -> %2").arg(comm).arg(after->ranks[0].comm)));
     QCOMPARE(after->ranks[0].compute, compute);
+}
+
+void TestExplorer::validationTabComparesWithAMeasuredRun()
+{
+    // The DDP run compared with itself: every category counts the same on both sides, the collectives
+    // pair up, choosing one explains it in Details, each new estimate is compared again, and a
+    // workload of another size is refused with a reason.
+    const QString ddp =
+        QStringLiteral(FLINT_SOURCE_DIR "/tests/data/measured/hta/nccl_parser_config/nccl_data.json.gz");
+    app::MainWindow window;
+    window.show();
+    QSignalSpy estimated(&window.session(), &app::Session::estimateAvailable);
+    QSignalSpy compared(&window.session(), &app::Session::validationAvailable);
+    window.openPath(ddp);
+    QVERIFY(estimated.wait(60000));
+    window.compareWithMeasured(ddp);
+    QVERIFY(compared.wait(60000));
+    app::ValidationPage* page = window.validation();
+    QCOMPARE(window.tabs()->currentWidget(), page);
+    QAbstractItemModelTester categoriesTester(page->categories());
+    QAbstractItemModelTester collectivesTester(page->collectives());
+    QCOMPARE(page->categories()->rowCount(), 5); // kernel, memcpy, memset, all-reduce, broadcast
+    for (int row = 0; row < 5; ++row)
+        QCOMPARE(page->categories()->index(row, 1).data(), page->categories()->index(row, 2).data());
+    QCOMPARE(page->collectives()->rowCount(), 7);
+    QCOMPARE(page->scatterPoints(), 7);
+    QVERIFY2(page->summaryHtml().contains(QStringLiteral("222")), qPrintable(page->summaryHtml()));
+
+    auto* table = page->findChild<QTableView*>(QStringLiteral("validationCollectives"));
+    QVERIFY(table);
+    table->selectRow(0); // the largest difference: an all-reduce
+    QTRY_VERIFY(window.detailsHtml().contains(QStringLiteral("all-reduce"), Qt::CaseInsensitive));
+
+    auto* whatIfTable = window.whatIf()->findChild<QTableWidget*>();
+    auto* bandwidth = qobject_cast<QDoubleSpinBox*>(whatIfTable->cellWidget(0, 2));
+    bandwidth->setValue(bandwidth->value() / 4);
+    QVERIFY(compared.wait(60000)); // the new estimate is compared too
+    QCOMPARE(window.session().validation()->evaluation, window.session().evaluation());
+
+    window.openPath(kAllReduce); // 8 ranks against a 2-rank run
+    QVERIFY(compared.wait(60000));
+    QVERIFY(!window.session().validation()->problem.isEmpty());
+    QCOMPARE(page->categories()->rowCount(), 0);
+
+    auto* stop = page->findChild<QPushButton*>(QStringLiteral("stopMeasured"));
+    QVERIFY(stop);
+    stop->click();
+    QVERIFY(!window.session().validation());
+    QVERIFY(!window.session().measuredRun());
 }
 
 void TestExplorer::initTestCase()

@@ -284,13 +284,15 @@ void TestTranslations::windowIsTranslated_data()
                                        QStringLiteral("&Ansicht"), QStringLiteral("&Hilfe")}
                         << QStringList{QStringLiteral("Graph"),         QStringLiteral("Zeitachse"),
                                        QStringLiteral("Kommunikation"), QStringLiteral("Diagramme"),
-                                       QStringLiteral("Ops"),           QStringLiteral("Sweep")}
+                                       QStringLiteral("Ops"),           QStringLiteral("Validierung"),
+                                       QStringLiteral("Sweep")}
                         << QStringLiteral("&Öffnen…");
     QTest::newRow("zh_CN") << QStringLiteral("zh_CN")
                            << QStringList{QStringLiteral("文件(&F)"), QStringLiteral("编辑(&E)"),
                                           QStringLiteral("视图(&V)"), QStringLiteral("帮助(&H)")}
                            << QStringList{QStringLiteral("计算图"), QStringLiteral("时间线"), QStringLiteral("通信"),
-                                          QStringLiteral("图表"),   QStringLiteral("算子"),   QStringLiteral("扫描")}
+                                          QStringLiteral("图表"),   QStringLiteral("算子"),   QStringLiteral("验证"),
+                                          QStringLiteral("扫描")}
                            << QStringLiteral("打开(&O)…");
 }
 
@@ -318,7 +320,8 @@ void TestTranslations::windowIsTranslated()
         // --tab matches these, whatever the language.
         QCOMPARE(tabNames,
                  (QStringList{QStringLiteral("graph"), QStringLiteral("timeline"), QStringLiteral("communication"),
-                              QStringLiteral("charts"), QStringLiteral("ops"), QStringLiteral("sweep")}));
+                              QStringLiteral("charts"), QStringLiteral("ops"), QStringLiteral("validation"),
+                              QStringLiteral("sweep")}));
         QMenu* file = window.menuBar()->actions().value(0)->menu();
         QVERIFY(file);
         QCOMPARE(file->actions().value(0)->text(), open);

@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: MIT
+#include "app/explorer/validationpage.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <QChart>
+#include <QChartView>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineSeries>
+#include <QLocale>
+#include <QLogValueAxis>
+#include <QPushButton>
+#include <QScatterSeries>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace flint::app {
+namespace {
+
+/// Seconds in the unit that suits them, in the user's number format.
+QString formatSeconds(double s)
+{
+    const QLocale locale;
+    if (s >= 1)
+        return locale.toString(s, 'f', 3) + QStringLiteral(" s");
+    if (s >= 1e-3)
+        return locale.toString(s * 1e3, 'f', 3) + QStringLiteral(" ms");
+    return locale.toString(s * 1e6, 'f', 1) + QStringLiteral(" µs");
+}
+
+QString formatError(double estimated, double measured)
+{
+    if (measured <= 0)
+        return estimated > 0 ? ValidationPage::tr("only estimated") : QStringLiteral("–");
+    const double error = 100.0 * (estimated - measured) / measured;
+    return (error >= 0 ? QStringLiteral("+") : QString()) + QLocale().toString(error, 'f', 1) + QStringLiteral(" %");
+}
+
+QString formatBytes(std::uint64_t bytes)
+{
+    return QLocale().formattedDataSize(static_cast<qint64>(std::min<std::uint64_t>(bytes, INT64_MAX)), 1,
+                                       QLocale::DataSizeSIFormat);
+}
+
+} // namespace
+
+ValidationTableModel::ValidationTableModel(Rows rows, QObject* parent)
+    : QAbstractTableModel(parent)
+    , m_rows(rows)
+{}
+
+void ValidationTableModel::setReport(std::shared_ptr<const ValidationReport> report)
+{
+    beginResetModel();
+    m_report = std::move(report);
+    m_collectives.clear();
+    if (m_report && m_report->problem.isEmpty()) {
+        m_collectives = m_report->validation.collectives;
+        std::stable_sort(m_collectives.begin(), m_collectives.end(),
+                         [](const core::measured::CollectiveRow& a, const core::measured::CollectiveRow& b) {
+                             return std::fabs(a.estimatedSeconds - a.measuredSeconds) >
+                                    std::fabs(b.estimatedSeconds - b.measuredSeconds);
+                         });
+    }
+    endResetModel();
+}
+
+int ValidationTableModel::rowCount(const QModelIndex& parent) const
+{
+    if (parent.isValid() || !m_report || !m_report->problem.isEmpty())
+        return 0;
+    return static_cast<int>(m_rows == Rows::Categories ? m_report->validation.categories.size() : m_collectives.size());
+}
+
+int ValidationTableModel::columnCount(const QModelIndex& parent) const
+{
+    if (parent.isValid())
+        return 0;
+    return m_rows == Rows::Categories ? 6 : 7;
+}
+
+QVariant ValidationTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    if (m_rows == Rows::Categories) {
+        switch (section) {
+        case 0:
+            return tr("Category");
+        case 1:
+            return tr("Measured");
+        case 2:
+            return tr("Workload");
+        case 3:
+            return tr("Measured time");
+        case 4:
+            return tr("Estimated time");
+        case 5:
+            return tr("Error");
+        default:
+            return {};
+        }
+    }
+    switch (section) {
+    case 0:
+        return tr("Collective");
+    case 1:
+        return tr("#");
+    case 2:
+        return tr("Measured size");
+    case 3:
+        return tr("Workload size");
+    case 4:
+        return tr("Measured time");
+    case 5:
+        return tr("Estimated time");
+    case 6:
+        return tr("Error");
+    default:
+        return {};
+    }
+}
+
+QVariant ValidationTableModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || index.row() >= rowCount())
+        return {};
+    const auto row = static_cast<std::size_t>(index.row());
+    if (role == Qt::TextAlignmentRole)
+        return index.column() == 0 ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                   : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (m_rows == Rows::Categories) {
+        const core::measured::CategoryRow& c = m_report->validation.categories[row];
+        if (role != Qt::DisplayRole)
+            return {};
+        switch (index.column()) {
+        case 0:
+            return QString::fromStdString(c.category);
+        case 1:
+            return QLocale().toString(static_cast<qulonglong>(c.measuredCount));
+        case 2:
+            return QLocale().toString(static_cast<qulonglong>(c.workloadCount));
+        case 3:
+            return formatSeconds(c.measuredSeconds);
+        case 4:
+            return formatSeconds(c.estimatedSeconds);
+        case 5:
+            return formatError(c.estimatedSeconds, c.measuredSeconds);
+        default:
+            return {};
+        }
+    }
+    const core::measured::CollectiveRow& c = m_collectives[row];
+    if (role == WorkloadOpRole)
+        return static_cast<qlonglong>(c.workloadOp);
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (index.column()) {
+    case 0:
+        return QString::fromStdString(c.category);
+    case 1:
+        return QLocale().toString(static_cast<qulonglong>(c.index));
+    case 2:
+        return formatBytes(c.measuredBytes);
+    case 3:
+        return formatBytes(c.workloadBytes);
+    case 4:
+        return formatSeconds(c.measuredSeconds);
+    case 5:
+        return formatSeconds(c.estimatedSeconds);
+    case 6:
+        return formatError(c.estimatedSeconds, c.measuredSeconds);
+    default:
+        return {};
+    }
+}
+
+ValidationPage::ValidationPage(QWidget* parent)
+    : QWidget(parent)
+{
+    auto* layout = new QVBoxLayout(this);
+    auto* buttons = new QHBoxLayout;
+    auto* open = new QPushButton(tr("Open measured run…"), this);
+    open->setObjectName(QStringLiteral("openMeasured"));
+    open->setToolTip(tr("A PyTorch profiler trace of a real run of this workload (.json or .json.gz, "
+                        "one per rank, or a folder of them)"));
+    m_stop = new QPushButton(tr("Stop comparing"), this);
+    m_stop->setObjectName(QStringLiteral("stopMeasured"));
+    m_stop->setEnabled(false);
+    buttons->addWidget(open);
+    buttons->addWidget(m_stop);
+    buttons->addStretch(1);
+    layout->addLayout(buttons);
+    connect(open, &QPushButton::clicked, this, &ValidationPage::openRequested);
+    connect(m_stop, &QPushButton::clicked, this, &ValidationPage::stopRequested);
+
+    m_intro = new QLabel(tr("Hold the estimate against what really ran: open a profile of a real run of this "
+                            "workload (PyTorch profiler traces, Kineto or legacy, NVIDIA or ROCm). The step "
+                            "time is then compared as measured, as estimated, with the run's measured compute "
+                            "and modelled communication, and replayed as measured; the ops are counted per "
+                            "category on both sides and the collectives paired by kind and order."),
+                         this);
+    m_intro->setWordWrap(true);
+    layout->addWidget(m_intro);
+    m_summary = new QLabel(this);
+    m_summary->setTextFormat(Qt::RichText);
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_summary);
+
+    auto* split = new QSplitter(Qt::Vertical, this);
+    auto* top = new QSplitter(Qt::Horizontal, split);
+    m_categoryModel = new ValidationTableModel(ValidationTableModel::Rows::Categories, this);
+    m_categoryTable = new QTableView(top);
+    m_categoryTable->setModel(m_categoryModel);
+    m_categoryTable->verticalHeader()->hide();
+    m_categoryTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_categoryTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_chart = new QChartView(top);
+    m_chart->setRenderHint(QPainter::Antialiasing);
+    m_chart->setMinimumWidth(260);
+    top->addWidget(m_categoryTable);
+    top->addWidget(m_chart);
+    top->setStretchFactor(0, 3);
+    top->setStretchFactor(1, 2);
+    m_collectiveModel = new ValidationTableModel(ValidationTableModel::Rows::Collectives, this);
+    m_collectiveTable = new QTableView(split);
+    m_collectiveTable->setObjectName(QStringLiteral("validationCollectives"));
+    m_collectiveTable->setModel(m_collectiveModel);
+    m_collectiveTable->verticalHeader()->hide();
+    m_collectiveTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_collectiveTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_collectiveTable->setSelectionMode(QAbstractItemView::SingleSelection);
+    split->addWidget(top);
+    split->addWidget(m_collectiveTable);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    m_body = split;
+    layout->addWidget(split, 1);
+    connect(m_collectiveTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                if (!current.isValid() || !m_report)
+                    return;
+                const qlonglong op = current.data(ValidationTableModel::WorkloadOpRole).toLongLong();
+                if (op >= 0)
+                    Q_EMIT opChosen(m_report->validation.rank, static_cast<int>(op));
+            });
+    setReport(nullptr);
+}
+
+QString ValidationPage::summaryHtml() const
+{
+    return m_summary->text();
+}
+
+void ValidationPage::setReport(std::shared_ptr<const ValidationReport> report)
+{
+    m_report = std::move(report);
+    m_categoryModel->setReport(m_report);
+    m_collectiveModel->setReport(m_report);
+    m_stop->setEnabled(m_report != nullptr);
+    m_intro->setVisible(!m_report);
+    m_body->setVisible(m_report && m_report->problem.isEmpty());
+    if (!m_report) {
+        m_summary->clear();
+        m_points = 0;
+        return;
+    }
+    const core::measured::MeasuredWorkload& run = *m_report->run;
+    QString html = tr("<b>Measured run</b> %1: %2; ranks: %3")
+                       .arg(m_report->path.toHtmlEscaped(), QString::fromStdString(run.producer).toHtmlEscaped(),
+                            QLocale().toString(static_cast<qulonglong>(run.workload.rankCount())));
+    if (run.step >= 0)
+        html += tr("; step: ProfilerStep#%1").arg(run.step);
+    if (!m_report->problem.isEmpty()) {
+        m_summary->setText(html + QStringLiteral("<br>") + m_report->problem.toHtmlEscaped());
+        m_points = 0;
+        return;
+    }
+    const core::measured::Validation& v = m_report->validation;
+    const auto row = [&](const QString& label, double value, bool reference) {
+        return QStringLiteral("<tr><td>%1</td><td align=right>&nbsp;%2</td><td align=right>&nbsp;%3</td></tr>")
+            .arg(label, formatSeconds(value), reference ? QString() : formatError(value, v.measuredStep));
+    };
+    html += QStringLiteral("<table>") + row(tr("Step time as measured"), v.measuredStep, true) +
+            row(tr("Estimated (this workload on %1)")
+                    .arg(QString::fromStdString(m_report->evaluation->scenario.cluster.name).toHtmlEscaped()),
+                v.estimatedStep, false) +
+            row(tr("Measured compute, modelled communication"), v.measuredComputeStep, false) +
+            row(tr("Replayed as measured"), v.replayedStep, false) + QStringLiteral("</table>") +
+            tr("Ops of rank %1; the device waited %2 for the host.").arg(v.rank).arg(formatSeconds(v.hostGapSeconds));
+    m_summary->setText(html);
+    rebuildChart();
+}
+
+void ValidationPage::rebuildChart()
+{
+    auto* chart = new QChart;
+    chart->setTitle(tr("Collective time (ms)"));
+    chart->legend()->hide(); // the axes say it: the line is estimated = measured
+    chart->setMargins(QMargins(2, 2, 2, 2));
+    auto* points = new QScatterSeries;
+    points->setName(tr("collective"));
+    points->setMarkerSize(9);
+    double low = 1e300, high = 0;
+    m_points = 0;
+    std::vector<std::int64_t> opOf;
+    for (const core::measured::CollectiveRow& c : m_report->validation.collectives) {
+        if (c.measuredSeconds <= 0 || c.estimatedSeconds <= 0)
+            continue;
+        const double x = c.measuredSeconds * 1e3, y = c.estimatedSeconds * 1e3;
+        points->append(x, y);
+        opOf.push_back(c.workloadOp);
+        low = std::min({low, x, y});
+        high = std::max({high, x, y});
+        ++m_points;
+    }
+    chart->addSeries(points);
+    auto* xAxis = new QLogValueAxis;
+    auto* yAxis = new QLogValueAxis;
+    xAxis->setTitleText(tr("measured"));
+    yAxis->setTitleText(tr("estimated"));
+    m_chart->setToolTip(tr("Each point is a collective of the validated rank; on the line the estimate equals "
+                           "the measurement, above it the estimate is slower."));
+    for (QLogValueAxis* axis : {xAxis, yAxis}) {
+        axis->setLabelFormat(QStringLiteral("%g"));
+        axis->setBase(10);
+        axis->setMinorTickCount(-1);
+    }
+    chart->addAxis(xAxis, Qt::AlignBottom);
+    chart->addAxis(yAxis, Qt::AlignLeft);
+    points->attachAxis(xAxis);
+    points->attachAxis(yAxis);
+    if (m_points > 0) {
+        // Whole decades around the points, and the y = x line across them.
+        const double from = std::pow(10.0, std::floor(std::log10(low)));
+        const double to = std::pow(10.0, std::ceil(std::log10(high)) + (high == low ? 1 : 0));
+        xAxis->setRange(from, to);
+        yAxis->setRange(from, to);
+        auto* diagonal = new QLineSeries;
+        diagonal->setName(tr("estimated = measured"));
+        diagonal->append(from, from);
+        diagonal->append(to, to);
+        chart->addSeries(diagonal);
+        diagonal->attachAxis(xAxis);
+        diagonal->attachAxis(yAxis);
+    }
+    connect(points, &QScatterSeries::clicked, this, [this, points, opOf](const QPointF& at) {
+        const QList<QPointF> all = points->points();
+        int best = -1;
+        double bestDistance = 1e300;
+        for (int i = 0; i < all.size(); ++i) {
+            const double d = std::hypot(std::log10(all[i].x() / at.x()), std::log10(all[i].y() / at.y()));
+            if (d < bestDistance) {
+                bestDistance = d;
+                best = i;
+            }
+        }
+        if (best >= 0 && opOf[static_cast<std::size_t>(best)] >= 0 && m_report)
+            Q_EMIT opChosen(m_report->validation.rank, static_cast<int>(opOf[static_cast<std::size_t>(best)]));
+    });
+    QChart* old = m_chart->chart();
+    m_chart->setChart(chart);
+    delete old;
+}
+
+} // namespace flint::app
