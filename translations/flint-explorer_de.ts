@@ -482,6 +482,14 @@ auf %2</translation>
         <source>Compare with a measured run fol&amp;der…</source>
         <translation>Mit Messlauf-Ordn&amp;er vergleichen…</translation>
     </message>
+    <message>
+        <source>Measured run %1, replayed as measured</source>
+        <translation>Gemessener Lauf %1, wiedergegeben wie gemessen</translation>
+    </message>
+    <message>
+        <source>Baseline #%1</source>
+        <translation>Basislinie #%1</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::Session</name>

@@ -480,6 +480,14 @@ on %2</source>
         <source>Compare with a measured run fol&amp;der…</source>
         <translation>与实测运行文件夹对比(&amp;D)…</translation>
     </message>
+    <message>
+        <source>Measured run %1, replayed as measured</source>
+        <translation>实测运行 %1，按实测重放</translation>
+    </message>
+    <message>
+        <source>Baseline #%1</source>
+        <translation>基线 #%1</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::Session</name>

@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalBlocker>
+#include <QSplitter>
 #include <QVBoxLayout>
 
 namespace flint::views {
@@ -25,10 +26,59 @@ TimelinePage::TimelinePage(QWidget* parent)
     controls->addWidget(m_grouping, 1);
     controls->addWidget(fit);
     layout->addLayout(controls);
-    m_view = new TimelineView(this);
-    layout->addWidget(m_view, 1);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    m_split = split;
+    m_view = new TimelineView(split);
+    m_comparisonBox = new QWidget(split);
+    auto* comparisonLayout = new QVBoxLayout(m_comparisonBox);
+    comparisonLayout->setContentsMargins(0, 0, 0, 0);
+    m_comparisonTitle = new QLabel(m_comparisonBox);
+    m_comparison = new TimelineView(m_comparisonBox);
+    m_comparison->setObjectName(QStringLiteral("comparisonTimeline"));
+    comparisonLayout->addWidget(m_comparisonTitle);
+    comparisonLayout->addWidget(m_comparison, 1);
+    split->addWidget(m_view);
+    split->addWidget(m_comparisonBox);
+    m_comparisonBox->hide();
+    layout->addWidget(split, 1);
     connect(m_grouping, &QComboBox::currentIndexChanged, this, &TimelinePage::applyGrouping);
     connect(fit, &QPushButton::clicked, m_view, &TimelineView::fit);
+    connect(m_view, &TimelineView::timeWindowChanged, m_comparison, &TimelineView::setTimeWindow);
+    connect(m_comparison, &TimelineView::timeWindowChanged, m_view, &TimelineView::setTimeWindow);
+}
+
+void TimelinePage::setComparison(std::shared_ptr<const core::Workload> workload,
+                                 std::shared_ptr<const core::EstimateResult> result, int ranksPerNode,
+                                 const QString& title)
+{
+    m_comparisonResult = workload ? result : nullptr;
+    m_comparisonTitle->setText(title);
+    const bool appears = m_comparisonResult && m_comparisonBox->isHidden();
+    m_comparisonBox->setVisible(m_comparisonResult != nullptr);
+    if (appears) { // a panel shown again after being hidden gets no room by itself
+        const int height = std::max(m_split->height(), 200);
+        m_split->setSizes({height * 3 / 5, height * 2 / 5});
+    }
+    // The comparison's setData fits its window, which the main view would follow: keep the user's.
+    const double from = m_view->geometryOfTime().viewStart, to = m_view->geometryOfTime().viewEnd;
+    m_comparison->setData(m_comparisonResult ? std::move(workload) : nullptr, m_comparisonResult, ranksPerNode);
+    alignExtents();
+    m_view->setTimeWindow(from, to);
+    if (m_comparisonResult)
+        m_comparison->setTimeWindow(from, to);
+}
+
+QString TimelinePage::comparisonTitle() const
+{
+    return m_comparisonResult ? m_comparisonTitle->text() : QString();
+}
+
+void TimelinePage::alignExtents()
+{
+    const double main = m_result ? m_result->stepTime : 0;
+    const double other = m_comparisonResult ? m_comparisonResult->stepTime : 0;
+    m_view->setTimeExtent(other);
+    m_comparison->setTimeExtent(main);
 }
 
 void TimelinePage::setData(std::shared_ptr<const core::Workload> workload,
@@ -44,6 +94,8 @@ void TimelinePage::setData(std::shared_ptr<const core::Workload> workload,
             m_grouping->addItem(partitionLabel(m_partitions[i]), static_cast<int>(i));
     }
     m_workload = workload;
+    m_result = result;
+    alignExtents(); // before setData, which fits the window to the longer step
     m_view->setData(std::move(workload), std::move(result), ranksPerNode);
     if (!newWorkload)
         applyGrouping(); // setData regrouped by node: keep the user's choice

@@ -12,6 +12,8 @@
 
 QT_BEGIN_NAMESPACE
 class QComboBox;
+class QLabel;
+class QSplitter;
 QT_END_NAMESPACE
 
 namespace flint::views {
@@ -28,13 +30,30 @@ public:
 
     void setData(std::shared_ptr<const core::Workload> workload, std::shared_ptr<const core::EstimateResult> result,
                  int ranksPerNode);
+    /// A second timeline under the first, over the same time window (both start at the step start;
+    /// zooming or panning either moves both): a measured run of the workload, or a pinned baseline.
+    /// `title` says what it is. A null result removes it.
+    void setComparison(std::shared_ptr<const core::Workload> workload,
+                       std::shared_ptr<const core::EstimateResult> result, int ranksPerNode, const QString& title);
     TimelineView* view() const { return m_view; }
+    /// The comparison's timeline (hidden when there is none).
+    TimelineView* comparisonView() const { return m_comparison; }
+    QString comparisonTitle() const;
     QComboBox* groupingChooser() const { return m_grouping; }
 
 private:
     void applyGrouping();
 
+    /// Lets both time axes reach the longer of the two steps.
+    void alignExtents();
+
     TimelineView* m_view = nullptr;
+    TimelineView* m_comparison = nullptr;
+    QSplitter* m_split = nullptr;
+    QWidget* m_comparisonBox = nullptr;
+    QLabel* m_comparisonTitle = nullptr;
+    std::shared_ptr<const core::EstimateResult> m_result;
+    std::shared_ptr<const core::EstimateResult> m_comparisonResult;
     QComboBox* m_grouping = nullptr;
     std::shared_ptr<const core::Workload> m_workload;
     std::vector<core::RankPartition> m_partitions;

@@ -177,7 +177,7 @@ void TimelineView::setData(std::shared_ptr<const core::Workload> workload,
                 if (!std::is_sorted(track.begin(), track.end(), byStart))
                     std::sort(track.begin(), track.end(), byStart);
         }
-        m_time.totalTime = m_result->stepTime > 0 ? m_result->stepTime : 1e-6;
+        m_time.totalTime = std::max(m_result->stepTime > 0 ? m_result->stepTime : 1e-6, m_extent);
     }
     m_marked.assign(static_cast<std::size_t>(laneCount()), false);
     rebuildGroups(nullptr);
@@ -229,7 +229,41 @@ void TimelineView::fit()
     m_time.plotLeft = kLabelWidth;
     m_time.plotWidth = std::max(10, width() - kLabelWidth - 8);
     m_time.fit();
+    windowMoved();
     update();
+}
+
+void TimelineView::setTimeExtent(double seconds)
+{
+    m_extent = std::max(0.0, seconds);
+    if (!m_result)
+        return;
+    const double step = m_result->stepTime > 0 ? m_result->stepTime : 1e-6;
+    m_time.totalTime = std::max(step, m_extent);
+    m_time.showRange(m_time.viewStart, std::min(m_time.viewEnd, m_time.totalTime), 0);
+    update();
+}
+
+void TimelineView::setTimeWindow(double from, double to)
+{
+    // Within a billionth of the window is the same window: rounding in showRange must not make two
+    // views that follow each other exchange windows for ever.
+    const double tolerance = 1e-9 * std::max(m_time.span(), 1e-12);
+    if (std::fabs(from - m_time.viewStart) <= tolerance && std::fabs(to - m_time.viewEnd) <= tolerance)
+        return;
+    m_time.plotLeft = kLabelWidth;
+    m_time.plotWidth = std::max(10, width() - kLabelWidth - 8);
+    m_time.showRange(from, to, 0);
+    m_reportedWindow = {m_time.viewStart, m_time.viewEnd}; // following another view: not reported back
+    update();
+}
+
+void TimelineView::windowMoved()
+{
+    if (std::pair(m_time.viewStart, m_time.viewEnd) == m_reportedWindow)
+        return;
+    m_reportedWindow = {m_time.viewStart, m_time.viewEnd};
+    Q_EMIT timeWindowChanged(m_time.viewStart, m_time.viewEnd);
 }
 
 void TimelineView::showTimeRange(double from, double to)
@@ -237,6 +271,7 @@ void TimelineView::showTimeRange(double from, double to)
     m_time.plotLeft = kLabelWidth;
     m_time.plotWidth = std::max(10, width() - kLabelWidth - 8);
     m_time.showRange(from, to, 0);
+    windowMoved();
     update();
 }
 
@@ -273,6 +308,7 @@ void TimelineView::revealOp(int opIndex, int rank)
         if (static_cast<int>(ev.op) == opIndex) {
             // From the rank's arrival, so that a wait for peers shows too.
             m_time.showRange(std::min(ev.ready, ev.start), ev.end, 1.0);
+            windowMoved();
             break;
         }
     update();
@@ -632,6 +668,7 @@ void TimelineView::wheelEvent(QWheelEvent* event)
     } else {
         m_time.panByPixels(-steps * 60);
     }
+    windowMoved();
     update();
 }
 
@@ -672,6 +709,7 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event)
         m_time.viewEnd = m_dragViewStart + m_time.span();
         m_time.viewStart = m_dragViewStart;
         m_time.panByPixels(dx);
+        windowMoved();
         update();
     }
 }
@@ -720,6 +758,7 @@ void TimelineView::keyPressEvent(QKeyEvent* event)
         QWidget::keyPressEvent(event);
         return;
     }
+    windowMoved();
     update();
 }
 

@@ -35,6 +35,9 @@ public:
     int laneCount() const;
     /// Rows on screen from the top: rank lanes and collapsed-group summary lanes.
     int rowCount() const { return static_cast<int>(m_rows.size()); }
+    /// Lets the time axis reach at least `seconds` (0: the step), so that a timeline shown above or
+    /// below this one, with another step time, can be shown over the same window.
+    void setTimeExtent(double seconds);
     /// Groups lanes by `partition`'s parts (copied); null groups them by node. Keeps the time window.
     void setGrouping(const core::RankPartition* partition);
     int groupCount() const { return static_cast<int>(m_groups.size()); }
@@ -60,8 +63,12 @@ public Q_SLOTS:
     /// Highlights the op as highlightOp() does, expands the group of `rank`, scrolls its lane into
     /// view and zooms the time window to the op's span on that rank.
     void revealOp(int opIndex, int rank);
+    /// Shows exactly the window [from, to] (clamped to the time axis); nothing when it is shown.
+    void setTimeWindow(double from, double to);
 
 Q_SIGNALS:
+    /// The visible time window changed (zoom, pan, fit, a new estimate): to keep another timeline in step.
+    void timeWindowChanged(double from, double to);
     /// The user clicked a span.
     void opClicked(int rank, int opIndex);
     /// A range was selected: its description (busy, communication, idle, ops), for the status bar.
@@ -105,6 +112,8 @@ private:
     int rankAtY(int y) const;
     int rowTop(int row) const;
     void summarizeRange(double from, double to);
+    /// Reports a change of the time window made here (not one that follows another view).
+    void windowMoved();
 
     std::shared_ptr<const core::Workload> m_workload;
     std::shared_ptr<const core::EstimateResult> m_result;
@@ -114,9 +123,11 @@ private:
     int m_firstRow = 0; ///< vertical scroll, in rows
     std::vector<Group> m_groups;
     std::vector<Row> m_rows;
-    std::vector<int> m_rowOfRank;  ///< row of each rank's lane, or of its group's summary row
-    std::vector<bool> m_collapsed; ///< per group
-    std::vector<bool> m_marked;    ///< per rank: a member of the highlighted collective's group
+    std::vector<int> m_rowOfRank;               ///< row of each rank's lane, or of its group's summary row
+    std::vector<bool> m_collapsed;              ///< per group
+    std::vector<bool> m_marked;                 ///< per rank: a member of the highlighted collective's group
+    double m_extent = 0;                        ///< setTimeExtent
+    std::pair<double, double> m_reportedWindow; ///< the window timeWindowChanged last reported
     int m_highlightOp = -1;
     int m_highlightRank = 0;
     QPoint m_dragStart;

@@ -142,8 +142,10 @@ int main(int argc, char** argv)
         window.tabs()->setCurrentIndex(matches.front());
     }
     window.show();
-    if (parser.isSet(measuredOption))
-        window.compareWithMeasured(parser.value(measuredOption));
+    if (parser.isSet(measuredOption) && parser.isSet(tabOption))
+        window.session().compareWithMeasured(parser.value(measuredOption)); // stay on the tab asked for
+    else if (parser.isSet(measuredOption))
+        window.compareWithMeasured(parser.value(measuredOption)); // and show the Validation tab
     if (!path.isEmpty())
         window.openPath(path);
 #if defined(FLINT_HAVE_MODELS)

@@ -203,6 +203,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_detailsPanel, &DetailsPanel::opFound, this, &MainWindow::showCellOp);
     connect(m_whatIf, &views::WhatIfPanel::clusterChanged, m_session, &Session::setCluster);
     connect(m_session, &Session::validationAvailable, m_validation, &ValidationPage::setReport);
+    connect(m_session, &Session::validationAvailable, this, &MainWindow::showComparisonTimeline);
     connect(m_validation, &ValidationPage::openRequested, this, [this] {
         const QString path =
             QFileDialog::getOpenFileName(this, tr("Open a measured run"), QString(),
@@ -532,12 +533,34 @@ void MainWindow::showBaselineInViews()
 {
     const auto baseline = comparedBaseline();
     m_charts->setBaseline(baseline ? baseline->result : nullptr);
+    showComparisonTimeline();
     if (!baseline) {
         m_ops->setBaseline(nullptr, nullptr);
         return;
     }
     m_ops->setBaseline(std::shared_ptr<const core::Workload>(baseline->workload, &baseline->workload->workload),
                        baseline->result);
+}
+
+void MainWindow::showComparisonTimeline()
+{
+    // Under the timeline: the measured run being compared with, else the pinned baseline.
+    const auto evaluation = m_session->evaluation();
+    const int perNode = evaluation ? ranksPerNode(evaluation->scenario.cluster) : 8;
+    const auto report = m_session->validation();
+    if (report && report->replay) {
+        m_timelinePage->setComparison(
+            std::shared_ptr<const core::Workload>(report->run, &report->run->workload), report->replay, perNode,
+            tr("Measured run %1, replayed as measured").arg(QFileInfo(report->path).fileName()));
+        return;
+    }
+    if (const auto baseline = comparedBaseline()) {
+        m_timelinePage->setComparison(
+            std::shared_ptr<const core::Workload>(baseline->workload, &baseline->workload->workload), baseline->result,
+            perNode, tr("Baseline #%1").arg(m_history->baseline() + 1));
+        return;
+    }
+    m_timelinePage->setComparison(nullptr, nullptr, perNode, {});
 }
 
 QString MainWindow::detailsHtml() const

@@ -102,6 +102,8 @@ private:
     std::shared_ptr<const engine::Evaluation> comparedBaseline() const;
     /// Gives the views that compare (the Ops table) the baseline, or none.
     void showBaselineInViews();
+    /// The timeline under the timeline: the measured run compared with, else the pinned baseline.
+    void showComparisonTimeline();
     void showError(const QString& summary, const QString& details);
     /// Shows the op a matrix cell selected (DetailsPanel::opFound).
     void showCellOp(int rank, int op, double bytes, int dstFirst, int dstCount);

@@ -390,6 +390,7 @@ void Session::startValidation()
                                  core::estimate(run->workload, evaluation->scenario.cluster, options, control);
                              report->validation = core::measured::validate(workload, *evaluation->result, *run, *replay,
                                                                            *measuredCompute);
+                             report->replay = replay;
                          } catch (const core::Cancelled&) {
                              throw;
                          } catch (const std::exception& e) {

@@ -31,6 +31,8 @@ struct ValidationReport {
     core::measured::Validation validation;
     /// The estimate that was compared; the report belongs to it.
     std::shared_ptr<const engine::Evaluation> evaluation;
+    /// The measured run replayed as measured (its timelines), on the estimate's cluster; null with a problem.
+    std::shared_ptr<const core::EstimateResult> replay;
 };
 
 /// The one owner of the explorer's state: the current scenario (engine::Scenario: the workload

@@ -137,6 +137,23 @@ void TestExplorer::validationTabComparesWithAMeasuredRun()
     QCOMPARE(page->scatterPoints(), 7);
     QVERIFY2(page->summaryHtml().contains(QStringLiteral("222")), qPrintable(page->summaryHtml()));
 
+    // Under the timeline, the measured run as it ran, over the same time window as the estimate.
+    views::TimelinePage* timelines = window.timelinePage();
+    QVERIFY2(timelines->comparisonTitle().contains(QStringLiteral("Measured run")),
+             qPrintable(timelines->comparisonTitle()));
+    QCOMPARE(timelines->comparisonView()->laneCount(), 2);
+    window.tabs()->setCurrentWidget(timelines);
+    window.timeline()->showTimeRange(0.010, 0.020);
+    QTRY_VERIFY2(std::fabs(timelines->comparisonView()->geometryOfTime().viewStart - 0.010) < 1e-9,
+                 qPrintable(QStringLiteral("%1 %2 / %3 %4 visible %5")
+                                .arg(window.timeline()->geometryOfTime().viewStart)
+                                .arg(window.timeline()->geometryOfTime().viewEnd)
+                                .arg(timelines->comparisonView()->geometryOfTime().viewStart)
+                                .arg(timelines->comparisonView()->geometryOfTime().viewEnd)
+                                .arg(window.timeline()->isVisible())));
+    QVERIFY(std::fabs(timelines->comparisonView()->geometryOfTime().viewEnd - 0.020) < 1e-9);
+    window.tabs()->setCurrentWidget(page);
+
     auto* table = page->findChild<QTableView*>(QStringLiteral("validationCollectives"));
     QVERIFY(table);
     table->selectRow(0); // the largest difference: an all-reduce
@@ -158,6 +175,7 @@ void TestExplorer::validationTabComparesWithAMeasuredRun()
     stop->click();
     QVERIFY(!window.session().validation());
     QVERIFY(!window.session().measuredRun());
+    QVERIFY(timelines->comparisonTitle().isEmpty()); // nothing under the timeline any more
 }
 
 void TestExplorer::initTestCase()
@@ -481,6 +499,9 @@ void TestExplorer::baselineIsComparedAndExported()
     const QString comparison = window.whatIf()->comparison();
     QVERIFY2(comparison.contains(QStringLiteral("Against baseline #1")) && comparison.contains(change),
              qPrintable(comparison));
+    // The baseline's timelines under the current ones, over a time axis long enough for both.
+    QCOMPARE(window.timelinePage()->comparisonTitle(), QStringLiteral("Baseline #1"));
+    QVERIFY(window.timelinePage()->comparisonView()->geometryOfTime().totalTime >= after);
     app::History& history = *window.history();
     QCOMPARE(history.count(), 2);
     QCOMPARE(history.data(history.index(0, app::History::VersusBaseline)).toString(), QStringLiteral("baseline"));
