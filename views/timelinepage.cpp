@@ -51,7 +51,7 @@ void TimelinePage::setComparison(std::shared_ptr<const core::Workload> workload,
                                  std::shared_ptr<const core::EstimateResult> result, int ranksPerNode,
                                  const QString& title)
 {
-    m_comparisonResult = workload ? result : nullptr;
+    m_comparisonResult = workload ? std::move(result) : nullptr;
     m_comparisonTitle->setText(title);
     const bool appears = m_comparisonResult && m_comparisonBox->isHidden();
     m_comparisonBox->setVisible(m_comparisonResult != nullptr);

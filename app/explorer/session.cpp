@@ -343,7 +343,7 @@ void Session::compareWithMeasured(const QString& path)
                          auto run = std::make_shared<core::measured::MeasuredWorkload>(
                              core::measured::readMeasuredWorkload(path.toStdString(), {}, control));
                          return [this, run, path] {
-                             m_measured = std::move(run);
+                             m_measured = run;
                              m_measuredPath = path;
                              if (m_evaluation && m_evaluation->result)
                                  startValidation();

@@ -81,7 +81,7 @@ private Q_SLOTS:
     void ddpStepAsWorkload();
     void replayReproducesMeasuredSteps_data();
     void replayReproducesMeasuredSteps();
-    void gaps_and_waits_by_hand();
+    void gapsAndWaitsByHand();
     void legacyCpuTracesWithGloo();
     void missingRanksMirrorRecordedOnes();
     void validationCountsMatchOwnExport();
@@ -254,7 +254,7 @@ void TestMeasured::replayReproducesMeasuredSteps()
              qPrintable(QStringLiteral("replayed %1 s, measured %2 s").arg(replayed).arg(measured)));
 }
 
-void TestMeasured::gaps_and_waits_by_hand()
+void TestMeasured::gapsAndWaitsByHand()
 {
     // Step 1000-1100 us. gemm 1010-1030 (launched 1005), an all-reduce of 1 Mi bf16 on stream 9
     // 1030-1060 (launched 1012, after the gemm's launch), the optimizer kernel 1062-1080 on the compute
@@ -275,7 +275,7 @@ void TestMeasured::gaps_and_waits_by_hand()
     const std::vector<Op>& ops = w.workload.programOf(0).ops;
     QCOMPARE(ops.size(), std::size_t{6});
     const auto check = [&](std::size_t i, const char* name, std::uint64_t start, std::uint64_t duration,
-                           std::vector<std::uint64_t> deps) {
+                           const std::vector<std::uint64_t>& deps) {
         QCOMPARE(ops[i].name, std::string(name));
         QCOMPARE(ops[i].startTimeMicros, start);
         QCOMPARE(ops[i].durationMicros, duration);
