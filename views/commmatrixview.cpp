@@ -96,6 +96,13 @@ double CommMatrixView::cellBytes(int source, int destination) const
     return m_cellBytes[at(source, destination)];
 }
 
+QColor CommMatrixView::cellColor(int source, int destination) const
+{
+    if (source < 0 || destination < 0 || source >= m_image.height() || destination >= m_image.width())
+        return {};
+    return QColor(m_image.pixel(destination, source));
+}
+
 double CommMatrixView::cellSeconds(int source, int destination) const
 {
     if (source < 0 || destination < 0 || source >= m_cells || destination >= m_cells)
@@ -174,7 +181,10 @@ void CommMatrixView::rebuild()
     // One pixel per cell; paint scales it without smoothing.
     m_image = QImage(m_cells, m_cells, QImage::Format_RGB32);
     const QRgb empty = palette().color(QPalette::AlternateBase).rgb();
-    const double logMin = std::log10(m_minPositive > 0 ? m_minPositive : 1.0);
+    // The colour scale spans at least a decade below the largest cell: cells that differ by a few
+    // percent (a broadcast's root and its receivers) must not look as far apart as 1 kB and 1 GB.
+    m_scaleMin = m_minPositive > 0 ? std::min(m_minPositive, m_max / 10) : 0;
+    const double logMin = std::log10(m_scaleMin > 0 ? m_scaleMin : 1.0);
     const double logMax = std::log10(m_max > 0 ? m_max : 1.0);
     for (int s = 0; s < m_cells; ++s) {
         auto* line = reinterpret_cast<QRgb*>(m_image.scanLine(s));
@@ -256,7 +266,7 @@ void CommMatrixView::paintEvent(QPaintEvent*)
         return QString::fromStdString(m_metric == Metric::Bytes ? formatBytes(v) : formatDuration(v));
     };
     p.drawText(QPointF(legend.right() + 4, legend.top() + 10), label(m_max));
-    p.drawText(QPointF(legend.right() + 4, legend.bottom()), label(m_minPositive));
+    p.drawText(QPointF(legend.right() + 4, legend.bottom()), label(m_scaleMin));
     p.drawText(QPointF(legend.left(), legend.bottom() + 16),
                m_metric == Metric::Bytes ? tr("bytes, log scale") : tr("link time, log scale"));
 }

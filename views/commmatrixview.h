@@ -54,6 +54,11 @@ public:
     double cellBytes(int source, int destination) const;
     /// Seconds of the shown cell (see CommMatrix::seconds).
     double cellSeconds(int source, int destination) const;
+    /// The colour the cell is painted with.
+    QColor cellColor(int source, int destination) const;
+    /// The value at the bottom of the colour scale: the smallest cell, or a tenth of the largest if
+    /// that is lower (the scale spans at least a decade).
+    double colourScaleMin() const { return m_scaleMin; }
     /// The first rank and the rank count of the cell at position `cell` along an axis.
     std::pair<std::int32_t, std::int32_t> ranksOfCell(int cell) const;
     /// Cells outlined by highlightFlows(), as (source position, destination position).
@@ -101,6 +106,7 @@ private:
     std::vector<std::pair<int, int>> m_highlighted;
     double m_max = 0;
     double m_minPositive = 0;
+    double m_scaleMin = 0; ///< bottom of the colour scale: at most a tenth of m_max
     double m_zoom = 1;
     QImage m_image; ///< the cells, one pixel each, rebuilt with the data (paint only scales it)
 };

@@ -54,9 +54,39 @@ class TestResultViews : public QObject {
 
 private Q_SLOTS:
     void matrixControls();
+    void nearlyEqualCellsLookAlike();
     void chartsFollowTheEstimate();
     void timelineGroupsZoomsAndPicks();
 };
+
+void TestResultViews::nearlyEqualCellsLookAlike()
+{
+    // A 2-rank ring all-reduce moves the same bytes each way, a broadcast a little more from its root:
+    // 0 -> 1 and 1 -> 0 differ by a fraction of a percent and must not take the two ends of the scale.
+    auto program = std::make_shared<core::Program>();
+    for (const std::uint64_t bytes : {std::uint64_t{64} << 20, std::uint64_t{300} << 10}) {
+        core::Op op;
+        op.id = program->ops.size();
+        op.kind = core::OpKind::Collective;
+        op.collective = bytes > (1u << 20) ? core::CollectiveKind::AllReduce : core::CollectiveKind::Broadcast;
+        op.commBytes = bytes;
+        op.commSlot = program->commSlotFor("world");
+        program->ops.push_back(op);
+    }
+    auto workload = std::make_shared<core::Workload>(core::Workload::spmd(program, 2, [](std::size_t, std::size_t) {
+        return std::vector<std::int32_t>{0, 1};
+    }));
+    const auto result = core::estimate(*workload, *core::clusterPreset("dgx-h100-ib", 2));
+    views::CommMatrixView view;
+    view.resize(400, 400);
+    view.setResult(result, 8);
+    QVERIFY(view.cellBytes(0, 1) != view.cellBytes(1, 0));
+    QVERIFY(std::abs(view.cellBytes(0, 1) / view.cellBytes(1, 0) - 1) < 0.01);
+    QVERIFY(view.colourScaleMin() <= std::max(view.cellBytes(0, 1), view.cellBytes(1, 0)) / 10);
+    const QColor a = view.cellColor(0, 1), b = view.cellColor(1, 0);
+    QVERIFY2(std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) + std::abs(a.blue() - b.blue()) < 12,
+             qPrintable(a.name() + QStringLiteral(" vs ") + b.name()));
+}
 
 void TestResultViews::matrixControls()
 {
