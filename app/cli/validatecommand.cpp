@@ -19,13 +19,14 @@ int runValidate(const std::vector<std::string>& arguments)
     CommandLine cli(
         "validate", "WORKLOAD MEASURED [--cluster PRESET] [--json FILE] [--csv FILE] [--rank N] [--step N]",
         "Hold WORKLOAD (anything 'flint inspect' reads) and its estimate against MEASURED, a profile of a\n"
-        "real run of it: PyTorch profiler (Kineto) JSON, one file per rank or a folder of them, .json or\n"
-        ".json.gz. Prints the step time as measured and as estimated three ways: the workload on the\n"
-        "cluster; the measured run with its measured compute and modelled communication (the network and\n"
-        "scheduling model judged alone); the measured run replayed with everything measured (how well the\n"
-        "run was read). Then, on one rank, the operations per category (kernels, copies, each collective\n"
-        "kind) counted on both sides with their measured and estimated time, and the collectives paired by\n"
-        "kind and order. See docs/validation.md.",
+        "real run of it: PyTorch profiler JSON (Kineto or legacy), one file per rank or a folder of them,\n"
+        ".json or .json.gz, or an XLA profiler trace (JAX, TensorFlow). Prints the step time as measured\n"
+        "and as estimated three ways: the workload on the cluster; the measured run with its measured\n"
+        "compute and modelled communication (the network and scheduling model judged alone); the measured\n"
+        "run replayed with everything measured (how well the run was read). Then, on one rank, the\n"
+        "operations per category (kernels, copies, each collective kind) counted on both sides with their\n"
+        "measured and estimated time, and the collectives paired by kind and order. See\n"
+        "docs/measured-traces.md.",
         withWorkloadInputOptions(withClusterOptions({{"json", 0, "FILE", "write the comparison as JSON"},
                                                      {"csv", 0, "FILE", "write the category table as CSV"},
                                                      {"rank", 0, "N", "the rank whose ops are compared (default 0)"},

@@ -2,6 +2,7 @@
 #include "core/measured/measuredworkload.h"
 
 #include "core/error.h"
+#include "core/hlo/hloparser.h"
 
 #include <algorithm>
 #include <atomic>
@@ -46,7 +47,9 @@ std::optional<CollectiveName> collectiveOfName(std::string_view name)
         return CollectiveName{OpKind::Collective, CollectiveKind::ReduceScatter};
     if (has("allgather"))
         return CollectiveName{OpKind::Collective, CollectiveKind::AllGather};
-    if (has("alltoall") || has("sendrecv"))
+    if (has("collectivepermute"))
+        return CollectiveName{OpKind::Send, CollectiveKind::CollectivePermute}; // pairs not in the trace
+    if (has("alltoall") || has("raggedalltoall") || has("sendrecv"))
         return CollectiveName{OpKind::Collective, CollectiveKind::AllToAll};
     if (has("broadcast"))
         return CollectiveName{OpKind::Collective, CollectiveKind::Broadcast};
@@ -63,6 +66,113 @@ std::optional<CollectiveName> collectiveOfName(std::string_view name)
     if (has("recv"))
         return CollectiveName{OpKind::Recv, CollectiveKind::AllReduce};
     return std::nullopt;
+}
+
+/// What an XLA collective's HLO text (`%all-reduce.1 = bf16[1024,5120]{...} all-reduce(bf16[1024,5120]{...}
+/// %x), channel_id=3, replica_groups=[1,2]<=[2], ...`) says: the bytes of its operands (what the rank
+/// contributes, Chakra's comm_size), their element type, and its groups as global device ids (XLA's
+/// SPMD programs use global ids, use_global_device_ids=true; no groups or `{}` is every device).
+struct XlaCollective {
+    std::uint64_t operandBytes = 0;
+    DType dtype = DType::Unknown;
+    bool sized = false;
+    std::vector<std::vector<std::int32_t>> groups;
+};
+
+XlaCollective parseXlaCollective(std::string_view text, std::size_t world)
+{
+    XlaCollective out;
+    // The operand list: the parenthesis after the opcode, which follows the result shape (a layout
+    // such as {1,0:T(8,128)(2,1)} or a tuple holds parentheses of its own: skip to the first space
+    // outside brackets).
+    const std::size_t equals = text.find(" = ");
+    std::size_t open = std::string_view::npos;
+    if (equals != std::string_view::npos) {
+        int depth = 0;
+        std::size_t at = equals + 3;
+        for (; at < text.size(); ++at) {
+            const char c = text[at];
+            if (c == '(' || c == '[' || c == '{')
+                ++depth;
+            else if (c == ')' || c == ']' || c == '}')
+                --depth;
+            else if (c == ' ' && depth == 0)
+                break;
+        }
+        open = text.find('(', at);
+    }
+    if (open != std::string_view::npos) {
+        int depth = 0;
+        std::size_t start = open + 1;
+        for (std::size_t at = open + 1; at < text.size(); ++at) {
+            const char c = text[at];
+            if (c == '(' || c == '[' || c == '{')
+                ++depth;
+            else if ((c == ')' || c == ']' || c == '}') && depth > 0)
+                --depth;
+            else if (c == ')' || (c == ',' && depth == 0)) {
+                // One operand: "bf16[1024,5120]{1,0:...} %name".
+                std::string_view operand = text.substr(start, at - start);
+                while (!operand.empty() && operand.front() == ' ')
+                    operand.remove_prefix(1);
+                const std::size_t bracket = operand.find('[');
+                if (bracket != std::string_view::npos) {
+                    const std::optional<DType> type = dtypeFromString(operand.substr(0, bracket));
+                    const std::size_t close = operand.find(']', bracket);
+                    if (type && close != std::string_view::npos) {
+                        std::uint64_t elements = 1;
+                        std::string_view dims = operand.substr(bracket + 1, close - bracket - 1);
+                        while (!dims.empty()) {
+                            while (!dims.empty() && (dims.front() == ',' || dims.front() == ' ' ||
+                                                     dims.front() == '<' || dims.front() == '='))
+                                dims.remove_prefix(1);
+                            std::uint64_t dim = 0;
+                            const auto [end, ec] = std::from_chars(dims.data(), dims.data() + dims.size(), dim);
+                            if (ec != std::errc())
+                                break;
+                            elements = dim != 0 && elements > (std::uint64_t{1} << 50) / dim ? (std::uint64_t{1} << 50)
+                                                                                             : elements * dim;
+                            dims.remove_prefix(static_cast<std::size_t>(end - dims.data()));
+                        }
+                        out.operandBytes += elements * static_cast<std::uint64_t>(bitWidth(*type)) / 8;
+                        out.dtype = *type;
+                        out.sized = true;
+                    }
+                }
+                start = at + 1;
+                if (c == ')')
+                    break;
+            }
+        }
+    }
+    const std::size_t groupsAt = text.find("replica_groups=");
+    if (groupsAt != std::string_view::npos) {
+        std::string_view rest = text.substr(groupsAt + 15);
+        std::size_t end = 0;
+        int depth = 0;
+        for (; end < rest.size(); ++end) {
+            const char c = rest[end];
+            if (c == '{' || c == '[' || c == '(')
+                ++depth;
+            else if (c == '}' || c == ']' || c == ')')
+                --depth;
+            else if (depth == 0 && (c == ',' || c == ' '))
+                break;
+        }
+        try {
+            for (const std::vector<std::int64_t>& group : hlo::parseReplicaGroups(rest.substr(0, end))) {
+                std::vector<std::int32_t> members;
+                for (std::int64_t id : group)
+                    if (id >= 0 && static_cast<std::size_t>(id) < world)
+                        members.push_back(static_cast<std::int32_t>(id));
+                if (members.size() == group.size() && !members.empty())
+                    out.groups.push_back(std::move(members));
+            }
+        } catch (const std::exception&) {
+            out.groups.clear(); // unreadable groups: every device, as with none
+        }
+    }
+    return out;
 }
 
 bool isNcclKernel(std::string_view name)
@@ -237,7 +347,9 @@ public:
             if (launchTime < m_stepStart || launchTime >= m_stepEnd)
                 continue;
             Span span{e.start, e.start + e.duration, launchTime, e.name, e.track, MeasuredKind::Kernel, -1};
-            if (e.kind == ProfileEventKind::Kernel && isNcclKernel(m_p.nameOf(e))) {
+            const bool deviceCollective =
+                e.collective >= 0 && m_p.collectives[static_cast<std::size_t>(e.collective)].deviceOp;
+            if (e.kind == ProfileEventKind::Kernel && (deviceCollective || isNcclKernel(m_p.nameOf(e)))) {
                 span.kind = MeasuredKind::Communication;
                 span.collective = e.collective >= 0 ? e.collective : launch ? hostCollectiveAt(*launch) : -1;
                 cut.comms.push_back(span);
@@ -463,9 +575,11 @@ void mirrorMissingRanks(MeasuredWorkload& out, const std::vector<std::int32_t>& 
         recordedText += (i ? ", " : "") + std::to_string(recordedRanks[i]);
     if (recordedRanks.size() > 8)
         recordedText += ", ...";
+    const std::string how = recordedRanks.size() == 1 ? "the others run as rank " + recordedText + " does"
+                                                      : "each other rank m runs as recorded rank number m mod " +
+                                                            std::to_string(recordedRanks.size()) + " does";
     out.notes.push_back(std::to_string(recordedRanks.size()) + " of " + std::to_string(fileOfRank.size()) +
-                        " ranks recorded (" + recordedText + "): each other rank m runs as recorded rank " +
-                        "number m mod " + std::to_string(recordedRanks.size()) + " does");
+                        " ranks recorded (" + recordedText + "): " + how);
 }
 
 } // namespace
@@ -689,7 +803,15 @@ MeasuredWorkload measuredWorkload(std::vector<RankProfile> profiles, const Measu
             o.kind = what->kind == OpKind::Collective ? OpKind::Collective : OpKind::Compute;
             o.collective = what->collective;
             std::vector<std::int32_t> members;
-            if (info) {
+            if (info && !info->hloText.empty()) {
+                const XlaCollective xla = parseXlaCollective(info->hloText, world);
+                o.commBytes = xla.operandBytes;
+                o.dtype = xla.dtype;
+                unsized += xla.sized ? 0 : 1;
+                for (const std::vector<std::int32_t>& group : xla.groups)
+                    if (std::find(group.begin(), group.end(), cut.rank) != group.end())
+                        members = group;
+            } else if (info) {
                 const int bits = bitWidth(info->dtype);
                 if (info->inElements > (std::int64_t{1} << 50))
                     throw InputError(p.file, "a collective of " + std::to_string(info->inElements) +
@@ -876,6 +998,20 @@ MeasuredWorkload readMeasuredWorkload(const std::string& path, const MeasuredOpt
     forEachIndex(files.size(), [&](std::size_t i) {
         profiles[i] = readProfile(files[i], JobControl{control.cancel, nullptr});
     });
+    // An XLA trace holds every device of its host: one rank each, numbered host by host.
+    std::size_t devicesPerFile = 0;
+    for (const RankProfile& p : profiles)
+        for (const auto& [pid, index] : p.devices)
+            devicesPerFile = std::max(devicesPerFile, static_cast<std::size_t>(index) + 1);
+    if (devicesPerFile > 0) {
+        std::vector<RankProfile> ranks;
+        for (std::size_t i = 0; i < profiles.size(); ++i)
+            for (RankProfile& device : splitDevices(std::move(profiles[i]), i, devicesPerFile))
+                ranks.push_back(std::move(device));
+        for (RankProfile& r : ranks)
+            r.worldSize = static_cast<std::int32_t>(files.size() * devicesPerFile);
+        profiles = std::move(ranks);
+    }
     control.report(1.0);
     MeasuredWorkload out = measuredWorkload(std::move(profiles), options);
     if (std::filesystem::is_directory(path))

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <deque>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <unordered_map>
 
@@ -68,6 +69,16 @@ std::optional<DType> dtypeOfTorchName(std::string_view name)
         if (name == text)
             return type;
     return dtypeFromString(name);
+}
+
+/// XLA's HLO categories (and opcodes) of collectives.
+bool isXlaCollective(std::string_view category)
+{
+    for (std::string_view kind : {"all-reduce", "all-gather", "reduce-scatter", "all-to-all", "collective-permute",
+                                  "collective-broadcast", "ragged-all-to-all"})
+        if (category == kind)
+            return true;
+    return false;
 }
 
 /// `value` as an integer when it is one in range (ids, counts), else -1: hostile files write 6e48.
@@ -191,6 +202,7 @@ public:
         }
         if (!m_json.atEnd())
             m_json.fail("text after the end of the JSON value");
+        classifyXla();
         m_profile.names.reserve(m_nameOrder.size());
         for (std::string_view name : m_nameOrder)
             m_profile.names.emplace_back(name);
@@ -318,6 +330,9 @@ private:
         m_hasCollective = false;
         m_firstInputElements = -1;
         m_firstInputType.clear();
+        m_argName.clear();
+        m_hloCategory.clear();
+        m_longName = {};
         std::int64_t stream = -1;
         while (m_json.nextMember(first, key, m_keyScratch)) {
             if (key == "ph") {
@@ -347,8 +362,15 @@ private:
                 m_json.skipValue();
             }
         }
+        if (phase == "M") {
+            if (name == "process_name")
+                m_processNames.emplace_back(pid, m_argName);
+            else if (name == "thread_name")
+                m_threadNames[{pid, tid}] = m_argName;
+            return;
+        }
         if (phase != "X")
-            return; // metadata, flows, instants, counters: not part of a timeline
+            return; // flows, instants, counters: not part of a timeline
         // The legacy autograd profiler's export (PyTorch builds without Kineto, as Debian's) writes host
         // operators with no category.
         const std::optional<ProfileEventKind> kind =
@@ -376,6 +398,13 @@ private:
         event.track = track(pid, gpu && stream >= 0 ? stream : tid, gpu);
         if (*kind == ProfileEventKind::Runtime && name.starts_with("hip"))
             m_profile.rocm = true;
+        if (!m_hasCollective && isXlaCollective(m_hloCategory)) {
+            // An XLA device op that is a collective: its HLO text says what it moves and between whom.
+            m_collective.name = m_hloCategory;
+            m_collective.hloText = std::string(m_longName);
+            m_collective.deviceOp = true;
+            m_hasCollective = true;
+        }
         if (!m_hasCollective && (name.starts_with("nccl:") || name.starts_with("gloo:")) && m_firstInputElements >= 0) {
             // PyTorch before 2.0 records no collective arguments, but with record_shapes the backend's
             // op ("nccl:all_reduce") carries its input tensor's shape and element type.
@@ -435,6 +464,12 @@ private:
                 readRanks(m_json, m_scratch, m_collective.groupRanks);
             } else if (key == "Seq") {
                 m_collective.sequence = wholeOr(m_json.numberOr(-1));
+            } else if (key == "name" && m_json.peek() == '"') { // a metadata event's process or thread name
+                m_argName = std::string(m_json.string(m_scratch));
+            } else if (key == "hlo_category" && m_json.peek() == '"') {
+                m_hloCategory = std::string(m_json.string(m_scratch));
+            } else if (key == "long_name" && m_json.peek() == '"') {
+                m_longName = m_json.string(m_longScratch); // a view: copied only for collectives
             } else if (key == "Input Dims" && m_json.peek() == '[') {
                 m_firstInputElements = firstTensorElements();
             } else if (key == "Input type" && m_json.peek() == '[') {
@@ -450,6 +485,53 @@ private:
                 m_json.skipValue();
             }
         }
+    }
+
+    /// An XLA trace names its device processes "/device:TPU:0" and their op thread "XLA Ops": those
+    /// events are the device's ops, "XLA Modules" events its program executions; the other threads
+    /// of a device (counters, TraceMe, overlays) are dropped, host threads stay host events.
+    void classifyXla()
+    {
+        for (const auto& [pid, processName] : m_processNames) {
+            constexpr std::string_view kDevice = "/device:";
+            if (!processName.starts_with(kDevice))
+                continue;
+            const std::size_t colon = processName.rfind(':');
+            std::int32_t index = -1;
+            if (colon != std::string::npos && colon > kDevice.size()) {
+                const auto [end, ec] =
+                    std::from_chars(processName.data() + colon + 1, processName.data() + processName.size(), index);
+                if (ec != std::errc() || end != processName.data() + processName.size())
+                    index = -1;
+            }
+            if (index >= 0 && index < (1 << 20))
+                m_profile.devices.emplace_back(pid, index);
+        }
+        if (m_profile.devices.empty())
+            return;
+        m_profile.xla = true;
+        m_profile.producer = "XLA profiler (JAX/TensorFlow)";
+        std::sort(m_profile.devices.begin(), m_profile.devices.end());
+        const auto isDevice = [&](std::int64_t pid) {
+            return std::binary_search(m_profile.devices.begin(), m_profile.devices.end(), std::pair(pid, INT32_MIN),
+                                      [](const auto& a, const auto& b) { return a.first < b.first; });
+        };
+        std::vector<int> role(m_profile.tracks.size(), 0); // 0 host, 1 ops, 2 modules, 3 dropped
+        for (std::size_t t = 0; t < m_profile.tracks.size(); ++t) {
+            ProfileTrack& track = m_profile.tracks[t];
+            if (!isDevice(track.pid))
+                continue;
+            const auto thread = m_threadNames.find({track.pid, track.tid});
+            const std::string threadName = thread == m_threadNames.end() ? std::string() : thread->second;
+            role[t] = threadName == "XLA Ops" ? 1 : threadName == "XLA Modules" ? 2 : 3;
+            track.gpu = role[t] == 1;
+        }
+        std::erase_if(m_profile.events, [&](const ProfileEvent& e) { return role[e.track] == 3; });
+        for (ProfileEvent& e : m_profile.events)
+            if (role[e.track] == 1)
+                e.kind = ProfileEventKind::Kernel;
+            else if (role[e.track] == 2)
+                e.kind = ProfileEventKind::Annotation;
     }
 
     /// The element count of the first tensor of an "Input Dims" list ([[4096, 1024], [], ...]); -1 when
@@ -508,6 +590,10 @@ private:
     bool m_hasCollective = false;
     std::int64_t m_firstInputElements = -1;
     std::string m_firstInputType;
+    std::string m_argName, m_hloCategory, m_longScratch;
+    std::string_view m_longName;
+    std::vector<std::pair<std::int64_t, std::string>> m_processNames;
+    std::map<std::pair<std::int64_t, std::int64_t>, std::string> m_threadNames;
     std::string m_keyScratch, m_argScratch, m_scratch, m_phaseScratch, m_categoryScratch, m_nameScratch;
 };
 
@@ -545,6 +631,35 @@ RankProfile parseProfile(std::string_view text, const std::string& file, const J
         throw InputError(file, "an empty file, not a profile");
     ProfileReader reader(text, file, control);
     return reader.read();
+}
+
+std::vector<RankProfile> splitDevices(RankProfile profile, std::size_t fileIndex, std::size_t devicesPerFile)
+{
+    std::vector<RankProfile> ranks;
+    if (!profile.xla) {
+        ranks.push_back(std::move(profile));
+        return ranks;
+    }
+    std::int32_t highest = 0;
+    for (const auto& [pid, index] : profile.devices)
+        highest = std::max(highest, index);
+    const std::size_t perFile = std::max<std::size_t>(devicesPerFile, static_cast<std::size_t>(highest) + 1);
+    for (const auto& [pid, index] : profile.devices) {
+        RankProfile device;
+        device.file = profile.file;
+        device.producer = profile.producer;
+        device.xla = true;
+        device.rank = static_cast<std::int32_t>(fileIndex * perFile + static_cast<std::size_t>(index));
+        device.names = profile.names;
+        device.tracks = profile.tracks;
+        device.collectives = profile.collectives;
+        device.jsonBytes = profile.jsonBytes;
+        for (const ProfileEvent& e : profile.events)
+            if (profile.tracks[e.track].pid == pid)
+                device.events.push_back(e);
+        ranks.push_back(std::move(device));
+    }
+    return ranks;
 }
 
 std::vector<std::string> profileFiles(const std::string& path)

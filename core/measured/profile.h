@@ -24,11 +24,9 @@ enum class ProfileEventKind : std::uint8_t {
 /// How a collective or transfer a profiler recorded is described by the framework (PyTorch's
 /// record_param_comms arguments, or the kernel's name when the trace carries no metadata).
 struct ProfileCollective {
-    /// The framework's name ("allreduce", "all_gather", "_allgather_base", "send", ...) or the NCCL
-    /// kernel's name when nothing else is known.
+    /// The framework's name ("allreduce", "all_gather", "_allgather_base", "send", ...), the backend
+    /// op's ("nccl:all_reduce") or XLA's HLO category ("all-reduce").
     std::string name;
-    OpKind kind = OpKind::Collective; ///< Collective, Send or Recv
-    CollectiveKind collective = CollectiveKind::AllReduce;
     std::int64_t inElements = -1;  ///< "In msg nelems"; -1 when not recorded
     std::int64_t outElements = -1; ///< "Out msg nelems"
     DType dtype = DType::Unknown;
@@ -36,8 +34,12 @@ struct ProfileCollective {
     std::string groupName;                ///< "Process Group Name"
     std::string groupDescription;         ///< "Process Group Description"
     std::vector<std::int32_t> groupRanks; ///< "Process Group Ranks" (global ranks); empty when not recorded
-    std::int32_t peer = -1;               ///< send/recv: the other end's global rank, when recorded
     std::int64_t sequence = -1;           ///< "Seq"
+    /// XLA: the instruction's HLO text (`long_name`), which holds its operand shapes and replica groups.
+    std::string hloText;
+    /// The event that carries the record is the collective itself on the device (an XLA op), not a
+    /// host-side record of one.
+    bool deviceOp = false;
 };
 
 /// One complete event ("ph": "X") of one rank's profile. Times in microseconds from the profiler's
@@ -76,6 +78,11 @@ struct RankProfile {
     std::int32_t worldSize = -1;
     std::string backend; ///< "nccl", "gloo", ...
     bool rocm = false;   ///< HIP runtime calls seen
+    /// An XLA profiler trace (JAX, TensorFlow): processes named "/device:TPU:0", "/device:GPU:1", ...
+    /// hold each device's ops. splitDevices() makes one rank of each.
+    bool xla = false;
+    /// XLA: the device index of each process that is a device (pid -> N of "/device:KIND:N").
+    std::vector<std::pair<std::int64_t, std::int32_t>> devices;
     std::vector<ProfileProcessGroup> processGroups;
     std::vector<ProfileEvent> events;
     std::vector<std::string> names;
@@ -98,6 +105,11 @@ RankProfile readProfile(const std::string& path, const JobControl& control = {})
 /// Parses the JSON text of a profile (already inflated) named `file` in errors. Throws InputError,
 /// Cancelled.
 RankProfile parseProfile(std::string_view text, const std::string& file, const JobControl& control = {});
+
+/// An XLA profiler trace's devices as ranks, by device index (the devices of the `fileIndex`-th
+/// of `fileCount` files, `devicesPerFile` each, get ranks fileIndex x devicesPerFile + N): each
+/// keeps its own device's op events. A profile that is not XLA's is returned as it is.
+std::vector<RankProfile> splitDevices(RankProfile profile, std::size_t fileIndex = 0, std::size_t devicesPerFile = 0);
 
 /// The profile files at `path`: the file itself, or a directory's `*.json` and `*.json.gz` files that
 /// read like profiles, ordered by the rank they record (else by name). Throws InputError when there

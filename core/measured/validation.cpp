@@ -84,8 +84,11 @@ std::string categoryOf(const Op& op)
     const std::optional<MeasuredKind> kind = measuredKindOf(op);
     if (kind && *kind != MeasuredKind::Communication)
         return std::string(displayName(*kind));
-    if (kind && op.kind == OpKind::Compute) // a measured send or receive whose peer was not recorded
+    if (kind && op.kind == OpKind::Compute) { // measured point-to-point transfers whose peers were not recorded
+        if (op.name.find("permute") != std::string::npos)
+            return "collective-permute";
         return op.name.find("send") != std::string::npos ? "send" : "recv";
+    }
     switch (op.kind) {
     case OpKind::Collective:
         return std::string(core::displayName(op.collective));

@@ -28,6 +28,7 @@ const std::string kAmd = kData + "/hta/amd_trace/mi250_minitoy_train_ROCm6_2_kin
 const std::string kSampled = kData + "/hta/trace_filter";
 const std::string kDp2 = kData + "/torch/dp2";
 const std::string kMixed4 = kData + "/torch/mixed4";
+const std::string kTpu = kData + "/xla/vllm_tpu_inference_2xtpu/t1v-n-9eb622fc-w-0.trace.json.gz";
 
 std::size_t countKind(const RankProfile& p, ProfileEventKind kind)
 {
@@ -86,6 +87,7 @@ private Q_SLOTS:
     void missingRanksMirrorRecordedOnes();
     void validationCountsMatchOwnExport();
     void absurdNumbersAreIgnoredOrRefused();
+    void xlaTraceOfTwoTpus();
     void malformedProfiles_data();
     void malformedProfiles();
 };
@@ -238,6 +240,7 @@ void TestMeasured::replayReproducesMeasuredSteps_data()
     QTest::newRow("gloo_dp2_step2") << QString::fromStdString(kDp2) << 2;
     QTest::newRow("gloo_mixed4_step1") << QString::fromStdString(kMixed4) << 1;
     QTest::newRow("gloo_mixed4_step2") << QString::fromStdString(kMixed4) << 2;
+    QTest::newRow("xla_tpu_whole_trace") << QString::fromStdString(kTpu) << -1;
 }
 
 void TestMeasured::replayReproducesMeasuredSteps()
@@ -247,6 +250,8 @@ void TestMeasured::replayReproducesMeasuredSteps()
     MeasuredOptions options;
     options.step = step;
     const MeasuredWorkload w = readMeasuredWorkload(path.toStdString(), options);
+    if (step < 0)
+        QCOMPARE(w.step, std::int64_t{-1});
     const double measured = w.stepSeconds();
     const double replayed = replay(w.workload)->stepTime;
     QVERIFY2(measured > 0, "no measured step");
@@ -374,6 +379,37 @@ void TestMeasured::validationCountsMatchOwnExport()
     QVERIFY(v.hostGapSeconds > 0.1); // a host-bound toy: the GPU waited 183 ms of 222 ms
     QVERIFY(validationText(v).find("all-reduce") != std::string::npos);
     QVERIFY(validationCsv(v).starts_with("category,measured_count,workload_count"));
+}
+
+void TestMeasured::xlaTraceOfTwoTpus()
+{
+    // A JAX profile of vLLM serving on 2 TPU chips: one file, each device a rank; ops named by HLO
+    // instruction, collectives sized and grouped from their HLO text.
+    const RankProfile p = readProfile(kTpu);
+    QVERIFY(p.xla);
+    QCOMPARE(p.devices.size(), std::size_t{2});
+    const MeasuredWorkload w = readMeasuredWorkload(kTpu);
+    QCOMPARE(w.workload.rankCount(), std::size_t{2});
+    QCOMPARE(w.step, std::int64_t{-1});
+    QVERIFY(w.warnings.empty());
+    for (std::size_t r = 0; r < 2; ++r) {
+        // XLA Ops per chip: 3,454, of which 129 all-reduces and 2 all-gathers.
+        QCOMPARE(w.ranks[r].kernels, std::uint64_t{3323});
+        QCOMPARE(w.ranks[r].collectives, std::uint64_t{131});
+        std::map<CollectiveKind, int> kinds;
+        for (const Op& op : w.workload.programOf(r).ops)
+            if (op.kind == OpKind::Collective) {
+                ++kinds[op.collective];
+                QCOMPARE(w.workload.membersOf(r, op), (std::vector<std::int32_t>{0, 1})); // [1,2]<=[2]
+            }
+        QCOMPARE(kinds[CollectiveKind::AllReduce], 129);
+        QCOMPARE(kinds[CollectiveKind::AllGather], 2);
+    }
+    const auto first = std::find_if(w.workload.programOf(0).ops.begin(), w.workload.programOf(0).ops.end(),
+                                    [](const Op& op) { return op.name == "all-reduce.1"; });
+    QVERIFY(first != w.workload.programOf(0).ops.end());
+    QCOMPARE(first->commBytes, std::uint64_t{1024 * 5120 * 2}); // bf16[1024,5120]
+    QCOMPARE(first->dtype, DType::BF16);
 }
 
 void TestMeasured::absurdNumbersAreIgnoredOrRefused()
