@@ -337,6 +337,9 @@ void Session::compareWithMeasured(const QString& path)
         Q_EMIT validationAvailable(nullptr);
         return;
     }
+    // Until the new run is read no estimate is compared: a comparison with the old run would start a
+    // Validate job and cancel this read.
+    m_measured.reset();
     m_jobs.start(views::JobRunner::Kind::Validate, tr("Reading the measured run %1…").arg(path),
                  [this, path](const core::JobControl& control) -> std::function<void()> {
                      try {
