@@ -226,6 +226,14 @@ std::string_view JsonScanner::string(std::string& scratch)
     return scratch;
 }
 
+std::string_view JsonScanner::stringOrSkip(std::string& scratch)
+{
+    if (peek() == '"')
+        return string(scratch);
+    skipValue();
+    return {};
+}
+
 std::string_view JsonScanner::numberToken()
 {
     const std::size_t begin = m_at;

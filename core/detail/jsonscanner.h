@@ -35,6 +35,8 @@ public:
     bool nextElement(bool& first);
 
     std::string_view string(std::string& scratch);
+    /// The value when it is a string (empty ones included); any other value is skipped and gives "".
+    std::string_view stringOrSkip(std::string& scratch);
     /// A number, or a string that holds one (profilers write some numbers as strings).
     double number();
     /// An integer (a number without fraction, or a string that holds one); fails on anything else.

@@ -266,9 +266,7 @@ private:
                 m_profile.worldSize =
                     static_cast<std::int32_t>(std::clamp<std::int64_t>(m_json.integer(), -1, INT32_MAX));
             } else if (key == "backend") {
-                m_profile.backend = std::string(m_json.peek() == '"' ? m_json.string(m_scratch) : std::string_view());
-                if (m_profile.backend.empty())
-                    m_json.skipValue();
+                m_profile.backend = std::string(m_json.stringOrSkip(m_scratch));
             } else if (key == "pg_config" && m_json.peek() == '[') {
                 m_json.enterArray();
                 bool firstGroup = true;
@@ -338,9 +336,7 @@ private:
             if (key == "ph") {
                 phase = m_json.string(m_phaseScratch);
             } else if (key == "cat") {
-                category = m_json.peek() == '"' ? m_json.string(m_categoryScratch) : std::string_view();
-                if (category.empty())
-                    m_json.skipValue();
+                category = m_json.stringOrSkip(m_categoryScratch);
             } else if (key == "name") {
                 if (m_json.peek() == '"') {
                     name = m_json.string(m_nameScratch);
@@ -435,10 +431,8 @@ private:
             } else if (key == "bytes") {
                 event.bytes = static_cast<std::uint64_t>(std::max<std::int64_t>(0, wholeOr(m_json.numberOr(0))));
             } else if (key == "Collective name") {
-                m_collective.name = std::string(m_json.peek() == '"' ? m_json.string(m_scratch) : std::string_view());
+                m_collective.name = std::string(m_json.stringOrSkip(m_scratch));
                 m_hasCollective = !m_collective.name.empty();
-                if (m_collective.name.empty())
-                    m_json.skipValue();
             } else if (key == "In msg nelems") {
                 m_collective.inElements = wholeOr(m_json.numberOr(-1));
             } else if (key == "Out msg nelems") {
@@ -451,15 +445,9 @@ private:
                 else
                     m_json.skipValue();
             } else if (key == "Process Group Name") {
-                m_collective.groupName =
-                    std::string(m_json.peek() == '"' ? m_json.string(m_scratch) : std::string_view());
-                if (m_collective.groupName.empty())
-                    m_json.skipValue();
+                m_collective.groupName = std::string(m_json.stringOrSkip(m_scratch));
             } else if (key == "Process Group Description") {
-                m_collective.groupDescription =
-                    std::string(m_json.peek() == '"' ? m_json.string(m_scratch) : std::string_view());
-                if (m_collective.groupDescription.empty())
-                    m_json.skipValue();
+                m_collective.groupDescription = std::string(m_json.stringOrSkip(m_scratch));
             } else if (key == "Process Group Ranks") {
                 readRanks(m_json, m_scratch, m_collective.groupRanks);
             } else if (key == "Seq") {

@@ -88,6 +88,7 @@ private Q_SLOTS:
     void validationCountsMatchOwnExport();
     void absurdNumbersAreIgnoredOrRefused();
     void xlaTraceOfTwoTpus();
+    void emptyStringsAreValues();
     void malformedProfiles_data();
     void malformedProfiles();
 };
@@ -379,6 +380,18 @@ void TestMeasured::validationCountsMatchOwnExport()
     QVERIFY(v.hostGapSeconds > 0.1); // a host-bound toy: the GPU waited 183 ms of 222 ms
     QVERIFY(validationText(v).find("all-reduce") != std::string::npos);
     QVERIFY(validationCsv(v).starts_with("category,measured_count,workload_count"));
+}
+
+void TestMeasured::emptyStringsAreValues()
+{
+    // "" is a value like any other: the next member must not be skipped in its place.
+    const RankProfile p = parseProfile(
+        R"({"distributedInfo": {"backend": "", "rank": 0}, "traceEvents": [{"ph": "X", "cat": "", "name": "op", "ts": 1, "dur": 2}, {"ph": "X", "cat": "cpu_op", "name": "record_param_comms", "ts": 3, "dur": 1, "args": {"Collective name": "", "Process Group Name": "", "Process Group Description": "", "In msg nelems": 4}}]})",
+        "empty.json");
+    QCOMPARE(p.rank, 0);
+    QCOMPARE(p.events.size(), std::size_t{2});
+    QCOMPARE(p.events[0].kind, ProfileEventKind::CpuOp); // no category: the legacy layout's host op
+    QCOMPARE(p.events[1].collective, -1);                // an empty collective name is no record
 }
 
 void TestMeasured::xlaTraceOfTwoTpus()
