@@ -4,6 +4,7 @@
 #include "core/chakra.h"
 #include "core/fileio.h"
 #include "core/hlo/hloparser.h"
+#include "core/measured/validation.h"
 #include "core/model/modelconfig.h"
 
 #ifdef FLINT_HAVE_MLIR
@@ -17,16 +18,6 @@
 
 namespace flint::core {
 namespace {
-
-std::string formatMeasuredSeconds(double seconds)
-{
-    char text[64];
-    if (seconds >= 1)
-        std::snprintf(text, sizeof text, "%.3f s", seconds);
-    else
-        std::snprintf(text, sizeof text, "%.3f ms", seconds * 1e3);
-    return text;
-}
 
 LoadedWorkload loadMlir(const std::string& path, const LoadOptions& options, const JobControl& control)
 {
@@ -115,20 +106,21 @@ namespace {
 bool holdsProfiles(const std::string& path)
 {
     std::error_code ec;
-    bool profiles = false;
+    std::vector<std::string> candidates;
     for (const std::filesystem::directory_entry& entry : std::filesystem::directory_iterator(path, ec)) {
         const std::string name = entry.path().filename().string();
         if (name.ends_with(".et") || name.ends_with(".et.gz"))
             return false;
-        profiles = profiles || name.ends_with(".json") || name.ends_with(".json.gz");
+        if (name.ends_with(".json") || name.ends_with(".json.gz"))
+            candidates.push_back(entry.path().string());
     }
-    if (!profiles)
-        return false;
-    try {
-        return !measured::profileFiles(path).empty();
-    } catch (const InputError&) {
-        return false;
+    // One file that reads like a profile is enough: the reader lists them all (profileFiles).
+    for (const std::string& file : candidates) {
+        const std::optional<std::string> head = fileHead(file);
+        if (head && measured::looksLikeProfile(isGzip(*head) ? gunzipPrefix(*head, 4096) : *head))
+            return true;
     }
+    return false;
 }
 
 /// The kind of the input at `path` whose first bytes are `head` (nullopt: no regular file).
@@ -218,7 +210,7 @@ LoadedWorkload loadWorkload(const std::string& path, const LoadOptions& options,
                                 (run.ranks.size() == 1 ? "" : "s") +
                                 (run.step >= 0 ? ", ProfilerStep#" + std::to_string(run.step)
                                                : std::string(", no step markers: the whole trace")) +
-                                ": measured step " + formatMeasuredSeconds(run.stepSeconds()));
+                                ": measured step " + measured::formatSeconds(run.stepSeconds()));
         loaded.measuredRanks = std::move(run.ranks);
         loaded.profilerStep = run.step;
         return loaded;

@@ -367,8 +367,12 @@ void Session::startValidation()
     const QString path = m_measuredPath;
     if (!evaluation || !evaluation->result || !evaluation->workload || !run)
         return;
+    // The replay takes every time from the run (compute, host gaps and collectives all carry their
+    // measured durations), so no cluster edit changes it: the last comparison's is reused.
+    const std::shared_ptr<const core::EstimateResult> replayed =
+        m_validation && m_validation->run == run ? m_validation->replay : nullptr;
     m_jobs.start(views::JobRunner::Kind::Validate, tr("Comparing with the measured run…"),
-                 [this, evaluation, run, path](const core::JobControl& control) -> std::function<void()> {
+                 [this, evaluation, run, path, replayed](const core::JobControl& control) -> std::function<void()> {
                      auto report = std::make_shared<ValidationReport>();
                      report->run = run;
                      report->path = path;
@@ -381,16 +385,17 @@ void Session::startValidation()
                                                .arg(workload.rankCount());
                      } else {
                          try {
-                             // Both on the estimate's cluster: measured compute with modelled communication,
-                             // and the replay of everything measured.
+                             // Measured compute with modelled communication on the estimate's cluster, and
+                             // the replay of everything measured.
                              core::EstimateOptions options = evaluation->scenario.options;
                              options.commMatrix = false;
                              options.timing = core::ComputeTiming::Recorded;
                              const auto measuredCompute =
                                  core::estimate(run->workload, evaluation->scenario.cluster, options, control);
                              options.recordedCommunication = true;
-                             const auto replay =
-                                 core::estimate(run->workload, evaluation->scenario.cluster, options, control);
+                             const auto replay = replayed ? replayed
+                                                          : core::estimate(run->workload, evaluation->scenario.cluster,
+                                                                           options, control);
                              report->validation = core::measured::validate(workload, *evaluation->result, *run, *replay,
                                                                            *measuredCompute);
                              report->replay = replay;

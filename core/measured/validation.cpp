@@ -51,6 +51,17 @@ double errorPercent(double estimated, double measured)
     return measured > 0 ? 100.0 * (estimated - measured) / measured : 0.0;
 }
 
+std::string formatError(double estimated, double measured)
+{
+    if (measured <= 0)
+        return estimated > 0 ? "only estimated" : "-";
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%+.1f%%", errorPercent(estimated, measured));
+    return buffer;
+}
+
+} // namespace
+
 std::string formatSeconds(double s)
 {
     char buffer[64];
@@ -62,22 +73,6 @@ std::string formatSeconds(double s)
         std::snprintf(buffer, sizeof buffer, "%.1f us", s * 1e6);
     return buffer;
 }
-
-std::string formatError(double estimated, double measured)
-{
-    if (measured <= 0)
-        return estimated > 0 ? "only estimated" : "-";
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%+.1f%%", errorPercent(estimated, measured));
-    return buffer;
-}
-
-double slowest(const EstimateResult& r)
-{
-    return r.stepTime;
-}
-
-} // namespace
 
 std::string categoryOf(const Op& op)
 {
@@ -197,9 +192,9 @@ Validation validate(const Workload& workload, const EstimateResult& estimate, co
         v.ranks.push_back(row);
     }
     v.measuredStep = measured.stepSeconds();
-    v.estimatedStep = slowest(estimate);
-    v.replayedStep = slowest(replay);
-    v.measuredComputeStep = slowest(measuredCompute);
+    v.estimatedStep = estimate.stepTime;
+    v.replayedStep = replay.stepTime;
+    v.measuredComputeStep = measuredCompute.stepTime;
     return v;
 }
 

@@ -65,6 +65,9 @@ Validation validate(const Workload& workload, const EstimateResult& estimate, co
 /// "host op" for a CPU op, "memcpy" for a memory load or store, the collective's name).
 std::string categoryOf(const Op& op);
 
+/// Seconds as a validation prints them: "1.234 s", "222.442 ms", "37.2 us".
+std::string formatSeconds(double seconds);
+
 std::string validationText(const Validation& v, std::size_t collectiveRows = 10);
 std::string validationJson(const Validation& v);
 /// The category table as CSV (category,measured_count,workload_count,measured_s,estimated_s,error_pct).
