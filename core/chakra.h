@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/fileio.h"
 #include "core/progress.h"
 #include "core/workload.h"
 
@@ -68,6 +69,10 @@ std::string serializeChakraRank(const Workload& workload, std::size_t rank);
 /// group. All files appear together or none does. Returns the paths written. Throws OutputError.
 std::vector<std::string> writeChakraWorkload(const Workload& workload, const std::string& prefix,
                                              const JobControl& control = {});
+
+/// The same files staged in `output`, which the caller commits with its other files.
+std::vector<std::string> writeChakraWorkload(const Workload& workload, const std::string& prefix,
+                                             OutputTransaction& output, const JobControl& control = {});
 
 /// The comm-group JSON text for the groups that `workload`'s ranks are bound to.
 std::string commGroupsJson(const Workload& workload);

@@ -275,7 +275,7 @@ std::string commGroupsJson(const Workload& workload)
 }
 
 std::vector<std::string> writeChakraWorkload(const Workload& workload, const std::string& prefix,
-                                             const JobControl& control)
+                                             OutputTransaction& output, const JobControl& control)
 {
     // The prefix names files beside it; a prefix that is itself a device ("-o /dev/full") means the
     // user meant that device, not PREFIX.0.et files in /dev.
@@ -289,7 +289,6 @@ std::vector<std::string> writeChakraWorkload(const Workload& workload, const std
     }
     if (const std::string problem = workload.validate(); !problem.empty())
         throw OutputError("cannot write an inconsistent workload: " + problem);
-    OutputTransaction output;
     std::vector<std::string> written;
     const std::size_t rankCount = workload.rankCount();
     for (std::size_t rank = 0; rank < rankCount; ++rank) {
@@ -306,6 +305,14 @@ std::vector<std::string> writeChakraWorkload(const Workload& workload, const std
         output.write(path, commGroupsJson(workload));
         written.push_back(path);
     }
+    return written;
+}
+
+std::vector<std::string> writeChakraWorkload(const Workload& workload, const std::string& prefix,
+                                             const JobControl& control)
+{
+    OutputTransaction output;
+    std::vector<std::string> written = writeChakraWorkload(workload, prefix, output, control);
     output.commit();
     return written;
 }

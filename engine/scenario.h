@@ -57,8 +57,10 @@ struct Evaluation {
     /// Why the scenario was not estimated (an invalid strategy, an option out of range); "" else.
     std::string problem;
 
-    /// Estimated and fits in memory.
-    bool feasible() const { return problem.empty() && result && !(figures && figures->outOfMemory); }
+    /// Estimated and fits in memory. A point of a distributed sweep that another process evaluated
+    /// arrives with its figures alone (`flint sweep` under mpirun): that counts as estimated.
+    bool estimated() const { return result != nullptr || figures.has_value(); }
+    bool feasible() const { return problem.empty() && estimated() && !(figures && figures->outOfMemory); }
     /// "" when feasible, else the problem or "out of memory".
     std::string status() const;
 };

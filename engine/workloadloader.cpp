@@ -102,6 +102,17 @@ std::optional<std::string> fileHead(const std::string& path)
 
 namespace {
 
+/// What the loader says of a measured run first: its producer, ranks, step and step time.
+std::string summaryNote(const measured::MeasuredWorkload& run)
+{
+    std::string where;
+    if (run.producer != "recorded times")
+        where = run.step >= 0 ? ", ProfilerStep#" + std::to_string(run.step)
+                              : std::string(", no step markers: the whole trace");
+    return run.producer + ", " + std::to_string(run.ranks.size()) + " rank" + (run.ranks.size() == 1 ? "" : "s") +
+           where + ": measured step " + measured::formatSeconds(run.stepSeconds());
+}
+
 /// True when the folder `path` holds a profiler trace file (*.json, *.json.gz) and no Chakra rank file.
 bool holdsProfiles(const std::string& path)
 {
@@ -167,6 +178,27 @@ bool isModelFile(const std::string& path)
     return head && model::looksLikeModelFile(*head);
 }
 
+measured::MeasuredWorkload loadMeasuredRun(const std::string& path, const LoadOptions& options,
+                                           const JobControl& control)
+{
+    const InputKind kind = detectInputKind(path);
+    if (kind == InputKind::MeasuredProfile) {
+        measured::MeasuredOptions measuredOptions;
+        measuredOptions.step = options.profilerStep;
+        measured::MeasuredWorkload run = measured::readMeasuredWorkload(path, measuredOptions, control);
+        run.notes.insert(run.notes.begin(), summaryNote(run));
+        return run;
+    }
+    if (kind != InputKind::ChakraTrace)
+        throw InputError(path, "not a measured run: a profile (PyTorch profiler or XLA trace JSON) or a Chakra "
+                               "trace with recorded times was expected");
+    Workload workload = readChakraWorkload(path, options.commGroupsPath, control);
+    measured::MeasuredWorkload run =
+        measured::measuredFromRecorded(std::move(workload), std::filesystem::path(path).filename().string());
+    run.notes.insert(run.notes.begin(), summaryNote(run));
+    return run;
+}
+
 LoadedWorkload loadWorkload(const std::string& path, const LoadOptions& options, const JobControl& control)
 {
     const std::optional<std::string> head = fileHead(path); // read once for both checks
@@ -205,12 +237,7 @@ LoadedWorkload loadWorkload(const std::string& path, const LoadOptions& options,
         loaded.name = std::move(run.name);
         loaded.warnings = std::move(run.warnings);
         loaded.notes = std::move(run.notes);
-        loaded.notes.insert(loaded.notes.begin(),
-                            run.producer + ", " + std::to_string(run.ranks.size()) + " rank" +
-                                (run.ranks.size() == 1 ? "" : "s") +
-                                (run.step >= 0 ? ", ProfilerStep#" + std::to_string(run.step)
-                                               : std::string(", no step markers: the whole trace")) +
-                                ": measured step " + measured::formatSeconds(run.stepSeconds()));
+        loaded.notes.insert(loaded.notes.begin(), summaryNote(run));
         loaded.measuredRanks = std::move(run.ranks);
         loaded.profilerStep = run.step;
         return loaded;

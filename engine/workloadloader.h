@@ -75,6 +75,12 @@ InputKind detectInputKind(const std::string& path);
 /// True when `path` is a regular file that reads like a model file (core::model::looksLikeModelFile).
 bool isModelFile(const std::string& path);
 
+/// Reads a measured run: a profile (PyTorch profiler, XLA; see core/measured) or a Chakra trace with
+/// recorded times (duration_micros: a communication replay, a converted profile). Throws InputError
+/// for anything else ("not a measured run"), Cancelled.
+measured::MeasuredWorkload loadMeasuredRun(const std::string& path, const LoadOptions& options = {},
+                                           const JobControl& control = {});
+
 /// Reads any supported input into a Workload. A model file is refused with a message that says how
 /// to use it. Throws InputError (MLIR: with file, line and column;
 /// also when the program was built without the MLIR frontend), Cancelled.

@@ -16,6 +16,8 @@ packages=(
   libqt6opengl6-dev libxkbcommon-dev libgl-dev
   # DAG layout
   libgraphviz-dev
+  # `flint replay` and distributed sweeps (optional at build time: without it they are left out)
+  libopenmpi-dev openmpi-bin
   # screenshots of real windows on headless machines; a CJK font, without which the Chinese
   # translation renders as empty boxes (the Debian package recommends fonts-noto-cjk instead)
   xvfb xauth fonts-wqy-microhei

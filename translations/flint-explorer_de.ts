@@ -467,10 +467,6 @@ auf %2</translation>
         <translation>Gemessenen Lauf öffnen</translation>
     </message>
     <message>
-        <source>PyTorch profiler traces (*.json *.json.gz);;All files (*)</source>
-        <translation>PyTorch-Profiler-Traces (*.json *.json.gz);;Alle Dateien (*)</translation>
-    </message>
-    <message>
         <source>Compare with a &amp;measured run…</source>
         <translation>Mit &amp;Messlauf vergleichen…</translation>
     </message>
@@ -489,6 +485,10 @@ auf %2</translation>
     <message>
         <source>Baseline #%1</source>
         <translation>Basislinie #%1</translation>
+    </message>
+    <message>
+        <source>Measured runs: profiler traces, Chakra traces with recorded times (*.json *.json.gz *.et);;All files (*)</source>
+        <translation>Gemessene Läufe: Profiler-Traces, Chakra-Traces mit aufgezeichneten Zeiten (*.json *.json.gz *.et);;Alle Dateien (*)</translation>
     </message>
 </context>
 <context>

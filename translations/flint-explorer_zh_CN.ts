@@ -465,10 +465,6 @@ on %2</source>
         <translation>打开实测运行</translation>
     </message>
     <message>
-        <source>PyTorch profiler traces (*.json *.json.gz);;All files (*)</source>
-        <translation>PyTorch 性能剖析跟踪 (*.json *.json.gz);;所有文件 (*)</translation>
-    </message>
-    <message>
         <source>Compare with a &amp;measured run…</source>
         <translation>与实测运行对比(&amp;M)…</translation>
     </message>
@@ -487,6 +483,10 @@ on %2</source>
     <message>
         <source>Baseline #%1</source>
         <translation>基线 #%1</translation>
+    </message>
+    <message>
+        <source>Measured runs: profiler traces, Chakra traces with recorded times (*.json *.json.gz *.et);;All files (*)</source>
+        <translation>实测运行：性能分析跟踪、带记录时间的 Chakra 跟踪 (*.json *.json.gz *.et);;所有文件 (*)</translation>
     </message>
 </context>
 <context>

@@ -9,6 +9,9 @@
 #include "core/fileio.h"
 #include "engine/modelcompiler.h"
 #include "engine/scenario.h"
+#ifdef FLINT_HAVE_MPI
+#include "engine/mpisupport.h"
+#endif
 
 #include <algorithm>
 #include <cmath>
@@ -383,6 +386,103 @@ Sweep parseSweep(const std::string& text)
     return s;
 }
 
+/// One row of a sweep's table: the swept values, the strategy they give, and its evaluation.
+struct SweepRow {
+    std::vector<std::string> point;
+    std::string strategy;
+    engine::Evaluation evaluation;
+};
+
+int printSweep(const CommandLine& cli, const core::model::TransformerConfig& model, const std::vector<Sweep>& sweeps,
+               std::vector<SweepRow>& rows, const std::vector<std::size_t>& scenarioRow,
+               const std::vector<engine::Evaluation>& evaluations, engine::Objective objective);
+
+#ifdef FLINT_HAVE_MPI
+/// A point's outcome as text for another process: its problem and figures, the numbers as hex
+/// floats, so that the table printed from them is the one a single process prints.
+std::string encodeOutcome(std::size_t index, const engine::Evaluation& e)
+{
+    std::string text = std::to_string(index) + " " + (e.figures ? "1" : "0");
+    const core::model::StepFigures f = e.figures.value_or(core::model::StepFigures{});
+    for (double v : {f.stepTime, f.tokensPerSecond, f.mfu, f.bubbleFraction, f.exposedCommFraction, f.memoryBytes,
+                     f.memoryCapacity}) {
+        char number[64];
+        std::snprintf(number, sizeof number, " %a", v);
+        text += number;
+    }
+    text += std::string(" ") + (f.outOfMemory ? "1" : "0") + " " + std::to_string(e.problem.size()) + " " + e.problem;
+    return text;
+}
+
+/// Reads the outcomes encodeOutcome wrote, one after another, into `evaluations`.
+void decodeOutcomes(const std::string& text, std::vector<engine::Evaluation>& evaluations)
+{
+    const char* at = text.c_str();
+    const char* end = at + text.size();
+    while (true) {
+        while (at < end && *at == ' ')
+            ++at;
+        if (at == end)
+            break;
+        char* next = nullptr;
+        const auto number = [&] {
+            const double v = std::strtod(at, &next);
+            if (next == at)
+                throw std::runtime_error("a sweep process sent an unreadable result");
+            at = next;
+            return v;
+        };
+        const auto index = static_cast<std::size_t>(number());
+        const bool hasFigures = number() != 0;
+        core::model::StepFigures f;
+        for (double* v : {&f.stepTime, &f.tokensPerSecond, &f.mfu, &f.bubbleFraction, &f.exposedCommFraction,
+                          &f.memoryBytes, &f.memoryCapacity})
+            *v = number();
+        f.outOfMemory = number() != 0;
+        const auto length = static_cast<std::size_t>(number());
+        ++at; // the space before the problem
+        if (index >= evaluations.size() || at + length > end)
+            throw std::runtime_error("a sweep process sent an unreadable result");
+        engine::Evaluation& e = evaluations[index];
+        e.problem.assign(at, length);
+        at += length;
+        if (hasFigures)
+            e.figures = f;
+    }
+}
+
+/// Evaluates `scenarios` over the MPI processes, point i on process i mod size (neighbouring points
+/// cost alike, so dealing them out balances the load), and returns every evaluation on rank 0 (the
+/// points of others with their figures and problems only; see Evaluation::estimated).
+std::vector<engine::Evaluation> evaluateDistributed(const engine::mpi::Session& session,
+                                                    const std::vector<engine::Scenario>& scenarios,
+                                                    core::model::ModelCompiler& compiler)
+{
+    std::vector<engine::Scenario> mine;
+    std::vector<std::size_t> mineIndex;
+    for (std::size_t i = static_cast<std::size_t>(session.rank()); i < scenarios.size();
+         i += static_cast<std::size_t>(session.size())) {
+        mine.push_back(scenarios[i]);
+        mineIndex.push_back(i);
+    }
+    std::vector<engine::Evaluation> local = engine::evaluateAll(mine, &compiler);
+    std::string outcomes;
+    for (std::size_t k = 0; k < local.size(); ++k)
+        outcomes += encodeOutcome(mineIndex[k], local[k]) + " ";
+    const std::vector<std::string> all = session.gather(outcomes);
+    std::vector<engine::Evaluation> evaluations(scenarios.size());
+    if (!session.root())
+        return evaluations;
+    for (std::size_t i = 0; i < scenarios.size(); ++i)
+        evaluations[i].scenario = scenarios[i];
+    for (std::size_t k = 0; k < local.size(); ++k) // rank 0's own keep their results
+        evaluations[mineIndex[k]] = std::move(local[k]);
+    for (std::size_t p = 1; p < all.size(); ++p)
+        decodeOutcomes(all[p], evaluations);
+    return evaluations;
+}
+#endif
+
 int runSweep(const std::vector<std::string>& arguments)
 {
     const auto makeCli = [] {
@@ -423,19 +523,14 @@ int runSweep(const std::vector<std::string>& arguments)
 
     // Every combination of the swept values, re-parsed as options into a scenario; a combination
     // the options refuse is a row with its problem and no estimate.
-    struct Row {
-        std::vector<std::string> point;
-        std::string strategy;
-        engine::Evaluation evaluation;
-    };
-    std::vector<Row> rows;
+    std::vector<SweepRow> rows;
     std::vector<engine::Scenario> scenarios;
     std::vector<std::size_t> scenarioRow;
     const std::size_t second = sweeps.size() > 1 ? sweeps[1].values.size() : 1;
     for (std::size_t i = 0; i < sweeps[0].values.size(); ++i)
         for (std::size_t j = 0; j < second; ++j) {
             std::vector<std::string> args = rest;
-            Row row;
+            SweepRow row;
             for (std::size_t k = 0; k < sweeps.size(); ++k) {
                 const std::string& value = sweeps[k].values[k == 0 ? i : j];
                 args.push_back("--" + sweeps[k].name);
@@ -462,6 +557,20 @@ int runSweep(const std::vector<std::string>& arguments)
         }
     const bool progress = isatty(fileno(stderr)) != 0; // "3/9" on a terminal only
     core::model::ModelCompiler compiler;
+#ifdef FLINT_HAVE_MPI
+    // Under mpirun the points are dealt out to the processes and the table is gathered on rank 0.
+    if (engine::mpi::launchedByLauncher()) {
+        engine::mpi::Session session;
+        if (!session.root()) { // rank 0 alone speaks
+            std::freopen("/dev/null", "w", stdout);
+            std::freopen("/dev/null", "w", stderr);
+        }
+        std::vector<engine::Evaluation> evaluations = evaluateDistributed(session, scenarios, compiler);
+        if (!session.root())
+            return ExitSuccess;
+        return printSweep(cli, model, sweeps, rows, scenarioRow, std::move(evaluations), *objective);
+    }
+#endif
     const auto evaluations =
         engine::evaluateAll(scenarios, &compiler, {}, [&](std::size_t index, const engine::Evaluation&) {
             if (progress)
@@ -469,12 +578,19 @@ int runSweep(const std::vector<std::string>& arguments)
         });
     if (progress)
         std::fprintf(stderr, "\r          \r");
+    return printSweep(cli, model, sweeps, rows, scenarioRow, evaluations, *objective);
+}
+
+int printSweep(const CommandLine& cli, const core::model::TransformerConfig& model, const std::vector<Sweep>& sweeps,
+               std::vector<SweepRow>& rows, const std::vector<std::size_t>& scenarioRow,
+               const std::vector<engine::Evaluation>& evaluations, engine::Objective objective)
+{
     for (std::size_t k = 0; k < evaluations.size(); ++k)
         rows[scenarioRow[k]].evaluation = evaluations[k];
     std::vector<engine::Evaluation> all;
-    for (const Row& row : rows)
+    for (const SweepRow& row : rows)
         all.push_back(row.evaluation);
-    const int bestRow = engine::bestIndex(all, *objective);
+    const int bestRow = engine::bestIndex(all, objective);
     const std::size_t best = bestRow < 0 ? rows.size() : static_cast<std::size_t>(bestRow);
     // Per GPU, so that points with different GPU counts compare fairly.
     std::printf("%s: sweep of %s%s\n", model.title.c_str(), sweeps[0].name.c_str(),
@@ -492,7 +608,7 @@ int runSweep(const std::vector<std::string>& arguments)
         csv << s.name << ",";
     csv << "strategy,step_time_s,tokens_per_s,mfu,bubble,exposed_comm,memory_gib,status,best\n";
     for (std::size_t r = 0; r < rows.size(); ++r) {
-        const Row& row = rows[r];
+        const SweepRow& row = rows[r];
         std::string point;
         for (const std::string& v : row.point) {
             char cell[32];
@@ -500,7 +616,7 @@ int runSweep(const std::vector<std::string>& arguments)
             point += cell;
         }
         const engine::Evaluation& e = row.evaluation;
-        const bool estimated = e.result != nullptr;
+        const bool estimated = e.estimated();
         const core::model::StepFigures f = e.figures.value_or(core::model::StepFigures{});
         const std::string note = e.problem.empty() ? e.status() : "invalid: " + e.problem;
         if (estimated)

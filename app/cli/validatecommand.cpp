@@ -39,18 +39,14 @@ int runValidate(const std::vector<std::string>& arguments)
     if (cli.positionals().size() != 2)
         throw UsageError("expected WORKLOAD and MEASURED");
     const std::string measuredPath = cli.positionals()[1];
-    core::LoadedWorkload measuredLoad = loadWorkloadFromCli(measuredPath, cli, true);
-    if (measuredLoad.kind != core::InputKind::MeasuredProfile)
-        throw core::InputError(measuredPath, "not a profile of a run (PyTorch profiler JSON with \"traceEvents\")");
-    core::measured::MeasuredWorkload measured;
-    measured.workload = std::move(measuredLoad.workload);
-    measured.name = measuredLoad.name;
-    measured.ranks = std::move(measuredLoad.measuredRanks);
-    measured.step = measuredLoad.profilerStep;
+    core::LoadOptions measuredOptions;
+    if (cli.has("step"))
+        measuredOptions.profilerStep = static_cast<std::int64_t>(cli.number("step", 0));
+    const core::measured::MeasuredWorkload measured = core::loadMeasuredRun(measuredPath, measuredOptions);
     const core::LoadedWorkload workload = loadWorkloadFromCli(cli.positionals()[0], cli);
-    for (const std::string& note : measuredLoad.notes)
+    for (const std::string& note : measured.notes)
         std::fprintf(stderr, "note: %s\n", note.c_str());
-    for (const std::string& warning : measuredLoad.warnings)
+    for (const std::string& warning : measured.warnings)
         std::fprintf(stderr, "warning: %s\n", warning.c_str());
 
     const core::Cluster cluster = makeCluster(cli, static_cast<std::int64_t>(workload.workload.rankCount()));

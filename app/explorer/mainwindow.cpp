@@ -204,13 +204,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_whatIf, &views::WhatIfPanel::clusterChanged, m_session, &Session::setCluster);
     connect(m_session, &Session::validationAvailable, m_validation, &ValidationPage::setReport);
     connect(m_session, &Session::validationAvailable, this, &MainWindow::showComparisonTimeline);
-    connect(m_validation, &ValidationPage::openRequested, this, [this] {
-        const QString path =
-            QFileDialog::getOpenFileName(this, tr("Open a measured run"), QString(),
-                                         tr("PyTorch profiler traces (*.json *.json.gz);;All files (*)"));
-        if (!path.isEmpty())
-            compareWithMeasured(path);
-    });
+    connect(m_validation, &ValidationPage::openRequested, this, &MainWindow::chooseMeasuredRun);
     connect(m_validation, &ValidationPage::stopRequested, this, [this] { m_session->compareWithMeasured({}); });
     connect(m_validation, &ValidationPage::opChosen, this, [this](int rank, int op) { showOp(rank, op); });
     connect(m_parallelism, &views::ParallelismPanel::strategyChanged, this,
@@ -282,6 +276,16 @@ void MainWindow::compareWithMeasured(const QString& path)
     m_tabs->setCurrentWidget(m_validation);
 }
 
+void MainWindow::chooseMeasuredRun()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open a measured run"), QString(),
+        tr("Measured runs: profiler traces, Chakra traces with recorded times (*.json *.json.gz *.et);;"
+           "All files (*)"));
+    if (!path.isEmpty())
+        compareWithMeasured(path);
+}
+
 void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -298,13 +302,7 @@ void MainWindow::buildMenus()
         if (!path.isEmpty())
             openPath(path);
     });
-    QAction* measured = file->addAction(tr("Compare with a &measured run…"), this, [this] {
-        const QString path =
-            QFileDialog::getOpenFileName(this, tr("Open a measured run"), QString(),
-                                         tr("PyTorch profiler traces (*.json *.json.gz);;All files (*)"));
-        if (!path.isEmpty())
-            compareWithMeasured(path);
-    });
+    QAction* measured = file->addAction(tr("Compare with a &measured run…"), this, &MainWindow::chooseMeasuredRun);
     measured->setObjectName(QStringLiteral("compareMeasured"));
     file->addAction(tr("Compare with a measured run fol&der…"), this, [this] {
         const QString path =

@@ -82,6 +82,8 @@ public:
     /// Holds every estimate against the measured run at `path` (Session::compareWithMeasured) and
     /// shows the Validation tab.
     void compareWithMeasured(const QString& path);
+    /// Asks for a measured run (a profile, or a Chakra trace with recorded times) and compares with it.
+    void chooseMeasuredRun();
     History* history() const { return m_history; }
     HistoryPanel* historyPanel() const { return m_historyPanel; }
     QTabWidget* tabs() const { return m_tabs; }

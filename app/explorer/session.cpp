@@ -344,7 +344,7 @@ void Session::compareWithMeasured(const QString& path)
                  [this, path](const core::JobControl& control) -> std::function<void()> {
                      try {
                          auto run = std::make_shared<core::measured::MeasuredWorkload>(
-                             core::measured::readMeasuredWorkload(path.toStdString(), {}, control));
+                             core::loadMeasuredRun(path.toStdString(), {}, control));
                          return [this, run, path] {
                              m_measured = run;
                              m_measuredPath = path;

@@ -76,88 +76,12 @@ ProgramInfo buildProgramInfo(const Program& program, const Cluster& cluster, con
     ProgramInfo info;
     info.program = &program;
     const std::size_t n = program.ops.size();
-    // Op ids -> indices: a table when the ids are dense (generated programs), else a hash map.
-    std::uint64_t maxId = 0;
-    for (const Op& op : program.ops)
-        maxId = std::max(maxId, op.id);
-    const bool dense = maxId < 4 * static_cast<std::uint64_t>(n) + 1024;
-    std::vector<std::uint32_t> table;
-    std::unordered_map<std::uint64_t, std::uint32_t> index;
-    if (dense) {
-        table.assign(maxId + 1, kNone);
-        for (std::uint32_t i = n; i-- > 0;)
-            table[program.ops[i].id] = i; // first op of an id wins when ids repeat
-    } else {
-        index.reserve(n);
-        for (std::uint32_t i = 0; i < n; ++i)
-            index.emplace(program.ops[i].id, i);
-    }
-    const auto find = [&](std::uint64_t id) -> std::uint32_t {
-        if (dense)
-            return id <= maxId ? table[id] : kNone;
-        const auto it = index.find(id);
-        return it == index.end() ? kNone : it->second;
-    };
-    info.predStart.resize(n + 1, 0);
-    std::vector<std::uint32_t> scratch;
-    for (std::uint32_t i = 0; i < n; ++i) {
-        const Op& op = program.ops[i];
-        scratch.clear();
-        for (const auto* deps : {&op.dataDeps, &op.ctrlDeps})
-            for (std::uint64_t id : *deps) {
-                const std::uint32_t p = find(id);
-                if (p != kNone && p != i)
-                    scratch.push_back(p);
-            }
-        std::sort(scratch.begin(), scratch.end());
-        scratch.erase(std::unique(scratch.begin(), scratch.end()), scratch.end());
-        info.preds.insert(info.preds.end(), scratch.begin(), scratch.end());
-        info.predStart[i + 1] = static_cast<std::uint32_t>(info.preds.size());
-    }
-    const auto buildSuccessors = [&info, n] {
-        info.succStart.assign(n + 1, 0);
-        for (std::uint32_t p : info.preds)
-            ++info.succStart[p + 1];
-        for (std::size_t i = 0; i < n; ++i)
-            info.succStart[i + 1] += info.succStart[i];
-        info.succs.resize(info.preds.size());
-        std::vector<std::uint32_t> fill(info.succStart.begin(), info.succStart.end() - 1);
-        for (std::uint32_t i = 0; i < n; ++i)
-            for (std::uint32_t k = info.predStart[i]; k < info.predStart[i + 1]; ++k)
-                info.succs[fill[info.preds[k]]++] = i;
-    };
-    buildSuccessors();
-    if (options.breakCycles) {
-        // Kahn's algorithm finds the ops on or behind a cycle; every cycle among them has an edge from
-        // a later op to an earlier one, so dropping those edges breaks them all.
-        std::vector<std::uint32_t> pending(n), order;
-        order.reserve(n);
-        for (std::uint32_t i = 0; i < n; ++i) {
-            pending[i] = info.predStart[i + 1] - info.predStart[i];
-            if (pending[i] == 0)
-                order.push_back(i);
-        }
-        for (std::size_t k = 0; k < order.size(); ++k)
-            for (std::uint32_t j = info.succStart[order[k]]; j < info.succStart[order[k] + 1]; ++j)
-                if (--pending[info.succs[j]] == 0)
-                    order.push_back(info.succs[j]);
-        if (order.size() < n) {
-            std::vector<std::uint32_t> kept, keptStart(n + 1, 0);
-            for (std::uint32_t i = 0; i < n; ++i) {
-                for (std::uint32_t k = info.predStart[i]; k < info.predStart[i + 1]; ++k) {
-                    const std::uint32_t p = info.preds[k];
-                    if (pending[i] > 0 && pending[p] > 0 && p > i)
-                        ++info.droppedDependencies;
-                    else
-                        kept.push_back(p);
-                }
-                keptStart[i + 1] = static_cast<std::uint32_t>(kept.size());
-            }
-            info.preds.swap(kept);
-            info.predStart.swap(keptStart);
-            buildSuccessors();
-        }
-    }
+    DependencyGraph graph = dependencyGraph(program, options.breakCycles);
+    info.predStart = std::move(graph.predStart);
+    info.preds = std::move(graph.preds);
+    info.succStart = std::move(graph.succStart);
+    info.succs = std::move(graph.succs);
+    info.droppedDependencies = graph.droppedDependencies;
 
     info.computeSeconds.resize(n, 0.0);
     info.commIndex.assign(n, kNone);
@@ -1727,6 +1651,95 @@ ComputeRate computeRate(const Op& op, const Cluster& cluster)
     }
     rate.peak = cluster.device.peakFlops(rate.precision);
     return rate;
+}
+
+DependencyGraph dependencyGraph(const Program& program, bool breakCycles)
+{
+    DependencyGraph g;
+    const std::size_t n = program.ops.size();
+    // Op ids -> indices: a table when the ids are dense (generated programs), else a hash map.
+    std::uint64_t maxId = 0;
+    for (const Op& op : program.ops)
+        maxId = std::max(maxId, op.id);
+    const bool dense = maxId < 4 * static_cast<std::uint64_t>(n) + 1024;
+    std::vector<std::uint32_t> table;
+    std::unordered_map<std::uint64_t, std::uint32_t> index;
+    if (dense) {
+        table.assign(maxId + 1, kNone);
+        for (std::uint32_t i = n; i-- > 0;)
+            table[program.ops[i].id] = i; // first op of an id wins when ids repeat
+    } else {
+        index.reserve(n);
+        for (std::uint32_t i = 0; i < n; ++i)
+            index.emplace(program.ops[i].id, i);
+    }
+    const auto find = [&](std::uint64_t id) -> std::uint32_t {
+        if (dense)
+            return id <= maxId ? table[id] : kNone;
+        const auto it = index.find(id);
+        return it == index.end() ? kNone : it->second;
+    };
+    g.predStart.resize(n + 1, 0);
+    std::vector<std::uint32_t> scratch;
+    for (std::uint32_t i = 0; i < n; ++i) {
+        const Op& op = program.ops[i];
+        scratch.clear();
+        for (const auto* deps : {&op.dataDeps, &op.ctrlDeps})
+            for (std::uint64_t id : *deps) {
+                const std::uint32_t p = find(id);
+                if (p != kNone && p != i)
+                    scratch.push_back(p);
+            }
+        std::sort(scratch.begin(), scratch.end());
+        scratch.erase(std::unique(scratch.begin(), scratch.end()), scratch.end());
+        g.preds.insert(g.preds.end(), scratch.begin(), scratch.end());
+        g.predStart[i + 1] = static_cast<std::uint32_t>(g.preds.size());
+    }
+    const auto buildSuccessors = [&g, n] {
+        g.succStart.assign(n + 1, 0);
+        for (std::uint32_t p : g.preds)
+            ++g.succStart[p + 1];
+        for (std::size_t i = 0; i < n; ++i)
+            g.succStart[i + 1] += g.succStart[i];
+        g.succs.resize(g.preds.size());
+        std::vector<std::uint32_t> fill(g.succStart.begin(), g.succStart.end() - 1);
+        for (std::uint32_t i = 0; i < n; ++i)
+            for (std::uint32_t k = g.predStart[i]; k < g.predStart[i + 1]; ++k)
+                g.succs[fill[g.preds[k]]++] = i;
+    };
+    buildSuccessors();
+    if (breakCycles) {
+        // Kahn's algorithm finds the ops on or behind a cycle; every cycle among them has an edge from
+        // a later op to an earlier one, so dropping those edges breaks them all.
+        std::vector<std::uint32_t> pending(n), order;
+        order.reserve(n);
+        for (std::uint32_t i = 0; i < n; ++i) {
+            pending[i] = g.predStart[i + 1] - g.predStart[i];
+            if (pending[i] == 0)
+                order.push_back(i);
+        }
+        for (std::size_t k = 0; k < order.size(); ++k)
+            for (std::uint32_t j = g.succStart[order[k]]; j < g.succStart[order[k] + 1]; ++j)
+                if (--pending[g.succs[j]] == 0)
+                    order.push_back(g.succs[j]);
+        if (order.size() < n) {
+            std::vector<std::uint32_t> kept, keptStart(n + 1, 0);
+            for (std::uint32_t i = 0; i < n; ++i) {
+                for (std::uint32_t k = g.predStart[i]; k < g.predStart[i + 1]; ++k) {
+                    const std::uint32_t p = g.preds[k];
+                    if (pending[i] > 0 && pending[p] > 0 && p > i)
+                        ++g.droppedDependencies;
+                    else
+                        kept.push_back(p);
+                }
+                keptStart[i + 1] = static_cast<std::uint32_t>(kept.size());
+            }
+            g.preds.swap(kept);
+            g.predStart.swap(keptStart);
+            buildSuccessors();
+        }
+    }
+    return g;
 }
 
 double computeTime(const Op& op, const Cluster& cluster, const EstimateOptions& options)

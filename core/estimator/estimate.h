@@ -164,6 +164,18 @@ struct EstimateResult {
 std::shared_ptr<const EstimateResult> estimate(const Workload& workload, const Cluster& cluster,
                                                const EstimateOptions& options = {}, const JobControl& control = {});
 
+/// The dependencies of `program`'s ops as the estimator follows them, by op index: ids resolved
+/// (the first op of a repeated id), dangling dependencies and an op's dependency on itself ignored,
+/// duplicates merged, and with `breakCycles` the edges that close a cycle dropped (see
+/// EstimateOptions::breakCycles). Compressed rows: the predecessors of op i are
+/// preds[predStart[i] .. predStart[i + 1]), its successors likewise.
+struct DependencyGraph {
+    std::vector<std::uint32_t> predStart, preds;
+    std::vector<std::uint32_t> succStart, succs;
+    std::uint64_t droppedDependencies = 0;
+};
+DependencyGraph dependencyGraph(const Program& program, bool breakCycles);
+
 /// How the roofline prices an op's arithmetic on `cluster`: the precision it runs at, that
 /// precision's peak, and the efficiency applied (a fused attention kernel's measured one, else the
 /// matmul efficiency).

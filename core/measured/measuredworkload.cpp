@@ -990,6 +990,43 @@ MeasuredWorkload measuredWorkload(std::vector<RankProfile> profiles, const Measu
     return out;
 }
 
+MeasuredWorkload measuredFromRecorded(Workload workload, const std::string& name)
+{
+    MeasuredWorkload out;
+    out.name = name;
+    out.producer = "recorded times";
+    out.ranks.resize(workload.rankCount());
+    for (std::size_t r = 0; r < workload.rankCount(); ++r) {
+        const Program& program = workload.programOf(r);
+        MeasuredRank& m = out.ranks[r];
+        m.file = name;
+        m.device = true;
+        std::uint64_t end = 0;
+        bool recorded = false;
+        for (std::size_t i = 0; i < program.ops.size(); ++i) {
+            const Op& op = program.ops[i];
+            const std::uint64_t start = workload.startOf(r, i);
+            const std::uint64_t duration = workload.durationOf(r, i);
+            recorded = recorded || duration > 0 || start > 0;
+            end = std::max(end, start + duration);
+            if (op.isCommunication())
+                ++m.collectives;
+            else if (op.isCpuOp)
+                ++m.hostOps;
+            else if (op.kind == OpKind::MemLoad || op.kind == OpKind::MemStore)
+                ++m.memcpys;
+            else if (op.kind == OpKind::Compute)
+                ++m.kernels;
+        }
+        if (!recorded && !program.ops.empty())
+            throw InputError(name, "rank " + std::to_string(r) +
+                                       " records no times (no duration_micros): not a measured run");
+        m.stepSeconds = static_cast<double>(end) * 1e-6;
+    }
+    out.workload = std::move(workload);
+    return out;
+}
+
 MeasuredWorkload readMeasuredWorkload(const std::string& path, const MeasuredOptions& options,
                                       const JobControl& control)
 {

@@ -72,6 +72,13 @@ struct MeasuredWorkload {
 /// is missing on a rank, a rank is recorded twice, a group's members record different collectives).
 MeasuredWorkload measuredWorkload(std::vector<RankProfile> profiles, const MeasuredOptions& options = {});
 
+/// A workload whose ops carry recorded times (a Chakra trace with duration_micros, such as a
+/// communication replay writes, or a converted profile) as a measured run: each rank's step runs
+/// from time 0 of the trace to the end of its last op, its counts from its ops' kinds. Collective
+/// durations are taken as written (a replay writes transfer times). Throws InputError naming
+/// `name` when a rank records no time at all.
+MeasuredWorkload measuredFromRecorded(Workload workload, const std::string& name);
+
 /// Reads the profile at `path` (a file, or a folder of one file per rank) and builds its workload.
 /// Throws InputError, Cancelled.
 MeasuredWorkload readMeasuredWorkload(const std::string& path, const MeasuredOptions& options = {},

@@ -85,7 +85,7 @@ void TestValidateCli::exitStatuses_data()
     QTest::newRow("not_a_profile") << QStringList{QStringLiteral("validate"), kDdp,
                                                   QStringLiteral(FLINT_SOURCE_DIR
                                                                  "/resources/examples/astrasim_all_reduce_8npus_1MB")}
-                                   << 2 << QStringLiteral("not a profile of a run");
+                                   << 2 << QStringLiteral("not a measured run");
     QTest::newRow("missing_step") << QStringList{QStringLiteral("inspect"), kDdp, QStringLiteral("--step"),
                                                  QStringLiteral("12")}
                                   << 2 << QStringLiteral("has no ProfilerStep#12 (steps: 4, 5, 6)");
