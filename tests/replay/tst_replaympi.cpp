@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `flint replay` and distributed `flint sweep` under mpirun, 2 to 8 processes on this machine.
 #include "core/chakra.h"
+#include "core/estimator/topology.h"
 #include "support/clirun.h"
 
 #include <QFile>
@@ -59,6 +60,7 @@ private Q_SLOTS:
     void refusesAWorldThatDoesNotFit();
     void refusesBuffersAboveTheLimit();
     void distributedSweepGivesTheSameTable();
+    void calibrationWritesANetworkTheEstimatorReads();
 };
 
 void TestReplayMpi::initTestCase()
@@ -216,6 +218,26 @@ void TestReplayMpi::distributedSweepGivesTheSameTable()
     QCOMPARE(b.readAll(), a.readAll());
 #else
     QSKIP("needs MPI and the MLIR frontend");
+#endif
+}
+
+void TestReplayMpi::calibrationWritesANetworkTheEstimatorReads()
+{
+#ifdef FLINT_HAVE_MPI
+    QTemporaryDir dir;
+    const QString network = dir.filePath(QStringLiteral("net.yml"));
+    const auto run = mpiFlint(2, {QStringLiteral("calibrate"), QStringLiteral("--cluster"),
+                                  QStringLiteral("dgx-h100-ib"), QStringLiteral("--ranks"), QStringLiteral("16"),
+                                  QStringLiteral("--repetitions"), QStringLiteral("4"), QStringLiteral("-o"), network});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QVERIFY2(run.out.contains("dimension 0 (rank 0 <-> 1, 2 hops)"), run.out.constData());
+    const Topology t = readNetworkYaml(network.toStdString());
+    QCOMPARE(t.npuCount(), std::int64_t{16});
+    QVERIFY(t.dims[0].bandwidthGBps > 0);
+    QCOMPARE(t.dims[1].latencyNs, 2000.0); // across nodes: no rank there among 2 processes, kept
+    const auto single = flint::tests::runFlint({QStringLiteral("calibrate"), QStringLiteral("-o"), network});
+    QCOMPARE(single.exitCode, 1);
+    QVERIFY(single.err.contains("2 or more processes"));
 #endif
 }
 

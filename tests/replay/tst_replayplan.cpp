@@ -3,6 +3,7 @@
 #include "core/chakra.h"
 #include "core/error.h"
 #include "core/estimator/estimateexport.h"
+#include "core/replay/calibration.h"
 #include "core/replay/replayplan.h"
 #include "engine/workloadloader.h"
 
@@ -110,6 +111,7 @@ private Q_SLOTS:
     void replayReadsBackAsAMeasuredRun();
     void aTraceWithoutTimesIsNoMeasuredRun();
     void sharedMicrobenchmark();
+    void calibrationFitsTheMessageModel();
 };
 
 void TestReplayPlan::plansWaitsCollectivesAndMessages()
@@ -307,6 +309,35 @@ void TestReplayPlan::sharedMicrobenchmark()
             }
         QCOMPARE(collectives, std::size_t{1});
     }
+}
+
+void TestReplayPlan::calibrationFitsTheMessageModel()
+{
+    // Messages of a link with 2 us one-way latency and 10 GB/s (GB = 2^30 bytes): the fit recovers
+    // both, and inverting the estimator's message time across a switch (2 hops, 10 ns at each end)
+    // gives the per-hop latency.
+    const double bandwidth = 10 * kNetworkGB;
+    std::vector<replay::MessageSample> samples;
+    for (std::uint64_t bytes : {8ull, 512ull, 65536ull, 1048576ull, 16777216ull})
+        samples.push_back({bytes, 2e-6 + static_cast<double>(bytes) / bandwidth});
+    const replay::HockneyFit fit = replay::fitHockney(samples);
+    QVERIFY(std::abs(fit.bytesPerSecond / bandwidth - 1) < 1e-9);
+    QVERIFY(std::abs(fit.alphaSeconds - (2e-6 + 8 / bandwidth)) < 1e-15);
+    QVERIFY(fit.rmsRelativeError < 1e-3);
+
+    Topology topology;
+    topology.dims = {{TopologyKind::Switch, 8, 400, 900}, {TopologyKind::Ring, 4, 50, 2000}};
+    QCOMPARE(replay::peerAcross(topology, 0, 16), 1);
+    QCOMPARE(replay::peerAcross(topology, 1, 16), 8);
+    QCOMPARE(replay::peerAcross(topology, 1, 8), -1); // rank 8 is not in a world of 8
+    std::vector<std::string> report;
+    const Topology fitted = replay::calibratedTopology(topology, {{0, 1, samples}}, 10.0, &report);
+    QVERIFY(std::abs(fitted.dims[0].bandwidthGBps - 10) < 1e-6);
+    QVERIFY(std::abs(fitted.dims[0].latencyNs - (fit.alphaSeconds * 1e9 - 20) / 2) < 1e-6);
+    QCOMPARE(fitted.dims[1].latencyNs, 2000.0); // not measured: kept
+    QCOMPARE(report.size(), std::size_t{1});
+    // Too few sizes for a bandwidth: refused, not guessed.
+    QVERIFY_THROWS_EXCEPTION(InputError, replay::fitHockney({{8, 1e-6}, {1 << 20, 1e-4}}));
 }
 
 QTEST_GUILESS_MAIN(TestReplayPlan)
