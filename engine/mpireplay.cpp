@@ -117,11 +117,14 @@ private:
     bool step(double now);
     /// Waits until `until` (this process's clock), testing MPI requests meanwhile when any are open.
     void waitUntil(double until);
-    void relax() const
+    /// Lets the other processes of this machine run while waiting until `until`, when there are more
+    /// of them than cores and the wait is long enough to pay for it (a yield costs a time slice).
+    void relax(double until) const
     {
-        if (m_yield)
+        if (m_yield && until - now() > kShortestYield)
             sched_yield();
     }
+    static constexpr double kShortestYield = 20e-6;
     std::vector<std::int32_t> membersOf(std::int32_t group) const;
     MPI_Comm commOf(std::int32_t group) const { return group < 0 ? m_all : m_groupComm.at(group); }
     double now() const { return localNow() - m_start; }
@@ -540,13 +543,13 @@ void Executor::waitUntil(double until)
     // Sleep through all but the last half millisecond when nothing needs MPI's progress (the kernel
     // wakes a sleeper up to ~60 us late), then poll.
     if (!m_requests.empty()) { // step() tests them
-        relax();
+        relax(until);
         return;
     }
     if (until - now() > 1e-3)
         std::this_thread::sleep_for(std::chrono::duration<double>(until - now() - 5e-4));
     while (now() < until)
-        relax();
+        relax(until);
 }
 
 ReplayResult Executor::run()
@@ -575,7 +578,7 @@ ReplayResult Executor::run()
     check(MPI_Bcast(&startAt, 1, MPI_DOUBLE, 0, m_p2p), "MPI_Bcast");
     m_start = startAt - offset;
     while (localNow() < m_start)
-        relax();
+        relax(0.0); // the start is time 0
 
     for (std::uint32_t i = 0; i < n; ++i)
         if (m_pending[i] == 0)

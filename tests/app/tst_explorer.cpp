@@ -8,6 +8,7 @@
 #include "app/explorer/session.h"
 #include "app/explorer/sweeppage.h"
 #include "app/explorer/validationpage.h"
+#include "core/chakra.h"
 #include "core/synthetictrace.h"
 #include "engine/modelcompiler.h"
 #include "engine/workloadloader.h"
@@ -78,6 +79,7 @@ private Q_SLOTS:
     void badFileKeepsPreviousState();
     void measuredRunOpensAndReestimates();
     void validationTabComparesWithAMeasuredRun();
+    void chakraTraceWithRecordedTimesIsAMeasuredRun();
     void screenshotOfTheWindow();
     void defaultModelIsGpt3OnThousandGpus();
     void invalidParallelismIsExplainedNotCompiled();
@@ -109,6 +111,29 @@ void TestExplorer::measuredRunOpensAndReestimates()
     QVERIFY2(after->ranks[0].comm > 1.5 * comm,
              qPrintable(QStringLiteral("%1 -> %2").arg(comm).arg(after->ranks[0].comm)));
     QCOMPARE(after->ranks[0].compute, compute);
+}
+
+void TestExplorer::chakraTraceWithRecordedTimesIsAMeasuredRun()
+{
+    // What `flint replay` writes (Chakra files whose nodes carry their times) is a measured run for
+    // Compare with a measured run: here the DDP run exported as such a trace.
+    const std::string ddp = FLINT_SOURCE_DIR "/tests/data/measured/hta/nccl_parser_config/nccl_data.json.gz";
+    QTemporaryDir dir;
+    const std::string prefix = dir.filePath(QStringLiteral("ddp")).toStdString();
+    core::writeChakraWorkload(core::loadMeasuredRun(ddp).workload, prefix);
+    app::MainWindow window;
+    window.show();
+    QSignalSpy estimated(&window.session(), &app::Session::estimateAvailable);
+    QSignalSpy compared(&window.session(), &app::Session::validationAvailable);
+    window.openPath(QString::fromStdString(ddp));
+    QVERIFY(estimated.wait(60000));
+    window.compareWithMeasured(QString::fromStdString(prefix));
+    QVERIFY(compared.wait(60000));
+    QVERIFY(window.session().measuredRun());
+    QCOMPARE(window.session().measuredRun()->ranks.size(), std::size_t(2));
+    QVERIFY(window.validation()->categories()->rowCount() >= 3);
+    QVERIFY2(window.validation()->summaryHtml().contains(QStringLiteral("222")),
+             qPrintable(window.validation()->summaryHtml()));
 }
 
 void TestExplorer::validationTabComparesWithAMeasuredRun()

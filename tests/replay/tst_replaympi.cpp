@@ -59,6 +59,7 @@ private Q_SLOTS:
     void builtInModelReplays();
     void refusesAWorldThatDoesNotFit();
     void refusesBuffersAboveTheLimit();
+    void refusesWhatWouldHang();
     void distributedSweepGivesTheSameTable();
     void calibrationWritesANetworkTheEstimatorReads();
 };
@@ -193,6 +194,24 @@ void TestReplayMpi::refusesBuffersAboveTheLimit()
     QVERIFY2(run.err.contains("needs a buffer of 1048576 bytes") && run.err.contains("--byte-scale"),
              run.err.constData());
     QVERIFY(!QFile::exists(prefix + QStringLiteral(".0.et")));
+#endif
+}
+
+void TestReplayMpi::refusesWhatWouldHang()
+{
+#ifdef FLINT_HAVE_MPI
+    // Two groups with the same members issued in opposite orders, and members that disagree on a
+    // size: MPI would hang or fail mid-run; the estimator, run first, names the ops.
+    const QString repro = QStringLiteral(FLINT_SHARED_DATA "/repro/");
+    if (!QFile::exists(repro + QStringLiteral("chakra_order_inversion_identical_groups/t.0.et")))
+        QSKIP("shared data not found: " FLINT_SHARED_DATA);
+    const auto inverted =
+        mpiFlint(2, {QStringLiteral("replay"), repro + QStringLiteral("chakra_order_inversion_identical_groups")});
+    QCOMPARE(inverted.exitCode, 2);
+    QVERIFY2(inverted.err.contains("deadlock: 'ar1'"), inverted.err.constData());
+    const auto mismatch = mpiFlint(4, {QStringLiteral("replay"), repro + QStringLiteral("chakra_comm_size_mismatch")});
+    QCOMPARE(mismatch.exitCode, 2);
+    QVERIFY2(mismatch.err.contains("collective size mismatch"), mismatch.err.constData());
 #endif
 }
 
