@@ -196,7 +196,7 @@ void Executor::createCommunicators()
     check(MPI_Comm_dup(MPI_COMM_WORLD, &m_p2p), "MPI_Comm_dup");
     int* tagUpperBound = nullptr;
     int found = 0;
-    MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tagUpperBound, &found);
+    MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, static_cast<void*>(&tagUpperBound), &found); // MPI returns int*
     if (found && tagUpperBound)
         m_tagLimit = *tagUpperBound;
     m_positionIn[-1] = m_plan.rank;

@@ -565,10 +565,10 @@ int runSweep(const std::vector<std::string>& arguments)
             std::freopen("/dev/null", "w", stdout);
             std::freopen("/dev/null", "w", stderr);
         }
-        std::vector<engine::Evaluation> evaluations = evaluateDistributed(session, scenarios, compiler);
+        const std::vector<engine::Evaluation> evaluations = evaluateDistributed(session, scenarios, compiler);
         if (!session.root())
             return ExitSuccess;
-        return printSweep(cli, model, sweeps, rows, scenarioRow, std::move(evaluations), *objective);
+        return printSweep(cli, model, sweeps, rows, scenarioRow, evaluations, *objective);
     }
 #endif
     const auto evaluations =
