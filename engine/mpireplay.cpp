@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "engine/mpireplay.h"
 
-#include "core/error.h"
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <limits>
 #include <map>
@@ -94,10 +93,11 @@ std::pair<double, double> clockOffset(const Session& session, MPI_Comm comm)
 
 class Executor {
 public:
-    Executor(const Session& session, const core::Workload& workload, const RankPlan& plan)
+    Executor(const Session& session, const core::Workload& workload, const RankPlan& plan, double stallSeconds)
         : m_session(session)
         , m_workload(workload)
         , m_plan(plan)
+        , m_stallSeconds(stallSeconds)
         , m_yield(session.localSize() > static_cast<int>(std::max(1u, std::thread::hardware_concurrency())))
     {}
     ~Executor();
@@ -126,14 +126,18 @@ private:
     }
     static constexpr double kShortestYield = 20e-6;
     std::vector<std::int32_t> membersOf(std::int32_t group) const;
+    /// The names of the ops waiting for MPI, for an error message.
+    std::string inFlight() const;
     MPI_Comm commOf(std::int32_t group) const { return group < 0 ? m_all : m_groupComm.at(group); }
     double now() const { return localNow() - m_start; }
 
     const Session& m_session;
     const core::Workload& m_workload;
     const RankPlan& m_plan;
+    const double m_stallSeconds;
     const bool m_yield;
-    int m_tagLimit = 32767;
+    /// Tags run from 0 to MPI_TAG_UB (at least 32767; Open MPI's is 2^31 - 1): tags are taken modulo this.
+    std::uint32_t m_tagModulus = 32768;
 
     MPI_Comm m_all = MPI_COMM_NULL; ///< every rank: collectives over all ranks
     MPI_Comm m_p2p = MPI_COMM_NULL; ///< every rank: sends and receives (their own tag space)
@@ -166,6 +170,7 @@ private:
     std::vector<int> m_outstanding;
     std::size_t m_done = 0;
     double m_overheadSum = 0, m_overheadMax = 0;
+    double m_lastProgress = 0; ///< when an op last started or ended
     std::uint64_t m_computeOps = 0;
 };
 
@@ -190,6 +195,22 @@ std::vector<std::int32_t> Executor::membersOf(std::int32_t group) const
     return all;
 }
 
+std::string Executor::inFlight() const
+{
+    std::set<std::uint32_t> ops(m_requestOp.begin(), m_requestOp.end());
+    std::string names;
+    std::size_t listed = 0;
+    for (std::uint32_t op : ops) {
+        if (++listed > 5) {
+            names += ", ...";
+            break;
+        }
+        names += (names.empty() ? "'" : ", '") +
+                 m_workload.programOf(static_cast<std::size_t>(m_plan.rank)).ops[op].name + "'";
+    }
+    return names;
+}
+
 void Executor::createCommunicators()
 {
     check(MPI_Comm_dup(MPI_COMM_WORLD, &m_all), "MPI_Comm_dup");
@@ -198,7 +219,7 @@ void Executor::createCommunicators()
     int found = 0;
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, static_cast<void*>(&tagUpperBound), &found); // MPI returns int*
     if (found && tagUpperBound)
-        m_tagLimit = *tagUpperBound;
+        m_tagModulus = static_cast<std::uint32_t>(*tagUpperBound) + 1u;
     m_positionIn[-1] = m_plan.rank;
     // Only a group's members create its communicator; every process takes its groups in ascending
     // order, so the members of the lowest group still being created are all at it: no deadlock.
@@ -211,7 +232,9 @@ void Executor::createCommunicators()
         MPI_Group g;
         check(MPI_Group_incl(world, static_cast<int>(members.size()), members.data(), &g), "MPI_Group_incl");
         MPI_Comm comm = MPI_COMM_NULL;
-        check(MPI_Comm_create_group(MPI_COMM_WORLD, g, group % (m_tagLimit + 1), &comm), "MPI_Comm_create_group");
+        check(MPI_Comm_create_group(MPI_COMM_WORLD, g,
+                                    static_cast<int>(static_cast<std::uint32_t>(group) % m_tagModulus), &comm),
+              "MPI_Comm_create_group");
         MPI_Group_free(&g);
         m_groupComm[group] = comm;
         m_positionIn[group] =
@@ -413,7 +436,7 @@ void Executor::issueCollective(std::uint32_t op, std::size_t stream, double now)
     case CollectiveKind::CollectivePermute: {
         // A message to this rank's target and one from its source, on the group's communicator,
         // tagged with the permute's ordinal so that two permutes of the group never pair across.
-        const int tag = static_cast<int>(p.ordinal % static_cast<std::uint32_t>(m_tagLimit + 1));
+        const int tag = static_cast<int>(p.ordinal % m_tagModulus);
         const auto position = [&](std::int32_t rank) {
             return static_cast<int>(std::find(members.begin(), members.end(), rank) - members.begin());
         };
@@ -446,7 +469,7 @@ void Executor::postTransfer(std::uint32_t op, double now)
     const PlannedOp& p = m_plan.ops[op];
     m_record[op].start = now;
     m_record[op].bytes = p.bytes;
-    const int tag = static_cast<int>(static_cast<std::uint32_t>(p.tag) % static_cast<std::uint32_t>(m_tagLimit + 1));
+    const int tag = static_cast<int>(static_cast<std::uint32_t>(p.tag) % m_tagModulus);
     MPI_Request request = MPI_REQUEST_NULL;
     if (p.action == Action::Send)
         check(MPI_Isend(m_p2pSend.data(), count(p.bytes), MPI_BYTE, p.peer, tag, m_p2p, &request), "MPI_Isend");
@@ -583,18 +606,28 @@ ReplayResult Executor::run()
     for (std::uint32_t i = 0; i < n; ++i)
         if (m_pending[i] == 0)
             makeReady(i, 0.0);
+    m_lastProgress = 0.0;
     while (m_done < n) {
-        if (step(now()))
+        if (step(now())) {
+            m_lastProgress = now();
             continue;
+        }
         if (m_computeBusy) {
             waitUntil(m_computeEnd);
         } else if (!m_requests.empty()) {
-            int completed = 0;
-            std::vector<int> indices(m_requests.size());
-            check(MPI_Waitsome(static_cast<int>(m_requests.size()), m_requests.data(), &completed, indices.data(),
-                               MPI_STATUSES_IGNORE),
-                  "MPI_Waitsome");
-            handleCompleted(completed, indices, now());
+            // Waiting for peers (step() tests the requests). Collectives that hold communication
+            // streams while their groups overlap can wait on each other in a cycle when the ranks
+            // took them in different orders: that is reported, never waited out.
+            if (now() - m_lastProgress > m_stallSeconds) {
+                char seconds[32];
+                std::snprintf(seconds, sizeof seconds, "%g", m_stallSeconds);
+                throw std::runtime_error(std::string("made no progress for ") + seconds + " s, waiting in " +
+                                         inFlight() +
+                                         ": peers never joined (collectives holding the communication streams in a "
+                                         "cycle: try more --comm-streams), or a message takes longer than "
+                                         "--stall-timeout");
+            }
+            relax(now() + 1.0);
         } else {
             // Nothing runs, nothing can start: a collective waits for an earlier one of its group
             // that waits for it in turn. The estimator (run first) matches collectives in program
@@ -604,9 +637,8 @@ ReplayResult Executor::run()
                 for (const auto& [ordinal, op] : ops)
                     held += (held.empty() ? "" : ", ") +
                             m_workload.programOf(static_cast<std::size_t>(m_plan.rank)).ops[op].name;
-            throw core::InputError("replay", "rank " + std::to_string(m_plan.rank) + " cannot go on: collectives " +
-                                                 held +
-                                                 " wait for earlier collectives of their group that depend on them");
+            throw std::runtime_error("cannot go on: collectives " + held +
+                                     " wait for earlier collectives of their group that depend on them");
         }
     }
 
@@ -656,11 +688,12 @@ ReplayResult Executor::run()
 
 } // namespace
 
-ReplayResult runReplay(const Session& session, const core::Workload& workload, const RankPlan& plan)
+ReplayResult runReplay(const Session& session, const core::Workload& workload, const RankPlan& plan,
+                       double stallSeconds)
 {
     if (static_cast<std::size_t>(session.size()) != workload.rankCount())
         throw std::runtime_error("the replay needs one process per rank");
-    Executor executor(session, workload, plan);
+    Executor executor(session, workload, plan, stallSeconds);
     return executor.run();
 }
 

@@ -33,9 +33,10 @@ struct ReplayResult {
 
 /// Runs the replay of `workload` with `session.size()` == ranks processes, each running the rank of
 /// its own number. `plan` is this process's rank's plan. Collective over the processes; throws
-/// std::runtime_error for an MPI failure and InputError when the rank cannot go on (its collectives
-/// on one group are ordered against its dependencies): the caller then aborts the job, since the
-/// other processes wait for it.
-ReplayResult runReplay(const Session& session, const core::Workload& workload, const core::replay::RankPlan& plan);
+/// std::runtime_error for an MPI failure and when the rank cannot go on: its collectives on one
+/// group are ordered against its dependencies, or nothing started or ended for `stallSeconds` while
+/// it waited for peers. The caller then aborts the job, since the other processes wait for it.
+ReplayResult runReplay(const Session& session, const core::Workload& workload, const core::replay::RankPlan& plan,
+                       double stallSeconds = 60);
 
 } // namespace flint::engine::mpi

@@ -492,7 +492,9 @@ int runSweep(const std::vector<std::string>& arguments)
             "as tp, pp, dp, ranks, microbatch-size, zero, recompute, dtype, schedule; or the network's\n"
             "bandwidth-scale / scale-out-bandwidth), prints a table and marks the best feasible\n"
             "configuration (valid, fits in memory): most tokens/s per GPU, or highest MFU with --objective\n"
-            "mfu. With --ranks fixed, DP follows TP x PP x CP. Compiled blocks are reused between points.",
+            "mfu. With --ranks fixed, DP follows TP x PP x CP. Compiled blocks are reused between points.\n"
+            "Started by mpirun (or srun), the points are dealt out to the processes and rank 0 prints the\n"
+            "same table (docs/replay.md).",
             withClusterOptions(withStrategyOptions({{"vary", 0, "NAME=LIST", "a swept parameter (once or twice)"},
                                                     {"csv", 0, "FILE", "write the table as CSV"},
                                                     {"objective", 0, "NAME", "best by: throughput (default) or mfu"}}),

@@ -8,6 +8,7 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <tuple>
 
 namespace flint::core::replay {
@@ -56,21 +57,48 @@ std::vector<std::int32_t> membersOfGroup(const Workload& workload, std::int32_t 
     return all;
 }
 
-/// The bytes of `member`'s `ordinal`-th collective on `group` (scaled), or 0 when it has none.
-std::uint64_t memberCollectiveBytes(const Workload& workload, std::int32_t member, std::int32_t group,
-                                    std::uint32_t ordinal, double byteScale)
-{
-    const auto r = static_cast<std::size_t>(member);
-    const auto byGroup = collectivesByGroup(workload, r);
-    const auto it = byGroup.find(group);
-    if (it == byGroup.end() || ordinal >= it->second.size())
-        return 0;
-    return scaled(workload.programOf(r).ops[it->second[ordinal]].commBytes, byteScale);
-}
+/// Each rank's collectives by group, worked out once per rank and kept for the plans of the others:
+/// an all-to-all or a collective-permute needs what its peers send.
+class CollectiveIndex {
+public:
+    explicit CollectiveIndex(const Workload& workload)
+        : m_workload(workload)
+        , m_byRank(workload.rankCount())
+    {}
+
+    /// The bytes of `member`'s `ordinal`-th collective on `group` (scaled), or 0 when it has none.
+    std::uint64_t bytes(std::int32_t member, std::int32_t group, std::uint32_t ordinal, double byteScale)
+    {
+        const auto r = static_cast<std::size_t>(member);
+        auto& byGroup = m_byRank.at(r);
+        if (!byGroup)
+            byGroup = collectivesByGroup(m_workload, r);
+        const auto it = byGroup->find(group);
+        if (it == byGroup->end() || ordinal >= it->second.size())
+            return 0;
+        return scaled(m_workload.programOf(r).ops[it->second[ordinal]].commBytes, byteScale);
+    }
+
+private:
+    const Workload& m_workload;
+    std::vector<std::optional<std::map<std::int32_t, std::vector<std::uint32_t>>>> m_byRank;
+};
+
+RankPlan planRankWith(CollectiveIndex& index, const Workload& workload, std::size_t rank, const Cluster& cluster,
+                      const ReplayOptions& options);
 
 } // namespace
 
 RankPlan planRank(const Workload& workload, std::size_t rank, const Cluster& cluster, const ReplayOptions& options)
+{
+    CollectiveIndex index(workload);
+    return planRankWith(index, workload, rank, cluster, options);
+}
+
+namespace {
+
+RankPlan planRankWith(CollectiveIndex& index, const Workload& workload, std::size_t rank, const Cluster& cluster,
+                      const ReplayOptions& options)
 {
     const Program& program = workload.programOf(rank);
     const auto self = static_cast<std::int32_t>(rank);
@@ -103,9 +131,8 @@ RankPlan planRank(const Workload& workload, std::size_t rank, const Cluster& clu
             if (op.collective == CollectiveKind::AllToAll) {
                 p.memberBytes.reserve(members.size());
                 for (std::int32_t m : members)
-                    p.memberBytes.push_back(
-                        m == self ? p.bytes
-                                  : memberCollectiveBytes(workload, m, p.group, p.ordinal, options.byteScale));
+                    p.memberBytes.push_back(m == self ? p.bytes
+                                                      : index.bytes(m, p.group, p.ordinal, options.byteScale));
             }
             if (op.collective == CollectiveKind::CollectivePermute) {
                 for (const auto& [src, dst] : op.extras.get().sourceTargetPairs) {
@@ -122,8 +149,7 @@ RankPlan planRank(const Workload& workload, std::size_t rank, const Cluster& clu
                         p.recvFrom = src;
                 }
                 if (p.recvFrom >= 0)
-                    p.memberBytes = {
-                        memberCollectiveBytes(workload, p.recvFrom, p.group, p.ordinal, options.byteScale)};
+                    p.memberBytes = {index.bytes(p.recvFrom, p.group, p.ordinal, options.byteScale)};
             }
             break;
         }
@@ -161,6 +187,8 @@ RankPlan planRank(const Workload& workload, std::size_t rank, const Cluster& clu
     return plan;
 }
 
+} // namespace
+
 Workload plannedWorkload(const Workload& workload, const Cluster& cluster, const ReplayOptions& options)
 {
     Workload out = workload;
@@ -173,12 +201,13 @@ Workload plannedWorkload(const Workload& workload, const Cluster& cluster, const
             program = std::move(copy);
         }
     // Ranks that share a program and its times share the planned times too.
+    CollectiveIndex index(workload);
     std::map<std::pair<std::uint32_t, const RecordedTimes*>, std::shared_ptr<const RecordedTimes>> shared;
     for (std::size_t r = 0; r < workload.rankCount(); ++r) {
         const RankBinding& binding = workload.ranks[r];
         auto& times = shared[{binding.program, binding.times.get()}];
         if (!times) {
-            const RankPlan plan = planRank(workload, r, cluster, options);
+            const RankPlan plan = planRankWith(index, workload, r, cluster, options);
             auto planned = std::make_shared<RecordedTimes>();
             planned->startMicros.assign(plan.ops.size(), 0);
             planned->durationMicros.resize(plan.ops.size());
@@ -238,8 +267,9 @@ BufferBytes bufferBytes(const PlannedOp& op, std::size_t members)
 LargestBuffer largestBuffer(const Workload& workload, const Cluster& cluster, const ReplayOptions& options)
 {
     LargestBuffer largest;
+    CollectiveIndex index(workload);
     for (std::size_t r = 0; r < workload.rankCount(); ++r) {
-        const RankPlan plan = planRank(workload, r, cluster, options);
+        const RankPlan plan = planRankWith(index, workload, r, cluster, options);
         const Program& program = workload.programOf(r);
         for (std::size_t i = 0; i < plan.ops.size(); ++i) {
             const PlannedOp& p = plan.ops[i];
@@ -305,8 +335,9 @@ std::vector<RankPlan> allPlans(const Workload& workload, const Cluster& cluster,
                                        " ranks, the workload has " + std::to_string(workload.rankCount()));
     std::vector<RankPlan> plans;
     plans.reserve(workload.rankCount());
+    CollectiveIndex index(workload);
     for (std::size_t r = 0; r < workload.rankCount(); ++r) {
-        plans.push_back(planRank(workload, r, cluster, options));
+        plans.push_back(planRankWith(index, workload, r, cluster, options));
         if (measured[r].size() != plans.back().ops.size())
             throw InputError("replay", "rank " + std::to_string(r) + " reported " + std::to_string(measured[r].size()) +
                                            " ops of " + std::to_string(plans.back().ops.size()));

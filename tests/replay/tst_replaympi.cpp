@@ -212,6 +212,15 @@ void TestReplayMpi::refusesWhatWouldHang()
     const auto mismatch = mpiFlint(4, {QStringLiteral("replay"), repro + QStringLiteral("chakra_comm_size_mismatch")});
     QCOMPARE(mismatch.exitCode, 2);
     QVERIFY2(mismatch.err.contains("collective size mismatch"), mismatch.err.constData());
+    // A wait that outlasts --stall-timeout ends the job with the ops waited in, and writes nothing.
+    QTemporaryDir dir;
+    const QString prefix = dir.filePath(QStringLiteral("stalled"));
+    const auto stalled = mpiFlint(8, {QStringLiteral("replay"), kMicrobenchmark, QStringLiteral("--stall-timeout"),
+                                      QStringLiteral("0.000001"), QStringLiteral("-o"), prefix});
+    QVERIFY(stalled.exitCode != 0);
+    QVERIFY2(stalled.err.contains("made no progress for 1e-06 s, waiting in 'all_reduce_8npus_1MB'"),
+             stalled.err.constData());
+    QVERIFY(!QFile::exists(prefix + QStringLiteral(".0.et")));
 #endif
 }
 
