@@ -8,15 +8,6 @@
 #include <mpi.h>
 
 namespace flint::engine::mpi {
-namespace {
-
-void check(int code, const char* what)
-{
-    if (code != MPI_SUCCESS)
-        throw std::runtime_error(std::string(what) + " failed");
-}
-
-} // namespace
 
 std::vector<core::replay::DimensionMeasurement>
 measureDimensions(const Session& session, const core::Topology& topology, const CalibrationOptions& options)

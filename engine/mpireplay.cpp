@@ -28,16 +28,6 @@ using core::replay::RankPlan;
 
 constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 
-void check(int code, const char* what)
-{
-    if (code == MPI_SUCCESS)
-        return;
-    char text[MPI_MAX_ERROR_STRING];
-    int length = 0;
-    MPI_Error_string(code, text, &length);
-    throw std::runtime_error(std::string(what) + ": " + std::string(text, static_cast<std::size_t>(length)));
-}
-
 /// This process's monotonic clock, in seconds.
 double localNow()
 {

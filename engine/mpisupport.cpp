@@ -7,8 +7,6 @@
 #include <mpi.h>
 
 namespace flint::engine::mpi {
-namespace {
-
 void check(int code, const char* what)
 {
     if (code == MPI_SUCCESS)
@@ -18,8 +16,6 @@ void check(int code, const char* what)
     MPI_Error_string(code, text, &length);
     throw std::runtime_error(std::string(what) + ": " + std::string(text, static_cast<std::size_t>(length)));
 }
-
-} // namespace
 
 bool launchedByLauncher()
 {

@@ -9,6 +9,10 @@
 // started the process, and moving text between the processes. Built only with MPI (flint_mpi).
 namespace flint::engine::mpi {
 
+/// Throws std::runtime_error naming `what` and MPI's description of `code` unless it is MPI_SUCCESS.
+/// (MPI's errors return as codes: Session sets MPI_ERRORS_RETURN.)
+void check(int code, const char* what);
+
 /// True when an MPI launcher (mpirun, mpiexec, srun) started this process: its environment names the
 /// process's rank. Without one, commands that can run under MPI run alone and never start MPI.
 bool launchedByLauncher();

@@ -4,6 +4,7 @@
 #include "cli/clusteroptions.h"
 #include "cli/commandline.h"
 #include "cli/commands.h"
+#include "cli/mpicommand.h"
 #include "core/error.h"
 #include "core/estimator/topology.h"
 #include "core/fileio.h"
@@ -34,10 +35,8 @@ int runCalibrate(const std::vector<std::string>& arguments)
     if (!cli.parseOrShowHelp(arguments))
         return ExitSuccess;
     engine::mpi::Session session;
-    std::string problem;
-    int code = ExitSuccess;
     core::Cluster cluster;
-    try {
+    const int status = prepareTogether(session, "calibrate", [&] {
         if (!cli.has("output"))
             throw UsageError("give -o network.yml");
         if (!cli.positionals().empty())
@@ -48,19 +47,9 @@ int runCalibrate(const std::vector<std::string>& arguments)
         if (ranks < static_cast<std::uint64_t>(session.size()) || ranks > (1u << 24))
             throw UsageError("--ranks must be at least the number of processes (and at most 2^24)");
         cluster = makeCluster(cli, static_cast<std::int64_t>(ranks), "cost-model");
-    } catch (const UsageError& e) {
-        problem = e.what();
-        code = ExitUsage;
-    } catch (const core::InputError& e) {
-        problem = e.what();
-        code = ExitBadInput;
-    }
-    const std::string first = session.firstProblem(problem.empty() ? "" : std::to_string(code) + problem);
-    if (!first.empty()) {
-        if (session.root())
-            std::fprintf(stderr, "flint calibrate: %s%s\n", first[0] == '1' ? "" : "error: ", first.c_str() + 1);
-        return first[0] - '0';
-    }
+    });
+    if (status != ExitSuccess)
+        return status;
     engine::mpi::CalibrationOptions options;
     if (cli.has("repetitions"))
         options.repetitions = static_cast<int>(std::min<std::uint64_t>(cli.number("repetitions", 20), 10000));

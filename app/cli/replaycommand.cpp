@@ -4,6 +4,7 @@
 #include "cli/clusteroptions.h"
 #include "cli/commandline.h"
 #include "cli/commands.h"
+#include "cli/mpicommand.h"
 #include "cli/workloadinput.h"
 #include "core/chakra.h"
 #include "core/error.h"
@@ -308,32 +309,8 @@ int runReplay(const std::vector<std::string>& arguments)
     // Every process prepares alone; all stop together, before any traffic, when one cannot go on,
     // and the first problem is reported once, by rank 0.
     Prepared prepared;
-    std::string problem;
-    int code = ExitSuccess;
-    try {
-        prepared = prepare(cli, session);
-    } catch (const UsageError& e) {
-        problem = e.what();
-        code = ExitUsage;
-    } catch (const core::InputError& e) {
-        problem = e.what();
-        code = ExitBadInput;
-    } catch (const core::OutputError& e) {
-        problem = e.what();
-        code = ExitOutput;
-    } catch (const std::exception& e) {
-        problem = std::string("internal error: ") + e.what();
-        code = ExitBadInput;
-    }
-    const std::string first = session.firstProblem(problem.empty() ? "" : std::to_string(code) + problem);
-    if (!first.empty()) {
-        if (session.root()) {
-            std::fprintf(stderr, "flint replay: %s%s\n", first[0] == '1' ? "" : "error: ", first.c_str() + 1);
-            if (first[0] == '1')
-                std::fprintf(stderr, "Try 'flint replay --help'.\n");
-        }
-        return first[0] - '0';
-    }
+    if (const int status = prepareTogether(session, "replay", [&] { prepared = prepare(cli, session); }))
+        return status;
     if (session.root()) {
         for (const std::string& note : prepared.notes)
             std::fprintf(stderr, "note: %s\n", note.c_str());
