@@ -8,6 +8,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <numeric>
 #include <set>
 #include <stdexcept>
 #include <thread>
@@ -89,7 +90,10 @@ public:
         , m_plan(plan)
         , m_stallSeconds(stallSeconds)
         , m_yield(session.localSize() > static_cast<int>(std::max(1u, std::thread::hardware_concurrency())))
-    {}
+        , m_everyRank(static_cast<std::size_t>(session.size()))
+    {
+        std::iota(m_everyRank.begin(), m_everyRank.end(), 0);
+    }
     ~Executor();
 
     ReplayResult run();
@@ -115,7 +119,8 @@ private:
             sched_yield();
     }
     static constexpr double kShortestYield = 20e-6;
-    std::vector<std::int32_t> membersOf(std::int32_t group) const;
+    /// The group's members in group order (-1: every rank); no copy, as it runs for every collective.
+    const std::vector<std::int32_t>& membersOf(std::int32_t group) const;
     /// The names of the ops waiting for MPI, for an error message.
     std::string inFlight() const;
     MPI_Comm commOf(std::int32_t group) const { return group < 0 ? m_all : m_groupComm.at(group); }
@@ -133,6 +138,7 @@ private:
     MPI_Comm m_p2p = MPI_COMM_NULL; ///< every rank: sends and receives (their own tag space)
     std::map<std::int32_t, MPI_Comm> m_groupComm;
     std::map<std::int32_t, int> m_positionIn; ///< this rank's position in each group
+    std::vector<std::int32_t> m_everyRank;    ///< 0 .. ranks - 1: the members of an op over all ranks
 
     // Buffers: per communication stream for collectives, one pair shared by transfers. Their contents
     // are never read: the replay moves bytes, not values.
@@ -156,6 +162,7 @@ private:
     std::vector<std::uint32_t> m_streamOp;
     std::vector<std::size_t> m_streamOfOp;
     std::vector<MPI_Request> m_requests;
+    std::vector<int> m_completed; ///< MPI_Testsome's indices, kept to spare an allocation per poll
     std::vector<std::uint32_t> m_requestOp;
     std::vector<int> m_outstanding;
     std::size_t m_done = 0;
@@ -175,14 +182,9 @@ Executor::~Executor()
         MPI_Comm_free(&m_p2p);
 }
 
-std::vector<std::int32_t> Executor::membersOf(std::int32_t group) const
+const std::vector<std::int32_t>& Executor::membersOf(std::int32_t group) const
 {
-    if (group >= 0)
-        return m_workload.groups[static_cast<std::size_t>(group)].ranks;
-    std::vector<std::int32_t> all(static_cast<std::size_t>(m_session.size()));
-    for (std::size_t i = 0; i < all.size(); ++i)
-        all[i] = static_cast<std::int32_t>(i);
-    return all;
+    return group >= 0 ? m_workload.groups[static_cast<std::size_t>(group)].ranks : m_everyRank;
 }
 
 std::string Executor::inFlight() const
@@ -218,7 +220,7 @@ void Executor::createCommunicators()
     for (std::int32_t group : m_plan.groups) {
         if (group < 0)
             continue;
-        const std::vector<std::int32_t> members = membersOf(group);
+        const std::vector<std::int32_t>& members = membersOf(group);
         MPI_Group g;
         check(MPI_Group_incl(world, static_cast<int>(members.size()), members.data(), &g), "MPI_Group_incl");
         MPI_Comm comm = MPI_COMM_NULL;
@@ -351,7 +353,7 @@ void Executor::issueCollective(std::uint32_t op, std::size_t stream, double now)
     }
 
     const MPI_Comm comm = commOf(p.group);
-    const std::vector<std::int32_t> members = membersOf(p.group);
+    const std::vector<std::int32_t>& members = membersOf(p.group);
     const std::size_t n = members.size();
     const auto me = static_cast<std::size_t>(m_positionIn.at(p.group));
     unsigned char* send = m_streamSend[stream].data();
@@ -497,12 +499,12 @@ bool Executor::step(double t)
     bool progressed = false;
     if (!m_requests.empty()) {
         int completed = 0;
-        std::vector<int> indices(m_requests.size());
-        check(MPI_Testsome(static_cast<int>(m_requests.size()), m_requests.data(), &completed, indices.data(),
+        m_completed.resize(m_requests.size());
+        check(MPI_Testsome(static_cast<int>(m_requests.size()), m_requests.data(), &completed, m_completed.data(),
                            MPI_STATUSES_IGNORE),
               "MPI_Testsome");
         if (completed > 0 && completed != MPI_UNDEFINED) {
-            handleCompleted(completed, indices, t);
+            handleCompleted(completed, m_completed, t);
             progressed = true;
         }
     }

@@ -113,6 +113,17 @@ std::string summaryNote(const measured::MeasuredWorkload& run)
            where + ": measured step " + measured::formatSeconds(run.stepSeconds());
 }
 
+/// Reads the profile at `path` as a measured run, its summary note first.
+measured::MeasuredWorkload readProfileRun(const std::string& path, const LoadOptions& options,
+                                          const JobControl& control)
+{
+    measured::MeasuredOptions measuredOptions;
+    measuredOptions.step = options.profilerStep;
+    measured::MeasuredWorkload run = measured::readMeasuredWorkload(path, measuredOptions, control);
+    run.notes.insert(run.notes.begin(), summaryNote(run));
+    return run;
+}
+
 /// True when the folder `path` holds a profiler trace file (*.json, *.json.gz) and no Chakra rank file.
 bool holdsProfiles(const std::string& path)
 {
@@ -182,13 +193,8 @@ measured::MeasuredWorkload loadMeasuredRun(const std::string& path, const LoadOp
                                            const JobControl& control)
 {
     const InputKind kind = detectInputKind(path);
-    if (kind == InputKind::MeasuredProfile) {
-        measured::MeasuredOptions measuredOptions;
-        measuredOptions.step = options.profilerStep;
-        measured::MeasuredWorkload run = measured::readMeasuredWorkload(path, measuredOptions, control);
-        run.notes.insert(run.notes.begin(), summaryNote(run));
-        return run;
-    }
+    if (kind == InputKind::MeasuredProfile)
+        return readProfileRun(path, options, control);
     if (kind != InputKind::ChakraTrace)
         throw InputError(path, "not a measured run: a profile (PyTorch profiler or XLA trace JSON) or a Chakra "
                                "trace with recorded times was expected");
@@ -230,14 +236,11 @@ LoadedWorkload loadWorkload(const std::string& path, const LoadOptions& options,
     if (loaded.kind == InputKind::MlirModule)
         return loadMlir(path, options, control);
     if (loaded.kind == InputKind::MeasuredProfile) {
-        measured::MeasuredOptions measuredOptions;
-        measuredOptions.step = options.profilerStep;
-        measured::MeasuredWorkload run = measured::readMeasuredWorkload(path, measuredOptions, control);
+        measured::MeasuredWorkload run = readProfileRun(path, options, control);
         loaded.workload = std::move(run.workload);
         loaded.name = std::move(run.name);
         loaded.warnings = std::move(run.warnings);
         loaded.notes = std::move(run.notes);
-        loaded.notes.insert(loaded.notes.begin(), summaryNote(run));
         loaded.measuredRanks = std::move(run.ranks);
         loaded.profilerStep = run.step;
         return loaded;

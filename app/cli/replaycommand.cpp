@@ -214,9 +214,9 @@ core::Workload withReplayMetadata(core::Workload workload, const Prepared& p, co
 int report(const CommandLine& cli, const Prepared& p, const engine::mpi::Session& session,
            const engine::mpi::ReplayResult& result, const std::set<std::string>& hosts)
 {
-    const core::Workload replayed =
-        withReplayMetadata(core::replay::replayedWorkload(p.workload, p.cluster, p.options, result.ranks), p, result);
-    const auto timelines = core::replay::replayTimelines(p.workload, p.cluster, p.options, result.ranks);
+    core::replay::ReplayedRun run = core::replay::replayedRun(p.workload, p.cluster, p.options, result.ranks);
+    const core::Workload replayed = withReplayMetadata(std::move(run.workload), p, result);
+    const auto& timelines = run.timelines;
 
     // The run is written first: a comparison that fails must not lose it.
     core::OutputTransaction outputs;

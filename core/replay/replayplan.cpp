@@ -353,13 +353,27 @@ std::uint64_t micros(double seconds)
     return static_cast<std::uint64_t>(std::max<long long>(0, std::llround(seconds * 1e6)));
 }
 
-} // namespace
+/// What both views of a replayed run need, worked out once: every rank's plan, and every
+/// communication op's transfer time.
+struct Analysis {
+    std::vector<RankPlan> plans;
+    std::vector<std::vector<double>> transfer;
+};
 
-Workload replayedWorkload(const Workload& workload, const Cluster& cluster, const ReplayOptions& options,
-                          const std::vector<std::vector<MeasuredOp>>& measured)
+Analysis analyse(const Workload& workload, const Cluster& cluster, const ReplayOptions& options,
+                 const std::vector<std::vector<MeasuredOp>>& measured)
 {
-    const std::vector<RankPlan> plans = allPlans(workload, cluster, options, measured);
-    const std::vector<std::vector<double>> transfer = transferTimes(plans, measured);
+    Analysis a;
+    a.plans = allPlans(workload, cluster, options, measured);
+    a.transfer = transferTimes(a.plans, measured);
+    return a;
+}
+
+Workload workloadOf(const Workload& workload, const Analysis& analysis,
+                    const std::vector<std::vector<MeasuredOp>>& measured)
+{
+    const std::vector<RankPlan>& plans = analysis.plans;
+    const std::vector<std::vector<double>>& transfer = analysis.transfer;
     Workload out = workload;
     // Every rank keeps its program's ops; the bytes moved replace comm_size where the replay scaled
     // them, so such a program is copied per rank that moved other bytes (rare: --byte-scale).
@@ -399,12 +413,11 @@ Workload replayedWorkload(const Workload& workload, const Cluster& cluster, cons
     return out;
 }
 
-std::shared_ptr<const EstimateResult> replayTimelines(const Workload& workload, const Cluster& cluster,
-                                                      const ReplayOptions& options,
-                                                      const std::vector<std::vector<MeasuredOp>>& measured)
+std::shared_ptr<const EstimateResult> timelinesOf(const Cluster& cluster, const Analysis& analysis,
+                                                  const std::vector<std::vector<MeasuredOp>>& measured)
 {
-    const std::vector<RankPlan> plans = allPlans(workload, cluster, options, measured);
-    const std::vector<std::vector<double>> transfer = transferTimes(plans, measured);
+    const std::vector<RankPlan>& plans = analysis.plans;
+    const std::vector<std::vector<double>>& transfer = analysis.transfer;
     auto result = std::make_shared<EstimateResult>();
     result->costModel = "replay";
     std::size_t total = 0;
@@ -496,6 +509,28 @@ std::shared_ptr<const EstimateResult> replayTimelines(const Workload& workload, 
     }
     result->eventStorage = std::move(storage);
     return result;
+}
+
+} // namespace
+
+Workload replayedWorkload(const Workload& workload, const Cluster& cluster, const ReplayOptions& options,
+                          const std::vector<std::vector<MeasuredOp>>& measured)
+{
+    return workloadOf(workload, analyse(workload, cluster, options, measured), measured);
+}
+
+std::shared_ptr<const EstimateResult> replayTimelines(const Workload& workload, const Cluster& cluster,
+                                                      const ReplayOptions& options,
+                                                      const std::vector<std::vector<MeasuredOp>>& measured)
+{
+    return timelinesOf(cluster, analyse(workload, cluster, options, measured), measured);
+}
+
+ReplayedRun replayedRun(const Workload& workload, const Cluster& cluster, const ReplayOptions& options,
+                        const std::vector<std::vector<MeasuredOp>>& measured)
+{
+    const Analysis analysis = analyse(workload, cluster, options, measured);
+    return {workloadOf(workload, analysis, measured), timelinesOf(cluster, analysis, measured)};
 }
 
 } // namespace flint::core::replay

@@ -118,4 +118,12 @@ std::shared_ptr<const EstimateResult> replayTimelines(const Workload& workload, 
                                                       const ReplayOptions& options,
                                                       const std::vector<std::vector<MeasuredOp>>& measured);
 
+/// Both of the above, the plans and transfer times worked out once.
+struct ReplayedRun {
+    Workload workload;
+    std::shared_ptr<const EstimateResult> timelines;
+};
+ReplayedRun replayedRun(const Workload& workload, const Cluster& cluster, const ReplayOptions& options,
+                        const std::vector<std::vector<MeasuredOp>>& measured);
+
 } // namespace flint::core::replay

@@ -40,10 +40,7 @@ flint::tests::CliRun mpiFlint(int processes, const QStringList& arguments, int t
                        QStringLiteral(FLINT_CLI)};
     all += arguments;
     process.start(QStringLiteral(FLINT_MPIEXEC), all);
-    if (!process.waitForFinished(timeoutMs))
-        return {};
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2, process.readAllStandardOutput(),
-            process.readAllStandardError()};
+    return flint::tests::waitForRun(process, timeoutMs);
 }
 #endif
 

@@ -17,6 +17,15 @@ struct CliRun {
     QByteArray err;
 };
 
+/// What a started `process` gave, waiting at most `timeoutMs` for it to end.
+inline CliRun waitForRun(QProcess& process, int timeoutMs)
+{
+    if (!process.waitForFinished(timeoutMs))
+        return {};
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2, process.readAllStandardOutput(),
+            process.readAllStandardError()};
+}
+
 /// Runs `flint ARGUMENTS...`, waiting at most `timeoutMs`; with `addressSpaceBytes`, the child's
 /// address space is limited to that (RLIMIT_AS), so that a run needing more fails with bad_alloc.
 /// Sanitizer builds reserve terabytes of shadow memory and run without the limit.
@@ -33,10 +42,7 @@ inline CliRun runFlint(const QStringList& arguments, int timeoutMs = 300'000, rl
     (void)addressSpaceBytes;
 #endif
     process.start(QStringLiteral(FLINT_CLI), arguments);
-    if (!process.waitForFinished(timeoutMs))
-        return {};
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2, process.readAllStandardOutput(),
-            process.readAllStandardError()};
+    return waitForRun(process, timeoutMs);
 }
 
 } // namespace flint::tests
