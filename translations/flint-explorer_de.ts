@@ -647,6 +647,10 @@ auf %2</translation>
         <source>&lt;b&gt;%1&lt;/b&gt;: step %2 → %3, %4</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;: Schritt %2 → %3, %4</translation>
     </message>
+    <message>
+        <source>&lt;br&gt;&lt;small&gt;compute includes %1 lost to communication running beside it (%2% of the overlap)&lt;/small&gt;</source>
+        <translation>&lt;br&gt;&lt;small&gt;die Rechenzeit enthält %1, die an nebenher laufende Kommunikation verloren gehen (%2 % der Überlappung)&lt;/small&gt;</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::SweepPage</name>

@@ -644,6 +644,10 @@ on %2</source>
         <source>&lt;b&gt;%1&lt;/b&gt;: step %2 → %3, %4</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;：单步 %2 → %3，%4</translation>
     </message>
+    <message>
+        <source>&lt;br&gt;&lt;small&gt;compute includes %1 lost to communication running beside it (%2% of the overlap)&lt;/small&gt;</source>
+        <translation>&lt;br&gt;&lt;small&gt;计算时间包含因同时运行的通信而损失的 %1（重叠时间的 %2%）&lt;/small&gt;</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::SweepPage</name>

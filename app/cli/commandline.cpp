@@ -2,6 +2,7 @@
 #include "cli/commandline.h"
 
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 
 namespace flint::app {
@@ -112,6 +113,19 @@ std::uint64_t CommandLine::number(const std::string& name, std::uint64_t fallbac
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), result);
     if (ec != std::errc() || end != text.data() + text.size())
         throw UsageError("option --" + name + " expects a non-negative integer, got '" + text + "'");
+    return result;
+}
+
+double CommandLine::decimal(const std::string& name, double fallback) const
+{
+    const auto it = m_values.find(name);
+    if (it == m_values.end())
+        return fallback;
+    double result = 0;
+    const std::string& text = it->second;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), result);
+    if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(result))
+        throw UsageError("option --" + name + " expects a number, got '" + text + "'");
     return result;
 }
 

@@ -40,6 +40,8 @@ public:
     std::string value(const std::string& name, const std::string& fallback = {}) const;
     /// An option's value as a non-negative integer. Throws UsageError.
     std::uint64_t number(const std::string& name, std::uint64_t fallback) const;
+    /// An option's value as a finite decimal number ("0.5", "1e3"). Throws UsageError.
+    double decimal(const std::string& name, double fallback) const;
     const std::vector<std::string>& positionals() const { return m_positionals; }
 
     std::string helpText() const;

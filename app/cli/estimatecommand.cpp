@@ -115,17 +115,22 @@ int runEstimate(const std::vector<std::string>& arguments)
                 result->costModel.c_str());
     std::printf("ranks: %zu (%zu distinct timelines)\n", result->ranks.size(), result->timelines.size());
     std::printf("step time: %s\n", seconds(result->stepTime).c_str());
-    double compute = 0, exposed = 0, idle = 0;
+    double compute = 0, exposed = 0, idle = 0, contention = 0;
     for (const auto& r : result->ranks) {
         compute += r.compute;
         exposed += r.exposedComm;
         idle += r.idle;
+        contention += r.contention;
     }
     const double n = static_cast<double>(result->ranks.size());
     const double step = result->stepTime > 0 ? result->stepTime : 1;
     std::printf("mean per rank: compute %s (%.1f%%), exposed communication %s (%.1f%%), idle %s (%.1f%%)\n",
                 seconds(compute / n).c_str(), 100 * compute / n / step, seconds(exposed / n).c_str(),
                 100 * exposed / n / step, seconds(idle / n).c_str(), 100 * idle / n / step);
+    if (contention > 0)
+        std::printf("  compute includes %s lost to communication running beside it (%.1f%% of the overlap; "
+                    "--overlap-slowdown)\n",
+                    seconds(contention / n).c_str(), 100 * cluster.compute.overlapSlowdownOn(cluster.device));
     if (result->ranks.size() <= 16) {
         std::printf("\n  rank      finish     compute     exposed comm   idle\n");
         for (std::size_t r = 0; r < result->ranks.size(); ++r) {

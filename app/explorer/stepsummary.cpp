@@ -14,7 +14,7 @@ QString qs(const std::string& text)
 }
 
 struct Means {
-    double compute = 0, exposed = 0, idle = 0;
+    double compute = 0, exposed = 0, idle = 0, contention = 0;
 };
 
 Means meansOf(const core::EstimateResult& result)
@@ -24,11 +24,13 @@ Means meansOf(const core::EstimateResult& result)
         m.compute += r.compute;
         m.exposed += r.exposedComm;
         m.idle += r.idle;
+        m.contention += r.contention;
     }
     const double n = static_cast<double>(std::max<std::size_t>(1, result.ranks.size()));
     m.compute /= n;
     m.exposed /= n;
     m.idle /= n;
+    m.contention /= n;
     return m;
 }
 
@@ -49,9 +51,16 @@ QString StepSummary::summaryHtml(const engine::Evaluation& evaluation)
     const core::EstimateResult& result = *evaluation.result;
     const core::Cluster& cluster = evaluation.scenario.cluster;
     const Means now = meansOf(result);
-    return tr("<b>Step time %1</b> on %2 (%3)<br>per rank: compute %4, exposed communication %5, idle %6")
-        .arg(duration(result.stepTime), cluster.edited ? tr("%1, edited").arg(qs(cluster.name)) : qs(cluster.name),
-             qs(cluster.device.name), duration(now.compute), duration(now.exposed), duration(now.idle));
+    QString text =
+        tr("<b>Step time %1</b> on %2 (%3)<br>per rank: compute %4, exposed communication %5, idle %6")
+            .arg(duration(result.stepTime), cluster.edited ? tr("%1, edited").arg(qs(cluster.name)) : qs(cluster.name),
+                 qs(cluster.device.name), duration(now.compute), duration(now.exposed), duration(now.idle));
+    if (now.contention > 0)
+        text += tr("<br><small>compute includes %1 lost to communication running beside it (%2% of the "
+                   "overlap)</small>")
+                    .arg(duration(now.contention))
+                    .arg(100 * cluster.compute.overlapSlowdownOn(cluster.device), 0, 'f', 1);
+    return text;
 }
 
 namespace {

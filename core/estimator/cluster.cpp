@@ -81,6 +81,8 @@ std::string Cluster::validate() const
         return "efficiencies must be in (0, 1]";
     if (compute.launchOverhead < 0)
         return "launch overhead must not be negative";
+    if (!(compute.overlapSlowdownOn(device) >= 0 && compute.overlapSlowdownOn(device) <= 10))
+        return "the slowdown of compute overlapped with communication must be in [0, 10]";
     return {};
 }
 
@@ -164,6 +166,7 @@ Cluster astraSimCluster(Topology topology, SystemConfig system)
     c.model = CostModel::AstraSim;
     c.commStreams = 1;
     c.compute.launchOverhead = 0;
+    c.compute.overlapSlowdown = 0; // ASTRA-sim's compute does not see its communication
     return c;
 }
 

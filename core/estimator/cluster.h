@@ -40,6 +40,10 @@ struct ComputeModel {
     AttentionKernel attentionKernel = AttentionKernel::Default;
     Precision defaultPrecision = Precision::BF16; ///< for ops whose element type is unknown
     bool allowTf32 = true;                        ///< f32 matmuls run on TF32 tensor cores
+    /// How much longer a modelled compute op runs for the time a collective or transfer of its rank
+    /// runs alongside it (0.189: 18.9% of the overlap). Unset: the device's measured figure
+    /// (DeviceSpec::overlapSlowdown). Ops with recorded durations already contain it.
+    std::optional<double> overlapSlowdown;
 
     /// The FLOP efficiency on `device` at `precision`: flopEfficiency when set, else the device's
     /// measured one.
@@ -49,6 +53,12 @@ struct ComputeModel {
             return *flopEfficiency;
         const double measured = device.matmulEfficiencyFor(precision);
         return measured > 0 ? measured : kDefaultFlopEfficiency;
+    }
+    /// The slowdown of compute overlapped with communication on `device`: overlapSlowdown when set,
+    /// else the device's.
+    double overlapSlowdownOn(const DeviceSpec& device) const
+    {
+        return overlapSlowdown.value_or(device.overlapSlowdown);
     }
     /// The implementation attention kernels run on `device`.
     AttentionKernel attentionKernelOn(const DeviceSpec& device) const

@@ -62,6 +62,13 @@ struct DeviceSpec {
     AttentionKernel defaultAttention = AttentionKernel::FlashAttention2;
     std::string attentionSource;
 
+    /// How much longer a compute kernel takes while a communication kernel (NCCL, RCCL) runs on the
+    /// same device, as a fraction of the time they overlap: the communication kernels hold SMs
+    /// (one thread block per channel) and memory bandwidth that the compute kernels then lack.
+    /// 0: not slowed (no measurement, or collectives on separate engines).
+    double overlapSlowdown = 0;
+    std::string overlapSlowdownSource;
+
     /// The measured matmul efficiency for `precision`: its own, else (FP16, TF32, FP32, FP64, and FP8
     /// without a measurement) the BF16 one, whose tensor-core pipeline they share; 0 when the device
     /// has no measurement at all.

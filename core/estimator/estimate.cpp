@@ -290,6 +290,9 @@ private:
         bool scheduled = false; ///< on the worklist or being run
         std::uint64_t done = 0;
         double finish = 0;
+        /// Per op: seconds a modelled compute op runs longer because communication of this rank
+        /// runs alongside it (see contend()); empty in the first pass and without contention.
+        std::vector<double> contention;
     };
 
     /// Runs `cls` in time order for as long as nothing it waits for could change what it does: up
@@ -365,6 +368,13 @@ private:
     bool isP2p(const Op& o) const { return o.kind == OpKind::Send || o.kind == OpKind::Recv; }
     /// Places every class's per-op state in one block each (m_eventBlock, m_stateBlock).
     void allocateOpState(std::uint64_t commOps);
+    /// Sets every class's per-op state to the step's start and runs the step to its end (a pass).
+    void simulate();
+    /// After a pass: the extra time of each class's modelled compute ops from the communication that
+    /// ran alongside them (ClassState::contention); false when nothing overlapped.
+    bool contend(double slowdown);
+    /// Whether `op` of `c` takes a modelled time (not a recorded one) on the compute stream.
+    bool modelledCompute(const ClassState& c, std::uint32_t op) const;
     [[noreturn]] void reportDeadlock();
     std::string describeOp(std::uint32_t cls, std::uint32_t op) const;
     std::string rankList(const std::vector<std::int32_t>& ranks) const;
@@ -422,6 +432,8 @@ private:
     std::priority_queue<Stalled, std::vector<Stalled>, std::greater<>> m_stalled;
     std::uint64_t m_processed = 0;
     std::uint64_t m_totalOps = 0;
+    /// Progress reported over a pass: from m_progressBase, m_progressSpan for all of m_totalOps.
+    double m_progressBase = 0.05, m_progressSpan = 0.85;
 
     std::uint32_t sequenceOf(std::int32_t rank, std::uint32_t group) const;
 };
@@ -952,7 +964,7 @@ void Simulator::startReady(std::uint32_t cls, double now)
         e.ready = now;
         e.start = now;
         setCause(c, op, now, c.lastComputeOp);
-        begin(cls, op, computeSeconds(c, op));
+        begin(cls, op, computeSeconds(c, op) + (c.contention.empty() ? 0.0 : c.contention[op]));
     }
     // Send/recv start waiting for their peer at once, on no collective stream.
     if (!c.p2pReady.empty()) {
@@ -1182,7 +1194,8 @@ void Simulator::runClass(std::uint32_t cls, bool force)
             finishOp(cls, op, now);
             if (++m_processed % (1 << 16) == 0) {
                 m_control.check();
-                m_control.report(0.05 + 0.85 * static_cast<double>(m_processed) / static_cast<double>(m_totalOps));
+                m_control.report(m_progressBase +
+                                 m_progressSpan * static_cast<double>(m_processed) / static_cast<double>(m_totalOps));
             }
         } while (!c.running.empty() && c.running.front().end == now);
         startReady(cls, now);
@@ -1362,8 +1375,45 @@ std::shared_ptr<const EstimateResult> Simulator::run()
         totalCommOps += c.info->commOps;
     }
     allocateOpState(totalCommOps);
+    // Compute kernels slowed by the communication kernels beside them (DeviceSpec::overlapSlowdown):
+    // which ops overlap is known only once the step has run, so a first pass runs the step unslowed,
+    // each compute op is lengthened by the slowdown times the communication it overlapped, and a
+    // second pass runs the step with those times (a first-order correction: the overlaps of the
+    // second pass are not fed back again). ASTRA-sim's model has no such effect.
+    const double slowdown =
+        m_cluster.model == CostModel::AstraSim ? 0.0 : m_cluster.compute.overlapSlowdownOn(m_cluster.device);
+    if (slowdown > 0)
+        m_progressSpan = 0.425;
+    simulate();
+    if (slowdown > 0 && contend(slowdown)) {
+        m_progressBase = 0.475;
+        simulate();
+    }
+
+    auto result = std::make_shared<EstimateResult>();
+    buildResult(*result);
+    m_control.report(1.0);
+    return result;
+}
+
+void Simulator::simulate()
+{
+    m_processed = 0;
+    m_rendezvous.clear();
+    m_waiters.clear();
+    m_stalled = {};
+    const auto classCount = static_cast<std::uint32_t>(m_classes.size());
     for (std::uint32_t cls = 0; cls < classCount; ++cls) {
         ClassState& c = m_classes[cls];
+        c.running.clear();
+        c.blocked.clear();
+        c.p2pReady.clear();
+        c.computeReady = {};
+        c.commReady = {};
+        c.computeBusy = false;
+        c.lastComputeOp = kNone;
+        c.done = 0;
+        c.finish = 0;
         const std::uint32_t n = static_cast<std::uint32_t>(c.info->program->ops.size());
         for (std::uint32_t i = 0; i < n; ++i) {
             OpEvent& e = c.events[i];
@@ -1414,11 +1464,62 @@ std::shared_ptr<const EstimateResult> Simulator::run()
     for (const ClassState& c : m_classes)
         if (c.done < c.info->program->ops.size())
             reportDeadlock();
+}
 
-    auto result = std::make_shared<EstimateResult>();
-    buildResult(*result);
-    m_control.report(1.0);
-    return result;
+bool Simulator::modelledCompute(const ClassState& c, std::uint32_t op) const
+{
+    const Op& o = c.info->program->ops[op];
+    if (onCommStream(o) || o.isCpuOp)
+        return false;
+    const std::uint64_t micros = c.times ? c.times->durationMicros[op] : o.durationMicros;
+    return m_options.timing == ComputeTiming::Roofline || (m_options.timing == ComputeTiming::Auto && micros == 0);
+}
+
+bool Simulator::contend(double slowdown)
+{
+    bool any = false;
+    std::vector<std::pair<double, double>> comm;
+    for (ClassState& c : m_classes) {
+        const auto n = static_cast<std::uint32_t>(c.info->program->ops.size());
+        // The union of the rank's communication intervals (collectives and transfers from their
+        // start, when every member is there, to their end).
+        comm.clear();
+        for (std::uint32_t i = 0; i < n; ++i)
+            if (c.info->commIndex[i] != kNone && c.events[i].end > c.events[i].start)
+                comm.emplace_back(c.events[i].start, c.events[i].end);
+        if (comm.empty())
+            continue;
+        std::sort(comm.begin(), comm.end());
+        std::size_t merged = 0;
+        for (std::size_t k = 1; k < comm.size(); ++k) {
+            if (comm[k].first <= comm[merged].second)
+                comm[merged].second = std::max(comm[merged].second, comm[k].second);
+            else
+                comm[++merged] = comm[k];
+        }
+        comm.resize(merged + 1);
+        for (std::uint32_t i = 0; i < n; ++i) {
+            const OpEvent& e = c.events[i];
+            if (c.info->commIndex[i] != kNone || e.end <= e.start || !modelledCompute(c, i))
+                continue;
+            auto k =
+                static_cast<std::size_t>(std::upper_bound(comm.begin(), comm.end(),
+                                                          std::make_pair(e.start, std::numeric_limits<double>::max())) -
+                                         comm.begin());
+            if (k > 0 && comm[k - 1].second > e.start)
+                --k;
+            double overlap = 0;
+            for (; k < comm.size() && comm[k].first < e.end; ++k)
+                overlap += std::min(e.end, comm[k].second) - std::max(e.start, comm[k].first);
+            if (overlap <= 0)
+                continue;
+            if (c.contention.empty())
+                c.contention.assign(n, 0.0);
+            c.contention[i] = slowdown * overlap;
+            any = true;
+        }
+    }
+    return any;
 }
 
 void Simulator::buildResult(EstimateResult& result)
@@ -1459,6 +1560,8 @@ void Simulator::buildResult(EstimateResult& result)
         }
         for (const auto& [s, t] : compute)
             b.compute += t - s;
+        for (double extra : c.contention)
+            b.contention += extra;
         // The part of the union of communication intervals outside compute.
         std::size_t k = 0;
         for (const auto& [s, t] : merged) {

@@ -66,6 +66,9 @@ struct RankBreakdown {
     double exposedComm = 0; ///< a collective or transfer running while the compute stream is idle
     double idle = 0;        ///< neither: waiting for dependencies or for peers to reach a collective
     double comm = 0;        ///< communication running (overlapped or not)
+    /// Of `compute`: the time compute ops ran longer because communication ran alongside them
+    /// (ComputeModel::overlapSlowdown).
+    double contention = 0;
 };
 
 /// One link of the critical path.

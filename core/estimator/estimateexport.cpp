@@ -172,12 +172,12 @@ std::string chromeTraceJson(const EstimateResult& result, const Workload& worklo
 
 std::string breakdownCsv(const EstimateResult& result)
 {
-    std::string out = "rank,finish_s,compute_s,exposed_comm_s,idle_s,comm_s\n";
+    std::string out = "rank,finish_s,compute_s,exposed_comm_s,idle_s,comm_s,contention_s\n";
     char line[256];
     for (std::size_t r = 0; r < result.ranks.size(); ++r) {
         const RankBreakdown& b = result.ranks[r];
-        std::snprintf(line, sizeof line, "%zu,%.9g,%.9g,%.9g,%.9g,%.9g\n", r, b.finish, b.compute, b.exposedComm,
-                      b.idle, b.comm);
+        std::snprintf(line, sizeof line, "%zu,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", r, b.finish, b.compute, b.exposedComm,
+                      b.idle, b.comm, b.contention);
         out += line;
     }
     return out;
@@ -219,7 +219,8 @@ std::string estimateJson(const EstimateResult& result, const Workload& workload,
                          {"compute_s", b.compute},
                          {"exposed_comm_s", b.exposedComm},
                          {"idle_s", b.idle},
-                         {"comm_s", b.comm}});
+                         {"comm_s", b.comm},
+                         {"contention_s", b.contention}});
     }
     auto& top = json["top_ops"] = nlohmann::ordered_json::array();
     for (const OpTotal& t : topOps(result, workload, topLimit))

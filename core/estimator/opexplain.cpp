@@ -163,6 +163,11 @@ OpExplanation explainOp(const Workload& workload, const Cluster& cluster, std::s
         e.lines.push_back(format("= max(%s, %s) + %s = %s (%s-bound)", seconds(arithmetic).c_str(),
                                  seconds(memory).c_str(), seconds(m.launchOverhead).c_str(), seconds(e.seconds).c_str(),
                                  arithmetic >= memory ? "compute" : "memory"));
+    if (const double slowdown = m.overlapSlowdownOn(cluster.device);
+        slowdown > 0 && cluster.model != CostModel::AstraSim && e.seconds > 0)
+        e.lines.push_back(format("plus %.1f%% of the time communication of this rank runs beside it (SMs and memory "
+                                 "bandwidth shared with the communication kernels)",
+                                 100 * slowdown));
     return e;
 }
 

@@ -222,6 +222,7 @@ private Q_SLOTS:
     void computeChainRoofline();
     void attentionKernelsRunAtTheirMeasuredSpeed();
     void asyncCollectiveOverlapsCompute();
+    void computeOverlappedWithCommunicationRunsSlower();
     void sendRecvPipeline();
     void slotRelativePipeline();
     void slotRelativeSymmetryIsExact_data();
@@ -724,6 +725,47 @@ void TestEstimate::asyncCollectiveOverlapsCompute()
         QVERIFY(std::abs(r.exposedComm - std::max(0.0, d - b)) < 1e-12);
         QVERIFY(std::abs(r.comm - d) < 1e-12);
         QVERIFY(r.idle < 1e-12);
+    }
+}
+
+void TestEstimate::computeOverlappedWithCommunicationRunsSlower()
+{
+    // A -> {all-reduce X, modelled compute B} -> C on H100 (overlap slowdown 0.189, Lee et al. 2025).
+    // B overlaps X for min(b, d) of its time and runs 0.189 of that longer; A and C overlap nothing.
+    Cluster cluster = switchCluster(8);
+    const double s = cluster.device.overlapSlowdown;
+    QCOMPARE(s, 0.189);
+    const double d = CollectiveModel(cluster).collective(CollectiveKind::AllReduce, 64 << 20, iota(8)).duration;
+    for (const std::uint64_t bFlops : {kForwardFlops / 100, kForwardFlops * 4}) {
+        Program program;
+        program.ops = {flopsOp(0, "A", kForwardFlops, {}), collective(1, CollectiveKind::AllReduce, 64 << 20, {0}),
+                       flopsOp(2, "B", bFlops, {0}), flopsOp(3, "C", kForwardFlops, {1, 2})};
+        const Workload w = spmd(program, 8);
+        const double a = computeTime(program.ops[0], cluster);
+        const double b = computeTime(program.ops[2], cluster);
+        const double overlap = std::min(b, d);
+        const auto result = estimate(w, cluster);
+        const double expected = 2 * a + std::max(d, b + s * overlap);
+        QVERIFY2(std::abs(result->stepTime - expected) < 1e-12,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(result->stepTime).arg(expected)));
+        const RankBreakdown& r = result->ranks[5];
+        QVERIFY(std::abs(r.contention - s * overlap) < 1e-9);
+        QVERIFY(std::abs(r.compute - (2 * a + b + s * overlap)) < 1e-9);
+
+        // Off, and under ASTRA-sim's conventions, compute does not see the communication.
+        Cluster off = cluster;
+        off.compute.overlapSlowdown = 0;
+        const auto unslowed = estimate(w, off);
+        QVERIFY(std::abs(unslowed->stepTime - (2 * a + std::max(d, b))) < 1e-12);
+        QCOMPARE(unslowed->ranks[5].contention, 0.0);
+        Cluster astra = cluster;
+        astra.model = CostModel::AstraSim;
+        QCOMPARE(estimate(w, astra)->ranks[5].contention, 0.0);
+
+        // Recorded durations already contain it.
+        Program recorded = program;
+        recorded.ops[2].durationMicros = static_cast<std::uint64_t>(b * 1e6) + 1;
+        QCOMPARE(estimate(spmd(recorded, 8), cluster)->ranks[5].contention, 0.0);
     }
 }
 
