@@ -130,7 +130,7 @@ int runEstimate(const std::vector<std::string>& arguments)
     if (contention > 0)
         std::printf("  compute includes %s lost to communication running beside it (%.1f%% of the overlap; "
                     "--overlap-slowdown)\n",
-                    seconds(contention / n).c_str(), 100 * cluster.compute.overlapSlowdownOn(cluster.device));
+                    seconds(contention / n).c_str(), 100 * cluster.overlapSlowdown());
     if (result->ranks.size() <= 16) {
         std::printf("\n  rank      finish     compute     exposed comm   idle\n");
         for (std::size_t r = 0; r < result->ranks.size(); ++r) {

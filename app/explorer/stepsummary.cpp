@@ -59,7 +59,7 @@ QString StepSummary::summaryHtml(const engine::Evaluation& evaluation)
         text += tr("<br><small>compute includes %1 lost to communication running beside it (%2% of the "
                    "overlap)</small>")
                     .arg(duration(now.contention))
-                    .arg(100 * cluster.compute.overlapSlowdownOn(cluster.device), 0, 'f', 1);
+                    .arg(100 * cluster.overlapSlowdown(), 0, 'f', 1);
     return text;
 }
 

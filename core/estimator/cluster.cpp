@@ -166,7 +166,6 @@ Cluster astraSimCluster(Topology topology, SystemConfig system)
     c.model = CostModel::AstraSim;
     c.commStreams = 1;
     c.compute.launchOverhead = 0;
-    c.compute.overlapSlowdown = 0; // ASTRA-sim's compute does not see its communication
     return c;
 }
 

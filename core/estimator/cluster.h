@@ -95,6 +95,10 @@ struct Cluster {
 
     /// Checks the topology and settings; returns the first problem or "".
     std::string validate() const;
+    /// The slowdown of compute overlapped with communication this cluster applies: the compute
+    /// model's (or device's) figure, 0 under ASTRA-sim's conventions, whose compute does not see
+    /// its communication.
+    double overlapSlowdown() const { return model == CostModel::AstraSim ? 0.0 : compute.overlapSlowdownOn(device); }
 };
 
 struct ClusterPresetInfo {

@@ -1380,8 +1380,7 @@ std::shared_ptr<const EstimateResult> Simulator::run()
     // each compute op is lengthened by the slowdown times the communication it overlapped, and a
     // second pass runs the step with those times (a first-order correction: the overlaps of the
     // second pass are not fed back again). ASTRA-sim's model has no such effect.
-    const double slowdown =
-        m_cluster.model == CostModel::AstraSim ? 0.0 : m_cluster.compute.overlapSlowdownOn(m_cluster.device);
+    const double slowdown = m_cluster.overlapSlowdown();
     if (slowdown > 0)
         m_progressSpan = 0.425;
     simulate();
@@ -1469,10 +1468,8 @@ void Simulator::simulate()
 bool Simulator::modelledCompute(const ClassState& c, std::uint32_t op) const
 {
     const Op& o = c.info->program->ops[op];
-    if (onCommStream(o) || o.isCpuOp)
-        return false;
-    const std::uint64_t micros = c.times ? c.times->durationMicros[op] : o.durationMicros;
-    return m_options.timing == ComputeTiming::Roofline || (m_options.timing == ComputeTiming::Auto && micros == 0);
+    return !onCommStream(o) &&
+           !usesRecordedTime(o, c.times ? c.times->durationMicros[op] : o.durationMicros, m_options);
 }
 
 bool Simulator::contend(double slowdown)
@@ -1845,6 +1842,12 @@ DependencyGraph dependencyGraph(const Program& program, bool breakCycles)
     return g;
 }
 
+bool usesRecordedTime(const Op& op, std::uint64_t durationMicros, const EstimateOptions& options)
+{
+    return op.isCpuOp || options.timing == ComputeTiming::Recorded ||
+           (options.timing == ComputeTiming::Auto && durationMicros > 0);
+}
+
 double computeTime(const Op& op, const Cluster& cluster, const EstimateOptions& options)
 {
     return computeTime(op, op.durationMicros, cluster, options);
@@ -1860,7 +1863,7 @@ double computeTime(const Op& op, std::uint64_t durationMicros, const Cluster& cl
     if (options.timing == ComputeTiming::Recorded && cluster.model == CostModel::AstraSim)
         return std::max(recorded, 1e-9); // ASTRA-sim replays a node without duration_micros for 1 ns
                                          // (Workload::issue_replay, astra-sim 518bd513)
-    if (options.timing == ComputeTiming::Recorded || (options.timing == ComputeTiming::Auto && durationMicros > 0))
+    if (usesRecordedTime(op, durationMicros, options))
         return recorded;
     const ComputeModel& m = cluster.compute;
     const double bytes = static_cast<double>(op.memoryBytes());

@@ -190,6 +190,9 @@ struct ComputeRate {
 };
 ComputeRate computeRate(const Op& op, const Cluster& cluster);
 
+/// Whether a compute op with recorded duration `durationMicros` takes that duration under
+/// `options` (replay, CPU ops) rather than the roofline.
+bool usesRecordedTime(const Op& op, std::uint64_t durationMicros, const EstimateOptions& options);
 /// Seconds one op takes on `cluster` outside communication (roofline or recorded, per `options`).
 double computeTime(const Op& op, const Cluster& cluster, const EstimateOptions& options = {});
 /// The same with `durationMicros` as the op's recorded duration (a rank's own: Workload::durationOf).

@@ -133,9 +133,7 @@ OpExplanation explainOp(const Workload& workload, const Cluster& cluster, std::s
     const std::uint64_t duration = workload.durationOf(rank, opIndex); // the rank's own when it has them
     e.seconds = computeTime(op, duration, cluster, options);
     const ComputeModel& m = cluster.compute;
-    const bool recorded = options.timing == ComputeTiming::Recorded ||
-                          (options.timing == ComputeTiming::Auto && duration > 0) || op.isCpuOp;
-    if (recorded) {
+    if (usesRecordedTime(op, duration, options)) {
         e.lines.push_back(format("recorded duration: %llu us", static_cast<unsigned long long>(duration)));
         return e;
     }
@@ -163,8 +161,7 @@ OpExplanation explainOp(const Workload& workload, const Cluster& cluster, std::s
         e.lines.push_back(format("= max(%s, %s) + %s = %s (%s-bound)", seconds(arithmetic).c_str(),
                                  seconds(memory).c_str(), seconds(m.launchOverhead).c_str(), seconds(e.seconds).c_str(),
                                  arithmetic >= memory ? "compute" : "memory"));
-    if (const double slowdown = m.overlapSlowdownOn(cluster.device);
-        slowdown > 0 && cluster.model != CostModel::AstraSim && e.seconds > 0)
+    if (const double slowdown = cluster.overlapSlowdown(); slowdown > 0 && e.seconds > 0)
         e.lines.push_back(format("plus %.1f%% of the time communication of this rank runs beside it (SMs and memory "
                                  "bandwidth shared with the communication kernels)",
                                  100 * slowdown));
