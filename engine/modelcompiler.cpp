@@ -121,6 +121,7 @@ Program fuseKernels(const Program& in)
         const bool causal = fused.name.rfind("causal_", 0) == 0;
         fused.scope = slash == std::string_view::npos ? std::string() : std::string(key.substr(0, slash));
         std::uint64_t heaviest = 0;
+        std::vector<std::uint64_t> readBefore; // tensors from outside that an earlier member read
         for (std::size_t k = begin; k < end; ++k) {
             const Op& op = in.ops[k];
             fused.flops += causal ? op.flops / 2 : op.flops;
@@ -129,13 +130,22 @@ Program fuseKernels(const Program& in)
                 fused.dtype = op.dtype;
                 fused.shape = op.shape;
             }
+            // Not read from device memory: what the kernel produced itself, and a tensor from outside
+            // that an earlier member read already (a fused softmax or norm holds its row on chip).
             std::uint64_t inside = 0;
             for (std::uint64_t id : op.dataDeps) {
                 const auto it = index.find(id);
-                if (it != index.end() && group[it->second] == group[k])
+                if (it != index.end() && group[it->second] == group[k]) {
+                    inside += in.ops[it->second].bytesWritten;
+                    continue;
+                }
+                fused.dataDeps.push_back(id);
+                if (it == index.end())
+                    continue;
+                if (std::find(readBefore.begin(), readBefore.end(), id) != readBefore.end())
                     inside += in.ops[it->second].bytesWritten;
                 else
-                    fused.dataDeps.push_back(id);
+                    readBefore.push_back(id);
             }
             for (std::uint64_t id : op.ctrlDeps) {
                 const auto it = index.find(id);
@@ -815,6 +825,9 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
         // at once (FSDP's all-gather rate limit and backward prefetch; the forward gathers run ahead
         // of the compute as the CPU issues them early).
         std::vector<std::uint64_t> lastGather;
+        // Gradient syncs held back until the backward pass is over (overlapGradReduce off).
+        const bool deferSyncs = !fsdp && !parallel.overlapGradReduce;
+        std::vector<std::pair<const LoweredBlock*, std::string>> deferred;
         const auto runUnits = [&](const std::vector<Unit>& units, std::vector<std::uint64_t> exits) {
             std::vector<std::vector<std::uint64_t>> gathered(units.size());
             std::vector<char> issued(units.size(), 0);
@@ -838,7 +851,9 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
                 std::vector<std::uint64_t> after = entry;
                 after.insert(after.end(), gathered[i].begin(), gathered[i].end());
                 exits = builder.append(*unit.block, unit.scope, after);
-                if (unit.sync) {
+                if (unit.sync && deferSyncs) {
+                    deferred.emplace_back(unit.sync, unit.syncScope);
+                } else if (unit.sync) {
                     auto s = builder.append(*unit.sync, unit.syncScope, afterSync(exits), true);
                     syncExits.insert(syncExits.end(), s.begin(), s.end());
                     lastSync = s;
@@ -907,6 +922,11 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
                 builder.transfer(true, (stage + pp - 1) % pp, bwdTag(vstage, step.microbatch), p2pBytes,
                                  mbScope + "/pipeline", "send_gradients", exits);
             chain = exits;
+        }
+        for (const auto& [syncBlock, syncScope] : deferred) {
+            auto s = builder.append(*syncBlock, syncScope, afterSync(chain), true);
+            syncExits.insert(syncExits.end(), s.begin(), s.end());
+            lastSync = s;
         }
         if (training) {
             std::vector<std::uint64_t> before = chain;

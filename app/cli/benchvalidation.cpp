@@ -50,7 +50,9 @@ struct Row {
 };
 
 /// A GPT model of Megatron-LM's scaling studies: FFN 4h, learned positions, tied embeddings,
-/// vocabulary 51,200, sequence 2,048 (Narayanan et al. 2021, Sec. 5.1).
+/// vocabulary 51,200, sequence 2,048 (Narayanan et al. 2021, Sec. 5.1); attention dropout 0.1,
+/// Megatron-LM's default (arguments.py), which Korthikanti et al. 2022 count in their activation
+/// memory (Sec. 4.1: the dropout mask and output, 3 a s^2 b of the 5 a s^2 b bytes).
 TransformerConfig megatronGpt(const std::string& name, std::int64_t heads, std::int64_t hidden, std::int64_t layers)
 {
     TransformerConfig m;
@@ -66,6 +68,7 @@ TransformerConfig megatronGpt(const std::string& name, std::int64_t heads, std::
     m.seqLen = 2048;
     m.learnedPositions = true;
     m.tiedEmbeddings = true;
+    m.attentionDropout = 0.1;
     return m;
 }
 
@@ -90,7 +93,8 @@ TransformerConfig rotaryDecoder(std::string name, std::string title, std::string
 }
 
 /// Megatron-LM as Narayanan et al. ran it: fp16/bf16, full recomputation, no sequence parallelism,
-/// no flash attention (2021), no distributed optimizer, 1F1B, microbatch 1.
+/// no flash attention (2021), no distributed optimizer, 1F1B, microbatch 1, and its local DDP, which
+/// all-reduced the gradients after the whole backward pass (training.py, train_step).
 ParallelConfig megatron2021(std::int64_t tp, std::int64_t pp, std::int64_t gpus, std::int64_t batch)
 {
     ParallelConfig p;
@@ -103,6 +107,7 @@ ParallelConfig megatron2021(std::int64_t tp, std::int64_t pp, std::int64_t gpus,
     p.flashAttention = false;
     p.recompute = core::model::Recompute::Full;
     p.zero = core::model::ZeroStage::None;
+    p.overlapGradReduce = false;
     return p;
 }
 

@@ -45,6 +45,10 @@ std::vector<OptionSpec> withStrategyOptions(std::vector<OptionSpec> own)
          0,
          {},
          "ZeRO-3: keep each layer's gathered parameters from its forward to its backward pass"},
+        {"no-overlap-grad-reduce",
+         0,
+         {},
+         "ZeRO 0-2: reduce gradients after the whole backward pass (Megatron-LM's local DDP before 2023)"},
         {"recompute", 0, "MODE", "activation recomputation: none, selective (default), full"},
         {"dtype", 0, "TYPE", "matmul precision: bf16 (default) or fp8"},
         {"phase", 0, "NAME", "train (default), prefill or decode"},
@@ -157,6 +161,8 @@ core::model::ParallelConfig strategyFromCli(const CommandLine& cli, core::model:
         p.flashAttention = false;
     if (cli.has("no-reshard-after-forward"))
         p.reshardAfterForward = false;
+    if (cli.has("no-overlap-grad-reduce"))
+        p.overlapGradReduce = false;
     if (cli.has("hsdp-shard"))
         p.hsdpShard = positive(cli, "hsdp-shard", 1);
     return p;

@@ -37,6 +37,11 @@ struct TransformerConfig {
     std::int64_t denseLayers = 0;
     bool tiedEmbeddings = false;   ///< the output projection reuses the token embedding (GPT-3)
     bool learnedPositions = false; ///< learned absolute position embeddings (GPT-3); else rotary
+    /// Dropout probability on the attention probabilities in training (Megatron-LM's
+    /// --attention-dropout, 0.1 by default in its GPT scripts; 0 in Llama-style recipes). It costs
+    /// one kernel and a one-byte mask per probability where the probabilities are materialised
+    /// (no flash attention); a flash kernel applies it on chip, which is not priced.
+    double attentionDropout = 0;
 
     bool isMoe() const { return experts > 0; }
     /// Whether layer `layer` (0-based) is a mixture-of-experts layer.
@@ -101,6 +106,12 @@ struct ParallelConfig {
     /// Off, they stay gathered until the backward pass (SHARD_GRAD_OP: one gather per microbatch,
     /// memory as ZeRO-2 plus whole parameters).
     bool reshardAfterForward = true;
+    /// Data-parallel gradient reduction (ZeRO 0-2) overlapped with the rest of the backward pass:
+    /// each layer's gradients reduced once its last microbatch's backward pass has produced them
+    /// (PyTorch DDP's buckets, Megatron-LM's --overlap-grad-reduce). Off, the reductions run after
+    /// the whole backward pass, as Megatron-LM's local DDP did before 2023 (training.py's
+    /// "backward-params-all-reduce" after forward_backward_func).
+    bool overlapGradReduce = true;
     /// ZeRO-3 hybrid sharding (PyTorch FSDP's HYBRID_SHARD, HSDP): parameters, gradients and optimizer
     /// state sharded over groups of this many consecutive data-parallel ranks and replicated across
     /// the DP / hsdpShard groups; gradients are reduce-scattered inside a group, then all-reduced

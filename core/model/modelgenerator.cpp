@@ -356,6 +356,11 @@ struct Shape {
         return "attention/" + std::string(parallel.phase == Phase::Decode ? "" : "causal_") + what + ".fused";
     }
     Sharding full() const { return {batch, seq, {}}; }
+    /// Whether training drops attention probabilities in a kernel of its own (materialised scores).
+    bool attentionDropout() const
+    {
+        return model.attentionDropout > 0 && parallel.phase == Phase::Training && !parallel.flashAttention;
+    }
     /// A weight [in, out] split on `tpDim` over "tp". Under ZeRO-3 this is the weight as the layer
     /// uses it, after its unit's parameter gather (parameterGatherBlock): FSDP computes on whole
     /// (gathered) parameters, never on data-parallel shards of them.
@@ -469,18 +474,40 @@ Value rotary(Emitter& e, const Value& q, const std::string& name)
 
 /// Scores and softmax of one layer: q5 [b, s, kv, g, d] against k [b, ctx, kv, d] gives
 /// p [b, kv, s, g, ctx]. Flash attention keeps them on chip: one fused kernel with the context
-/// product (the scope "attention.fused").
+/// product (`scope` is the kernel's). Without it the scores reach device memory and the softmax is
+/// one kernel of its own that reads them once and writes the probabilities, as every framework runs
+/// it: Megatron-LM's fused scale-mask-softmax (scaling and the causal mask included), PyTorch's
+/// softmax kernel, XLA's softmax fusion.
 Value attentionProbabilities(Emitter& e, const Shape& sh, const Value& q5, const Value& k4, const std::string& scope)
 {
     e.scope(scope);
     const Value scores = e.dot(q5, k4, {0, 2}, {0, 2}, {4}, {3}, "scores");
+    if (!sh.parallel.flashAttention)
+        e.scope(scope + "/softmax.fused");
     const Value m = e.reduce(scores, {4}, "maximum", "max");
     const Value shifted = e.binary("subtract", scores, e.broadcast(m, {0, 1, 2, 3}, scores.shape, "max"), "shift");
     const Value ex = e.unary("exponential", shifted, "exp");
     const Value sum = e.reduce(ex, {4}, "add", "sum");
     const Value p = e.binary("divide", ex, e.broadcast(sum, {0, 1, 2, 3}, scores.shape, "sum"), "normalise");
-    (void)sh;
+    e.scope(scope);
     return p;
+}
+
+/// Attention dropout on materialised probabilities: one kernel reads p and writes the kept
+/// probabilities and a one-byte mask that the backward pass reads (PyTorch's fused dropout, as
+/// Megatron-LM calls it on the softmax's output).
+struct Dropout {
+    Value out, mask;
+};
+Dropout attentionDropout(Emitter& e, const Value& p, double rate, const std::string& scope)
+{
+    e.scope(scope + "/dropout.fused");
+    Dropout d;
+    d.mask = e.convert(p, "i8", "mask"); // written whether or not it is kept for the backward pass
+    const std::string keptScale = std::to_string(1 / (1 - rate));
+    d.out = e.binary("multiply", p, e.broadcast(e.scalar(keptScale), {}, p.shape, "scale"), "keep");
+    e.scope(scope);
+    return d;
 }
 
 struct LayerWeights {
@@ -580,6 +607,7 @@ Value moeFfn(Emitter& e, const Shape& sh, const Value& x, const LayerWeights& w)
 /// Values of one layer's forward pass that the backward pass reads.
 struct LayerForwardValues {
     Value x, a1, a1full, q, k, v, q5, k4, v4, p, o2, x2, a2, a2full, out;
+    Dropout dropped; ///< attention dropout on p (out empty without it)
 };
 
 /// One layer's forward pass; `withMlp` false stops after the MLP's gathered input (a full
@@ -617,7 +645,10 @@ LayerForwardValues layerForward(Emitter& e, const Shape& sh, const Value& x, con
     }
     const bool flash = sh.parallel.flashAttention;
     f.p = attentionProbabilities(e, sh, f.q5, f.k4, flash ? sh.flashScope("core") : "attention/core");
-    const Value o = e.dot(f.p, f.v4, {0, 1}, {0, 2}, {4}, {1}, "context"); // [b, kv, s, g, d]
+    if (sh.attentionDropout())
+        f.dropped = attentionDropout(e, f.p, sh.model.attentionDropout, "attention/core");
+    const Value o = e.dot(f.dropped.out.name.empty() ? f.p : f.dropped.out, f.v4, {0, 1}, {0, 2}, {4}, {1},
+                          "context"); // [b, kv, s, g, d]
     e.scope("");
     // Flash attention writes its output in [b, s, heads, d] layout: the transpose is the kernel's.
     const Value ot =
@@ -718,10 +749,19 @@ std::string layerBackwardBlock(const Shape& sh, bool moe)
         }
         // Flash attention's backward kernel recomputes the probabilities itself (below); without it
         // they were kept (no recomputation) or are recomputed here (selective recomputation).
-        if (recompute == Recompute::None && !sh.parallel.flashAttention)
-            f.p = e.arg("p", {sh.b, sh.kv, sh.s, sh.g, sh.s}, {sh.batch, sh.tp, sh.seq, {}, {}});
-        else if (!sh.parallel.flashAttention)
+        const Dims scoresShape{sh.b, sh.kv, sh.s, sh.g, sh.s};
+        const Sharding scoresSharding{sh.batch, sh.tp, sh.seq, {}, {}};
+        if (recompute == Recompute::None && !sh.parallel.flashAttention) {
+            f.p = e.arg("p", scoresShape, scoresSharding);
+            if (sh.attentionDropout()) {
+                f.dropped.out = e.arg("p_dropped", scoresShape, scoresSharding);
+                f.dropped.mask = e.arg("dropout_mask", scoresShape, scoresSharding, "i8");
+            }
+        } else if (!sh.parallel.flashAttention) {
             f.p = attentionProbabilities(e, sh, f.q5, f.k4, "attention/recompute");
+            if (sh.attentionDropout()) // the same random numbers again (Megatron-LM's RNG tracker)
+                f.dropped = attentionDropout(e, f.p, sh.model.attentionDropout, "attention/recompute");
+        }
         e.scope("");
     }
     std::vector<Value> grads;
@@ -872,14 +912,25 @@ std::string layerBackwardBlock(const Shape& sh, bool moe)
     // forward kernel produced only the output.
     const Value p = flash ? attentionProbabilities(e, sh, f.q5, f.k4, sh.flashScope("core_backward")) : f.p;
     e.scope(flash ? sh.flashScope("core_backward") : "attention/core_backward");
-    const Value dP = e.dot(dCtx, f.v4, {0, 1}, {0, 2}, {4}, {3}, "dprobabilities"); // [b, kv, s, g, ctx]
+    Value dP = e.dot(dCtx, f.v4, {0, 1}, {0, 2}, {4}, {3}, "dprobabilities"); // [b, kv, s, g, ctx]
+    const bool dropped = !flash && !f.dropped.out.name.empty();
+    if (dropped) {
+        // Dropout's backward: one kernel reads the gradient and the mask.
+        e.scope("attention/core_backward/dropout_backward.fused");
+        dP = e.binary("multiply", dP, e.convert(f.dropped.mask, dP.type, "keep"), "keep");
+    }
+    // The softmax's backward: one kernel that reads dP and p and writes dS (Megatron-LM's fused
+    // softmax backward, PyTorch's softmax_backward_data), unless flash attention's kernel holds it.
+    if (!flash)
+        e.scope("attention/core_backward/softmax_backward.fused");
     const Value rowSum = e.reduce(e.binary("multiply", dP, p, "dsoftmax"), {4}, "add", "dsoftmax");
     const Value dS = e.binary(
         "multiply", p, e.binary("subtract", dP, e.broadcast(rowSum, {0, 1, 2, 3}, dP.shape, "dsoftmax"), "dsoftmax"),
         "dsoftmax");
-    const Value dQ = e.dot(dS, f.k4, {0, 1}, {0, 2}, {4}, {1}, "dq");       // [b, kv, s, g, d]
-    const Value dK = e.dot(dS, f.q5, {0, 1}, {0, 2}, {2, 3}, {1, 3}, "dk"); // [b, kv, ctx, d]
-    const Value dV = e.dot(p, dCtx, {0, 1}, {0, 1}, {2, 3}, {2, 3}, "dv");  // [b, kv, ctx, d]
+    e.scope(flash ? sh.flashScope("core_backward") : "attention/core_backward");
+    const Value dQ = e.dot(dS, f.k4, {0, 1}, {0, 2}, {4}, {1}, "dq");                                // [b, kv, s, g, d]
+    const Value dK = e.dot(dS, f.q5, {0, 1}, {0, 2}, {2, 3}, {1, 3}, "dk");                          // [b, kv, ctx, d]
+    const Value dV = e.dot(dropped ? f.dropped.out : p, dCtx, {0, 1}, {0, 1}, {2, 3}, {2, 3}, "dv"); // [b, kv, ctx, d]
     e.scope("");
     const Value dQ2 =
         e.reshape(e.transpose(dQ, {0, 2, 1, 3, 4},

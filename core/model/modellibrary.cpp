@@ -316,12 +316,19 @@ TransformerConfig parseModelText(std::string_view text, const std::string& fileN
             if (ec != std::errc() || ptr != value.data() + value.size() || number < 0)
                 fail(lineNumber, "'" + key + "' must be a non-negative integer, found '" + std::string(value) + "'");
             i->second(model, number);
+        } else if (key == "attention_dropout") {
+            double probability = -1;
+            const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), probability);
+            if (ec != std::errc() || ptr != value.data() + value.size() || !(probability >= 0 && probability < 1))
+                fail(lineNumber,
+                     "'attention_dropout' must be a probability from 0 to below 1, found '" + std::string(value) + "'");
+            model.attentionDropout = probability;
         } else if (const auto f = flags.find(key); f != flags.end()) {
             if (value != "true" && value != "false")
                 fail(lineNumber, "'" + key + "' must be true or false, found '" + std::string(value) + "'");
             f->second(model, value == "true");
         } else {
-            std::string known = "name, title, source";
+            std::string known = "name, title, source, attention_dropout";
             for (const auto& [k, setter] : integers)
                 known += ", " + k;
             for (const auto& [k, setter] : flags)

@@ -206,6 +206,8 @@ std::string ParallelConfig::describe() const
             text += " hybrid, shard groups of " + number(shardGroup());
         if (zero == ZeroStage::Parameters && !reshardAfterForward)
             text += " without reshard after forward";
+        if (zero != ZeroStage::Parameters && dp > 1 && !overlapGradReduce)
+            text += ", gradients reduced after the backward pass";
         text += ", " + std::string(displayName(recompute)) + " recompute";
     } else {
         text += ", " + std::string(displayName(phase)) + ", batch " + number(effectiveGlobalBatch());
@@ -355,7 +357,14 @@ double activationBytesPerLayer(const TransformerConfig& model, const ParallelCon
     bytes += b * s * (a + 2 * k) * d * kBf16 / t; // Q, K, V
     if (parallel.recompute == Recompute::None) {
         bytes += b * s * a * d * kBf16 / t; // attention output
-        bytes += parallel.flashAttention ? b * a * s * 4 / t : b * a * s * seq * kBf16 / t;
+        if (parallel.flashAttention) {
+            bytes += b * a * s * 4 / t; // the kernel's row statistics
+        } else {
+            // The probabilities; with attention dropout also its one-byte mask and its output
+            // (Korthikanti et al. 2022, Sec. 4.1: 5 a s^2 b bytes per layer).
+            const double probabilities = b * a * s * seq / t;
+            bytes += probabilities * (model.attentionDropout > 0 ? 2 * kBf16 + 1 : kBf16);
+        }
     }
     bytes += 2 * input; // residual sum, second norm's output
     const double up = model.gatedMlp ? 2.0 : 1.0;

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 #include <QtTest>
@@ -112,6 +113,18 @@ private Q_SLOTS:
         const TransformerConfig tiny = tinyModel();
         QCOMPARE(tiny.parameters(), kTinyParameters);
         QCOMPARE(tiny.kvHeads, 4);
+        QCOMPARE(tiny.attentionDropout, 0.0);
+        const std::string base = "layers = 2\nhidden = 256\nheads = 4\nffn = 1024\nvocab = 1024\nseq_len = 128\n";
+        QCOMPARE(parseModelText(base + "attention_dropout = 0.1\n", "dropout.model").attentionDropout, 0.1);
+        for (const char* bad : {"attention_dropout = 1\n", "attention_dropout = -0.1\n", "attention_dropout = x\n"}) {
+            try {
+                parseModelText(base + bad, "dropout.model");
+                QFAIL(bad);
+            } catch (const InputError& e) {
+                const std::string text = e.what();
+                QVERIFY2(has(text, "dropout.model") && has(text, "7") && has(text, "probability"), text.c_str());
+            }
+        }
     }
 
     void modelFilesAreToldFromMlir()
@@ -591,6 +604,113 @@ private Q_SLOTS:
             const bool chained = std::find(deps.begin(), deps.end(), syncs[i - 1]->id) != deps.end();
             // Across blocks the chain goes through the previous block's exit, which is its last sync.
             QVERIFY2(chained, syncs[i]->scope.c_str());
+        }
+    }
+
+    void gradientsReducedAfterTheBackwardPassWithoutOverlap()
+    {
+        // Megatron-LM's local DDP (before 2023) all-reduced the gradients after the whole backward
+        // pass: with overlapGradReduce off every gradient sync follows the last microbatch's last
+        // backward block (the embedding's); with it on, the first sync (the head's, after the last
+        // microbatch's head backward) is issued while that microbatch's layers still run backward.
+        ParallelConfig p;
+        p.dp = 2;
+        p.globalBatch = 6;
+        p.zero = ZeroStage::None;
+        ModelCompiler compiler;
+        for (const bool overlap : {true, false}) {
+            p.overlapGradReduce = overlap;
+            const CompiledModel c = compiler.compile(tinyModel(), p);
+            const Program& program = c.workload.programOf(0);
+            std::size_t firstSync = program.ops.size(), lastBackward = 0;
+            for (std::size_t i = 0; i < program.ops.size(); ++i) {
+                const Op& op = program.ops[i];
+                if (op.kind == OpKind::Collective && op.scope.rfind("gradient sync", 0) == 0)
+                    firstSync = std::min(firstSync, i);
+                if (op.kind == OpKind::Compute && op.scope.rfind("microbatch 2/embedding/backward", 0) == 0)
+                    lastBackward = i;
+            }
+            QVERIFY(firstSync < program.ops.size() && lastBackward > 0);
+            QCOMPARE(firstSync > lastBackward, !overlap);
+            // The same collectives either way: every fp32 gradient all-reduced once.
+            QCOMPARE(static_cast<double>(collectives(c.workload, 0, CollectiveKind::AllReduce, "gradient sync").bytes),
+                     4 * kTinyParameters);
+            QVERIFY(has(p.describe(), "gradients reduced after the backward pass") == !overlap);
+        }
+    }
+
+    void materialisedAttentionIsOneSoftmaxKernelAndDropout_data()
+    {
+        QTest::addColumn<int>("recompute");
+        QTest::newRow("none") << static_cast<int>(Recompute::None);
+        QTest::newRow("selective") << static_cast<int>(Recompute::Selective);
+        QTest::newRow("full") << static_cast<int>(Recompute::Full);
+    }
+    void materialisedAttentionIsOneSoftmaxKernelAndDropout()
+    {
+        // Without flash attention the scores reach device memory, and the softmax is one kernel
+        // (Megatron-LM's fused scale-mask-softmax, PyTorch's softmax): it reads the scores once and
+        // writes the probabilities; its backward reads dP and p once each and writes dS. Attention
+        // dropout adds a kernel that reads p and writes the kept probabilities and a one-byte mask,
+        // and its backward, which reads the gradient and the mask. Sequence 1,024, 4 heads: E = 4 x
+        // 1,024 x 1,024 probabilities per layer and microbatch, bf16.
+        QFETCH(int, recompute);
+        const auto mode = static_cast<Recompute>(recompute);
+        TransformerConfig model = tinyModel();
+        model.seqLen = 1024;
+        ParallelConfig p;
+        p.globalBatch = 1;
+        p.zero = ZeroStage::None;
+        p.recompute = mode;
+        p.flashAttention = false;
+        const std::uint64_t e = 4ull * 1024 * 1024;
+        // Bytes of a tensor read or written, give or take the reductions' scalar initial values.
+        const auto near = [](std::uint64_t bytes, std::uint64_t expected) {
+            return bytes >= expected && bytes <= expected + 16;
+        };
+        ModelCompiler compiler;
+        for (const double dropout : {0.0, 0.1}) {
+            model.attentionDropout = dropout;
+            const CompiledModel c = compiler.compile(model, p);
+            std::map<std::string, std::vector<const Op*>> kernels;
+            for (const Op& op : c.workload.programOf(0).ops)
+                if (op.scope.rfind("microbatch 0/layer 0/", 0) == 0)
+                    kernels[op.name].push_back(&op);
+            // The forward kernels run again in the backward pass unless nothing is recomputed.
+            const std::size_t forwards = mode == Recompute::None ? 1 : 2;
+            QCOMPARE(kernels["softmax"].size(), forwards);
+            QCOMPARE(kernels["softmax_backward"].size(), std::size_t{1});
+            QCOMPARE(kernels["dropout"].size(), dropout > 0 ? forwards : 0);
+            QCOMPARE(kernels["dropout_backward"].size(), std::size_t{dropout > 0 ? 1u : 0u});
+            for (const Op* op : kernels["softmax"]) {
+                QVERIFY2(near(op->bytesRead, 2 * e), qPrintable(QString::number(op->bytesRead)));
+                QVERIFY2(near(op->bytesWritten, 2 * e), qPrintable(QString::number(op->bytesWritten)));
+            }
+            // Where nothing is recomputed p is an argument of the backward block, which kernel fusion
+            // cannot tell apart from the others: its two reads count twice.
+            QVERIFY2(near(kernels["softmax_backward"][0]->bytesRead, mode == Recompute::None ? 6 * e : 4 * e),
+                     qPrintable(QString::number(kernels["softmax_backward"][0]->bytesRead)));
+            QVERIFY2(near(kernels["softmax_backward"][0]->bytesWritten, 2 * e),
+                     qPrintable(QString::number(kernels["softmax_backward"][0]->bytesWritten)));
+            for (const Op* op : kernels["dropout"]) {
+                QVERIFY2(near(op->bytesRead, 2 * e), qPrintable(QString::number(op->bytesRead)));
+                QVERIFY2(near(op->bytesWritten, 3 * e), qPrintable(QString::number(op->bytesWritten)));
+            }
+            if (dropout > 0) {
+                QVERIFY2(near(kernels["dropout_backward"][0]->bytesRead, 3 * e),
+                         qPrintable(QString::number(kernels["dropout_backward"][0]->bytesRead)));
+                QVERIFY2(near(kernels["dropout_backward"][0]->bytesWritten, 2 * e),
+                         qPrintable(QString::number(kernels["dropout_backward"][0]->bytesWritten)));
+            }
+            QCOMPARE(c.workload.validate(), std::string());
+        }
+        // Kept for the backward pass without recomputation: p, and with dropout its mask and output
+        // (Korthikanti et al. 2022: 5 a s^2 b bytes instead of 2 a s^2 b).
+        if (mode == Recompute::None) {
+            model.attentionDropout = 0;
+            const double without = activationBytesPerLayer(model, p, 0);
+            model.attentionDropout = 0.1;
+            QCOMPARE(activationBytesPerLayer(model, p, 0) - without, 3.0 * static_cast<double>(e));
         }
     }
 
