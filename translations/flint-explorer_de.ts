@@ -490,6 +490,10 @@ auf %2</translation>
         <source>Measured runs: profiler traces, Chakra traces with recorded times (*.json *.json.gz *.et);;All files (*)</source>
         <translation>Gemessene Läufe: Profiler-Traces, Chakra-Traces mit aufgezeichneten Zeiten (*.json *.json.gz *.et);;Alle Dateien (*)</translation>
     </message>
+    <message>
+        <source>%1 × %2 GB/s</source>
+        <translation>%1 × %2 GB/s</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::Session</name>
@@ -927,43 +931,20 @@ auf %2</translation>
         <translation>Rechnen</translation>
     </message>
     <message>
-        <source>exposed communication</source>
-        <translation>nicht überlappte Kommunikation</translation>
-    </message>
-    <message>
         <source>idle</source>
         <translation>Leerlauf</translation>
     </message>
     <message>
         <source>Step-time breakdown (%1 per rank)</source>
-        <translation>Aufschlüsselung der Schrittzeit (%1 pro Rang)</translation>
+        <translation>Schrittzeit-Anteile (%1 pro Rang)</translation>
     </message>
     <message>
         <source>time over all ranks (%1)</source>
         <translation>Zeit über alle Ränge (%1)</translation>
     </message>
     <message>
-        <source>GB over all ranks</source>
-        <translation>GB über alle Ränge</translation>
-    </message>
-    <message>
-        <source>GB carried</source>
-        <translation>Übertragene GB</translation>
-    </message>
-    <message>
-        <source>dim %1</source>
-        <translation>Dim. %1</translation>
-    </message>
-    <message>
         <source>rank</source>
         <translation>Rang</translation>
-    </message>
-    <message numerus="yes">
-        <source>first rank of each group of %n rank(s)</source>
-        <translation>
-            <numerusform>erster Rang jeder Gruppe aus %n Rang</numerusform>
-            <numerusform>erster Rang jeder Gruppe aus %n Rängen</numerusform>
-        </translation>
     </message>
     <message>
         <source>base</source>
@@ -977,7 +958,30 @@ auf %2</translation>
     </message>
     <message>
         <source>Step-time breakdown (%1 per rank; means first)</source>
-        <translation>Aufschlüsselung der Schrittzeit (%1 pro Rang; Mittel zuerst)</translation>
+        <translation>Schrittzeit-Anteile (%1 pro Rang; Mittel zuerst)</translation>
+    </message>
+    <message>
+        <source>exposed comm.</source>
+        <translation>offene Komm.</translation>
+    </message>
+    <message numerus="yes">
+        <source>groups of %n rank(s)</source>
+        <translation>
+            <numerusform>Gruppen aus %n Rang</numerusform>
+            <numerusform>Gruppen aus %n Rängen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 over all ranks</source>
+        <translation>%1 über alle Ränge</translation>
+    </message>
+    <message>
+        <source>%1 carried</source>
+        <translation>%1 übertragen</translation>
+    </message>
+    <message>
+        <source>dimension %1</source>
+        <translation>Dimension %1</translation>
     </message>
 </context>
 <context>

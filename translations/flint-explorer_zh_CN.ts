@@ -488,6 +488,10 @@ on %2</source>
         <source>Measured runs: profiler traces, Chakra traces with recorded times (*.json *.json.gz *.et);;All files (*)</source>
         <translation>实测运行：性能分析跟踪、带记录时间的 Chakra 跟踪 (*.json *.json.gz *.et);;所有文件 (*)</translation>
     </message>
+    <message>
+        <source>%1 × %2 GB/s</source>
+        <translation>%1 × %2 GB/s</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::Session</name>
@@ -923,10 +927,6 @@ on %2</source>
         <translation>计算</translation>
     </message>
     <message>
-        <source>exposed communication</source>
-        <translation>未重叠通信</translation>
-    </message>
-    <message>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
@@ -939,26 +939,8 @@ on %2</source>
         <translation>所有 rank 的总时间（%1）</translation>
     </message>
     <message>
-        <source>GB over all ranks</source>
-        <translation>所有 rank 的总 GB</translation>
-    </message>
-    <message>
-        <source>GB carried</source>
-        <translation>承载的 GB</translation>
-    </message>
-    <message>
-        <source>dim %1</source>
-        <translation>维度 %1</translation>
-    </message>
-    <message>
         <source>rank</source>
         <translation>rank</translation>
-    </message>
-    <message numerus="yes">
-        <source>first rank of each group of %n rank(s)</source>
-        <translation>
-            <numerusform>每组 %n 个 rank，标注为组内首个 rank</numerusform>
-        </translation>
     </message>
     <message>
         <source>base</source>
@@ -973,6 +955,28 @@ on %2</source>
     <message>
         <source>Step-time breakdown (%1 per rank; means first)</source>
         <translation>单步时间分解（每个 rank，单位 %1；先列平均）</translation>
+    </message>
+    <message>
+        <source>exposed comm.</source>
+        <translation>未重叠通信</translation>
+    </message>
+    <message numerus="yes">
+        <source>groups of %n rank(s)</source>
+        <translation>
+            <numerusform>每组 %n 个 rank</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 over all ranks</source>
+        <translation>所有 rank 合计 %1</translation>
+    </message>
+    <message>
+        <source>%1 carried</source>
+        <translation>承载 %1</translation>
+    </message>
+    <message>
+        <source>dimension %1</source>
+        <translation>维度 %1</translation>
     </message>
 </context>
 <context>

@@ -5,6 +5,7 @@
 #include "views/viewpalette.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include <QBarCategoryAxis>
@@ -12,10 +13,13 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QCursor>
 #include <QGridLayout>
 #include <QHorizontalBarSeries>
+#include <QLocale>
 #include <QShowEvent>
 #include <QStackedBarSeries>
+#include <QToolTip>
 #include <QValueAxis>
 
 namespace flint::views {
@@ -31,9 +35,52 @@ std::pair<double, QString> timeUnit(double maxSeconds)
     return {1e6, QStringLiteral("µs")};
 }
 
+/// Horizontal bars print their figure past their end: the value axis reaches this much beyond
+/// the longest bar so that its figure fits.
+constexpr double kLabelRoom = 1.3;
+
+/// A byte axis in the decimal unit that keeps its labels short: the scale to divide bytes by and
+/// the unit's name.
+std::pair<double, QString> byteUnit(double maxBytes)
+{
+    const char* names[] = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
+    double scale = 1;
+    int unit = 0;
+    while (maxBytes / scale >= 1000 && unit < 6) {
+        scale *= 1000;
+        ++unit;
+    }
+    return {scale, QString::fromLatin1(names[unit])};
+}
+
+/// A value axis from 0 to `maxValue` with round ticks (a 1-2-5 step, at most 6 ticks) and labels
+/// with as many decimals as the step needs, in the chart's locale (QChart::localizeNumbers).
+QValueAxis* roundAxis(double maxValue, const QString& title)
+{
+    auto* axis = new QValueAxis;
+    axis->setTitleText(title);
+    double top = maxValue > 0 ? maxValue : 1;
+    const double raw = top / 5;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = 10 * magnitude;
+    for (double m : {1.0, 2.0, 5.0})
+        if (m * magnitude >= raw) {
+            step = m * magnitude;
+            break;
+        }
+    top = std::ceil(top / step - 1e-9) * step;
+    axis->setRange(0, top);
+    axis->setTickCount(static_cast<int>(std::lround(top / step)) + 1);
+    const int decimals = std::max(0, -static_cast<int>(std::floor(std::log10(step) + 1e-9)));
+    axis->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
+    return axis;
+}
+
 void replaceChart(QChartView* view, QChart* chart, const QString& title)
 {
     chart->setTitle(title);
+    chart->setLocalizeNumbers(true);
+    chart->setLocale(QLocale());
     chart->legend()->setAlignment(Qt::AlignBottom);
     chart->setAnimationOptions(QChart::NoAnimation);
     QChart* old = view->chart();
@@ -65,10 +112,11 @@ QChartView* ChartsPage::addChart(const QString& title, int row, int column)
 }
 
 void ChartsPage::setData(std::shared_ptr<const core::Workload> workload,
-                         std::shared_ptr<const core::EstimateResult> result)
+                         std::shared_ptr<const core::EstimateResult> result, QStringList dimensionNames)
 {
     m_workload = std::move(workload);
     m_result = std::move(result);
+    m_dimensionNames = std::move(dimensionNames);
     m_stale = true;
     if (isVisible())
         build();
@@ -129,7 +177,7 @@ void ChartsPage::build()
     const auto [scale, unit] =
         timeUnit(m_baseline ? std::max(result->stepTime, m_baseline->stepTime) : result->stepTime);
     auto* compute = new QBarSet(tr("compute"));
-    auto* exposed = new QBarSet(tr("exposed communication"));
+    auto* exposed = new QBarSet(tr("exposed comm."));
     auto* idle = new QBarSet(tr("idle"));
     compute->setColor(colorOf(core::OpKind::Compute));
     exposed->setColor(colorOf(core::OpKind::Collective));
@@ -174,10 +222,12 @@ void ChartsPage::build()
     chart->addSeries(stacked);
     auto* rankAxis = new QBarCategoryAxis;
     rankAxis->append(categories);
-    rankAxis->setTitleText(perGroup == 1 ? tr("rank")
-                                         : tr("first rank of each group of %n rank(s)", nullptr, int(perGroup)));
-    auto* timeAxis = new QValueAxis;
-    timeAxis->setTitleText(unit);
+    rankAxis->setTruncateLabels(false);
+    rankAxis->setTitleText(perGroup == 1 ? tr("rank") : tr("groups of %n rank(s)", nullptr, int(perGroup)));
+    double tallest = result->stepTime;
+    if (m_baseline)
+        tallest = std::max(tallest, m_baseline->stepTime);
+    QValueAxis* timeAxis = roundAxis(tallest * scale, unit);
     chart->addAxis(rankAxis, Qt::AlignBottom);
     chart->addAxis(timeAxis, Qt::AlignLeft);
     stacked->attachAxis(rankAxis);
@@ -186,18 +236,27 @@ void ChartsPage::build()
     replaceChart(m_breakdown, chart,
                  m_baseline ? tr("Step-time breakdown (%1 per rank; means first)").arg(unit)
                             : tr("Step-time breakdown (%1 per rank)").arg(unit));
+    // Three entries side by side in the legend's usual font elide "exposed comm.": a size smaller
+    // they fit; an elided entry still shows its whole name as a tooltip.
+    QFont legendFont = chart->legend()->font();
+    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.85);
+    chart->legend()->setFont(legendFont);
+    chart->legend()->setShowToolTips(true);
 
     // Top ops: time summed over all ranks, by op name.
-    const std::vector<core::OpTotal> top = core::topOps(*result, *workload, 10);
+    const std::vector<core::OpTotal> top = core::topOps(*result, *workload, 6);
     const auto [topScale, topUnit] = timeUnit(top.empty() ? 0 : top.front().seconds);
     auto* topSet = new QBarSet(tr("time over all ranks (%1)").arg(topUnit));
     topSet->setColor(colorOf(core::OpKind::Compute));
-    QStringList names;
+    QStringList names, fullNames;
     for (std::size_t i = top.size(); i-- > 0;) {
         *topSet << top[i].seconds * topScale;
+        // Long names are elided in the middle (their ends tell ops apart); the whole name is
+        // the bar's tooltip.
         QString name = QString::fromStdString(top[i].name);
-        if (name.size() > 28)
-            name = name.left(26) + QStringLiteral("…");
+        fullNames << name;
+        if (name.size() > 24)
+            name = name.left(11) + QStringLiteral("…") + name.right(12);
         names << name;
     }
     for (const core::OpTotal& op : top)
@@ -217,54 +276,82 @@ void ChartsPage::build()
     topChart->addSeries(topSeries);
     auto* nameAxis = new QBarCategoryAxis;
     nameAxis->append(names);
-    auto* topAxis = new QValueAxis;
+    nameAxis->setTruncateLabels(false);
+    QValueAxis* topAxis = roundAxis(top.empty() ? 0 : top.front().seconds * topScale, topUnit);
+    connect(topSeries, &QHorizontalBarSeries::hovered, this, [fullNames, topUnit](bool on, int index, QBarSet* set) {
+        if (on && index >= 0 && index < fullNames.size())
+            QToolTip::showText(
+                QCursor::pos(),
+                QStringLiteral("%1\n%2 %3").arg(fullNames[index], QLocale().toString(set->at(index), 'g', 4), topUnit));
+        else
+            QToolTip::hideText();
+    });
     topChart->addAxis(nameAxis, Qt::AlignLeft);
     topChart->addAxis(topAxis, Qt::AlignBottom);
     topSeries->attachAxis(nameAxis);
     topSeries->attachAxis(topAxis);
     replaceChart(m_top, topChart, tr("Top ops by time"));
 
-    // Bytes per collective kind, summed over ranks, in GB.
-    auto* kindSet = new QBarSet(tr("GB over all ranks"));
+    // Bytes per collective kind, summed over ranks, in the unit that fits the largest. Horizontal
+    // bars keep the kinds' names whole; each bar carries its figure, so that a kind a hundred times
+    // smaller than the largest still reads.
+    double mostBytes = 0;
+    for (const auto& [kind, bytes] : bytesByKind)
+        mostBytes = std::max(mostBytes, bytes);
+    const auto [kindScale, kindUnit] = byteUnit(mostBytes);
+    auto* kindSet = new QBarSet(tr("%1 over all ranks").arg(kindUnit));
     kindSet->setColor(colorOf(core::OpKind::Collective));
+    kindSet->setLabelColor(palette().color(QPalette::WindowText));
     QStringList kinds;
-    for (const auto& [kind, bytes] : bytesByKind) {
-        *kindSet << bytes / 1e9;
-        const auto name = core::displayName(kind);
+    for (auto it = bytesByKind.rbegin(); it != bytesByKind.rend(); ++it) {
+        *kindSet << it->second / kindScale;
+        const auto name = core::displayName(it->first);
         kinds << QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
     }
-    auto* kindSeries = new QBarSeries;
+    auto* kindSeries = new QHorizontalBarSeries;
     kindSeries->append(kindSet);
+    kindSeries->setLabelsVisible(true);
+    kindSeries->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
+    kindSeries->setLabelsPrecision(3);
     auto* kindChart = new QChart;
     kindChart->addSeries(kindSeries);
     auto* kindAxis = new QBarCategoryAxis;
     kindAxis->append(kinds);
-    auto* gbAxis = new QValueAxis;
-    gbAxis->setTitleText(QStringLiteral("GB"));
-    kindChart->addAxis(kindAxis, Qt::AlignBottom);
-    kindChart->addAxis(gbAxis, Qt::AlignLeft);
+    kindAxis->setTruncateLabels(false);
+    QValueAxis* gbAxis = roundAxis(kLabelRoom * mostBytes / kindScale, kindUnit);
+    kindChart->addAxis(kindAxis, Qt::AlignLeft);
+    kindChart->addAxis(gbAxis, Qt::AlignBottom);
     kindSeries->attachAxis(kindAxis);
     kindSeries->attachAxis(gbAxis);
     replaceChart(m_kinds, kindChart, tr("Bytes per collective kind"));
 
-    // Traffic per topology dimension.
-    auto* dimSet = new QBarSet(tr("GB carried"));
+    // Traffic per topology dimension, each named by its links (innermost first).
+    double mostCarried = 0;
+    for (double bytes : result->bytesPerDim)
+        mostCarried = std::max(mostCarried, bytes);
+    const auto [dimScale, dimUnit] = byteUnit(mostCarried);
+    auto* dimSet = new QBarSet(tr("%1 carried").arg(dimUnit));
     dimSet->setColor(QColor(0x76, 0xb7, 0xb2));
+    dimSet->setLabelColor(palette().color(QPalette::WindowText));
     QStringList dims;
-    for (std::size_t d = 0; d < result->bytesPerDim.size(); ++d) {
-        *dimSet << result->bytesPerDim[d] / 1e9;
-        dims << tr("dim %1").arg(d);
+    for (std::size_t d = result->bytesPerDim.size(); d-- > 0;) {
+        *dimSet << result->bytesPerDim[d] / dimScale;
+        dims << (static_cast<qsizetype>(d) < m_dimensionNames.size() ? m_dimensionNames[static_cast<qsizetype>(d)]
+                                                                     : tr("dimension %1").arg(d + 1));
     }
-    auto* dimSeries = new QBarSeries;
+    auto* dimSeries = new QHorizontalBarSeries;
     dimSeries->append(dimSet);
+    dimSeries->setLabelsVisible(true);
+    dimSeries->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
+    dimSeries->setLabelsPrecision(3);
     auto* dimChart = new QChart;
     dimChart->addSeries(dimSeries);
     auto* dimAxis = new QBarCategoryAxis;
     dimAxis->append(dims);
-    auto* dimValues = new QValueAxis;
-    dimValues->setTitleText(QStringLiteral("GB"));
-    dimChart->addAxis(dimAxis, Qt::AlignBottom);
-    dimChart->addAxis(dimValues, Qt::AlignLeft);
+    dimAxis->setTruncateLabels(false);
+    QValueAxis* dimValues = roundAxis(kLabelRoom * mostCarried / dimScale, dimUnit);
+    dimChart->addAxis(dimAxis, Qt::AlignLeft);
+    dimChart->addAxis(dimValues, Qt::AlignBottom);
     dimSeries->attachAxis(dimAxis);
     dimSeries->attachAxis(dimValues);
     replaceChart(m_dims, dimChart, tr("Traffic per topology dimension"));

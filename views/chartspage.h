@@ -6,6 +6,7 @@
 
 #include <memory>
 
+#include <QStringList>
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
@@ -27,7 +28,10 @@ public:
     /// Shows an estimate. While the page is hidden (another tab is current) the charts are built
     /// when it is next shown or asked about: an edit's estimate then reaches the visible view
     /// sooner (four QCharts take 10-15 ms to build).
-    void setData(std::shared_ptr<const core::Workload> workload, std::shared_ptr<const core::EstimateResult> result);
+    /// `dimensionNames` name the topology's dimensions, innermost first (e.g. "NVLink switch, 8 x
+    /// 371 GB/s"); without them they are numbered.
+    void setData(std::shared_ptr<const core::Workload> workload, std::shared_ptr<const core::EstimateResult> result,
+                 QStringList dimensionNames = {});
     /// The estimate pinned for comparison (null: none): the breakdown chart then starts with the
     /// baseline's and this estimate's mean per rank, side by side.
     void setBaseline(std::shared_ptr<const core::EstimateResult> baseline);
@@ -58,6 +62,7 @@ private:
     int m_breakdownGroups = 0;
     QStringList m_breakdownCategories;
     QStringList m_topOps;
+    QStringList m_dimensionNames;
 };
 
 } // namespace flint::views

@@ -6,6 +6,8 @@
 
 #include <cmath>
 
+#include <QLocale>
+
 namespace flint::views {
 namespace {
 
@@ -23,7 +25,7 @@ QString formatCount(double value, const QString& unit)
         value /= 1000;
         ++p;
     }
-    return QStringLiteral("%1 %2%3").arg(value, 0, 'g', 3).arg(QLatin1String(prefixes[p]), unit);
+    return QStringLiteral("%1 %2%3").arg(QLocale().toString(value, 'g', 3)).arg(QLatin1String(prefixes[p]), unit);
 }
 
 } // namespace

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include <QLocale>
+
 namespace flint::views {
 
 double TimelineGeometry::mapTimeToX(double seconds) const
@@ -75,6 +77,22 @@ std::vector<double> TimelineGeometry::ticks(int maxTicks) const
     return result;
 }
 
+namespace {
+
+/// `text` with its decimal point as the current locale writes it ("1,25 ms" in German).
+std::string localised(std::string text)
+{
+    const QString point = QLocale().decimalPoint();
+    if (point == QStringLiteral("."))
+        return text;
+    const std::string local = point.toStdString();
+    for (std::size_t at = text.find('.'); at != std::string::npos; at = text.find('.', at + local.size()))
+        text.replace(at, 1, local);
+    return text;
+}
+
+} // namespace
+
 std::string formatDuration(double seconds)
 {
     struct Unit {
@@ -91,7 +109,7 @@ std::string formatDuration(double seconds)
             char text[32];
             const double a = std::fabs(value);
             std::snprintf(text, sizeof text, a >= 100 ? "%.0f %s" : a >= 10 ? "%.1f %s" : "%.2f %s", value, unit.name);
-            return text;
+            return localised(text);
         }
     return "0 s";
 }
@@ -106,7 +124,7 @@ std::string formatBytes(double bytes)
     }
     char text[32];
     std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.3g %s", bytes, units[unit]);
-    return text;
+    return localised(text);
 }
 
 } // namespace flint::views

@@ -34,10 +34,12 @@ struct TimelineGeometry {
     std::vector<double> ticks(int maxTicks) const;
 };
 
-/// "1.25 ms", "830 ns", "2.5 s": a time with a unit that keeps 3 significant digits.
+/// "1.25 ms", "830 ns", "2.5 s": a time with a unit that keeps 3 significant digits, with the
+/// current locale's decimal point (QLocale()).
 std::string formatDuration(double seconds);
 
-/// "1.5 GB", "512 KiB"-style bytes with decimal units (B, kB, MB, GB, TB).
+/// "1.5 GB", "512 B": bytes with decimal units (B, kB, MB, GB, TB), with the current locale's
+/// decimal point.
 std::string formatBytes(double bytes);
 
 } // namespace flint::views

@@ -10,6 +10,7 @@
 
 #include <QHelpEvent>
 #include <QKeyEvent>
+#include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
@@ -854,9 +855,9 @@ void TimelineView::summarizeRange(double from, double to)
     Q_EMIT rangeSummary(
         tr("%1 to %2 (%3): compute %4%, exposed communication %5%, idle %6%, %7 ops")
             .arg(toQString(formatDuration(from)), toQString(formatDuration(to)), toQString(formatDuration(to - from)))
-            .arg(percent(compute), 0, 'f', 1)
-            .arg(percent(comm), 0, 'f', 1)
-            .arg(std::max(0.0, 100.0 - percent(compute) - percent(comm)), 0, 'f', 1)
+            .arg(QLocale().toString(percent(compute), 'f', 1))
+            .arg(QLocale().toString(percent(comm), 'f', 1))
+            .arg(QLocale().toString(std::max(0.0, 100.0 - percent(compute) - percent(comm)), 'f', 1))
             .arg(ops));
 }
 

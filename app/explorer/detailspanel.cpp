@@ -8,6 +8,7 @@
 #include "views/viewpalette.h"
 
 #include <QLabel>
+#include <QLocale>
 #include <QPointer>
 #include <QStringList>
 #include <QTextBrowser>
@@ -97,7 +98,7 @@ void DetailsPanel::explainOp(std::shared_ptr<const core::LoadedWorkload> workloa
                                  dims.join(QLatin1Char(',')));
             }
             html += tr("%1 FLOP, %2 read, %3 written<br>")
-                        .arg(QString::number(static_cast<double>(o.flops), 'g', 4),
+                        .arg(QLocale().toString(static_cast<double>(o.flops), 'g', 4),
                              qs(views::formatBytes(static_cast<double>(o.bytesRead))),
                              qs(views::formatBytes(static_cast<double>(o.bytesWritten))));
             if (o.kind == core::OpKind::Collective) {

@@ -456,6 +456,15 @@ int MainWindow::ranksPerNode(const core::Cluster& cluster)
     return dims.empty() ? 8 : std::max(1, dims.front().npus);
 }
 
+QStringList MainWindow::dimensionNames(const core::Cluster& cluster)
+{
+    QStringList names;
+    for (const core::TopologyDim& dim : cluster.topology.dims) {
+        names << tr("%1 × %2 GB/s").arg(dim.npus).arg(QLocale().toString(dim.bandwidthBytesPerSecond() / 1e9, 'g', 4));
+    }
+    return names;
+}
+
 void MainWindow::showWorkload(const std::shared_ptr<const core::LoadedWorkload>& workload, const QString& path)
 {
     setWindowTitle(tr("%1 — Flint Explorer").arg(QFileInfo(path).fileName()));
@@ -489,7 +498,7 @@ void MainWindow::showEstimate(const std::shared_ptr<const engine::Evaluation>& e
     std::shared_ptr<const core::Workload> ranks(workload, &workload->workload);
     m_timelinePage->setData(ranks, result, ranksPerNode(cluster));
     m_matrixPage->setData(ranks, result, ranksPerNode(cluster));
-    m_charts->setData(ranks, result);
+    m_charts->setData(ranks, result, dimensionNames(cluster));
     showBaselineInViews();
     m_ops->setData(ranks, result, m_rank->value());
     m_detailsPanel->showEstimate(*evaluation);

@@ -127,6 +127,8 @@ public:
 
 private:
     static int ranksPerNode(const core::Cluster& cluster);
+    /// The topology's dimensions as the charts name them, innermost first: "Switch of 8, 370.8 GB/s".
+    static QStringList dimensionNames(const core::Cluster& cluster);
 
     Session* m_session = nullptr;
     QTabWidget* m_tabs = nullptr;

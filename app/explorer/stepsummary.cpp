@@ -59,7 +59,7 @@ QString StepSummary::summaryHtml(const engine::Evaluation& evaluation)
         text += tr("<br><small>compute includes %1 lost to communication running beside it (%2% of the "
                    "overlap)</small>")
                     .arg(duration(now.contention))
-                    .arg(100 * cluster.overlapSlowdown(), 0, 'f', 1);
+                    .arg(QLocale().toString(100 * cluster.overlapSlowdown(), 'f', 1));
     return text;
 }
 
@@ -71,7 +71,7 @@ QString delta(double value, double previous)
     const double change = previous > 0 ? 100.0 * (value - previous) / previous : 0.0;
     return QStringLiteral("%1 (%2%3%)")
         .arg(StepSummary::duration(value - previous), change >= 0 ? QStringLiteral("+") : QString())
-        .arg(change, 0, 'f', 1);
+        .arg(QLocale().toString(change, 'f', 1));
 }
 
 } // namespace
@@ -105,17 +105,17 @@ QString StepSummary::figuresHtml(const engine::Evaluation& evaluation)
         .arg(duration(f.stepTime))
         .arg(QLocale().toString(f.tokensPerSecond, 'f', 0))
         .arg(QLocale().toString(f.tokensPerSecond / ranks, 'f', 0))
-        .arg(100 * f.mfu, 0, 'f', 1)
-        .arg(100 * f.bubbleFraction, 0, 'f', 1)
-        .arg(100 * f.exposedCommFraction, 0, 'f', 1)
-        .arg(f.memoryBytes / gib, 0, 'f', 1)
-        .arg(f.memoryCapacity / gib, 0, 'f', 0)
+        .arg(QLocale().toString(100 * f.mfu, 'f', 1))
+        .arg(QLocale().toString(100 * f.bubbleFraction, 'f', 1))
+        .arg(QLocale().toString(100 * f.exposedCommFraction, 'f', 1))
+        .arg(QLocale().toString(f.memoryBytes / gib, 'f', 1))
+        .arg(QLocale().toString(f.memoryCapacity / gib, 'f', 0))
         .arg(f.outOfMemory ? tr(" — <span style='color:#c0392b'><b>OUT OF MEMORY</b></span>") : QString())
-        .arg(mem.weights / gib, 0, 'f', 1)
-        .arg(mem.gradients / gib, 0, 'f', 1)
-        .arg(mem.optimizer / gib, 0, 'f', 1)
-        .arg(mem.activations / gib, 0, 'f', 1)
-        .arg(mem.commBuffers / gib, 0, 'f', 1);
+        .arg(QLocale().toString(mem.weights / gib, 'f', 1))
+        .arg(QLocale().toString(mem.gradients / gib, 'f', 1))
+        .arg(QLocale().toString(mem.optimizer / gib, 'f', 1))
+        .arg(QLocale().toString(mem.activations / gib, 'f', 1))
+        .arg(QLocale().toString(mem.commBuffers / gib, 'f', 1));
 }
 
 QString StepSummary::parallelismFixed(const core::LoadedWorkload& workload)

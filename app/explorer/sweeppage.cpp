@@ -296,10 +296,10 @@ void SweepPage::redraw()
         };
         cell(0, QString::number(point.value));
         cell(1, QString::fromStdString(point.parallel().describe()));
-        cell(2, p.stepTime > 0 ? QString::number(p.stepTime, 'f', 3) + QStringLiteral(" s") : QString());
+        cell(2, p.stepTime > 0 ? QLocale().toString(p.stepTime, 'f', 3) + QStringLiteral(" s") : QString());
         cell(3, p.tokensPerSecond > 0 ? QLocale().toString(p.tokensPerSecond, 'f', 0) : QString());
-        cell(4, p.mfu > 0 ? QString::number(100 * p.mfu, 'f', 1) + QStringLiteral("%") : QString());
-        cell(5, p.memoryBytes > 0 ? QString::number(p.memoryBytes / 1073741824.0, 'f', 1) : QString());
+        cell(4, p.mfu > 0 ? QLocale().toString(100 * p.mfu, 'f', 1) + QStringLiteral("%") : QString());
+        cell(5, p.memoryBytes > 0 ? QLocale().toString(p.memoryBytes / 1073741824.0, 'f', 1) : QString());
         cell(6, static_cast<int>(i) == m_best ? tr("best")
                 : pending                     ? tr("…")
                                               : QString::fromStdString(point.evaluation.status()));

@@ -10,10 +10,16 @@
 #include "views/timelinepage.h"
 #include "views/timelineview.h"
 
+#include <cmath>
+
+#include <QBarCategoryAxis>
+#include <QChart>
+#include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QSignalSpy>
 #include <QTest>
+#include <QValueAxis>
 
 using namespace flint;
 
@@ -160,6 +166,43 @@ void TestResultViews::chartsFollowTheEstimate()
     page.setData(slow.workload, slow.result);
     QVERIFY2(page.topOps().front().contains(QStringLiteral("grad_all_reduce")),
              qPrintable(page.topOps().join(QStringLiteral(", "))));
+
+    // Publication-style axes: every value axis starts at 0 and ticks in 1-2-5 steps, numbers in the
+    // chart's locale; byte axes in the unit that keeps the largest figure under 1,000; the
+    // topology's dimensions by the names given.
+    const QStringList names{QStringLiteral("8 × 370.8 GB/s"), QStringLiteral("2 × 50 GB/s")};
+    page.setData(slow.workload, slow.result, names);
+    page.topOps(); // builds the charts
+    const QList<QChartView*> views = page.findChildren<QChartView*>();
+    QCOMPARE(views.size(), 4);
+    int valueAxes = 0;
+    bool namedDimensions = false;
+    for (QChartView* view : views) {
+        QChart* chart = view->chart();
+        QVERIFY(chart->localizeNumbers());
+        for (QAbstractAxis* axis : chart->axes()) {
+            if (auto* categories = qobject_cast<QBarCategoryAxis*>(axis)) {
+                QVERIFY(!categories->truncateLabels());
+                namedDimensions = namedDimensions || categories->categories().contains(names[0]);
+                continue;
+            }
+            auto* values = qobject_cast<QValueAxis*>(axis);
+            QVERIFY(values);
+            ++valueAxes;
+            QCOMPARE(values->min(), 0.0);
+            const double step = values->max() / (values->tickCount() - 1);
+            const double mantissa = step / std::pow(10.0, std::floor(std::log10(step) + 1e-9));
+            QVERIFY2(qFuzzyCompare(mantissa, 1.0) || qFuzzyCompare(mantissa, 2.0) || qFuzzyCompare(mantissa, 5.0),
+                     qPrintable(QStringLiteral("%1: max %2, %3 ticks")
+                                    .arg(chart->title())
+                                    .arg(values->max())
+                                    .arg(values->tickCount())));
+            if (values->titleText().endsWith(QLatin1Char('B')))
+                QVERIFY2(values->max() < 2000 && values->max() >= 1, qPrintable(values->titleText()));
+        }
+    }
+    QCOMPARE(valueAxes, 4);
+    QVERIFY(namedDimensions);
 }
 
 void TestResultViews::timelineGroupsZoomsAndPicks()

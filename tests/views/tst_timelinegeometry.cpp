@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include <QLocale>
 #include <QTest>
 
 using flint::views::TimelineGeometry;
@@ -115,6 +116,13 @@ void TestTimelineGeometry::formatsDurationsAndBytes()
     QCOMPARE(flint::views::formatDuration(19.6), std::string("19.6 s"));
     QCOMPARE(flint::views::formatBytes(1048576), std::string("1.05 MB"));
     QCOMPARE(flint::views::formatBytes(512), std::string("512 B"));
+    // In the locale's own decimal notation (the explorer sets the default to its language).
+    const QLocale previous;
+    QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
+    QCOMPARE(flint::views::formatDuration(1.25e-3), std::string("1,25 ms"));
+    QCOMPARE(flint::views::formatBytes(1048576), std::string("1,05 MB"));
+    QLocale::setDefault(previous);
+    QCOMPARE(flint::views::formatDuration(1.25e-3), std::string("1.25 ms"));
 }
 
 QTEST_GUILESS_MAIN(TestTimelineGeometry)
