@@ -8,7 +8,9 @@
 #include <cmath>
 #include <span>
 
+#include <QFontMetricsF>
 #include <QHelpEvent>
+#include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
@@ -20,6 +22,7 @@ CommMatrixView::CommMatrixView(QWidget* parent)
     : QWidget(parent)
 {
     setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus);
     setMinimumSize(240, 200);
 }
 
@@ -208,20 +211,82 @@ void CommMatrixView::rebuild()
     update();
 }
 
+namespace {
+
+// Margins around the square the matrix fills: tick labels and titles on the left and on top, the
+// colour legend on the right.
+constexpr double kLeft = 66, kTop = 40, kRight = 140, kBottom = 10;
+/// The largest zoom: where a cell is this many pixels wide, and at least this factor.
+constexpr double kMaxCellPixels = 48, kMinMaxZoom = 4;
+/// Least pixels between two ticks, and between two separator lines.
+constexpr double kTickSpacing = 40, kSeparatorSpacing = 40;
+
+/// The smallest `base` x 2^k (k >= 0) whose span of `pixelsPerUnit` reaches `pixels`.
+int stepReaching(int base, double pixelsPerUnit, double pixels, int limit)
+{
+    std::int64_t step = std::max(1, base);
+    while (static_cast<double>(step) * pixelsPerUnit < pixels && step < limit)
+        step *= 2;
+    return static_cast<int>(std::min<std::int64_t>(step, std::max(1, limit)));
+}
+
+} // namespace
+
+QRectF CommMatrixView::viewportRect() const
+{
+    const double side = std::max(10.0, std::min(width() - kLeft - kRight, height() - kTop - kBottom));
+    return QRectF(kLeft, kTop, side, side);
+}
+
 QRectF CommMatrixView::plotRect() const
 {
-    const double side = std::min(width() - 150.0, height() - 40.0) * m_zoom;
-    return QRectF(50, 20, std::max(10.0, side), std::max(10.0, side));
+    const QRectF view = viewportRect();
+    return QRectF(view.left() - m_pan.x(), view.top() - m_pan.y(), view.width() * m_zoom, view.height() * m_zoom);
+}
+
+void CommMatrixView::clampPan()
+{
+    const double room = viewportRect().width() * (m_zoom - 1);
+    m_pan = QPointF(std::clamp(m_pan.x(), 0.0, room), std::clamp(m_pan.y(), 0.0, room));
+}
+
+int CommMatrixView::tickStep() const
+{
+    if (m_cells == 0)
+        return 0;
+    const double cellPixels = plotRect().width() / m_cells;
+    // Powers of two: the sizes parallel groups come in.
+    const int cells = stepReaching(1, cellPixels, kTickSpacing, m_cells);
+    return m_byNode ? cells : cells * m_ranksPerCell;
+}
+
+int CommMatrixView::separatorStep() const
+{
+    if (m_cells == 0 || m_byNode || m_ranksPerNode % m_ranksPerCell != 0)
+        return 0;
+    const int nodeCells = m_ranksPerNode / m_ranksPerCell;
+    if (nodeCells <= 1 || nodeCells >= m_cells)
+        return 0;
+    const double cellPixels = plotRect().width() / m_cells;
+    const int cells = stepReaching(nodeCells, cellPixels, kSeparatorSpacing, m_cells);
+    return cells >= m_cells ? 0 : cells * m_ranksPerCell;
 }
 
 std::pair<int, int> CommMatrixView::cellAt(QPointF pos) const
 {
     const QRectF plot = plotRect();
-    if (m_cells == 0 || !plot.contains(pos))
+    if (m_cells == 0 || !plot.contains(pos) || !viewportRect().contains(pos))
         return {-1, -1};
     const double cell = plot.width() / m_cells;
     return {std::min(m_cells - 1, static_cast<int>((pos.y() - plot.top()) / cell)),
             std::min(m_cells - 1, static_cast<int>((pos.x() - plot.left()) / cell))};
+}
+
+QRectF CommMatrixView::cellRect(int source, int destination) const
+{
+    const QRectF plot = plotRect();
+    const double cell = m_cells > 0 ? plot.width() / m_cells : 0;
+    return QRectF(plot.left() + destination * cell, plot.top() + source * cell, cell, cell);
 }
 
 void CommMatrixView::paintEvent(QPaintEvent*)
@@ -236,29 +301,76 @@ void CommMatrixView::paintEvent(QPaintEvent*)
                                       : tr("No %1 traffic in this step").arg(m_kind));
         return;
     }
+    clampPan();
+    const QRectF view = viewportRect();
     const QRectF plot = plotRect();
     const double cell = plot.width() / m_cells;
-    p.drawImage(plot, m_image);
-    p.setPen(palette().color(QPalette::Text));
-    p.drawRect(plot);
+    // The cells in view only: scaling the whole image to a zoomed plot would allocate its size.
+    const auto visible = [&](double from, double to) {
+        const int first = std::clamp(static_cast<int>(std::floor(from / cell)), 0, m_cells);
+        const int last = std::clamp(static_cast<int>(std::ceil(to / cell)), first, m_cells);
+        return std::pair{first, last};
+    };
+    const auto [c0, c1] = visible(view.left() - plot.left(), view.right() - plot.left());
+    const auto [r0, r1] = visible(view.top() - plot.top(), view.bottom() - plot.top());
+    p.save();
+    p.setClipRect(view);
+    p.drawImage(QRectF(plot.left() + c0 * cell, plot.top() + r0 * cell, (c1 - c0) * cell, (r1 - r0) * cell), m_image,
+                QRectF(c0, r0, c1 - c0, r1 - r0));
+    // Separators between groups of nodes (consecutive ranks: tensor-parallel groups, stages).
+    const QColor text = palette().color(QPalette::Text);
+    if (const int ranks = separatorStep(); ranks > 0) {
+        QColor line = text;
+        line.setAlpha(70);
+        p.setPen(QPen(line, 1));
+        const int cells = ranks / m_ranksPerCell;
+        for (int c = cells; c < m_cells; c += cells) {
+            const double at = c * cell;
+            p.drawLine(QPointF(plot.left() + at, view.top()), QPointF(plot.left() + at, view.bottom()));
+            p.drawLine(QPointF(view.left(), plot.top() + at), QPointF(view.right(), plot.top() + at));
+        }
+    }
     if (!m_highlighted.empty()) {
         p.setPen(QPen(palette().color(QPalette::Highlight), std::clamp(cell / 4, 1.0, 3.0)));
         p.setBrush(Qt::NoBrush);
         for (const auto& [s, d] : m_highlighted)
             p.drawRect(QRectF(plot.left() + d * cell, plot.top() + s * cell, std::max(cell, 2.0), std::max(cell, 2.0)));
-        p.setPen(palette().color(QPalette::Text));
+    }
+    p.restore();
+    p.setPen(text);
+    p.drawRect(view);
+    // Ticks: the first rank (or node) of every tickStep() along both axes.
+    const int step = tickStep();
+    const int stepCells = m_byNode ? step : std::max(1, step / m_ranksPerCell);
+    const QFontMetricsF metrics(font());
+    for (int c = 0; c < m_cells; c += stepCells) {
+        // Wide cells are labelled at their middle, narrow ones at their start (the first rank).
+        const double at = c * cell + (cell >= 12 ? cell / 2 : 0);
+        const QString label =
+            m_byNode ? QString::number(c)
+                     : QString::number(m_ordered ? m_rankAt[static_cast<std::size_t>(c)] : ranksOfCell(c).first);
+        const double x = plot.left() + at, y = plot.top() + at;
+        if (x >= view.left() - 0.5 && x <= view.right() + 0.5) {
+            p.drawLine(QPointF(x, view.top() - 4), QPointF(x, view.top()));
+            p.drawText(QRectF(x - 30, view.top() - 20, 60, 16), Qt::AlignHCenter | Qt::AlignBottom, label);
+        }
+        if (y >= view.top() - 0.5 && y <= view.bottom() + 0.5) {
+            p.drawLine(QPointF(view.left() - 4, y), QPointF(view.left(), y));
+            p.drawText(QRectF(view.left() - 50, y - 8, 44, 16), Qt::AlignRight | Qt::AlignVCenter, label);
+        }
     }
     const QString order = m_ordered ? tr(" (grouped order)") : QString();
-    p.drawText(QRectF(plot.left(), 0, plot.width(), 18), Qt::AlignCenter,
+    p.drawText(QRectF(view.left(), 0, view.width(), 18), Qt::AlignCenter,
                (m_byNode ? tr("destination node") : tr("destination rank")) + order);
     p.save();
-    p.translate(14, plot.center().y());
+    p.translate(12, view.center().y());
     p.rotate(-90);
-    p.drawText(QRectF(-plot.height() / 2, -10, plot.height(), 20), Qt::AlignCenter,
+    p.drawText(QRectF(-view.height() / 2, -10, view.height(), 20), Qt::AlignCenter,
                (m_byNode ? tr("source node") : tr("source rank")) + order);
     p.restore();
-    // Legend: the log scale from the smallest to the largest cell.
-    const QRectF legend(plot.right() + 16, plot.top(), 14, std::min(plot.height(), 200.0));
+    // Legend beside the viewport, in place whatever the zoom: the log scale from the smallest to the
+    // largest cell.
+    const QRectF legend(view.right() + 16, view.top(), 14, std::min(view.height(), 200.0));
     for (int i = 0; i < static_cast<int>(legend.height()); ++i)
         p.fillRect(QRectF(legend.left(), legend.bottom() - i - 1, legend.width(), 1), heatColor(i / legend.height()));
     p.drawRect(legend);
@@ -267,7 +379,8 @@ void CommMatrixView::paintEvent(QPaintEvent*)
     };
     p.drawText(QPointF(legend.right() + 4, legend.top() + 10), label(m_max));
     p.drawText(QPointF(legend.right() + 4, legend.bottom()), label(m_scaleMin));
-    p.drawText(QPointF(legend.left(), legend.bottom() + 16),
+    const double room = std::max(40.0, width() - legend.left() - 4);
+    p.drawText(QRectF(legend.left(), legend.bottom() + 4, room, 3 * metrics.height()), Qt::TextWordWrap,
                m_metric == Metric::Bytes ? tr("bytes, log scale") : tr("link time, log scale"));
 }
 
@@ -297,23 +410,87 @@ bool CommMatrixView::event(QEvent* event)
 
 void CommMatrixView::mousePressEvent(QMouseEvent* event)
 {
+    if (event->button() != Qt::LeftButton)
+        return;
+    m_pressed = true;
+    m_dragging = false;
+    m_pressAt = event->position();
+    m_panAtPress = m_pan;
+}
+
+void CommMatrixView::mouseMoveEvent(QMouseEvent* event)
+{
+    if (!m_pressed || !(event->buttons() & Qt::LeftButton))
+        return;
+    const QPointF moved = event->position() - m_pressAt;
+    if (!m_dragging && moved.manhattanLength() > 4)
+        m_dragging = true;
+    if (m_dragging && m_zoom > 1) {
+        m_pan = m_panAtPress - moved;
+        clampPan();
+        update();
+    }
+}
+
+void CommMatrixView::mouseReleaseEvent(QMouseEvent* event)
+{
+    if (event->button() != Qt::LeftButton || !m_pressed)
+        return;
+    m_pressed = false;
+    if (m_dragging)
+        return;
     const auto [s, d] = cellAt(event->position());
-    if (event->button() != Qt::LeftButton || s < 0 || cellBytes(s, d) <= 0)
+    if (s < 0 || cellBytes(s, d) <= 0)
         return;
     const auto [srcFirst, srcCount] = ranksOfCell(s);
     const auto [dstFirst, dstCount] = ranksOfCell(d);
     Q_EMIT cellClicked(srcFirst, srcCount, dstFirst, dstCount);
 }
 
+void CommMatrixView::keyPressEvent(QKeyEvent* event)
+{
+    const QPointF centre = viewportRect().center();
+    switch (event->key()) {
+    case Qt::Key_F:
+    case Qt::Key_0:
+        resetZoom();
+        return;
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+        zoomAbout(centre, 1.5);
+        return;
+    case Qt::Key_Minus:
+        zoomAbout(centre, 1 / 1.5);
+        return;
+    default:
+        QWidget::keyPressEvent(event);
+    }
+}
+
 void CommMatrixView::wheelEvent(QWheelEvent* event)
 {
-    m_zoom = std::clamp(m_zoom * std::pow(1.2, event->angleDelta().y() / 120.0), 1.0, 16.0);
+    zoomAbout(event->position(), std::pow(1.5, event->angleDelta().y() / 120.0));
+}
+
+void CommMatrixView::zoomAbout(QPointF at, double factor)
+{
+    const QRectF view = viewportRect();
+    if (!view.contains(at))
+        at = view.center();
+    const double most = std::max(kMinMaxZoom, kMaxCellPixels * std::max(1, m_cells) / view.width());
+    const double zoom = std::clamp(m_zoom * factor, 1.0, most);
+    // The matrix point under `at` stays under it.
+    const QPointF inPlot = at - view.topLeft() + m_pan;
+    m_pan = inPlot * (zoom / m_zoom) - (at - view.topLeft());
+    m_zoom = zoom;
+    clampPan();
     update();
 }
 
 void CommMatrixView::resetZoom()
 {
     m_zoom = 1;
+    m_pan = {};
     update();
 }
 

@@ -45,9 +45,21 @@ public:
     /// Outlines the cells that carry these (source rank, destination rank) transfers; empty clears.
     void highlightFlows(const std::vector<std::pair<std::int32_t, std::int32_t>>& flows);
 
-    /// Back to the whole matrix in the window (the wheel zooms in).
+    /// Back to the whole matrix in the window (the wheel zooms in about the pointer; a drag pans).
     void resetZoom();
     double zoom() const { return m_zoom; }
+    /// Zooms by `factor` keeping the point `at` (widget coordinates) where it is; the zoom stays
+    /// between 1 (the whole matrix) and the zoom at which one cell is 48 pixels wide (at least 4).
+    void zoomAbout(QPointF at, double factor);
+    /// Ranks between two ticks of the axes, and between two separator lines (0: none drawn), at
+    /// the current size and zoom.
+    int tickStep() const;
+    int separatorStep() const;
+    /// The cell position under widget point `pos` along (source, destination), or (-1, -1) outside
+    /// the matrix or the part of it in view.
+    std::pair<int, int> cellAt(QPointF pos) const;
+    /// Where the cell is drawn now, in widget coordinates (outside the viewport when scrolled away).
+    QRectF cellRect(int source, int destination) const;
     /// Cells shown along each axis (after binning and aggregation).
     int cellCount() const { return m_cells; }
     /// Bytes of the shown cell (row = source, positions after ordering), for tests and tooltips.
@@ -74,12 +86,18 @@ protected:
     bool event(QEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
 
 private:
     void rebuild();
+    /// Where the matrix is seen: the square it fills at zoom 1 (the window onto it when zoomed).
+    QRectF viewportRect() const;
+    /// The whole matrix at the current zoom and pan (larger than the viewport when zoomed).
     QRectF plotRect() const;
-    /// The cell position under widget point `pos` along (source, destination), or (-1, -1).
-    std::pair<int, int> cellAt(QPointF pos) const;
+    /// Keeps the pan inside the matrix.
+    void clampPan();
     std::size_t at(int source, int destination) const
     {
         return static_cast<std::size_t>(source) * static_cast<std::size_t>(m_cells) +
@@ -108,7 +126,12 @@ private:
     double m_minPositive = 0;
     double m_scaleMin = 0; ///< bottom of the colour scale: at most a tenth of m_max
     double m_zoom = 1;
-    QImage m_image; ///< the cells, one pixel each, rebuilt with the data (paint only scales it)
+    QPointF m_pan;        ///< pixels of the zoomed matrix scrolled past the viewport's top left
+    QPointF m_pressAt;    ///< where the left button went down
+    QPointF m_panAtPress; ///< m_pan then
+    bool m_pressed = false;
+    bool m_dragging = false; ///< the press moved far enough to pan rather than click
+    QImage m_image;          ///< the cells, one pixel each, rebuilt with the data (paint only scales it)
 };
 
 } // namespace flint::views

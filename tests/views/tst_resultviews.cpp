@@ -12,14 +12,17 @@
 
 #include <cmath>
 
+#include <QApplication>
 #include <QBarCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QMouseEvent>
 #include <QSignalSpy>
 #include <QTest>
 #include <QValueAxis>
+#include <QWheelEvent>
 
 using namespace flint;
 
@@ -61,6 +64,7 @@ class TestResultViews : public QObject {
 private Q_SLOTS:
     void matrixControls();
     void nearlyEqualCellsLookAlike();
+    void matrixZoomsAboutThePointerAndPans();
     void chartsFollowTheEstimate();
     void timelineGroupsZoomsAndPicks();
 };
@@ -150,6 +154,55 @@ void TestResultViews::matrixControls()
             crossNode += view->cellBytes(s, d);
     byNode->setChecked(true);
     QCOMPARE(view->cellBytes(0, 1), crossNode);
+}
+
+void TestResultViews::matrixZoomsAboutThePointerAndPans()
+{
+    // The wheel zooms about the pointer (the cell under it stays under it), a drag pans, a click
+    // names its cell, F fits; ticks and node separators stay readable whatever the zoom.
+    const Fixture f = estimated();
+    views::CommMatrixPage page;
+    page.resize(800, 600);
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    page.setData(f.workload, f.result, 8);
+    views::CommMatrixView* view = page.view();
+    QCOMPARE(view->cellCount(), 16);
+    const double cellPixels = view->cellRect(0, 0).width();
+    QVERIFY(view->tickStep() >= 1 && view->tickStep() * cellPixels >= 40);
+    QCOMPARE(view->separatorStep(), 8); // the node boundary
+    QSignalSpy clicked(view, &views::CommMatrixView::cellClicked);
+    QTest::mouseClick(view, Qt::LeftButton, {}, view->cellRect(3, 7).center().toPoint());
+    QCOMPARE(clicked.size(), 1);
+    QCOMPARE(clicked.front(), (QList<QVariant>{3, 1, 7, 1}));
+
+    const QPointF at = view->cellRect(12, 13).center();
+    QWheelEvent wheel(at, view->mapToGlobal(at), {}, {0, 3 * 120}, Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase,
+                      false);
+    QApplication::sendEvent(view, &wheel);
+    QVERIFY(view->zoom() > 1);
+    QCOMPARE(view->cellAt(at), (std::pair<int, int>{12, 13}));
+    QVERIFY(view->cellRect(12, 13).width() > 1.2 * cellPixels);
+    // The zoom stops where a cell is 48 pixels wide, or at 4x where cells are wide already.
+    for (int i = 0; i < 20; ++i)
+        view->zoomAbout(at, 1.5);
+    QCOMPARE(view->zoom(), std::max(4.0, 48 / cellPixels));
+    QVERIFY(view->tickStep() >= 1);
+    // A drag pans and clicks nothing: the cell grabbed moves with the pointer.
+    const QPoint from = at.toPoint(), to = from + QPoint(60, 60);
+    const std::pair<int, int> grabbed = view->cellAt(QPointF(from));
+    QVERIFY(grabbed.first >= 0);
+    QTest::mousePress(view, Qt::LeftButton, {}, from);
+    QMouseEvent move(QEvent::MouseMove, QPointF(to), view->mapToGlobal(QPointF(to)), Qt::NoButton, Qt::LeftButton,
+                     Qt::NoModifier);
+    QApplication::sendEvent(view, &move);
+    QTest::mouseRelease(view, Qt::LeftButton, {}, to);
+    QCOMPARE(clicked.size(), 1);
+    QCOMPARE(view->cellAt(QPointF(to)), grabbed);
+    view->setFocus();
+    QTest::keyClick(view, Qt::Key_F);
+    QCOMPARE(view->zoom(), 1.0);
+    QCOMPARE(view->cellRect(0, 0).width(), cellPixels);
 }
 
 void TestResultViews::chartsFollowTheEstimate()
