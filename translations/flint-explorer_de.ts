@@ -1435,6 +1435,22 @@ auf %2</translation>
             <numerusform>Knoten (je %n Ränge)</numerusform>
         </translation>
     </message>
+    <message>
+        <source>forward</source>
+        <translation>vorwärts</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>rückwärts</translation>
+    </message>
+    <message>
+        <source>optimizer</source>
+        <translation>Optimierer</translation>
+    </message>
+    <message>
+        <source>communication</source>
+        <translation>Kommunikation</translation>
+    </message>
 </context>
 <context>
     <name>flint::views::TimelineView</name>
@@ -1484,6 +1500,10 @@ auf %2</translation>
     <message>
         <source>%1 to %2 (%3): compute %4%, exposed communication %5%, idle %6%, %7 ops</source>
         <translation>%1 bis %2 (%3): Rechnen %4 %, nicht überlappte Kommunikation %5 %, Leerlauf %6 %, %7 Ops</translation>
+    </message>
+    <message>
+        <source>stage %1</source>
+        <translation>Stufe %1</translation>
     </message>
 </context>
 <context>

@@ -1426,6 +1426,22 @@ on %2</source>
             <numerusform>节点（每个节点 %n 个 rank）</numerusform>
         </translation>
     </message>
+    <message>
+        <source>forward</source>
+        <translation>前向</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>反向</translation>
+    </message>
+    <message>
+        <source>optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <source>communication</source>
+        <translation>通信</translation>
+    </message>
 </context>
 <context>
     <name>flint::views::TimelineView</name>
@@ -1474,6 +1490,10 @@ on %2</source>
     <message>
         <source>%1 to %2 (%3): compute %4%, exposed communication %5%, idle %6%, %7 ops</source>
         <translation>%1 至 %2（%3）：计算 %4%，未重叠通信 %5%，空闲 %6%，%7 个算子</translation>
+    </message>
+    <message>
+        <source>stage %1</source>
+        <translation>阶段 %1</translation>
     </message>
 </context>
 <context>

@@ -3,6 +3,7 @@
 
 #include "views/partitionlabel.h"
 #include "views/timelineview.h"
+#include "views/viewpalette.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -21,9 +22,14 @@ TimelinePage::TimelinePage(QWidget* parent)
     auto* controls = new QHBoxLayout;
     m_grouping = new QComboBox(this);
     m_grouping->setToolTip(tr("How lanes are grouped; click a group's label in the timeline to collapse it"));
+    m_grouping->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_grouping->setMinimumContentsLength(24);
     auto* fit = new QPushButton(tr("Fit"), this);
+    m_legend = new QLabel(this);
+    m_legend->setObjectName(QStringLiteral("timelineLegend"));
     controls->addWidget(new QLabel(tr("Group lanes by:"), this));
     controls->addWidget(m_grouping, 1);
+    controls->addWidget(m_legend);
     controls->addWidget(fit);
     layout->addLayout(controls);
     auto* split = new QSplitter(Qt::Vertical, this);
@@ -97,10 +103,32 @@ void TimelinePage::setData(std::shared_ptr<const core::Workload> workload,
     m_result = result;
     alignExtents(); // before setData, which fits the window to the longer step
     m_view->setData(std::move(workload), std::move(result), ranksPerNode);
-    if (!newWorkload)
+    if (!newWorkload) {
         applyGrouping(); // setData regrouped by node: keep the user's choice
+        return;
+    }
+    // Lanes open grouped by pipeline stage where there are stages (a stage's ranks run one
+    // program), else by node.
+    int initial = 0;
+    for (std::size_t i = 0; i < m_partitions.size(); ++i)
+        if (m_partitions[i].basis == core::RankPartition::Basis::Program && m_partitions[i].parts.size() > 1)
+            initial = static_cast<int>(i) + 1;
+    if (m_grouping->currentIndex() == initial)
+        applyGrouping();
     else
-        m_grouping->setCurrentIndex(0);
+        m_grouping->setCurrentIndex(initial);
+    // Compute spans coloured by pass where the ops say which pass they belong to.
+    const auto swatch = [](StepPhase phase, const QString& name) {
+        return QStringLiteral("<span style=\"color:%1\">■</span>&nbsp;%2").arg(phaseColor(phase).name(), name);
+    };
+    m_legend->setText(m_view->showsPhases()
+                          ? QStringList{swatch(StepPhase::Forward, tr("forward")),
+                                        swatch(StepPhase::Backward, tr("backward")),
+                                        swatch(StepPhase::Optimizer, tr("optimizer")),
+                                        QStringLiteral("<span style=\"color:%1\">■</span>&nbsp;%2")
+                                            .arg(colorOf(core::OpKind::Collective).name(), tr("communication"))}
+                                .join(QStringLiteral("&nbsp;&nbsp;"))
+                          : QString());
 }
 
 void TimelinePage::applyGrouping()

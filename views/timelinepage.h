@@ -55,6 +55,7 @@ private:
     std::shared_ptr<const core::EstimateResult> m_result;
     std::shared_ptr<const core::EstimateResult> m_comparisonResult;
     QComboBox* m_grouping = nullptr;
+    QLabel* m_legend = nullptr; ///< the colours of the passes, when the workload has them
     std::shared_ptr<const core::Workload> m_workload;
     std::vector<core::RankPartition> m_partitions;
 };

@@ -154,6 +154,20 @@ void TimelineView::setData(std::shared_ptr<const core::Workload> workload,
     m_workload = std::move(workload);
     m_result = std::move(result);
     m_ranksPerNode = std::max(1, ranksPerNode);
+    if (m_workload.get() != m_phasesOf) {
+        // Once per workload (what-if edits keep it): tens of thousands of scope searches.
+        m_phasesOf = m_workload.get();
+        m_phases.clear();
+        if (m_workload) {
+            m_phases.resize(m_workload->programs.size());
+            for (std::size_t p = 0; p < m_workload->programs.size(); ++p) {
+                const core::Program& program = *m_workload->programs[p];
+                m_phases[p].reserve(program.ops.size());
+                for (const core::Op& op : program.ops)
+                    m_phases[p].push_back(phaseOf(op));
+            }
+        }
+    }
     m_lanes = std::make_unique<Lanes>();
     m_firstRow = 0;
     m_highlightOp = -1;
@@ -185,6 +199,23 @@ void TimelineView::setData(std::shared_ptr<const core::Workload> workload,
     fit();
 }
 
+bool TimelineView::showsPhases() const
+{
+    for (const auto& phases : m_phases)
+        for (StepPhase phase : phases)
+            if (phase != StepPhase::Other)
+                return true;
+    return false;
+}
+
+QColor TimelineView::spanColor(int rank, int opIndex) const
+{
+    const std::size_t program = m_workload->ranks[static_cast<std::size_t>(rank)].program;
+    const core::Op& op = m_workload->programs[program]->ops[static_cast<std::size_t>(opIndex)];
+    const StepPhase phase = m_phases[program][static_cast<std::size_t>(opIndex)];
+    return phase == StepPhase::Other ? colorOf(op) : phaseColor(phase);
+}
+
 void TimelineView::setGrouping(const core::RankPartition* partition)
 {
     rebuildGroups(partition);
@@ -206,8 +237,13 @@ void TimelineView::rebuildGroups(const core::RankPartition* partition)
     }
     if (partition) {
         const bool program = partition->basis == core::RankPartition::Basis::Program;
+        // Programs that several ranks share are pipeline stages; one per rank, they are just programs.
+        const bool stages = program && partition->parts.size() < static_cast<std::size_t>(ranks);
         for (std::size_t i = 0; i < partition->parts.size(); ++i)
-            m_groups.push_back({program ? tr("program %1").arg(i) : tr("group %1").arg(i), partition->parts[i]});
+            m_groups.push_back({stages    ? tr("stage %1").arg(i)
+                                : program ? tr("program %1").arg(i)
+                                          : tr("group %1").arg(i),
+                                partition->parts[i]});
     } else {
         for (int first = 0; first < ranks; first += m_ranksPerNode) {
             Group g{tr("node %1").arg(first / m_ranksPerNode), {}};
@@ -463,7 +499,6 @@ void TimelineView::paintLane(QPainter& painter, FrameCache& cache, int rank, int
         // One pixel row per track: each span colours the columns it covers; a span narrower than a
         // pixel colours its column (the last one drawn wins, as level of detail).
         FrameCache::Strip strip;
-        const core::Program& program = m_workload->programOf(static_cast<std::size_t>(rank));
         for (int track = 0; track < 2; ++track) {
             QImage line(columns, 1, QImage::Format_ARGB32_Premultiplied);
             line.fill(Qt::transparent);
@@ -484,7 +519,7 @@ void TimelineView::paintLane(QPainter& painter, FrameCache& cache, int rank, int
                 const int c1 = std::clamp(static_cast<int>(std::ceil(x1)) - 1, c0, columns - 1);
                 if (it->op != lastOp) {
                     lastOp = it->op;
-                    lastColor = colorOf(program.ops[it->op]).rgba();
+                    lastColor = spanColor(rank, static_cast<int>(it->op)).rgba();
                 }
                 std::fill(pixels + c0, pixels + c1 + 1, lastColor);
                 if (static_cast<int>(it->op) == m_highlightOp)

@@ -5,6 +5,7 @@
 #include "core/rankpartition.h"
 #include "core/workload.h"
 #include "views/timelinegeometry.h"
+#include "views/viewpalette.h"
 
 #include <memory>
 
@@ -50,6 +51,11 @@ public:
     void setGroupCollapsed(int group, bool collapsed);
     /// The rank shown on row `row`, or -1 for a summary row.
     int rankOfRow(int row) const;
+    /// Whether any compute op has a step phase (forward, backward, optimizer): its spans are then
+    /// coloured by phase (phaseColor) instead of all alike.
+    bool showsPhases() const;
+    /// The colour the span of op `opIndex` of `rank`'s program is painted with.
+    QColor spanColor(int rank, int opIndex) const;
     /// Ranks whose labels are marked as members of the highlighted op's group.
     const std::vector<bool>& markedRanks() const { return m_marked; }
 
@@ -118,6 +124,9 @@ private:
     std::shared_ptr<const core::Workload> m_workload;
     std::shared_ptr<const core::EstimateResult> m_result;
     std::unique_ptr<Lanes> m_lanes;
+    /// Per program, the step phase of each op (phaseOf), worked out once per workload.
+    std::vector<std::vector<StepPhase>> m_phases;
+    const core::Workload* m_phasesOf = nullptr;
     TimelineGeometry m_time;
     int m_ranksPerNode = 8;
     int m_firstRow = 0; ///< vertical scroll, in rows

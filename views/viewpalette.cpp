@@ -50,6 +50,35 @@ QColor colorOf(const core::Op& op)
     return colorOf(op.kind, op.collective);
 }
 
+StepPhase phaseOf(const core::Op& op)
+{
+    if (op.kind != core::OpKind::Compute || op.isCpuOp)
+        return StepPhase::Other;
+    const std::string& scope = op.scope;
+    if (scope.find("/backward") != std::string::npos || scope.find("transpose(jvp(") != std::string::npos)
+        return StepPhase::Backward;
+    if (scope.find("/forward") != std::string::npos || scope.find("jvp(") != std::string::npos)
+        return StepPhase::Forward;
+    if (scope.rfind("optimizer", 0) == 0)
+        return StepPhase::Optimizer;
+    return StepPhase::Other;
+}
+
+QColor phaseColor(StepPhase phase)
+{
+    switch (phase) {
+    case StepPhase::Forward:
+        return QColor(0x86, 0xb4, 0xde);
+    case StepPhase::Backward:
+        return QColor(0x2b, 0x4f, 0x7e);
+    case StepPhase::Optimizer:
+        return QColor(0x8c, 0x6b, 0xb1);
+    case StepPhase::Other:
+        break;
+    }
+    return colorOf(core::OpKind::Compute);
+}
+
 QString kindLabel(const core::Op& op)
 {
     if (op.kind == core::OpKind::Collective)

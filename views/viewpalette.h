@@ -3,6 +3,8 @@
 
 #include "core/op.h"
 
+#include <cstdint>
+
 #include <QColor>
 #include <QString>
 
@@ -12,6 +14,14 @@ namespace flint::views {
 /// kind its own red-to-purple shade, CPU ops grey.
 QColor colorOf(const core::Op& op);
 QColor colorOf(core::OpKind kind, core::CollectiveKind collective = core::CollectiveKind::AllReduce);
+/// Which pass of a training step a compute op belongs to, from its scope: the built-in models'
+/// "microbatch N/layer L/forward" and ".../backward" and "optimizer", JAX's "jvp(" (forward) and
+/// "transpose(jvp(" (backward) in HLO op names. Other: none of these.
+enum class StepPhase : std::uint8_t { Other, Forward, Backward, Optimizer };
+StepPhase phaseOf(const core::Op& op);
+/// The timeline's colour of a compute op of `phase` (forward light blue, backward dark blue,
+/// optimizer purple; Other is colorOf's compute blue).
+QColor phaseColor(StepPhase phase);
 /// "compute", "all-reduce", "send", ... for legends and tooltips.
 QString kindLabel(const core::Op& op);
 /// Colour for `fraction` in [0, 1] on a perceptually ordered dark-to-bright scale (heatmaps).

@@ -9,6 +9,7 @@
 #include "views/commmatrixview.h"
 #include "views/timelinepage.h"
 #include "views/timelineview.h"
+#include "views/viewpalette.h"
 
 #include <cmath>
 
@@ -18,6 +19,7 @@
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QLabel>
 #include <QMouseEvent>
 #include <QSignalSpy>
 #include <QTest>
@@ -66,6 +68,7 @@ private Q_SLOTS:
     void nearlyEqualCellsLookAlike();
     void matrixZoomsAboutThePointerAndPans();
     void chartsFollowTheEstimate();
+    void spansColouredByPass();
     void timelineGroupsZoomsAndPicks();
 };
 
@@ -256,6 +259,35 @@ void TestResultViews::chartsFollowTheEstimate()
     }
     QCOMPARE(valueAxes, 4);
     QVERIFY(namedDimensions);
+}
+
+void TestResultViews::spansColouredByPass()
+{
+    // Compute ops are coloured by the pass their scope names: the built-in models' forward and
+    // backward blocks and optimizer, JAX's jvp / transpose(jvp) in HLO op names; communication by
+    // its kind whatever its scope.
+    const auto phase = [](const char* scope, core::OpKind kind = core::OpKind::Compute) {
+        core::Op op;
+        op.kind = kind;
+        op.scope = scope;
+        return views::phaseOf(op);
+    };
+    QCOMPARE(phase("microbatch 3/layer 7/forward/attention"), views::StepPhase::Forward);
+    QCOMPARE(phase("microbatch 3/layer 7/backward/mlp"), views::StepPhase::Backward);
+    QCOMPARE(phase("optimizer/adam.fused"), views::StepPhase::Optimizer);
+    QCOMPARE(phase("jit(train_step)/jit(main)/jvp(MLP)/dot_general"), views::StepPhase::Forward);
+    QCOMPARE(phase("jit(train_step)/jit(main)/transpose(jvp(MLP))/dot_general"), views::StepPhase::Backward);
+    QCOMPARE(phase("fusion.3"), views::StepPhase::Other);
+    QCOMPARE(phase("microbatch 3/layer 7/backward/mlp", core::OpKind::Collective), views::StepPhase::Other);
+    QVERIFY(views::phaseColor(views::StepPhase::Forward) != views::phaseColor(views::StepPhase::Backward));
+    QCOMPARE(views::phaseColor(views::StepPhase::Other), views::colorOf(core::OpKind::Compute));
+    // A workload without passes keeps one compute colour and shows no pass legend.
+    const Fixture f = estimated();
+    views::TimelinePage page;
+    page.setData(f.workload, f.result, 8);
+    QVERIFY(!page.view()->showsPhases());
+    auto* legend = page.findChild<QLabel*>(QStringLiteral("timelineLegend"));
+    QVERIFY(legend && legend->text().isEmpty());
 }
 
 void TestResultViews::timelineGroupsZoomsAndPicks()
