@@ -1413,6 +1413,42 @@ auf %2</translation>
         <source>Megatron-LM&apos;s --tp-comm-overlap: tensor-parallel all-gathers and reduce-scatters pipelined with the GEMMs they feed or follow (training, TP &gt; 1)</source>
         <translation>--tp-comm-overlap von Megatron-LM: tensorparallele All-Gathers und Reduce-Scatters werden mit den GEMMs, die sie speisen oder denen sie folgen, verzahnt (Training, TP &gt; 1)</translation>
     </message>
+    <message>
+        <source>interleaved 1F1B</source>
+        <translation>verschränktes 1F1B</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <comment>ZeRO stage</comment>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <comment>recomputation</comment>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>selective</source>
+        <comment>recomputation</comment>
+        <translation>selektiv</translation>
+    </message>
+    <message>
+        <source>full</source>
+        <comment>recomputation</comment>
+        <translation>vollständig</translation>
+    </message>
+    <message>
+        <source>training</source>
+        <translation>Training</translation>
+    </message>
+    <message>
+        <source>prefill</source>
+        <translation>Prefill</translation>
+    </message>
+    <message>
+        <source>decode</source>
+        <translation>Decode</translation>
+    </message>
 </context>
 <context>
     <name>flint::views::TimelinePage</name>
@@ -1553,10 +1589,6 @@ auf %2</translation>
         <translation>GB/s</translation>
     </message>
     <message>
-        <source>Latency ns</source>
-        <translation>Latenz ns</translation>
-    </message>
-    <message>
         <source>Network dimensions (innermost first)</source>
         <translation>Netzwerkdimensionen (innerste zuerst)</translation>
     </message>
@@ -1566,7 +1598,7 @@ auf %2</translation>
     </message>
     <message>
         <source>Algorithm</source>
-        <translation>Algorithmus</translation>
+        <translation>Verfahren</translation>
     </message>
     <message>
         <source>Collective algorithm on this dimension. Double binary tree applies to all-reduce; the other collectives then use the ring.</source>
@@ -1575,6 +1607,30 @@ auf %2</translation>
     <message>
         <source>Per-NPU bandwidth, one direction, in GB/s (GB = 10^9 bytes, as in data sheets and flint --scale-out-bandwidth)</source>
         <translation>Bandbreite pro NPU und Richtung in GB/s (GB = 10^9 Byte, wie in Datenblättern und bei flint --scale-out-bandwidth)</translation>
+    </message>
+    <message>
+        <source>How the NPUs of this dimension are connected</source>
+        <translation>Wie die NPUs dieser Dimension verbunden sind</translation>
+    </message>
+    <message>
+        <source>NPUs along this dimension</source>
+        <translation>NPUs entlang dieser Dimension</translation>
+    </message>
+    <message>
+        <source>Bandwidth per NPU in this dimension, GB/s</source>
+        <translation>Bandbreite pro NPU in dieser Dimension, GB/s</translation>
+    </message>
+    <message>
+        <source>ns</source>
+        <translation>ns</translation>
+    </message>
+    <message>
+        <source>Latency per hop, ns</source>
+        <translation>Latenz pro Hop, ns</translation>
+    </message>
+    <message>
+        <source>Collective algorithm in this dimension</source>
+        <translation>Kollektiv-Algorithmus in dieser Dimension</translation>
     </message>
 </context>
 <context>

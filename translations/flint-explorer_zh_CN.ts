@@ -1405,6 +1405,42 @@ on %2</source>
         <source>Megatron-LM&apos;s --tp-comm-overlap: tensor-parallel all-gathers and reduce-scatters pipelined with the GEMMs they feed or follow (training, TP &gt; 1)</source>
         <translation>Megatron-LM 的 --tp-comm-overlap：张量并行的 all-gather 与 reduce-scatter 与其前后的 GEMM 流水线重叠（训练，TP &gt; 1）</translation>
     </message>
+    <message>
+        <source>interleaved 1F1B</source>
+        <translation>交错 1F1B</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <comment>ZeRO stage</comment>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <comment>recomputation</comment>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>selective</source>
+        <comment>recomputation</comment>
+        <translation>选择性</translation>
+    </message>
+    <message>
+        <source>full</source>
+        <comment>recomputation</comment>
+        <translation>完全</translation>
+    </message>
+    <message>
+        <source>training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>prefill</source>
+        <translation>预填充</translation>
+    </message>
+    <message>
+        <source>decode</source>
+        <translation>解码</translation>
+    </message>
 </context>
 <context>
     <name>flint::views::TimelinePage</name>
@@ -1543,10 +1579,6 @@ on %2</source>
         <translation>GB/s</translation>
     </message>
     <message>
-        <source>Latency ns</source>
-        <translation>延迟 ns</translation>
-    </message>
-    <message>
         <source>Network dimensions (innermost first)</source>
         <translation>网络维度（由内到外）</translation>
     </message>
@@ -1565,6 +1597,30 @@ on %2</source>
     <message>
         <source>Per-NPU bandwidth, one direction, in GB/s (GB = 10^9 bytes, as in data sheets and flint --scale-out-bandwidth)</source>
         <translation>每个 NPU 单方向带宽，单位 GB/s（GB = 10^9 字节，与数据手册及 flint --scale-out-bandwidth 一致）</translation>
+    </message>
+    <message>
+        <source>How the NPUs of this dimension are connected</source>
+        <translation>此维度中 NPU 的连接方式</translation>
+    </message>
+    <message>
+        <source>NPUs along this dimension</source>
+        <translation>此维度上的 NPU 数</translation>
+    </message>
+    <message>
+        <source>Bandwidth per NPU in this dimension, GB/s</source>
+        <translation>此维度中每个 NPU 的带宽，GB/s</translation>
+    </message>
+    <message>
+        <source>ns</source>
+        <translation>ns</translation>
+    </message>
+    <message>
+        <source>Latency per hop, ns</source>
+        <translation>每跳延迟，ns</translation>
+    </message>
+    <message>
+        <source>Collective algorithm in this dimension</source>
+        <translation>此维度中的集合通信算法</translation>
     </message>
 </context>
 <context>

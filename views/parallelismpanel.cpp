@@ -52,28 +52,30 @@ ParallelismPanel::ParallelismPanel(QWidget* parent)
     m_cp = degree(this, 1024, tr("Context parallelism: the sequence split over ranks (ring attention)"));
     m_ep = degree(this, 1024, tr("Expert parallelism (mixture-of-experts models); divides DP"));
     m_sp = new QCheckBox(tr("Sequence parallelism"), this);
+    // Choice values in the user's language; each item's data is the enum value.
     m_schedule = new QComboBox(this);
-    for (PipelineSchedule s : {PipelineSchedule::GPipe, PipelineSchedule::OneFOneB, PipelineSchedule::Interleaved})
-        m_schedule->addItem(QString::fromUtf8(displayName(s).data(), static_cast<qsizetype>(displayName(s).size())),
-                            static_cast<int>(s));
+    m_schedule->addItem(QStringLiteral("GPipe"), static_cast<int>(PipelineSchedule::GPipe));
+    m_schedule->addItem(QStringLiteral("1F1B"), static_cast<int>(PipelineSchedule::OneFOneB));
+    m_schedule->addItem(tr("interleaved 1F1B"), static_cast<int>(PipelineSchedule::Interleaved));
     m_virtualStages = degree(this, 64, tr("Model chunks per pipeline rank (interleaved schedule)"));
     m_microbatch = degree(this, 4096, tr("Sequences per microbatch"));
     m_globalBatch = degree(this, 1 << 24, tr("Sequences per step"));
     m_zero = new QComboBox(this);
-    for (ZeroStage z : {ZeroStage::None, ZeroStage::OptimizerState, ZeroStage::Gradients, ZeroStage::Parameters})
-        m_zero->addItem(QString::fromUtf8(displayName(z).data(), static_cast<qsizetype>(displayName(z).size())),
-                        static_cast<int>(z));
+    m_zero->addItem(tr("none", "ZeRO stage"), static_cast<int>(ZeroStage::None));
+    m_zero->addItem(QStringLiteral("ZeRO-1"), static_cast<int>(ZeroStage::OptimizerState));
+    m_zero->addItem(QStringLiteral("ZeRO-2"), static_cast<int>(ZeroStage::Gradients));
+    m_zero->addItem(QStringLiteral("ZeRO-3 (FSDP)"), static_cast<int>(ZeroStage::Parameters));
     m_recompute = new QComboBox(this);
-    for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full})
-        m_recompute->addItem(QString::fromUtf8(displayName(r).data(), static_cast<qsizetype>(displayName(r).size())),
-                             static_cast<int>(r));
+    m_recompute->addItem(tr("none", "recomputation"), static_cast<int>(Recompute::None));
+    m_recompute->addItem(tr("selective", "recomputation"), static_cast<int>(Recompute::Selective));
+    m_recompute->addItem(tr("full", "recomputation"), static_cast<int>(Recompute::Full));
     m_dtype = new QComboBox(this);
     m_dtype->addItem(QStringLiteral("bf16"), static_cast<int>(core::Precision::BF16));
     m_dtype->addItem(QStringLiteral("fp8"), static_cast<int>(core::Precision::FP8));
     m_phase = new QComboBox(this);
-    for (Phase ph : {Phase::Training, Phase::Prefill, Phase::Decode})
-        m_phase->addItem(QString::fromUtf8(displayName(ph).data(), static_cast<qsizetype>(displayName(ph).size())),
-                         static_cast<int>(ph));
+    m_phase->addItem(tr("training"), static_cast<int>(Phase::Training));
+    m_phase->addItem(tr("prefill"), static_cast<int>(Phase::Prefill));
+    m_phase->addItem(tr("decode"), static_cast<int>(Phase::Decode));
     m_flash = new QCheckBox(tr("Flash attention"), this);
     m_tpOverlap = new QCheckBox(tr("TP overlap"), this);
     m_tpOverlap->setObjectName(QStringLiteral("tpCommOverlap"));

@@ -63,8 +63,23 @@ WhatIfPanel::WhatIfPanel(QWidget* parent)
     layout->addLayout(form);
 
     m_dims = new QTableWidget(0, 5, this);
-    m_dims->setHorizontalHeaderLabels({tr("Topology"), tr("NPUs"), tr("GB/s"), tr("Latency ns"), tr("Algorithm")});
+    // Short headers (the panel is narrow), each explained by its tooltip; what does not fit is elided
+    // at the end, never cut at both sides.
+    const QList<std::pair<QString, QString>> headers{
+        {tr("Topology"), tr("How the NPUs of this dimension are connected")},
+        {tr("NPUs"), tr("NPUs along this dimension")},
+        {tr("GB/s"), tr("Bandwidth per NPU in this dimension, GB/s")},
+        {tr("ns"), tr("Latency per hop, ns")},
+        {tr("Algorithm"), tr("Collective algorithm in this dimension")},
+    };
+    for (int c = 0; c < headers.size(); ++c) {
+        auto* header = new QTableWidgetItem(headers[c].first);
+        header->setToolTip(headers[c].second);
+        m_dims->setHorizontalHeaderItem(c, header);
+    }
     m_dims->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_dims->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    m_dims->horizontalHeader()->setTextElideMode(Qt::ElideRight);
     m_dims->verticalHeader()->setVisible(true);
     m_dims->setMinimumHeight(110);
     layout->addWidget(new QLabel(tr("Network dimensions (innermost first)"), this));
