@@ -155,18 +155,10 @@ void TimelineView::setData(std::shared_ptr<const core::Workload> workload,
     m_result = std::move(result);
     m_ranksPerNode = std::max(1, ranksPerNode);
     if (m_workload.get() != m_phasesOf) {
-        // Once per workload (what-if edits keep it): tens of thousands of scope searches.
+        // Worked out per program when its lanes are first painted (spanColor): a parallelism edit
+        // brings a new workload of hundreds of thousands of ops, mostly in collapsed groups.
         m_phasesOf = m_workload.get();
-        m_phases.clear();
-        if (m_workload) {
-            m_phases.resize(m_workload->programs.size());
-            for (std::size_t p = 0; p < m_workload->programs.size(); ++p) {
-                const core::Program& program = *m_workload->programs[p];
-                m_phases[p].reserve(program.ops.size());
-                for (const core::Op& op : program.ops)
-                    m_phases[p].push_back(phaseOf(op));
-            }
-        }
+        m_phases.assign(m_workload ? m_workload->programs.size() : 0, {});
     }
     m_lanes = std::make_unique<Lanes>();
     m_firstRow = 0;
@@ -201,9 +193,11 @@ void TimelineView::setData(std::shared_ptr<const core::Workload> workload,
 
 bool TimelineView::showsPhases() const
 {
-    for (const auto& phases : m_phases)
-        for (StepPhase phase : phases)
-            if (phase != StepPhase::Other)
+    if (!m_workload)
+        return false;
+    for (const auto& program : m_workload->programs)
+        for (const core::Op& op : program->ops)
+            if (phaseOf(op) != StepPhase::Other)
                 return true;
     return false;
 }
@@ -211,9 +205,15 @@ bool TimelineView::showsPhases() const
 QColor TimelineView::spanColor(int rank, int opIndex) const
 {
     const std::size_t program = m_workload->ranks[static_cast<std::size_t>(rank)].program;
-    const core::Op& op = m_workload->programs[program]->ops[static_cast<std::size_t>(opIndex)];
-    const StepPhase phase = m_phases[program][static_cast<std::size_t>(opIndex)];
-    return phase == StepPhase::Other ? colorOf(op) : phaseColor(phase);
+    const core::Program& ops = *m_workload->programs[program];
+    std::vector<StepPhase>& phases = m_phases[program];
+    if (phases.empty()) {
+        phases.reserve(ops.ops.size());
+        for (const core::Op& op : ops.ops)
+            phases.push_back(phaseOf(op));
+    }
+    const StepPhase phase = phases[static_cast<std::size_t>(opIndex)];
+    return phase == StepPhase::Other ? colorOf(ops.ops[static_cast<std::size_t>(opIndex)]) : phaseColor(phase);
 }
 
 void TimelineView::setGrouping(const core::RankPartition* partition)

@@ -124,8 +124,8 @@ private:
     std::shared_ptr<const core::Workload> m_workload;
     std::shared_ptr<const core::EstimateResult> m_result;
     std::unique_ptr<Lanes> m_lanes;
-    /// Per program, the step phase of each op (phaseOf), worked out once per workload.
-    std::vector<std::vector<StepPhase>> m_phases;
+    /// Per program, the step phase of each op (phaseOf), worked out when first painted (empty before).
+    mutable std::vector<std::vector<StepPhase>> m_phases;
     const core::Workload* m_phasesOf = nullptr;
     TimelineGeometry m_time;
     int m_ranksPerNode = 8;

@@ -5,6 +5,7 @@
 #include "app/explorer/translations.h"
 #include "core/allocator.h"
 
+#include <clocale>
 #include <cstdio>
 #include <cstdlib>
 
@@ -62,6 +63,11 @@ int main(int argc, char** argv)
         qputenv("QT_QPA_PLATFORM", "offscreen");
     }
     QApplication app(argc, argv);
+    // QApplication sets the C library's locale from the environment. Machine-readable text the
+    // program writes with printf-style formatting (CSV and JSON exports, MLIR of the built-in models)
+    // must keep the decimal point of the C locale whatever the user's language: numbers shown to
+    // the user are formatted by QLocale instead.
+    std::setlocale(LC_NUMERIC, "C");
     flint::core::retainFreedMemory(); // every edit re-estimates: keep the memory for the next one
     QApplication::setApplicationName(QStringLiteral("Flint Explorer"));
     QApplication::setOrganizationName(QStringLiteral("Flint Explorer"));

@@ -7,6 +7,7 @@
 // dispatch and combine.
 #include "core/model/modelgenerator.h"
 
+#include <charconv>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -504,8 +505,12 @@ Dropout attentionDropout(Emitter& e, const Value& p, double rate, const std::str
     e.scope(scope + "/dropout.fused");
     Dropout d;
     d.mask = e.convert(p, "i8", "mask"); // written whether or not it is kept for the backward pass
-    const std::string keptScale = std::to_string(1 / (1 - rate));
-    d.out = e.binary("multiply", p, e.broadcast(e.scalar(keptScale), {}, p.shape, "scale"), "keep");
+    // The kept values' scale 1 / (1 - rate), written without the C library's locale (a German
+    // LC_NUMERIC would write a comma, which MLIR does not read).
+    char keptScale[32];
+    const auto written = std::to_chars(keptScale, keptScale + sizeof keptScale, 1 / (1 - rate));
+    d.out = e.binary("multiply", p,
+                     e.broadcast(e.scalar(std::string(keptScale, written.ptr)), {}, p.shape, "scale"), "keep");
     e.scope(scope);
     return d;
 }
