@@ -107,12 +107,16 @@ void TimelinePage::setData(std::shared_ptr<const core::Workload> workload,
         applyGrouping(); // setData regrouped by node: keep the user's choice
         return;
     }
-    // Lanes open grouped by pipeline stage where there are stages (a stage's ranks run one
-    // program), else by node.
+    // Lanes open grouped by pipeline stage where there are stages (several programs, each run by
+    // several ranks), else by node: a trace with a program per rank has no stages to show.
     int initial = 0;
-    for (std::size_t i = 0; i < m_partitions.size(); ++i)
-        if (m_partitions[i].basis == core::RankPartition::Basis::Program && m_partitions[i].parts.size() > 1)
+    const std::size_t ranks = m_workload ? m_workload->rankCount() : 0;
+    for (std::size_t i = 0; i < m_partitions.size(); ++i) {
+        const core::RankPartition& partition = m_partitions[i];
+        if (partition.basis == core::RankPartition::Basis::Program && partition.parts.size() > 1 &&
+            partition.parts.size() < ranks)
             initial = static_cast<int>(i) + 1;
+    }
     if (m_grouping->currentIndex() == initial)
         applyGrouping();
     else

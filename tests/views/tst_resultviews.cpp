@@ -69,6 +69,7 @@ private Q_SLOTS:
     void matrixZoomsAboutThePointerAndPans();
     void chartsFollowTheEstimate();
     void spansColouredByPass();
+    void lanesOpenGroupedByStage();
     void timelineGroupsZoomsAndPicks();
 };
 
@@ -288,6 +289,34 @@ void TestResultViews::spansColouredByPass()
     QVERIFY(!page.view()->showsPhases());
     auto* legend = page.findChild<QLabel*>(QStringLiteral("timelineLegend"));
     QVERIFY(legend && legend->text().isEmpty());
+}
+
+void TestResultViews::lanesOpenGroupedByStage()
+{
+    // Two programs of 8 ranks each (pipeline stages) open as two stage groups; a program per rank
+    // (a trace without shared programs) opens grouped by node.
+    core::Cluster cluster = *core::clusterPreset("dgx-h100-ib", 16);
+    for (const bool staged : {true, false}) {
+        auto w = std::make_shared<core::Workload>(core::makeSyntheticSpmdWorkload(200, 16, 4, kGradient));
+        for (std::size_t r = 0; r < w->ranks.size(); ++r) {
+            if (!staged || r >= 8) {
+                w->programs.push_back(w->programs.front());
+                w->ranks[r].program = static_cast<std::uint32_t>(w->programs.size() - 1);
+            }
+            if (staged && r > 8)
+                w->ranks[r].program = w->ranks[8].program;
+        }
+        const auto result = core::estimate(*w, cluster);
+        views::TimelinePage page;
+        page.setData(w, result, 8);
+        if (staged) {
+            QVERIFY(page.groupingChooser()->currentIndex() > 0);
+            QCOMPARE(page.view()->groupCount(), 2);
+        } else {
+            QCOMPARE(page.groupingChooser()->currentIndex(), 0);
+            QCOMPARE(page.view()->groupCount(), 2); // two nodes of 8
+        }
+    }
 }
 
 void TestResultViews::timelineGroupsZoomsAndPicks()
