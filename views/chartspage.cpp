@@ -2,6 +2,7 @@
 #include "views/chartspage.h"
 
 #include "core/estimator/estimateexport.h"
+#include "views/timelinegeometry.h"
 #include "views/viewpalette.h"
 
 #include <algorithm>
@@ -39,20 +40,6 @@ std::pair<double, QString> timeUnit(double maxSeconds)
 /// the longest bar so that its figure fits.
 constexpr double kLabelRoom = 1.3;
 
-/// A byte axis in the decimal unit that keeps its labels short: the scale to divide bytes by and
-/// the unit's name.
-std::pair<double, QString> byteUnit(double maxBytes)
-{
-    const char* names[] = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
-    double scale = 1;
-    int unit = 0;
-    while (maxBytes / scale >= 1000 && unit < 6) {
-        scale *= 1000;
-        ++unit;
-    }
-    return {scale, QString::fromLatin1(names[unit])};
-}
-
 /// A value axis from 0 to `maxValue` with round ticks (a 1-2-5 step, at most 6 ticks) and labels
 /// with as many decimals as the step needs, in the chart's locale (QChart::localizeNumbers).
 QValueAxis* roundAxis(double maxValue, const QString& title)
@@ -60,14 +47,7 @@ QValueAxis* roundAxis(double maxValue, const QString& title)
     auto* axis = new QValueAxis;
     axis->setTitleText(title);
     double top = maxValue > 0 ? maxValue : 1;
-    const double raw = top / 5;
-    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-    double step = 10 * magnitude;
-    for (double m : {1.0, 2.0, 5.0})
-        if (m * magnitude >= raw) {
-            step = m * magnitude;
-            break;
-        }
+    const double step = niceStep(top / 5);
     top = std::ceil(top / step - 1e-9) * step;
     axis->setRange(0, top);
     axis->setTickCount(static_cast<int>(std::lround(top / step)) + 1);
@@ -298,7 +278,9 @@ void ChartsPage::build()
     double mostBytes = 0;
     for (const auto& [kind, bytes] : bytesByKind)
         mostBytes = std::max(mostBytes, bytes);
-    const auto [kindScale, kindUnit] = byteUnit(mostBytes);
+    const ByteUnit kindBytes = byteUnit(mostBytes);
+    const double kindScale = kindBytes.scale;
+    const QString kindUnit = QString::fromLatin1(kindBytes.name);
     auto* kindSet = new QBarSet(tr("%1 over all ranks").arg(kindUnit));
     kindSet->setColor(colorOf(core::OpKind::Collective));
     kindSet->setLabelColor(palette().color(QPalette::WindowText));
@@ -329,7 +311,9 @@ void ChartsPage::build()
     double mostCarried = 0;
     for (double bytes : result->bytesPerDim)
         mostCarried = std::max(mostCarried, bytes);
-    const auto [dimScale, dimUnit] = byteUnit(mostCarried);
+    const ByteUnit dimBytes = byteUnit(mostCarried);
+    const double dimScale = dimBytes.scale;
+    const QString dimUnit = QString::fromLatin1(dimBytes.name);
     auto* dimSet = new QBarSet(tr("%1 carried").arg(dimUnit));
     dimSet->setColor(QColor(0x76, 0xb7, 0xb2));
     dimSet->setLabelColor(palette().color(QPalette::WindowText));

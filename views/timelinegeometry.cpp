@@ -64,14 +64,7 @@ std::vector<double> TimelineGeometry::ticks(int maxTicks) const
     std::vector<double> result;
     if (maxTicks < 1 || span() <= 0)
         return result;
-    const double raw = span() / maxTicks;
-    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-    double step = magnitude;
-    for (double m : {1.0, 2.0, 5.0, 10.0})
-        if (m * magnitude >= raw) {
-            step = m * magnitude;
-            break;
-        }
+    const double step = niceStep(span() / maxTicks);
     for (double t = std::ceil(viewStart / step) * step; t <= viewEnd + step * 1e-9; t += step)
         result.push_back(t);
     return result;
@@ -114,16 +107,32 @@ std::string formatDuration(double seconds)
     return "0 s";
 }
 
-std::string formatBytes(double bytes)
+double niceStep(double raw)
 {
-    const char* units[] = {"B", "kB", "MB", "GB", "TB", "PB"};
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    for (double m : {1.0, 2.0, 5.0})
+        if (m * magnitude >= raw)
+            return m * magnitude;
+    return 10 * magnitude;
+}
+
+ByteUnit byteUnit(double bytes)
+{
+    static const char* const names[] = {"B", "kB", "MB", "GB", "TB", "PB"};
+    double scale = 1;
     int unit = 0;
-    while (std::fabs(bytes) >= 1000 && unit < 5) {
-        bytes /= 1000;
+    while (std::fabs(bytes) / scale >= 1000 && unit < 5) {
+        scale *= 1000;
         ++unit;
     }
+    return {scale, names[unit]};
+}
+
+std::string formatBytes(double bytes)
+{
+    const ByteUnit unit = byteUnit(bytes);
     char text[32];
-    std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.3g %s", bytes, units[unit]);
+    std::snprintf(text, sizeof text, unit.scale == 1 ? "%.0f %s" : "%.3g %s", bytes / unit.scale, unit.name);
     return localised(text);
 }
 

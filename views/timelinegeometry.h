@@ -34,6 +34,17 @@ struct TimelineGeometry {
     std::vector<double> ticks(int maxTicks) const;
 };
 
+/// The smallest 1, 2 or 5 x 10^k that is at least `raw` (> 0): a round step for ticks.
+double niceStep(double raw);
+
+/// The decimal byte unit (B, kB, MB, GB, TB, PB) that keeps `bytes` under 1,000: the scale to divide
+/// by and the unit's name.
+struct ByteUnit {
+    double scale;
+    const char* name;
+};
+ByteUnit byteUnit(double bytes);
+
 /// "1.25 ms", "830 ns", "2.5 s": a time with a unit that keeps 3 significant digits, with the
 /// current locale's decimal point (QLocale()).
 std::string formatDuration(double seconds);

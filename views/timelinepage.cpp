@@ -122,15 +122,14 @@ void TimelinePage::setData(std::shared_ptr<const core::Workload> workload,
     else
         m_grouping->setCurrentIndex(initial);
     // Compute spans coloured by pass where the ops say which pass they belong to.
-    const auto swatch = [](StepPhase phase, const QString& name) {
-        return QStringLiteral("<span style=\"color:%1\">■</span>&nbsp;%2").arg(phaseColor(phase).name(), name);
+    const auto swatch = [](const QColor& colour, const QString& name) {
+        return QStringLiteral("<span style=\"color:%1\">■</span>&nbsp;%2").arg(colour.name(), name);
     };
     m_legend->setText(m_view->showsPhases()
-                          ? QStringList{swatch(StepPhase::Forward, tr("forward")),
-                                        swatch(StepPhase::Backward, tr("backward")),
-                                        swatch(StepPhase::Optimizer, tr("optimizer")),
-                                        QStringLiteral("<span style=\"color:%1\">■</span>&nbsp;%2")
-                                            .arg(colorOf(core::OpKind::Collective).name(), tr("communication"))}
+                          ? QStringList{swatch(phaseColor(StepPhase::Forward), tr("forward")),
+                                        swatch(phaseColor(StepPhase::Backward), tr("backward")),
+                                        swatch(phaseColor(StepPhase::Optimizer), tr("optimizer")),
+                                        swatch(colorOf(core::OpKind::Collective), tr("communication"))}
                                 .join(QStringLiteral("&nbsp;&nbsp;"))
                           : QString());
 }
