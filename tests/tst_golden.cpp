@@ -81,6 +81,8 @@ void TestGolden::golden_data()
         "shared");
     add("model_par_3d.matrix.csv", "estimate {SHARED}/hlo/model_par_3d.after_optimizations_8_gpus.txt --matrix {OUT}",
         "shared");
+    add("model_par_3d.logical-matrix.csv",
+        "estimate {SHARED}/hlo/model_par_3d.after_optimizations_8_gpus.txt --logical-matrix {OUT}", "shared");
     add("model_par_3d.perfetto.json", "estimate {SHARED}/hlo/model_par_3d.after_optimizations_8_gpus.txt --trace {OUT}",
         "shared");
     add("llama3-8b.model.json", "model estimate llama3-8b --ranks 8 --tp 2 --seq-len 1024 --global-batch 8 --json",

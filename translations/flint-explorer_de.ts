@@ -443,10 +443,6 @@ auf %2</translation>
         <translation>Doppelklick</translation>
     </message>
     <message>
-        <source>Open a group in the graph; re-open a row of the history or the sweep</source>
-        <translation>Eine Gruppe im Graphen öffnen; eine Zeile des Verlaufs oder des Sweeps wieder öffnen</translation>
-    </message>
-    <message>
         <source>Quit</source>
         <translation>Beenden</translation>
     </message>
@@ -493,6 +489,10 @@ auf %2</translation>
     <message>
         <source>%1 × %2 GB/s</source>
         <translation>%1 × %2 GB/s</translation>
+    </message>
+    <message>
+        <source>Open a group in the graph; zoom onto a cell&apos;s group in the matrix; re-open a row of the history or the sweep</source>
+        <translation>Eine Gruppe im Graphen öffnen; in der Matrix auf die Gruppe einer Zelle zoomen; eine Zeile des Verlaufs oder des Sweeps erneut öffnen</translation>
     </message>
 </context>
 <context>
@@ -1038,6 +1038,22 @@ auf %2</translation>
         <source>Ordering needs one cell per rank: turn node aggregation off (workloads of more than 1,024 ranks are shown in bins of ranks, in rank order)</source>
         <translation>Die Sortierung braucht eine Zelle pro Rang: Knotenaggregation ausschalten (Workloads mit mehr als 1.024 Rängen werden in Bündeln von Rängen in Rangfolge gezeigt)</translation>
     </message>
+    <message>
+        <source>Link traffic</source>
+        <translation>Verkehr auf den Links</translation>
+    </message>
+    <message>
+        <source>Logical traffic</source>
+        <translation>Logischer Verkehr</translation>
+    </message>
+    <message>
+        <source>Link traffic: what the collective algorithms move between ranks (a ring sends everything to its neighbour). Logical traffic: who sends what to whom in the collectives&apos; semantics (an all-to-all sends a share to every member)</source>
+        <translation>Verkehr auf den Links: was die Algorithmen der kollektiven Operationen zwischen Ranks bewegen (ein Ring sendet alles an seinen Nachbarn). Logischer Verkehr: wer wem was sendet, nach der Bedeutung der kollektiven Operationen (ein All-to-all sendet jedem Mitglied einen Anteil)</translation>
+    </message>
+    <message>
+        <source>Logical traffic has bytes only: link time belongs to the transfers an algorithm makes</source>
+        <translation>Logischer Verkehr hat nur Bytes: die Zeit auf dem Link gehört zu den Übertragungen eines Algorithmus</translation>
+    </message>
 </context>
 <context>
     <name>flint::views::CommMatrixView</name>
@@ -1084,6 +1100,14 @@ auf %2</translation>
     <message>
         <source>ranks %1 → %2: %3, %4 on the link%5</source>
         <translation>Ränge %1 → %2: %3, %4 auf dem Link%5</translation>
+    </message>
+    <message>
+        <source>logical bytes, log scale</source>
+        <translation>logische Bytes, log. Skala</translation>
+    </message>
+    <message>
+        <source>ranks %1 → %2: %3 in the collectives&apos; semantics%4</source>
+        <translation>Ranks %1 → %2: %3 nach der Bedeutung der kollektiven Operationen%4</translation>
     </message>
 </context>
 <context>

@@ -441,10 +441,6 @@ on %2</source>
         <translation>双击</translation>
     </message>
     <message>
-        <source>Open a group in the graph; re-open a row of the history or the sweep</source>
-        <translation>在计算图中展开分组；重新打开历史或扫描中的一行</translation>
-    </message>
-    <message>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
@@ -491,6 +487,10 @@ on %2</source>
     <message>
         <source>%1 × %2 GB/s</source>
         <translation>%1 × %2 GB/s</translation>
+    </message>
+    <message>
+        <source>Open a group in the graph; zoom onto a cell&apos;s group in the matrix; re-open a row of the history or the sweep</source>
+        <translation>在图中展开一个分组；在矩阵中缩放到单元格所属的分组；重新打开历史记录或扫描中的一行</translation>
     </message>
 </context>
 <context>
@@ -1033,6 +1033,22 @@ on %2</source>
         <source>Ordering needs one cell per rank: turn node aggregation off (workloads of more than 1,024 ranks are shown in bins of ranks, in rank order)</source>
         <translation>排序需要每个 rank 一个单元格：请关闭按节点聚合（超过 1,024 个 rank 的工作负载按 rank 分箱、以 rank 顺序显示）</translation>
     </message>
+    <message>
+        <source>Link traffic</source>
+        <translation>链路流量</translation>
+    </message>
+    <message>
+        <source>Logical traffic</source>
+        <translation>逻辑流量</translation>
+    </message>
+    <message>
+        <source>Link traffic: what the collective algorithms move between ranks (a ring sends everything to its neighbour). Logical traffic: who sends what to whom in the collectives&apos; semantics (an all-to-all sends a share to every member)</source>
+        <translation>链路流量：集合通信算法在 rank 之间实际搬运的数据（环算法把所有数据发给邻居）。逻辑流量：按集合通信的语义，谁向谁发送多少（all-to-all 向每个成员发送一份）</translation>
+    </message>
+    <message>
+        <source>Logical traffic has bytes only: link time belongs to the transfers an algorithm makes</source>
+        <translation>逻辑流量只有字节数：链路时间属于算法实际进行的传输</translation>
+    </message>
 </context>
 <context>
     <name>flint::views::CommMatrixView</name>
@@ -1079,6 +1095,14 @@ on %2</source>
     <message>
         <source>ranks %1 → %2: %3, %4 on the link%5</source>
         <translation>rank %1 → %2：%3，链路上 %4%5</translation>
+    </message>
+    <message>
+        <source>logical bytes, log scale</source>
+        <translation>逻辑字节，对数刻度</translation>
+    </message>
+    <message>
+        <source>ranks %1 → %2: %3 in the collectives&apos; semantics%4</source>
+        <translation>rank %1 → %2：按集合通信语义 %3%4</translation>
     </message>
 </context>
 <context>

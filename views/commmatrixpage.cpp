@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "views/commmatrixpage.h"
 
+#include "core/estimator/commtraffic.h"
 #include "views/commmatrixview.h"
 #include "views/partitionlabel.h"
+
+#include <algorithm>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -21,20 +24,36 @@ CommMatrixPage::CommMatrixPage(QWidget* parent)
     m_byNode = new QCheckBox(tr("Aggregate by node"), this);
     m_kind = new QComboBox(this);
     m_kind->setToolTip(tr("Show the traffic of one collective kind"));
+    // Wide enough for the longest kind (REDUCE_SCATTER); the order chooser's long group labels are
+    // elided rather than widening the window.
+    m_kind->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_kind->setMinimumContentsLength(14);
     m_metric = new QComboBox(this);
     m_metric->addItem(tr("Bytes"), int(CommMatrixView::Metric::Bytes));
     m_metric->addItem(tr("Link time"), int(CommMatrixView::Metric::Seconds));
-    m_metric->setToolTip(tr("Link time: each cell's bytes over the bandwidth of the topology dimension that "
-                            "carries them (no latency, no contention)"));
     m_order = new QComboBox(this);
-    controls->addWidget(m_byNode);
-    controls->addWidget(new QLabel(tr("Kind:"), this));
-    controls->addWidget(m_kind);
+    m_order->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_order->setMinimumContentsLength(12);
+    m_traffic = new QComboBox(this);
+    m_traffic->addItem(tr("Link traffic"), int(CommMatrixView::Traffic::Link));
+    m_traffic->addItem(tr("Logical traffic"), int(CommMatrixView::Traffic::Logical));
+    m_traffic->setToolTip(tr("Link traffic: what the collective algorithms move between ranks (a ring sends "
+                             "everything to its neighbour). Logical traffic: who sends what to whom in the "
+                             "collectives' semantics (an all-to-all sends a share to every member)"));
+    // Two rows, so that the page stays narrow beside the docks: what is shown, then how cells are
+    // arranged.
+    controls->addWidget(m_traffic);
     controls->addWidget(new QLabel(tr("Show:"), this));
     controls->addWidget(m_metric);
-    controls->addWidget(new QLabel(tr("Order:"), this));
-    controls->addWidget(m_order, 1);
+    controls->addWidget(new QLabel(tr("Kind:"), this));
+    controls->addWidget(m_kind);
+    controls->addStretch(1);
+    auto* arrangement = new QHBoxLayout;
+    arrangement->addWidget(m_byNode);
+    arrangement->addWidget(new QLabel(tr("Order:"), this));
+    arrangement->addWidget(m_order, 1);
     layout->addLayout(controls);
+    layout->addLayout(arrangement);
     m_view = new CommMatrixView(this);
     layout->addWidget(m_view, 1);
 
@@ -47,24 +66,30 @@ CommMatrixPage::CommMatrixPage(QWidget* parent)
     connect(m_metric, &QComboBox::currentIndexChanged, this,
             [this] { m_view->setMetric(static_cast<CommMatrixView::Metric>(m_metric->currentData().toInt())); });
     connect(m_order, &QComboBox::currentIndexChanged, this, &CommMatrixPage::applyOrder);
+    connect(m_view, &CommMatrixView::cellDoubleClicked, this, &CommMatrixPage::zoomToGroupOf);
+    connect(m_traffic, &QComboBox::currentIndexChanged, this, [this] {
+        const auto traffic = static_cast<CommMatrixView::Traffic>(m_traffic->currentData().toInt());
+        if (traffic == CommMatrixView::Traffic::Logical)
+            ensureLogical();
+        m_view->setTraffic(traffic);
+        refreshKinds();
+        updateControls();
+    });
     updateControls();
 }
 
-void CommMatrixPage::setData(std::shared_ptr<const core::Workload> workload,
-                             std::shared_ptr<const core::EstimateResult> result, int ranksPerNode)
+void CommMatrixPage::ensureLogical()
 {
-    if (workload != m_workload) {
-        m_workload = std::move(workload);
-        m_partitions = m_workload ? core::rankPartitions(*m_workload) : std::vector<core::RankPartition>{};
-        const QSignalBlocker blocker(m_order);
-        m_order->clear();
-        m_order->addItem(tr("by rank"), -1);
-        for (std::size_t i = 0; i < m_partitions.size(); ++i)
-            m_order->addItem(tr("grouped by %1").arg(partitionLabel(m_partitions[i])), static_cast<int>(i));
-    }
-    m_view->setResult(std::move(result), ranksPerNode);
+    if (m_logical || !m_workload)
+        return;
+    m_logical = std::make_shared<const core::CommMatrix>(core::logicalCommMatrix(*m_workload));
+    m_view->setLogicalMatrix(m_logical);
+}
+
+void CommMatrixPage::refreshKinds()
+{
+    const QString kind = m_kind->currentData().toString();
     {
-        const QString kind = m_kind->currentData().toString();
         const QSignalBlocker blocker(m_kind);
         m_kind->clear();
         m_kind->addItem(tr("all kinds"), QString());
@@ -73,6 +98,29 @@ void CommMatrixPage::setData(std::shared_ptr<const core::Workload> workload,
         m_kind->setCurrentIndex(std::max(0, m_kind->findData(kind)));
     }
     m_view->setKindFilter(m_kind->currentData().toString());
+}
+
+void CommMatrixPage::setData(std::shared_ptr<const core::Workload> workload,
+                             std::shared_ptr<const core::EstimateResult> result, int ranksPerNode)
+{
+    if (workload != m_workload) {
+        m_workload = std::move(workload);
+        // Logical traffic depends on the workload alone: found again only when it changes, and
+        // only while it is shown.
+        m_logical.reset();
+        m_view->setLogicalMatrix(nullptr);
+        if (m_view->traffic() == CommMatrixView::Traffic::Logical)
+            ensureLogical();
+        m_partitions = m_workload ? core::rankPartitions(*m_workload) : std::vector<core::RankPartition>{};
+        const QSignalBlocker blocker(m_order);
+        m_order->clear();
+        m_order->addItem(tr("by rank"), -1);
+        for (std::size_t i = 0; i < m_partitions.size(); ++i)
+            m_order->addItem(tr("grouped by %1").arg(partitionLabel(m_partitions[i])), static_cast<int>(i));
+    }
+    m_ranksPerNode = ranksPerNode;
+    m_view->setResult(std::move(result), ranksPerNode);
+    refreshKinds();
     applyOrder();
     updateControls();
 }
@@ -85,8 +133,40 @@ void CommMatrixPage::applyOrder()
                              : std::vector<std::int32_t>{});
 }
 
+void CommMatrixPage::zoomToGroupOf(int source, int)
+{
+    // Grouped order: the part that holds the cell's source rank, whose ranks sit side by side.
+    const int index = m_order->currentData().isValid() ? m_order->currentData().toInt() : -1;
+    if (m_view->canReorder() && index >= 0 && static_cast<std::size_t>(index) < m_partitions.size()) {
+        const std::int32_t rank = m_view->ranksOfCell(source).first;
+        int first = 0;
+        for (const auto& part : m_partitions[static_cast<std::size_t>(index)].parts) {
+            const int size = static_cast<int>(part.size());
+            if (std::binary_search(part.begin(), part.end(), rank)) {
+                m_view->zoomToCells(first, size);
+                return;
+            }
+            first += size;
+        }
+        return;
+    }
+    // Rank order: the node of the cell's source rank (the tensor-parallel group of most meshes).
+    const auto [rank, count] = m_view->ranksOfCell(source);
+    const int perNode = std::max(1, m_ranksPerNode);
+    if (m_view->aggregateByNode() || count >= perNode)
+        return; // cells are nodes or bins of more ranks than a node: nothing smaller to show
+    const int cellsPerNode = std::max(1, perNode / std::max(1, count));
+    m_view->zoomToCells(source / cellsPerNode * cellsPerNode, cellsPerNode);
+}
+
 void CommMatrixPage::updateControls()
 {
+    const bool logical = m_view->traffic() == CommMatrixView::Traffic::Logical;
+    m_metric->setEnabled(!logical);
+    m_metric->setToolTip(logical ? tr("Logical traffic has bytes only: link time belongs to the transfers an "
+                                      "algorithm makes")
+                                 : tr("Link time: each cell's bytes over the bandwidth of the topology dimension "
+                                      "that carries them (no latency, no contention)"));
     const bool reorder = m_view->canReorder();
     m_order->setEnabled(reorder && m_order->count() > 1);
     m_order->setToolTip(reorder ? tr("Put the ranks of each group side by side, so that a mesh axis's traffic shows "

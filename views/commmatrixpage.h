@@ -19,8 +19,9 @@ namespace flint::views {
 
 class CommMatrixView;
 
-/// The Communication tab: the matrix and its controls: aggregate by node, filter by collective
-/// kind, bytes or link time, and rank order (by rank, or grouped by a mesh axis or by program).
+/// The Communication tab: the matrix and its controls: link or logical traffic, aggregate by node,
+/// filter by collective kind, bytes or link time, and rank order (by rank, or grouped by a mesh axis
+/// or by program).
 class CommMatrixPage : public QWidget {
     Q_OBJECT
 
@@ -34,17 +35,29 @@ public:
     CommMatrixView* view() const { return m_view; }
     QComboBox* kindChooser() const { return m_kind; }
     QComboBox* orderChooser() const { return m_order; }
+    QComboBox* trafficChooser() const { return m_traffic; }
+    QComboBox* metricChooser() const { return m_metric; }
 
 private:
     void applyOrder();
     void updateControls();
+    /// Double-click: zooms onto the group of the cell's source rank (its part in grouped order, else
+    /// its node).
+    void zoomToGroupOf(int source, int destination);
+    /// Finds the workload's logical traffic for the view if it has not yet.
+    void ensureLogical();
+    /// The kind chooser lists the kinds of the matrix shown, keeping the choice where it still has traffic.
+    void refreshKinds();
 
     CommMatrixView* m_view = nullptr;
     QCheckBox* m_byNode = nullptr;
     QComboBox* m_kind = nullptr;
     QComboBox* m_metric = nullptr;
     QComboBox* m_order = nullptr;
+    QComboBox* m_traffic = nullptr;
     std::shared_ptr<const core::Workload> m_workload;
+    std::shared_ptr<const core::CommMatrix> m_logical;
+    int m_ranksPerNode = 8;
     std::vector<core::RankPartition> m_partitions;
 };
 

@@ -37,6 +37,37 @@ void CommMatrixView::setResult(std::shared_ptr<const core::EstimateResult> resul
     rebuild();
 }
 
+void CommMatrixView::setLogicalMatrix(std::shared_ptr<const core::CommMatrix> logical)
+{
+    m_logical = std::move(logical);
+    if (m_traffic == Traffic::Logical) {
+        if (!m_kind.isEmpty() && !kinds().contains(m_kind))
+            m_kind.clear();
+        rebuild();
+    }
+}
+
+void CommMatrixView::setTraffic(Traffic traffic)
+{
+    m_traffic = traffic;
+    if (!m_kind.isEmpty() && !kinds().contains(m_kind))
+        m_kind.clear();
+    rebuild();
+}
+
+const core::CommMatrix* CommMatrixView::matrix() const
+{
+    if (!m_result)
+        return nullptr;
+    return m_traffic == Traffic::Logical ? m_logical.get() : &m_result->commMatrix;
+}
+
+CommMatrixView::Metric CommMatrixView::shownMetric() const
+{
+    const core::CommMatrix* m = matrix();
+    return m && m->seconds.size() == m->bytes.size() ? m_metric : Metric::Bytes;
+}
+
 void CommMatrixView::setAggregateByNode(bool aggregate)
 {
     m_byNode = aggregate;
@@ -45,6 +76,8 @@ void CommMatrixView::setAggregateByNode(bool aggregate)
 
 void CommMatrixView::setKindFilter(const QString& kind)
 {
+    if (kind == m_kind && m_cellBytes)
+        return; // shown already (setResult and setTraffic rebuild with the kind they keep)
     m_kind = kind;
     rebuild();
 }
@@ -52,8 +85,8 @@ void CommMatrixView::setKindFilter(const QString& kind)
 QStringList CommMatrixView::kinds() const
 {
     QStringList names;
-    if (m_result)
-        for (const auto& layer : m_result->commMatrix.layers)
+    if (const core::CommMatrix* m = matrix())
+        for (const auto& layer : m->layers)
             names << QString::fromStdString(layer.kind);
     return names;
 }
@@ -72,7 +105,8 @@ void CommMatrixView::setRankOrder(std::vector<std::int32_t> order)
 
 bool CommMatrixView::canReorder() const
 {
-    return m_result && m_result->commMatrix.blockSize == 1 && !(m_byNode && m_ranksPerNode > 1);
+    const core::CommMatrix* m = matrix();
+    return m && m->blockSize == 1 && !(m_byNode && m_ranksPerNode > 1);
 }
 
 void CommMatrixView::highlightFlows(const std::vector<std::pair<std::int32_t, std::int32_t>>& flows)
@@ -87,7 +121,7 @@ std::pair<std::int32_t, std::int32_t> CommMatrixView::ranksOfCell(int cell) cons
         return {-1, 0};
     if (m_ordered)
         return {m_rankAt[static_cast<std::size_t>(cell)], 1};
-    const std::int32_t ranks = m_result ? m_result->commMatrix.ranks : 0;
+    const std::int32_t ranks = matrix() ? matrix()->ranks : 0;
     const std::int32_t first = cell * m_ranksPerCell;
     return {first, std::min(m_ranksPerCell, ranks - first)};
 }
@@ -108,7 +142,7 @@ QColor CommMatrixView::cellColor(int source, int destination) const
 
 double CommMatrixView::cellSeconds(int source, int destination) const
 {
-    if (source < 0 || destination < 0 || source >= m_cells || destination >= m_cells)
+    if (source < 0 || destination < 0 || source >= m_cells || destination >= m_cells || !m_cellSeconds)
         return 0;
     return m_cellSeconds[at(source, destination)];
 }
@@ -123,11 +157,12 @@ void CommMatrixView::rebuild()
     m_ordered = false;
     m_max = m_minPositive = 0;
     m_image = QImage();
-    if (!m_result || m_result->commMatrix.blocks == 0) {
+    if (!this->matrix() || this->matrix()->blocks == 0) {
         update();
         return;
     }
-    const core::CommMatrix& matrix = m_result->commMatrix;
+    const core::CommMatrix& matrix = *this->matrix();
+    const bool hasSeconds = matrix.seconds.size() == matrix.bytes.size();
     const std::vector<double>* bytes = &matrix.bytes;
     const std::vector<double>* seconds = &matrix.seconds;
     std::vector<double> kindBytes, kindSeconds; // the chosen kind's layer, made dense
@@ -159,23 +194,24 @@ void CommMatrixView::rebuild()
     if (group == 1 && !m_ordered && bytes == &matrix.bytes) {
         // Cells are the result's blocks as they are: show them without a copy (8 MB each at 1,024 ranks).
         m_cellBytes = matrix.bytes.data();
-        m_cellSeconds = matrix.seconds.data();
+        m_cellSeconds = hasSeconds ? matrix.seconds.data() : nullptr;
     } else {
         m_bytes.assign(cells, 0.0);
-        m_seconds.assign(cells, 0.0);
+        m_seconds.assign(hasSeconds ? cells : 0, 0.0);
         for (int s = 0; s < matrix.blocks; ++s) {
             const int ps = position[static_cast<std::size_t>(s)];
             for (int d = 0; d < matrix.blocks; ++d) {
                 const std::size_t from = matrix.index(s, d);
                 const std::size_t to = at(ps, position[static_cast<std::size_t>(d)]);
                 m_bytes[to] += (*bytes)[from];
-                m_seconds[to] += (*seconds)[from];
+                if (hasSeconds)
+                    m_seconds[to] += (*seconds)[from];
             }
         }
         m_cellBytes = m_bytes.data();
-        m_cellSeconds = m_seconds.data();
+        m_cellSeconds = hasSeconds ? m_seconds.data() : nullptr;
     }
-    const std::span<const double> shown(m_metric == Metric::Bytes ? m_cellBytes : m_cellSeconds, cells);
+    const std::span<const double> shown(shownMetric() == Metric::Bytes ? m_cellBytes : m_cellSeconds, cells);
     for (double v : shown) {
         m_max = std::max(m_max, v);
         if (v > 0)
@@ -374,14 +410,15 @@ void CommMatrixView::paintEvent(QPaintEvent*)
     for (int i = 0; i < static_cast<int>(legend.height()); ++i)
         p.fillRect(QRectF(legend.left(), legend.bottom() - i - 1, legend.width(), 1), heatColor(i / legend.height()));
     p.drawRect(legend);
-    const auto label = [this](double v) {
-        return QString::fromStdString(m_metric == Metric::Bytes ? formatBytes(v) : formatDuration(v));
-    };
+    const bool bytes = shownMetric() == Metric::Bytes;
+    const auto label = [bytes](double v) { return QString::fromStdString(bytes ? formatBytes(v) : formatDuration(v)); };
     p.drawText(QPointF(legend.right() + 4, legend.top() + 10), label(m_max));
     p.drawText(QPointF(legend.right() + 4, legend.bottom()), label(m_scaleMin));
     const double room = std::max(40.0, width() - legend.left() - 4);
     p.drawText(QRectF(legend.left(), legend.bottom() + 4, room, 3 * metrics.height()), Qt::TextWordWrap,
-               m_metric == Metric::Bytes ? tr("bytes, log scale") : tr("link time, log scale"));
+               !bytes                          ? tr("link time, log scale")
+               : m_traffic == Traffic::Logical ? tr("logical bytes, log scale")
+                                               : tr("bytes, log scale"));
 }
 
 bool CommMatrixView::event(QEvent* event)
@@ -397,12 +434,15 @@ bool CommMatrixView::event(QEvent* event)
             const auto [first, count] = ranksOfCell(c);
             return count == 1 ? QString::number(first) : QStringLiteral("%1-%2").arg(first).arg(first + count - 1);
         };
-        QToolTip::showText(help->globalPos(),
-                           tr("ranks %1 → %2: %3, %4 on the link%5")
-                               .arg(range(s), range(d), QString::fromStdString(formatBytes(cellBytes(s, d))),
-                                    QString::fromStdString(formatDuration(cellSeconds(s, d))),
-                                    m_kind.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(m_kind)),
-                           this);
+        const QString kind = m_kind.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(m_kind);
+        const QString bytes = QString::fromStdString(formatBytes(cellBytes(s, d)));
+        QToolTip::showText(
+            help->globalPos(),
+            m_traffic == Traffic::Logical
+                ? tr("ranks %1 → %2: %3 in the collectives' semantics%4").arg(range(s), range(d), bytes, kind)
+                : tr("ranks %1 → %2: %3, %4 on the link%5")
+                      .arg(range(s), range(d), bytes, QString::fromStdString(formatDuration(cellSeconds(s, d))), kind),
+            this);
         return true;
     }
     return QWidget::event(event);
@@ -445,6 +485,15 @@ void CommMatrixView::mouseReleaseEvent(QMouseEvent* event)
     const auto [srcFirst, srcCount] = ranksOfCell(s);
     const auto [dstFirst, dstCount] = ranksOfCell(d);
     Q_EMIT cellClicked(srcFirst, srcCount, dstFirst, dstCount);
+}
+
+void CommMatrixView::mouseDoubleClickEvent(QMouseEvent* event)
+{
+    if (event->button() != Qt::LeftButton)
+        return;
+    const auto [s, d] = cellAt(event->position());
+    if (s >= 0)
+        Q_EMIT cellDoubleClicked(s, d);
 }
 
 void CommMatrixView::keyPressEvent(QKeyEvent* event)
@@ -491,6 +540,22 @@ void CommMatrixView::resetZoom()
 {
     m_zoom = 1;
     m_pan = {};
+    update();
+}
+
+void CommMatrixView::zoomToCells(int first, int count)
+{
+    if (m_cells == 0 || count <= 0 || first < 0 || first >= m_cells)
+        return;
+    count = std::min(count, m_cells - first);
+    const QRectF view = viewportRect();
+    const double most = std::max(kMinMaxZoom, kMaxCellPixels * m_cells / view.width());
+    m_zoom = std::clamp(static_cast<double>(m_cells) / count, 1.0, most);
+    const double cell = view.width() * m_zoom / m_cells;
+    // The group's first cell at the top left, or the group centred where the zoom limit leaves room.
+    const double offset = first * cell - std::max(0.0, (view.width() - count * cell) / 2);
+    m_pan = QPointF(offset, offset);
+    clampPan();
     update();
 }
 

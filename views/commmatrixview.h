@@ -12,21 +12,31 @@
 
 namespace flint::views {
 
-/// Heatmap of what each source rank sends to each destination rank over the step, as the collective
-/// algorithms move it (EstimateResult::commMatrix): bytes, or their estimated time on the link that
-/// carries them. Log colour scale with a legend, hover shows both values, wheel zoom. Cells can be
-/// summed into nodes of `ranksPerNode` ranks, restricted to one collective kind, and reordered so
-/// that the parts of a rank partition (a mesh axis's groups) sit side by side. Clicking a cell emits
-/// cellClicked() with its rank ranges; highlightFlows() outlines the cells an op uses.
+/// Heatmap of what each source rank sends to each destination rank over the step: as the collective
+/// algorithms move it (link traffic, EstimateResult::commMatrix: bytes, or their estimated time on
+/// the link that carries them), or in the collectives' semantics (logical traffic,
+/// core::logicalCommMatrix, bytes only). Log colour scale with a legend, hover shows both values, wheel zoom. Cells can
+/// be summed into nodes of `ranksPerNode` ranks, restricted to one collective kind, and reordered so that the parts of
+/// a rank partition (a mesh axis's groups) sit side by side. Clicking a cell emits cellClicked() with its rank ranges;
+/// highlightFlows() outlines the cells an op uses.
 class CommMatrixView : public QWidget {
     Q_OBJECT
 
 public:
     enum class Metric { Bytes, Seconds };
+    /// Link: what the algorithms move between neighbours; Logical: who sends what to whom in the
+    /// collectives' semantics.
+    enum class Traffic { Link, Logical };
 
     explicit CommMatrixView(QWidget* parent = nullptr);
 
     void setResult(std::shared_ptr<const core::EstimateResult> result, int ranksPerNode);
+    /// The logical traffic of the result's workload (shown while traffic() is Logical); null clears.
+    void setLogicalMatrix(std::shared_ptr<const core::CommMatrix> logical);
+    void setTraffic(Traffic traffic);
+    Traffic traffic() const { return m_traffic; }
+    /// The matrix shown now: the result's link traffic or the logical one; null when there is none.
+    const core::CommMatrix* matrix() const;
     /// Sums cells into node x node blocks.
     void setAggregateByNode(bool aggregate);
     bool aggregateByNode() const { return m_byNode; }
@@ -47,6 +57,9 @@ public:
 
     /// Back to the whole matrix in the window (the wheel zooms in about the pointer; a drag pans).
     void resetZoom();
+    /// Zooms onto the square of cells [first, first + count) along both axes: a group's traffic
+    /// among its own ranks when they sit side by side (grouped order, or a node's consecutive ranks).
+    void zoomToCells(int first, int count);
     double zoom() const { return m_zoom; }
     /// Zooms by `factor` keeping the point `at` (widget coordinates) where it is; the zoom stays
     /// between 1 (the whole matrix) and the zoom at which one cell is 48 pixels wide (at least 4).
@@ -64,7 +77,7 @@ public:
     int cellCount() const { return m_cells; }
     /// Bytes of the shown cell (row = source, positions after ordering), for tests and tooltips.
     double cellBytes(int source, int destination) const;
-    /// Seconds of the shown cell (see CommMatrix::seconds).
+    /// Seconds of the shown cell (see CommMatrix::seconds; 0 for logical traffic).
     double cellSeconds(int source, int destination) const;
     /// The colour the cell is painted with.
     QColor cellColor(int source, int destination) const;
@@ -80,6 +93,9 @@ Q_SIGNALS:
     /// The user clicked a cell: the source ranks [srcFirst, srcFirst + srcCount) to the destination
     /// ranks [dstFirst, dstFirst + dstCount).
     void cellClicked(int srcFirst, int srcCount, int dstFirst, int dstCount);
+    /// The user double-clicked the cell at (source, destination) positions: the page zooms to the
+    /// group it belongs to.
+    void cellDoubleClicked(int source, int destination);
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -88,6 +104,7 @@ protected:
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
 
 private:
@@ -104,7 +121,12 @@ private:
                static_cast<std::size_t>(destination);
     }
 
+    /// The metric in effect: logical traffic has bytes only.
+    Metric shownMetric() const;
+
     std::shared_ptr<const core::EstimateResult> m_result;
+    std::shared_ptr<const core::CommMatrix> m_logical;
+    Traffic m_traffic = Traffic::Link;
     int m_ranksPerNode = 8;
     bool m_byNode = false;
     QString m_kind;

@@ -6,6 +6,7 @@
 #include "cli/workloadinput.h"
 #include "core/chakra.h"
 #include "core/error.h"
+#include "core/estimator/commtraffic.h"
 #include "core/estimator/estimate.h"
 #include "core/estimator/estimateexport.h"
 #include "core/fileio.h"
@@ -38,7 +39,10 @@ int runEstimate(const std::vector<std::string>& arguments)
          {"trace", 0, "FILE", "write a Perfetto/Chrome trace JSON (a process per rank)"},
          {"trace-ranks", 0, "N", "ranks in the trace (default: all, at most 256 unless given)"},
          {"csv", 0, "FILE", "write the per-rank breakdown as CSV"},
-         {"matrix", 0, "FILE", "write the communication matrix (src,dst,bytes) as CSV"},
+         {"matrix", 0, "FILE",
+          "write the communication matrix as the algorithms move it (src,dst,bytes,seconds) as CSV"},
+         {"logical-matrix", 0, "FILE",
+          "write the logical communication matrix, in the collectives' semantics (src,dst,bytes), as CSV"},
          {"json", 0, {}, "print the estimate as JSON"},
          {"top", 0, "N", "top ops to list (default 10)"},
          {"no-symmetry", 0, {}, "simulate every rank instead of one per class of identical ranks"},
@@ -103,7 +107,9 @@ int runEstimate(const std::vector<std::string>& arguments)
     if (cli.has("csv"))
         outputs.write(cli.value("csv"), core::breakdownCsv(*result));
     if (cli.has("matrix"))
-        outputs.write(cli.value("matrix"), core::commMatrixCsv(*result));
+        outputs.write(cli.value("matrix"), core::commMatrixCsv(result->commMatrix));
+    if (cli.has("logical-matrix"))
+        outputs.write(cli.value("logical-matrix"), core::commMatrixCsv(core::logicalCommMatrix(workload)));
     outputs.commit();
 
     if (cli.has("json")) {

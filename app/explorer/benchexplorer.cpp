@@ -14,6 +14,7 @@
 #include "core/estimator/estimate.h"
 #include "core/synthetictrace.h"
 #include "engine/workloadloader.h"
+#include "views/commmatrixpage.h"
 #include "views/commmatrixview.h"
 #include "views/daglayoutengine.h"
 #include "views/dagscopetree.h"
@@ -30,6 +31,7 @@
 #include <vector>
 
 #include <QApplication>
+#include <QComboBox>
 #include <QCommandLineParser>
 #include <QDoubleSpinBox>
 #include <QEventLoop>
@@ -238,6 +240,47 @@ void benchTimeline(int frames, bool everyRank)
     measure("a collective highlighted");
 }
 
+/// The Communication tab switched from link to logical traffic: the logical matrix is found from
+/// the workload (core::logicalCommMatrix) and drawn, on a page that has not shown it before.
+void benchMatrix(int runs)
+{
+    std::printf("Communication matrix (switch to logical traffic: found from the workload and drawn)\n");
+    struct Case {
+        const char* label;
+        std::int32_t ranks;
+        std::uint64_t ops;
+    };
+    for (const Case& c : {Case{"1,024 ranks x 10,000 ops, TP 8 (median)", 1024, 10'000},
+                          Case{"16,384 ranks x 1,001 ops, TP 8, binned (median)", 16'384, 1'001}}) {
+        auto workload =
+            std::make_shared<const core::Workload>(core::makeSyntheticSpmdWorkload(c.ops, c.ranks, 8, 256ull << 20));
+        core::Cluster cluster = *core::clusterPreset("dgx-h100-ib", c.ranks);
+        core::EstimateOptions options;
+        options.recordEvents = false;
+        auto result = core::estimate(*workload, cluster, options);
+        std::vector<double> ms;
+        for (int i = 0; i < runs; ++i) {
+            views::CommMatrixPage page; // a fresh page: nothing found yet
+            page.resize(1000, 800);
+            page.setData(workload, result, 8);
+            QComboBox* traffic = page.trafficChooser();
+            const auto start = Clock::now();
+            traffic->setCurrentIndex(traffic->findData(int(views::CommMatrixView::Traffic::Logical)));
+            QImage frame(page.size(), QImage::Format_ARGB32_Premultiplied);
+            QPainter painter(&frame);
+            page.view()->render(&painter);
+            painter.end();
+            ms.push_back(msSince(start));
+            if (page.view()->traffic() != views::CommMatrixView::Traffic::Logical || !page.view()->matrix() ||
+                page.view()->matrix()->layers.empty()) {
+                missed("the logical matrix was not shown");
+                return;
+            }
+        }
+        report(c.label, statsOf(ms).median, 200);
+    }
+}
+
 /// Shows `window` with the timeline in front (as a user watching what an edit does would have it),
 /// runs `open` and waits for its estimate; false (and counted as missed) when it does not arrive.
 template <typename Open>
@@ -380,15 +423,16 @@ int main(int argc, char** argv)
     const QCommandLineOption quick(QStringLiteral("quick"), QStringLiteral("One run of each case (for tests)."));
     parser.addOption(quick);
     const QCommandLineOption only(QStringLiteral("only"),
-                                  QStringLiteral("Only the cases of one kind: dag, timeline, what-if or parallelism."),
+                                  QStringLiteral("Only the cases of one kind: dag, timeline, matrix, what-if or "
+                                                 "parallelism."),
                                   QStringLiteral("KIND"));
     parser.addOption(only);
     parser.process(app);
     const bool once = parser.isSet(quick);
     const QString kind = parser.value(only);
     if (!kind.isEmpty() && kind != QLatin1String("dag") && kind != QLatin1String("timeline") &&
-        kind != QLatin1String("what-if") && kind != QLatin1String("parallelism")) {
-        std::fprintf(stderr, "--only takes dag, timeline, what-if or parallelism\n");
+        kind != QLatin1String("matrix") && kind != QLatin1String("what-if") && kind != QLatin1String("parallelism")) {
+        std::fprintf(stderr, "--only takes dag, timeline, matrix, what-if or parallelism\n");
         return 2;
     }
     const auto wanted = [&](const char* name) { return kind.isEmpty() || kind == QLatin1String(name); };
@@ -399,6 +443,8 @@ int main(int argc, char** argv)
         if (!once)
             benchTimeline(20, true);
     }
+    if (wanted("matrix"))
+        benchMatrix(once ? 1 : 5);
     if (wanted("parallelism"))
         benchParallelism(once ? 1 : 5);
     if (!wanted("what-if"))

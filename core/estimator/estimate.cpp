@@ -1623,12 +1623,7 @@ void Simulator::buildCriticalPath(EstimateResult& result)
 void Simulator::buildCommMatrix(EstimateResult& result)
 {
     CommMatrix& matrix = result.commMatrix;
-    matrix.ranks = m_ranks;
-    matrix.blockSize = std::max<std::int32_t>(1, (m_ranks + 1023) / 1024);
-    matrix.blocks = (m_ranks + matrix.blockSize - 1) / matrix.blockSize;
-    const std::size_t cells = static_cast<std::size_t>(matrix.blocks) * static_cast<std::size_t>(matrix.blocks);
-    matrix.bytes.assign(cells, 0.0);
-    matrix.seconds.assign(cells, 0.0);
+    matrix.reset(m_ranks, true);
     result.bytesPerDim.assign(m_cluster.topology.dims.size(), 0.0);
     // Per collective kind, and point-to-point in the slot after the last kind; filled on first use.
     constexpr std::size_t pointToPoint = static_cast<std::size_t>(CollectiveKind::CollectiveBroadcast) + 1;

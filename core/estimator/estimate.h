@@ -6,6 +6,7 @@
 #include "core/progress.h"
 #include "core/workload.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -86,8 +87,9 @@ struct CriticalStep {
     Reason reason = Reason::Start; ///< how this step's start was set by the step before it
 };
 
-/// Bytes sent from rank to rank as the chosen algorithms move them. Exact for up to 1,024 ranks;
-/// above that ranks are binned in blocks of `blockSize` consecutive ranks.
+/// Bytes sent from rank to rank as the chosen algorithms move them (EstimateResult::commMatrix), or
+/// in the collectives' semantics (logicalCommMatrix). Exact for up to 1,024 ranks; above that ranks
+/// are binned in blocks of `blockSize` consecutive ranks.
 struct CommMatrix {
     /// One collective kind's share of the matrix, sparse: most kinds touch few cells (tensor-parallel
     /// groups near the diagonal, pipeline neighbours), and a dense copy per kind would cost 16 MB
@@ -109,7 +111,7 @@ struct CommMatrix {
         {
             const auto side = static_cast<std::size_t>(blockCount);
             std::vector<double> out(side * side, 0.0);
-            for (std::size_t i = 0; i < cells.size(); ++i)
+            for (std::size_t i = 0; i < cells.size() && i < values.size(); ++i)
                 out[cells[i]] = values[i];
             return out;
         }
@@ -119,13 +121,31 @@ struct CommMatrix {
     std::int32_t blockSize = 1;
     std::int32_t blocks = 0;
     std::vector<double> bytes; ///< blocks x blocks, row = source block
-    /// blocks x blocks: seconds the cell's bytes take on the link that carries them, bytes over the
-    /// bandwidth of the first topology dimension where source and destination differ (serialisation
-    /// time, without latency or contention), summed over the step.
+    /// blocks x blocks (empty for logical traffic): seconds the cell's bytes take on the link that carries them, bytes
+    /// over the bandwidth of the first topology dimension where source and destination differ (serialisation time,
+    /// without latency or contention), summed over the step.
     std::vector<double> seconds;
     /// The same matrices per collective kind, for the kinds that moved bytes, in CollectiveKind order
     /// with point-to-point last. Their sums are `bytes` and `seconds`.
     std::vector<Layer> layers;
+
+    /// Ranks per block for a workload of `rankCount` ranks: 1 up to 1,024 ranks, then at most 1,024
+    /// blocks.
+    static std::int32_t blockSizeFor(std::int32_t rankCount)
+    {
+        return std::max<std::int32_t>(1, (rankCount + 1023) / 1024);
+    }
+    /// Empty blocks x blocks matrices for `rankCount` ranks; `withSeconds` sizes `seconds` too.
+    void reset(std::int32_t rankCount, bool withSeconds)
+    {
+        ranks = rankCount;
+        blockSize = blockSizeFor(rankCount);
+        blocks = (rankCount + blockSize - 1) / blockSize;
+        const std::size_t cells = static_cast<std::size_t>(blocks) * static_cast<std::size_t>(blocks);
+        bytes.assign(cells, 0.0);
+        seconds.assign(withSeconds ? cells : 0, 0.0);
+        layers.clear();
+    }
 
     std::size_t index(std::int32_t srcBlock, std::int32_t dstBlock) const
     {

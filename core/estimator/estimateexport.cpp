@@ -183,16 +183,19 @@ std::string breakdownCsv(const EstimateResult& result)
     return out;
 }
 
-std::string commMatrixCsv(const EstimateResult& result)
+std::string commMatrixCsv(const CommMatrix& m)
 {
-    const CommMatrix& m = result.commMatrix;
-    std::string out = "src,dst,bytes,seconds\n";
+    const bool seconds = m.seconds.size() == m.bytes.size();
+    std::string out = seconds ? "src,dst,bytes,seconds\n" : "src,dst,bytes\n";
     char line[160];
     for (std::int32_t i = 0; i < m.blocks; ++i)
         for (std::int32_t j = 0; j < m.blocks; ++j)
             if (const double b = m.at(i, j); b > 0) {
-                std::snprintf(line, sizeof line, "%d,%d,%.17g,%.17g\n", i * m.blockSize, j * m.blockSize, b,
-                              m.seconds[m.index(i, j)]);
+                if (seconds)
+                    std::snprintf(line, sizeof line, "%d,%d,%.17g,%.17g\n", i * m.blockSize, j * m.blockSize, b,
+                                  m.seconds[m.index(i, j)]);
+                else
+                    std::snprintf(line, sizeof line, "%d,%d,%.17g\n", i * m.blockSize, j * m.blockSize, b);
                 out += line;
             }
     return out;

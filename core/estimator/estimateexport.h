@@ -32,10 +32,10 @@ std::string chromeTraceJson(const EstimateResult& result, const Workload& worklo
 /// CSV of the per-rank breakdown: rank,finish_s,compute_s,exposed_comm_s,idle_s,comm_s.
 std::string breakdownCsv(const EstimateResult& result);
 
-/// CSV of the communication matrix: one row per (source, destination) block with bytes > 0:
+/// CSV of a communication matrix: one row per (source, destination) block with bytes > 0:
 /// src,dst,bytes,seconds (ranks, or the first rank of each block when ranks are binned; seconds as
-/// CommMatrix::seconds).
-std::string commMatrixCsv(const EstimateResult& result);
+/// CommMatrix::seconds). A matrix without seconds (logicalCommMatrix) writes src,dst,bytes.
+std::string commMatrixCsv(const CommMatrix& matrix);
 
 /// The estimate as JSON: step_time_s, ranks [{rank, finish_s, compute_s, exposed_comm_s, idle_s,
 /// comm_s}], top_ops, critical_path, traffic_per_dim_bytes and the cluster it ran on.

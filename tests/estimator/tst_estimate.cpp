@@ -2,6 +2,7 @@
 #include "core/chakra.h"
 #include "core/error.h"
 #include "core/estimator/collectivemodel.h"
+#include "core/estimator/commtraffic.h"
 #include "core/estimator/estimate.h"
 #include "core/estimator/estimateexport.h"
 #include "core/synthetictrace.h"
@@ -238,6 +239,8 @@ private Q_SLOTS:
     void ownRecordedTimesAreSimulatedExactly();
     void astraSimReplaysATransformerStep();
     void commMatrixFollowsRing();
+    void logicalTrafficFollowsTheCollectivesSemantics();
+    void logicalTrafficBinsManyRanks();
     void criticalPathEndsAtStepTime();
     void astraSimMicrobenchmark_data();
     void astraSimMicrobenchmark();
@@ -1176,6 +1179,99 @@ void TestEstimate::commMatrixFollowsRing()
         for (std::int32_t j = 0; j < 8; ++j)
             QCOMPARE(result->commMatrix.at(i, j), j == (i + 1) % 8 ? perHop : 0.0);
     QCOMPARE(result->bytesPerDim[0], 8 * perHop);
+}
+
+void TestEstimate::logicalTrafficFollowsTheCollectivesSemantics()
+{
+    // One of each kind over all 8 ranks, and a broadcast and a reduce over {2, 5}: every rank runs
+    // the ops, each instance is counted once.
+    constexpr std::uint64_t s = 1 << 20;
+    Program program;
+    program.commSlots.resize(1);
+    Op broadcast = collective(5, CollectiveKind::Broadcast, 4096);
+    broadcast.commSlot = 0;
+    Op reduce = collective(6, CollectiveKind::Reduce, 512);
+    reduce.commSlot = 0;
+    program.ops = {collective(0, CollectiveKind::AllToAll, s),
+                   collective(1, CollectiveKind::AllReduce, s),
+                   collective(2, CollectiveKind::AllGather, s),
+                   collective(3, CollectiveKind::ReduceScatter, s),
+                   collective(4, CollectiveKind::AllToAll, s),
+                   broadcast,
+                   reduce};
+    const Workload w =
+        Workload::spmd(std::make_shared<const Program>(std::move(program)), 8, [](std::size_t r, std::size_t) {
+            return r == 2 || r == 5 ? std::vector<std::int32_t>{2, 5}
+                                    : std::vector<std::int32_t>{static_cast<std::int32_t>(r)};
+        });
+    const CommMatrix logical = logicalCommMatrix(w);
+    QCOMPARE(logical.blocks, 8);
+    QVERIFY(logical.seconds.empty());
+    const auto layer = [&](const char* kind) {
+        for (const auto& l : logical.layers)
+            if (l.kind == kind)
+                return l.denseBytes(logical.blocks);
+        return std::vector<double>{};
+    };
+    const auto allToAll = layer("ALL_TO_ALL"), allReduce = layer("ALL_REDUCE"), allGather = layer("ALL_GATHER"),
+               reduceScatter = layer("REDUCE_SCATTER"), bcast = layer("BROADCAST"), red = layer("REDUCE");
+    QCOMPARE(logical.layers.size(), std::size_t(6));
+    for (std::int32_t i = 0; i < 8; ++i)
+        for (std::int32_t j = 0; j < 8; ++j) {
+            const std::size_t c = logical.index(i, j);
+            const bool pair = i != j;
+            QCOMPARE(allToAll[c], pair ? 2.0 * s / 8 : 0.0);  // two all-to-alls, a share to each member
+            QCOMPARE(allReduce[c], pair ? 2.0 * s / 8 : 0.0); // reduce-scatter, then all-gather
+            QCOMPARE(allGather[c], pair ? double(s) : 0.0);   // every input to every other member
+            QCOMPARE(reduceScatter[c], pair ? double(s) / 8 : 0.0);
+            QCOMPARE(bcast[c], i == 2 && j == 5 ? 4096.0 : 0.0); // the root is the group's lowest rank
+            QCOMPARE(red[c], i == 5 && j == 2 ? 512.0 : 0.0);
+            const double total = allToAll[c] + allReduce[c] + allGather[c] + reduceScatter[c] + bcast[c] + red[c];
+            QCOMPARE(logical.at(i, j), total);
+        }
+    // The link traffic of the same step: a ring all-to-all moves everything between neighbours only.
+    const auto result = estimate(w, switchCluster(8));
+    double nonNeighbour = 0;
+    for (const auto& l : result->commMatrix.layers)
+        if (l.kind == "ALL_TO_ALL") {
+            const auto dense = l.denseBytes(result->commMatrix.blocks);
+            for (std::int32_t i = 0; i < 8; ++i)
+                nonNeighbour += dense[result->commMatrix.index(i, (i + 3) % 8)];
+        }
+    QCOMPARE(nonNeighbour, 0.0);
+
+    // Point-to-point transfers are the same in both views.
+    const Workload pipe = twoStagePipeline({{0, 2}, {1, 3}});
+    const CommMatrix p2p = logicalCommMatrix(pipe);
+    const auto pipeResult = estimate(pipe, switchCluster(4));
+    QCOMPARE(p2p.at(0, 2), 2.0 * kActivationBytes);
+    QCOMPARE(p2p.at(3, 1), 2.0 * kActivationBytes);
+    QCOMPARE(p2p.at(0, 3), 0.0);
+    for (const auto& l : p2p.layers)
+        if (l.kind == "SEND_RECV")
+            for (const auto& link : pipeResult->commMatrix.layers)
+                if (link.kind == "SEND_RECV")
+                    QCOMPARE(l.bytes, link.bytes);
+    // Its data-parallel all-reduces: {0, 1} and {2, 3}, each pair 2 x gradient / 2.
+    QCOMPARE(p2p.at(0, 1), double(kGradientBytes));
+    QCOMPARE(p2p.at(2, 3), double(kGradientBytes));
+    QCOMPARE(p2p.at(1, 2), 0.0);
+    // CSV without a seconds column.
+    QVERIFY(commMatrixCsv(p2p).starts_with("src,dst,bytes\n0,1,"));
+}
+
+void TestEstimate::logicalTrafficBinsManyRanks()
+{
+    // 2,048 ranks in blocks of two: an all-to-all over all of them gives a block on the diagonal its
+    // two ordered pairs and any other block four.
+    Program program;
+    program.ops = {collective(0, CollectiveKind::AllToAll, 2048 * 10)};
+    const CommMatrix logical = logicalCommMatrix(spmd(program, 2048));
+    QCOMPARE(logical.blockSize, 2);
+    QCOMPARE(logical.blocks, 1024);
+    QCOMPARE(logical.at(0, 0), 2 * 10.0);
+    QCOMPARE(logical.at(0, 1), 4 * 10.0);
+    QCOMPARE(logical.at(1023, 5), 4 * 10.0);
 }
 
 void TestEstimate::criticalPathEndsAtStepTime()

@@ -67,6 +67,7 @@ private Q_SLOTS:
     void matrixControls();
     void nearlyEqualCellsLookAlike();
     void matrixZoomsAboutThePointerAndPans();
+    void matrixLogicalTrafficAndGroupZoom();
     void chartsFollowTheEstimate();
     void spansColouredByPass();
     void lanesOpenGroupedByStage();
@@ -207,6 +208,71 @@ void TestResultViews::matrixZoomsAboutThePointerAndPans()
     QTest::keyClick(view, Qt::Key_F);
     QCOMPARE(view->zoom(), 1.0);
     QCOMPARE(view->cellRect(0, 0).width(), cellPixels);
+}
+
+void TestResultViews::matrixLogicalTrafficAndGroupZoom()
+{
+    const Fixture f = estimated();
+    views::CommMatrixPage page;
+    page.resize(800, 600);
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    page.setData(f.workload, f.result, 8);
+    views::CommMatrixView* view = page.view();
+    QComboBox* traffic = page.trafficChooser();
+    QComboBox* metric = page.metricChooser();
+    QCOMPARE(view->traffic(), views::CommMatrixView::Traffic::Link);
+    metric->setCurrentIndex(1); // link time
+    QVERIFY(metric->isEnabled());
+    // Logical traffic: the gradient all-reduce over {0, 4, 8, 12} sends 2 S / 4 from rank 0 to each
+    // other member, whichever algorithm moves it; bytes only.
+    traffic->setCurrentIndex(traffic->findData(int(views::CommMatrixView::Traffic::Logical)));
+    QCOMPARE(view->traffic(), views::CommMatrixView::Traffic::Logical);
+    QVERIFY(!metric->isEnabled());
+    QComboBox* kinds = page.kindChooser();
+    kinds->setCurrentIndex(kinds->findData(QStringLiteral("ALL_REDUCE")));
+    QCOMPARE(view->kindFilter(), QStringLiteral("ALL_REDUCE"));
+    const core::CommMatrix* logical = view->matrix();
+    QVERIFY(logical != &f.result->commMatrix);
+    QVERIFY(logical->seconds.empty());
+    for (int peer : {4, 8, 12})
+        QCOMPARE(view->cellBytes(0, peer), static_cast<double>(kGradient) / 2);
+    QCOMPARE(view->cellSeconds(0, 4), 0.0);
+    QCOMPARE(view->cellBytes(0, 5), 0.0);
+    // The same step's total from rank 0 to its data-parallel peers, in the link view: the
+    // bandwidth-optimal 2 (n - 1) / n S in both.
+    traffic->setCurrentIndex(traffic->findData(int(views::CommMatrixView::Traffic::Link)));
+    QVERIFY(metric->isEnabled());
+    QCOMPARE(view->metric(), views::CommMatrixView::Metric::Seconds);
+    metric->setCurrentIndex(0);
+    QCOMPARE(view->cellBytes(0, 4) + view->cellBytes(0, 8) + view->cellBytes(0, 12), 1.5 * kGradient);
+    // A new estimate of the same workload keeps the logical matrix; a new workload finds it again.
+    traffic->setCurrentIndex(traffic->findData(int(views::CommMatrixView::Traffic::Logical)));
+    const Fixture slow = estimated(0.5);
+    page.setData(f.workload, slow.result, 8);
+    QCOMPARE(view->matrix(), logical);
+    page.setData(slow.workload, slow.result, 8);
+    QVERIFY(view->matrix() != logical);
+    QCOMPARE(view->cellBytes(0, 8), static_cast<double>(kGradient) / 2);
+
+    // Double-click zooms onto the group of the cell's source rank: in rank order its node (ranks
+    // 8-15 for rank 9) ...
+    const QRectF whole(view->cellRect(0, 0).topLeft(), view->cellRect(15, 15).bottomRight());
+    QTest::mouseDClick(view, Qt::LeftButton, {}, view->cellRect(9, 2).center().toPoint());
+    QCOMPARE(view->zoom(), 2.0);
+    QCOMPARE(view->cellRect(8, 8).topLeft(), whole.topLeft());
+    QCOMPARE(view->cellRect(15, 15).bottomRight(), whole.bottomRight());
+    view->resetZoom();
+    // ... grouped by the data-parallel axis, its data-parallel group {0, 4, 8, 12}.
+    QComboBox* order = page.orderChooser();
+    for (int i = 1; i < order->count() && view->ranksOfCell(1).first != 4; ++i)
+        order->setCurrentIndex(i);
+    QCOMPARE(view->ranksOfCell(1).first, 4);
+    QTest::mouseDClick(view, Qt::LeftButton, {}, view->cellRect(2, 9).center().toPoint());
+    QCOMPARE(view->zoom(), 4.0);
+    QCOMPARE(view->cellRect(0, 0).topLeft(), whole.topLeft());
+    QCOMPARE(view->cellRect(3, 3).bottomRight(), whole.bottomRight());
+    QCOMPARE(view->ranksOfCell(3).first, 12);
 }
 
 void TestResultViews::chartsFollowTheEstimate()
