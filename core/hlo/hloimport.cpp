@@ -466,18 +466,25 @@ private:
         std::string dir = *direction;
         if (!counterLeft)
             dir = dir == "LT" ? "GT" : dir == "GT" ? "LT" : dir == "LE" ? "GE" : dir == "GE" ? "LE" : dir;
+        // Bounds anywhere in int64 (a fuzzer's 2^63): the span and every step below without overflow;
+        // a count that does not fit is unknown.
+        constexpr std::int64_t lowest = std::numeric_limits<std::int64_t>::min();
         const std::int64_t s = *stride;
-        const std::int64_t span = *limit - *start;
+        std::int64_t span = 0;
+        if (s == lowest || __builtin_sub_overflow(*limit, *start, &span) || span == lowest)
+            return std::nullopt;
         std::int64_t count = 0;
         if (dir == "LT" && s > 0)
-            count = span > 0 ? (span + s - 1) / s : 0;
-        else if (dir == "LE" && s > 0)
-            count = span >= 0 ? span / s + 1 : 0;
-        else if (dir == "GT" && s < 0)
-            count = span < 0 ? (-span - s - 1) / -s : 0;
-        else if (dir == "GE" && s < 0)
-            count = span <= 0 ? -span / -s + 1 : 0;
-        else if (dir == "NE" && span % s == 0 && span / s >= 0)
+            count = span > 0 ? (span - 1) / s + 1 : 0;
+        else if (dir == "LE" && s > 0) {
+            if (span >= 0 && __builtin_add_overflow(span / s, 1, &count))
+                return std::nullopt;
+        } else if (dir == "GT" && s < 0)
+            count = span < 0 ? (-span - 1) / -s + 1 : 0;
+        else if (dir == "GE" && s < 0) {
+            if (span <= 0 && __builtin_add_overflow(-span / -s, 1, &count))
+                return std::nullopt;
+        } else if (dir == "NE" && span % s == 0 && span / s >= 0)
             count = span / s;
         else
             return std::nullopt;

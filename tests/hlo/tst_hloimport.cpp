@@ -80,6 +80,7 @@ private Q_SLOTS:
     void whileTripCountOption();
     void loopInvariantTripCounts();
     void knownTripCountThatIsNoInteger();
+    void tripCountBoundsAtTheEdgesOfInt64();
     void asyncPairsAndOverlap();
     void permuteAndModes();
     void conditionalAndCall();
@@ -264,6 +265,39 @@ void TestHloImport::knownTripCountThatIsNoInteger()
     odd.replace(odd.find("{\"known_trip_count\""), std::string("{\"known_trip_count\":{\"n\":\"3x\"}}").size(),
                 "{\"known_trip_count\":7}");
     QCOMPARE(lowerHlo(parseHlo(odd, "trip.hlo")).workload.rankCount(), std::size_t(1));
+}
+
+void TestHloImport::tripCountBoundsAtTheEdgesOfInt64()
+{
+    // Found by fuzzing: a counter starting at -2^63 made limit - start overflow (undefined
+    // behaviour, UBSan); a count of 2^63 overflowed too. Both are trip counts we cannot know.
+    const auto loop = [](const std::string& start, const std::string& limit, const std::string& step,
+                         const std::string& direction) {
+        return "HloModule m\n\n"
+               "body {\n  p = (s64[]) parameter(0)\n  i = s64[] get-tuple-element(p), index=0\n"
+               "  s = s64[] constant(" +
+               step +
+               ")\n  n = s64[] add(i, s)\n  ROOT t = (s64[]) tuple(n)\n}\n\n"
+               "cond {\n  p = (s64[]) parameter(0)\n  i = s64[] get-tuple-element(p), index=0\n"
+               "  l = s64[] constant(" +
+               limit + ")\n  ROOT c = pred[] compare(i, l), direction=" + direction +
+               "\n}\n\n"
+               "ENTRY e {\n  z = s64[] constant(" +
+               start +
+               ")\n  i = (s64[]) tuple(z)\n"
+               "  ROOT w = (s64[]) while(i), condition=cond, body=body\n}\n";
+    };
+    const auto unknown = [](const HloImport& imported) { return hasWarning(imported, "trip count unknown"); };
+    QVERIFY(unknown(lowerHlo(parseHlo(loop("-9223372036854775808", "9", "2", "LT"), "edge.hlo"))));
+    QVERIFY(unknown(lowerHlo(parseHlo(loop("9223372036854775807", "-9", "-2", "GT"), "edge.hlo"))));
+    QVERIFY(unknown(lowerHlo(parseHlo(loop("0", "9223372036854775807", "1", "LE"), "edge.hlo"))));
+    QVERIFY(unknown(lowerHlo(parseHlo(loop("0", "9", "-9223372036854775808", "GT"), "edge.hlo"))));
+    // Ordinary bounds still count: 0, 2, ..., 8 is five iterations.
+    const HloImport five = lowerHlo(parseHlo(loop("0", "9", "2", "LT"), "edge.hlo"));
+    QVERIFY(!unknown(five));
+    const HloImport down = lowerHlo(parseHlo(loop("9", "0", "-2", "GT"), "edge.hlo"));
+    QVERIFY(!unknown(down));
+    QCOMPARE(down.workload.programOf(0).ops.size(), five.workload.programOf(0).ops.size());
 }
 
 void TestHloImport::whileTripCountOption()
