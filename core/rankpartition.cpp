@@ -4,6 +4,7 @@
 #include "core/types.h"
 
 #include <algorithm>
+#include <bit>
 #include <map>
 #include <set>
 
@@ -48,6 +49,121 @@ std::string sizeLabel(const std::vector<std::vector<std::int32_t>>& parts)
     }
     return smallest == largest ? std::to_string(largest) : std::to_string(smallest) + "-" + std::to_string(largest);
 }
+
+/// A workload's mesh (Workload::meshAxes) over its ranks: rank r at row-major position r.
+class Mesh {
+public:
+    /// Empty (covers() false) unless the axes' sizes multiply to `rankCount`.
+    Mesh(const std::vector<std::pair<std::string, std::int64_t>>& axes, std::size_t rankCount)
+        : m_axes(axes)
+        , m_ranks(rankCount)
+    {
+        std::int64_t devices = 1;
+        for (const auto& [name, size] : axes) {
+            if (size < 1 || devices > static_cast<std::int64_t>(rankCount) || axes.size() > 8) {
+                m_axes.clear();
+                return;
+            }
+            devices *= size;
+        }
+        if (devices != static_cast<std::int64_t>(rankCount)) {
+            m_axes.clear();
+            return;
+        }
+        m_stride.assign(m_axes.size(), 1);
+        for (std::size_t a = m_axes.size(); a > 1; --a)
+            m_stride[a - 2] = m_stride[a - 1] * m_axes[a - 1].second;
+    }
+
+    bool covers() const { return !m_axes.empty(); }
+    std::size_t axisCount() const { return m_axes.size(); }
+    const std::string& name(std::size_t axis) const { return m_axes[axis].first; }
+
+    /// Rank `r` with its coordinates on the axes of bit set `axes` zeroed: ranks with equal keys
+    /// differ only on those axes (one group of those axes).
+    std::size_t keyWithout(std::size_t r, std::uint32_t axes) const
+    {
+        auto key = static_cast<std::int64_t>(r);
+        for (std::size_t a = 0; a < m_axes.size(); ++a)
+            if (axes & (1u << a))
+                key -= (static_cast<std::int64_t>(r) / m_stride[a] % m_axes[a].second) * m_stride[a];
+        return static_cast<std::size_t>(key);
+    }
+
+    /// The names of the axes in bit set `axes`, major first, joined by " x ".
+    std::string names(std::uint32_t axes) const
+    {
+        std::string out;
+        for (std::size_t a = 0; a < m_axes.size(); ++a)
+            if (axes & (1u << a))
+                out += (out.empty() ? "" : " x ") + m_axes[a].first;
+        return out;
+    }
+
+    /// The smallest set of axes whose groups are exactly the parts of `p` (ranks share a part if and
+    /// only if they differ only on those axes), named; "" when none. With axes of size 1 left out,
+    /// at most one set of each size can match.
+    std::string axesOf(const RankPartition& p) const
+    {
+        if (!covers())
+            return {};
+        std::vector<std::int64_t> partOf(m_ranks, -1);
+        for (std::size_t i = 0; i < p.parts.size(); ++i)
+            for (std::int32_t r : p.parts[i])
+                partOf[static_cast<std::size_t>(r)] = static_cast<std::int64_t>(i);
+        const std::uint32_t subsets = 1u << m_axes.size();
+        for (std::size_t want = 1; want <= m_axes.size(); ++want)
+            for (std::uint32_t set = 1; set < subsets; ++set) {
+                if (static_cast<std::size_t>(std::popcount(set)) != want)
+                    continue;
+                // Key -> part and part -> key must both be functions.
+                std::vector<std::int64_t> partOfKey(m_ranks, -1), keyOfPart(p.parts.size(), -1);
+                bool match = true;
+                for (std::size_t r = 0; r < m_ranks && match; ++r) {
+                    const auto key = static_cast<std::int64_t>(keyWithout(r, set));
+                    std::int64_t& part = partOfKey[static_cast<std::size_t>(key)];
+                    std::int64_t& k = keyOfPart[static_cast<std::size_t>(partOf[r])];
+                    if (part < 0)
+                        part = partOf[r];
+                    if (k < 0)
+                        k = key;
+                    match = part == partOf[r] && k == key;
+                }
+                if (match)
+                    return names(set);
+            }
+        return {};
+    }
+
+    /// Whether every part of `p` lies inside one group of axis `axis`.
+    bool within(const RankPartition& p, std::size_t axis) const
+    {
+        for (const auto& part : p.parts)
+            for (std::int32_t r : part)
+                if (keyWithout(static_cast<std::size_t>(r), 1u << axis) !=
+                    keyWithout(static_cast<std::size_t>(part.front()), 1u << axis))
+                    return false;
+        return true;
+    }
+
+    /// The groups of axis `axis`: ranks that differ only on it, ordered by their lowest rank.
+    std::vector<std::vector<std::int32_t>> groups(std::size_t axis) const
+    {
+        std::map<std::size_t, std::vector<std::int32_t>> byKey;
+        for (std::size_t r = 0; r < m_ranks; ++r)
+            byKey[keyWithout(r, 1u << axis)].push_back(static_cast<std::int32_t>(r));
+        std::vector<std::vector<std::int32_t>> out;
+        for (auto& [key, members] : byKey)
+            out.push_back(std::move(members));
+        std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.front() < b.front(); });
+        return out;
+    }
+
+private:
+    std::vector<std::pair<std::string, std::int64_t>> m_axes;
+    std::vector<std::int64_t> m_stride;
+    std::size_t m_ranks = 0;
+};
 
 } // namespace
 
@@ -118,6 +234,33 @@ std::vector<RankPartition> rankPartitions(const Workload& workload)
                                            [&](const RankPartition& other) { return other.parts == p.parts; });
         if (!duplicate)
             communicators.push_back(std::move(p));
+    }
+    // Named by the mesh where the workload has one; every mesh axis is a partition of its own even
+    // where no one communicator spans it (the data-parallel groups of a pipelined model are a slot
+    // per stage; the pipeline axis carries sends only), with the kinds of the communicators whose
+    // groups lie inside its groups.
+    const Mesh mesh(workload.meshAxes, ranks);
+    for (RankPartition& p : communicators)
+        p.axes = mesh.axesOf(p);
+    for (std::size_t a = 0; a < mesh.axisCount(); ++a) {
+        if (std::any_of(communicators.begin(), communicators.end(),
+                        [&](const RankPartition& p) { return p.axes == mesh.name(a); }))
+            continue;
+        RankPartition p;
+        p.basis = RankPartition::Basis::Communicator;
+        p.axes = mesh.name(a);
+        p.parts = mesh.groups(a);
+        std::set<std::string> kinds;
+        for (const RankPartition& c : communicators)
+            if (c.axes.empty() && mesh.within(c, a))
+                kinds.insert(c.kinds.begin(), c.kinds.end());
+        p.kinds.assign(kinds.begin(), kinds.end());
+        std::string kindList;
+        for (const auto& kind : kinds)
+            kindList += (kindList.empty() ? "" : ", ") + kind;
+        p.label = std::to_string(p.parts.size()) + " groups of " + sizeLabel(p.parts) + " ranks (mesh axis " + p.axes +
+                  (kindList.empty() ? "" : ": " + kindList) + ")";
+        communicators.push_back(std::move(p));
     }
     std::stable_sort(communicators.begin(), communicators.end(), [](const RankPartition& a, const RankPartition& b) {
         return a.parts.size() > b.parts.size(); // small groups (inner mesh axes) first

@@ -24,6 +24,10 @@ struct RankPartition {
     std::vector<std::string> kinds;
     /// The parts, each sorted; ordered by their lowest rank. Every rank is in exactly one part.
     std::vector<std::vector<std::int32_t>> parts;
+    /// Communicator partitions whose parts are exactly the groups of some axes of
+    /// Workload::meshAxes (ranks that differ only in those axes' coordinates): those axes' names,
+    /// major first, joined by "x" ("TP", "DP x CP"); empty when no set of axes gives these parts.
+    std::string axes;
 
     /// The ranks part by part: an order of all ranks that keeps each part together.
     std::vector<std::int32_t> order() const;
@@ -32,7 +36,8 @@ struct RankPartition {
 /// The partitions worth grouping by: one per distinct communicator pattern whose groups are disjoint
 /// and have between 2 and rankCount-1 members (ranks outside every group form singleton parts), and
 /// one by program when the ranks run 2 to rankCount-1 distinct programs. Ordered: programs first,
-/// then communicators by group size. Linear in ranks x comm slots.
+/// then communicators by group size. Communicator partitions are named by the workload's mesh axes
+/// where it has them (RankPartition::axes). Linear in ranks x comm slots (and 2^axes per partition).
 std::vector<RankPartition> rankPartitions(const Workload& workload);
 
 } // namespace flint::core

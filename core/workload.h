@@ -64,6 +64,11 @@ struct Workload {
     std::vector<std::shared_ptr<const Program>> programs;
     std::vector<RankBinding> ranks;
     std::vector<CommGroup> groups;
+    /// The logical mesh the ranks form, where its producer knows it: axes major to minor, rank r at
+    /// row-major position r (built-in models: "PP", "DP", "EP", "CP", "TP"; an MLIR module's one
+    /// mesh over all its ranks). Axes of size 1 are left out. For naming what the views group ranks
+    /// by (rankPartitions), never for what the workload does; empty when unknown.
+    std::vector<std::pair<std::string, std::int64_t>> meshAxes;
 
     std::size_t rankCount() const { return ranks.size(); }
     const Program& programOf(std::size_t rank) const { return *programs.at(ranks.at(rank).program); }

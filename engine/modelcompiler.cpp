@@ -1009,6 +1009,13 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
             }
         }
     }
+    // The mesh the ranks form, for the views' names of rank groups: stage-major, then the stage
+    // mesh in its device order (tp fastest).
+    const std::pair<const char*, std::int64_t> axes[] = {{"PP", pp},      {"DP replicas", mesh.dpr}, {"DP", mesh.dp},
+                                                         {"EP", mesh.ep}, {"CP", mesh.cp},           {"TP", mesh.tp}};
+    for (const auto& [name, size] : axes)
+        if (size > 1)
+            w.meshAxes.emplace_back(name, size);
     control.report(1.0);
     return out;
 }

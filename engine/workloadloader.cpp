@@ -12,6 +12,7 @@
 #include "core/mlir/mlirreader.h"
 #endif
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -46,6 +47,18 @@ LoadedWorkload loadMlir(const std::string& path, const LoadOptions& options, con
     loaded.warnings = std::move(imported.imported.warnings);
     loaded.replicaCount = imported.imported.replicaCount;
     loaded.numPartitions = imported.imported.numPartitions;
+    // One mesh over all ranks in device order names the views' rank groups by its axes.
+    if (imported.meshes.size() == 1 && imported.meshes.front().deviceIds.empty()) {
+        std::int64_t devices = 1;
+        std::vector<std::pair<std::string, std::int64_t>> axes;
+        for (const auto& [axis, size] : imported.meshes.front().axes) {
+            devices *= std::max<std::int64_t>(1, size);
+            if (size > 1)
+                axes.emplace_back(axis, size);
+        }
+        if (devices == static_cast<std::int64_t>(loaded.workload.rankCount()))
+            loaded.workload.meshAxes = std::move(axes);
+    }
     for (frontend::MeshAxes& mesh : imported.meshes)
         loaded.meshes.push_back(MeshDeclaration{std::move(mesh.name), std::move(mesh.axes)});
     return loaded;

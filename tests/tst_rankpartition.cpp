@@ -11,6 +11,7 @@ class TestRankPartition : public QObject {
 
 private Q_SLOTS:
     void meshAxesOfSpmdWorkload();
+    void partitionsNamedByTheWorkloadsMesh();
     void programsFormStages();
     void allRankGroupsAreNotPartitions();
 };
@@ -48,6 +49,33 @@ void TestRankPartition::meshAxesOfSpmdWorkload()
     const RankPartition& byDp = partitions[0].parts == dp ? partitions[0] : partitions[1];
     QCOMPARE(byDp.order(), (std::vector<std::int32_t>{0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15}));
     QVERIFY(findByKind(partitions, "ALL_REDUCE", 4) != nullptr);
+}
+
+void TestRankPartition::partitionsNamedByTheWorkloadsMesh()
+{
+    // No mesh: no names.
+    Workload w = makeSyntheticSpmdWorkload(60, 16, 4, 1 << 20);
+    for (const RankPartition& p : rankPartitions(w))
+        QCOMPARE(p.axes, std::string());
+    const Parts tp = {{0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9, 10, 11}, {12, 13, 14, 15}};
+    const auto axesOf = [&](const Parts& parts) {
+        for (const RankPartition& p : rankPartitions(w))
+            if (p.parts == parts)
+                return p.axes;
+        return std::string("(none)");
+    };
+    // Tensor parallelism fastest: the consecutive groups are TP, the stride-4 groups DP.
+    w.meshAxes = {{"DP", 4}, {"TP", 4}};
+    QCOMPARE(axesOf(tp), std::string("TP"));
+    QCOMPARE(axesOf({{0, 4, 8, 12}, {1, 5, 9, 13}, {2, 6, 10, 14}, {3, 7, 11, 15}}), std::string("DP"));
+    // Groups spanning two axes of a finer mesh are named by both, major first.
+    w.meshAxes = {{"DP", 4}, {"CP", 2}, {"TP", 2}};
+    QCOMPARE(axesOf(tp), std::string("CP x TP"));
+    // A mesh whose axes give other groups names nothing; so does one of another size.
+    w.meshAxes = {{"A", 2}, {"B", 8}};
+    QCOMPARE(axesOf(tp), std::string());
+    w.meshAxes = {{"DP", 8}, {"TP", 4}};
+    QCOMPARE(axesOf(tp), std::string());
 }
 
 void TestRankPartition::programsFormStages()

@@ -1565,6 +1565,10 @@ auf %2</translation>
         <source>stage %1</source>
         <translation>Stufe %1</translation>
     </message>
+    <message>
+        <source>%1 group %2</source>
+        <translation>%1-Gruppe %2</translation>
+    </message>
 </context>
 <context>
     <name>flint::views::WhatIfPanel</name>
@@ -1671,6 +1675,20 @@ auf %2</translation>
         <translation>
             <numerusform>Mesh-Achse: %n Gruppe aus %1 Rängen (%2)</numerusform>
             <numerusform>Mesh-Achse: %n Gruppen aus je %1 Rängen (%2)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%2: %n group(s) of %1 ranks</source>
+        <translation>
+            <numerusform>%2: %n Gruppe aus %1 Rängen</numerusform>
+            <numerusform>%2: %n Gruppen aus je %1 Rängen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%3: %n group(s) of %1 ranks (%2)</source>
+        <translation>
+            <numerusform>%3: %n Gruppe aus %1 Rängen (%2)</numerusform>
+            <numerusform>%3: %n Gruppen aus je %1 Rängen (%2)</numerusform>
         </translation>
     </message>
 </context>

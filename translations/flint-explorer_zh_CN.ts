@@ -1555,6 +1555,10 @@ on %2</source>
         <source>stage %1</source>
         <translation>阶段 %1</translation>
     </message>
+    <message>
+        <source>%1 group %2</source>
+        <translation>%1 组 %2</translation>
+    </message>
 </context>
 <context>
     <name>flint::views::WhatIfPanel</name>
@@ -1659,6 +1663,18 @@ on %2</source>
         <source>mesh axis: %n group(s) of %1 ranks (%2)</source>
         <translation>
             <numerusform>网格轴：%n 个组，每组 %1 个 rank（%2）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%2: %n group(s) of %1 ranks</source>
+        <translation>
+            <numerusform>%2：%n 个组，每组 %1 个 rank</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%3: %n group(s) of %1 ranks (%2)</source>
+        <translation>
+            <numerusform>%3：%n 个组，每组 %1 个 rank（%2）</numerusform>
         </translation>
     </message>
 </context>

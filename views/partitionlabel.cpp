@@ -25,6 +25,14 @@ QString partitionLabel(const core::RankPartition& partition)
     QStringList kinds;
     for (const auto& kind : partition.kinds)
         kinds << QString::fromStdString(kind);
+    if (!partition.axes.empty() && kinds.isEmpty()) // a mesh axis no collective spans (pipeline sends)
+        return QCoreApplication::translate("flint::views::partitionLabel", "%2: %n group(s) of %1 ranks", nullptr,
+                                           count)
+            .arg(size, QString::fromStdString(partition.axes));
+    if (!partition.axes.empty())
+        return QCoreApplication::translate("flint::views::partitionLabel", "%3: %n group(s) of %1 ranks (%2)", nullptr,
+                                           count)
+            .arg(size, kinds.join(QStringLiteral(", ")), QString::fromStdString(partition.axes));
     return QCoreApplication::translate("flint::views::partitionLabel", "mesh axis: %n group(s) of %1 ranks (%2)",
                                        nullptr, count)
         .arg(size, kinds.join(QStringLiteral(", ")));

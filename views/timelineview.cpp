@@ -242,7 +242,9 @@ void TimelineView::rebuildGroups(const core::RankPartition* partition)
         for (std::size_t i = 0; i < partition->parts.size(); ++i)
             m_groups.push_back({stages    ? tr("stage %1").arg(i)
                                 : program ? tr("program %1").arg(i)
-                                          : tr("group %1").arg(i),
+                                : partition->axes.empty()
+                                    ? tr("group %1").arg(i)
+                                    : tr("%1 group %2").arg(QString::fromStdString(partition->axes)).arg(i),
                                 partition->parts[i]});
     } else {
         for (int first = 0; first < ranks; first += m_ranksPerNode) {

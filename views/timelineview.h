@@ -42,6 +42,11 @@ public:
     /// Groups lanes by `partition`'s parts (copied); null groups them by node. Keeps the time window.
     void setGrouping(const core::RankPartition* partition);
     int groupCount() const { return static_cast<int>(m_groups.size()); }
+    /// The label of group `index` ("stage 2", "TP group 5", "node 0").
+    QString groupName(int index) const
+    {
+        return index >= 0 && index < groupCount() ? m_groups[static_cast<std::size_t>(index)].label : QString();
+    }
     /// The ranks of group `group`, in lane order.
     const std::vector<std::int32_t>& groupRanks(int group) const
     {

@@ -2,7 +2,11 @@
 // The scenario engine: one sizing rule, one bandwidth rule, one definition of "best", and a sweep
 // that records a failing point and goes on.
 #include "core/error.h"
+#include "core/rankpartition.h"
 #include "engine/scenario.h"
+#include "engine/workloadloader.h"
+
+#include <set>
 
 #include <QTest>
 
@@ -117,6 +121,28 @@ void TestEngine::modelScenarioEvaluates()
     // The framework's streams: Megatron-LM reduces gradients on a stream of its own.
     QCOMPARE(e.scenario.cluster.commStreams, e.compiled->commStreams);
     QVERIFY(e.figures->stepTime > 0 && e.figures->mfu > 0);
+    // The ranks' mesh names the groups the views offer: TP fastest.
+    QCOMPARE(e.workload->workload.meshAxes, (std::vector<std::pair<std::string, std::int64_t>>{{"DP", 4}, {"TP", 2}}));
+    std::set<std::string> named;
+    for (const core::RankPartition& p : core::rankPartitions(e.workload->workload))
+        named.insert(p.axes);
+    QVERIFY2(named.count("TP") && named.count("DP"), named.empty() ? "none" : named.begin()->c_str());
+    // With pipelining, stage-major: the pipeline groups are PP.
+    engine::Scenario piped = llama(2, 2);
+    piped.parallel.pp = 2;
+    piped.parallel.globalBatch = 4;
+    piped.cluster = *core::clusterPreset("dgx-h100-ib", 8);
+    const engine::Evaluation p = engine::evaluate(piped, &compiler);
+    QVERIFY2(p.feasible(), p.problem.c_str());
+    QCOMPARE(p.workload->workload.meshAxes,
+             (std::vector<std::pair<std::string, std::int64_t>>{{"PP", 2}, {"DP", 2}, {"TP", 2}}));
+    named.clear();
+    for (const core::RankPartition& part : core::rankPartitions(p.workload->workload))
+        named.insert(part.axes);
+    QVERIFY(named.count("PP") && named.count("TP") && named.count("DP"));
+    // An MLIR module's one mesh over all its ranks names its axes too.
+    const core::LoadedWorkload mlir = core::loadWorkload(FLINT_SOURCE_DIR "/tests/data/mlir/sharded_mlp.mlir", {});
+    QCOMPARE(mlir.workload.meshAxes, (std::vector<std::pair<std::string, std::int64_t>>{{"x", 2}, {"y", 4}}));
     // Fixed streams stay as the user set them.
     engine::Scenario fixed = llama(2, 4);
     fixed.commStreamsFixed = true;

@@ -71,6 +71,7 @@ private Q_SLOTS:
     void chartsFollowTheEstimate();
     void spansColouredByPass();
     void lanesOpenGroupedByStage();
+    void groupsNamedByTheMeshAxes();
     void timelineGroupsZoomsAndPicks();
 };
 
@@ -383,6 +384,33 @@ void TestResultViews::lanesOpenGroupedByStage()
             QCOMPARE(page.view()->groupCount(), 2); // two nodes of 8
         }
     }
+}
+
+void TestResultViews::groupsNamedByTheMeshAxes()
+{
+    // A workload that knows its mesh (as built-in models and MLIR modules with one mesh do) offers
+    // its groups by axis name in the timeline's grouping and the matrix's order choosers.
+    auto w = std::make_shared<core::Workload>(core::makeSyntheticSpmdWorkload(200, 16, 4, kGradient));
+    w->meshAxes = {{"DP", 4}, {"TP", 4}};
+    const auto result = core::estimate(*w, *core::clusterPreset("dgx-h100-ib", 16));
+    views::TimelinePage page;
+    page.setData(w, result, 8);
+    QComboBox* grouping = page.groupingChooser();
+    int tp = -1, dp = -1;
+    for (int i = 0; i < grouping->count(); ++i) {
+        if (grouping->itemText(i).startsWith(QStringLiteral("TP: 4 group")))
+            tp = i;
+        if (grouping->itemText(i).startsWith(QStringLiteral("DP: 4 group")))
+            dp = i;
+    }
+    QVERIFY2(tp > 0 && dp > 0, qPrintable(grouping->itemText(1)));
+    grouping->setCurrentIndex(tp);
+    QCOMPARE(page.view()->groupName(1), QStringLiteral("TP group 1"));
+    grouping->setCurrentIndex(dp);
+    QCOMPARE(page.view()->groupName(3), QStringLiteral("DP group 3"));
+    views::CommMatrixPage matrix;
+    matrix.setData(w, result, 8);
+    QVERIFY(matrix.orderChooser()->findText(QStringLiteral("grouped by ") + grouping->itemText(tp)) > 0);
 }
 
 void TestResultViews::timelineGroupsZoomsAndPicks()
