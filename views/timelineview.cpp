@@ -417,23 +417,35 @@ int TimelineView::rankAtY(int y) const
 
 std::pair<int, int> TimelineView::eventAt(const QPoint& pos) const
 {
-    const int rank = rankAtY(pos.y());
-    if (rank < 0 || !m_lanes)
+    const int row = rowAtY(pos.y());
+    if (row < 0 || !m_lanes)
         return {-1, -1};
-    const int track = pos.y() - rowTop(rowOfRank(rank)) < kTrackHeight + 2 ? 0 : 1;
+    const Row& r = m_rows[static_cast<std::size_t>(row)];
     const double t = m_time.mapXToTime(pos.x());
     const double slack = m_time.span() / m_time.plotWidth * 2; // two pixels
-    const auto& spans = m_lanes->byTimeline[m_result->rankTimeline[static_cast<std::size_t>(rank)]][track];
-    auto it = std::upper_bound(spans.begin(), spans.end(), t + slack,
-                               [](double time, const Lanes::Span& s) { return time < s.start; });
-    while (it != spans.begin()) {
-        --it;
-        if (it->end + slack >= t)
-            return {rank, static_cast<int>(it->event)};
-        if (t - it->start > m_time.span())
-            break;
+    const auto spanAt = [&](int rank, int track) -> std::pair<int, int> {
+        const auto& spans = m_lanes->byTimeline[m_result->rankTimeline[static_cast<std::size_t>(rank)]][track];
+        auto it = std::upper_bound(spans.begin(), spans.end(), t + slack,
+                                   [](double time, const Lanes::Span& s) { return time < s.start; });
+        while (it != spans.begin()) {
+            --it;
+            if (it->end + slack >= t)
+                return {rank, static_cast<int>(it->event)};
+            if (t - it->start > m_time.span())
+                break;
+        }
+        return {-1, -1};
+    };
+    if (r.summary) {
+        // A collapsed group's summary lane: what its first rank runs there, compute first.
+        const auto& ranks = m_groups[static_cast<std::size_t>(r.group)].ranks;
+        if (ranks.empty())
+            return {-1, -1};
+        const auto compute = spanAt(ranks.front(), 0);
+        return compute.first >= 0 ? compute : spanAt(ranks.front(), 1);
     }
-    return {-1, -1};
+    const int track = pos.y() - rowTop(row) < kTrackHeight + 2 ? 0 : 1;
+    return spanAt(r.rank, track);
 }
 
 void TimelineView::paintEvent(QPaintEvent*)

@@ -50,6 +50,15 @@ Fixture estimated(double scale = 1)
     return f;
 }
 
+/// The matrix page at 800 x 600 on screen, showing `f`.
+void showMatrix(views::CommMatrixPage& page, const Fixture& f)
+{
+    page.resize(800, 600);
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    page.setData(f.workload, f.result, 8);
+}
+
 double rowBytes(const views::CommMatrixView& view, int row)
 {
     double sum = 0;
@@ -168,10 +177,7 @@ void TestResultViews::matrixZoomsAboutThePointerAndPans()
     // names its cell, F fits; ticks and node separators stay readable whatever the zoom.
     const Fixture f = estimated();
     views::CommMatrixPage page;
-    page.resize(800, 600);
-    page.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&page));
-    page.setData(f.workload, f.result, 8);
+    showMatrix(page, f);
     views::CommMatrixView* view = page.view();
     QCOMPARE(view->cellCount(), 16);
     const double cellPixels = view->cellRect(0, 0).width();
@@ -215,10 +221,7 @@ void TestResultViews::matrixLogicalTrafficAndGroupZoom()
 {
     const Fixture f = estimated();
     views::CommMatrixPage page;
-    page.resize(800, 600);
-    page.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&page));
-    page.setData(f.workload, f.result, 8);
+    showMatrix(page, f);
     views::CommMatrixView* view = page.view();
     QComboBox* traffic = page.trafficChooser();
     QComboBox* metric = page.metricChooser();
@@ -455,6 +458,16 @@ void TestResultViews::timelineGroupsZoomsAndPicks()
             clicked.clear(); // another rank's lane: go on down
     }
     QVERIFY(!clicked.isEmpty());
+    QCOMPARE(clicked.front().at(1).toInt(), static_cast<int>(longest->op));
+    // Collapsed, the group's summary lane picks what its first rank runs there: the same op.
+    view->setGroupCollapsed(0, true);
+    QVERIFY(view->isGroupCollapsed(0));
+    clicked.clear();
+    const int x = static_cast<int>(view->geometryOfTime().mapTimeToX(0.5 * (longest->start + longest->end)));
+    for (int y = 0; y < view->height() && clicked.isEmpty(); y += 4)
+        QTest::mouseClick(view, Qt::LeftButton, {}, QPoint(x, y));
+    QVERIFY(!clicked.isEmpty());
+    QCOMPARE(clicked.front().at(0).toInt(), 0);
     QCOMPARE(clicked.front().at(1).toInt(), static_cast<int>(longest->op));
 }
 
