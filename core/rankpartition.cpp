@@ -40,6 +40,15 @@ bool complete(std::vector<std::vector<std::int32_t>>& parts, std::size_t rankCou
     return true;
 }
 
+/// "ALL_GATHER, REDUCE_SCATTER".
+std::string joined(const std::vector<std::string>& kinds)
+{
+    std::string out;
+    for (const auto& kind : kinds)
+        out += (out.empty() ? "" : ", ") + kind;
+    return out;
+}
+
 std::string sizeLabel(const std::vector<std::vector<std::int32_t>>& parts)
 {
     std::size_t smallest = parts.front().size(), largest = smallest;
@@ -60,13 +69,11 @@ public:
     {
         std::int64_t devices = 1;
         for (const auto& [name, size] : axes) {
-            if (size < 1 || devices > static_cast<std::int64_t>(rankCount) || axes.size() > 8) {
-                m_axes.clear();
-                return;
-            }
+            if (size < 1 || devices > static_cast<std::int64_t>(rankCount))
+                break; // devices is then no longer rankCount
             devices *= size;
         }
-        if (devices != static_cast<std::int64_t>(rankCount)) {
+        if (axes.size() > 8 || devices != static_cast<std::int64_t>(rankCount)) {
             m_axes.clear();
             return;
         }
@@ -226,10 +233,8 @@ std::vector<RankPartition> rankPartitions(const Workload& workload)
         if (p.parts.size() == 1 || p.parts.size() == ranks)
             continue; // all ranks in one part, or every rank alone: nothing to group
         p.kinds.assign(pattern.kinds.begin(), pattern.kinds.end());
-        std::string kindList;
-        for (const auto& kind : pattern.kinds)
-            kindList += (kindList.empty() ? "" : ", ") + kind;
-        p.label = std::to_string(p.parts.size()) + " groups of " + sizeLabel(p.parts) + " ranks (" + kindList + ")";
+        p.label =
+            std::to_string(p.parts.size()) + " groups of " + sizeLabel(p.parts) + " ranks (" + joined(p.kinds) + ")";
         const bool duplicate = std::any_of(communicators.begin(), communicators.end(),
                                            [&](const RankPartition& other) { return other.parts == p.parts; });
         if (!duplicate)
@@ -255,11 +260,8 @@ std::vector<RankPartition> rankPartitions(const Workload& workload)
             if (c.axes.empty() && mesh.within(c, a))
                 kinds.insert(c.kinds.begin(), c.kinds.end());
         p.kinds.assign(kinds.begin(), kinds.end());
-        std::string kindList;
-        for (const auto& kind : kinds)
-            kindList += (kindList.empty() ? "" : ", ") + kind;
         p.label = std::to_string(p.parts.size()) + " groups of " + sizeLabel(p.parts) + " ranks (mesh axis " + p.axes +
-                  (kindList.empty() ? "" : ": " + kindList) + ")";
+                  (p.kinds.empty() ? "" : ": " + joined(p.kinds)) + ")";
         communicators.push_back(std::move(p));
     }
     std::stable_sort(communicators.begin(), communicators.end(), [](const RankPartition& a, const RankPartition& b) {
