@@ -1569,6 +1569,14 @@ auf %2</translation>
         <source>%1 group %2</source>
         <translation>%1-Gruppe %2</translation>
     </message>
+    <message>
+        <source>forward %1</source>
+        <translation>vorwärts %1</translation>
+    </message>
+    <message>
+        <source>backward %1</source>
+        <translation>rückwärts %1</translation>
+    </message>
 </context>
 <context>
     <name>flint::views::WhatIfPanel</name>

@@ -1559,6 +1559,14 @@ on %2</source>
         <source>%1 group %2</source>
         <translation>%1 组 %2</translation>
     </message>
+    <message>
+        <source>forward %1</source>
+        <translation>前向 %1</translation>
+    </message>
+    <message>
+        <source>backward %1</source>
+        <translation>反向 %1</translation>
+    </message>
 </context>
 <context>
     <name>flint::views::WhatIfPanel</name>

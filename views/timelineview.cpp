@@ -8,6 +8,7 @@
 #include <map>
 #include <unordered_map>
 
+#include <QFontMetricsF>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QLocale>
@@ -131,6 +132,7 @@ struct TimelineView::FrameCache {
     struct Strip {
         std::array<QImage, 2> tracks;
         std::array<std::vector<std::pair<double, double>>, 2> highlighted; ///< x0, x1
+        std::vector<SpanLabel> labels;
     };
     std::unordered_map<std::uint32_t, Strip> strips;
     /// Per pixel column, the busy share of one timeline's track, for summary lanes.
@@ -159,6 +161,7 @@ void TimelineView::setData(std::shared_ptr<const core::Workload> workload,
         // brings a new workload of hundreds of thousands of ops, mostly in collapsed groups.
         m_phasesOf = m_workload.get();
         m_phases.assign(m_workload ? m_workload->programs.size() : 0, {});
+        m_microbatches.assign(m_phases.size(), {});
     }
     m_lanes = std::make_unique<Lanes>();
     m_firstRow = 0;
@@ -202,18 +205,200 @@ bool TimelineView::showsPhases() const
     return false;
 }
 
-QColor TimelineView::spanColor(int rank, int opIndex) const
+const std::vector<StepPhase>& TimelineView::phasesOf(std::size_t program) const
 {
-    const std::size_t program = m_workload->ranks[static_cast<std::size_t>(rank)].program;
-    const core::Program& ops = *m_workload->programs[program];
     std::vector<StepPhase>& phases = m_phases[program];
+    const core::Program& ops = *m_workload->programs[program];
     if (phases.empty()) {
         phases.reserve(ops.ops.size());
         for (const core::Op& op : ops.ops)
             phases.push_back(phaseOf(op));
     }
-    const StepPhase phase = phases[static_cast<std::size_t>(opIndex)];
-    return phase == StepPhase::Other ? colorOf(ops.ops[static_cast<std::size_t>(opIndex)]) : phaseColor(phase);
+    return phases;
+}
+
+const std::vector<std::int32_t>& TimelineView::microbatchesOf(std::size_t program) const
+{
+    std::vector<std::int32_t>& microbatches = m_microbatches[program];
+    const core::Program& ops = *m_workload->programs[program];
+    if (microbatches.empty()) {
+        microbatches.reserve(ops.ops.size());
+        for (const core::Op& op : ops.ops)
+            microbatches.push_back(microbatchOf(op));
+    }
+    return microbatches;
+}
+
+QColor TimelineView::spanColor(int rank, int opIndex) const
+{
+    const std::size_t program = m_workload->ranks[static_cast<std::size_t>(rank)].program;
+    const StepPhase phase = phasesOf(program)[static_cast<std::size_t>(opIndex)];
+    return phase == StepPhase::Other ? colorOf(m_workload->programs[program]->ops[static_cast<std::size_t>(opIndex)])
+                                     : phaseColor(phase);
+}
+
+QFont TimelineView::labelFont() const
+{
+    QFont small = font();
+    small.setPixelSize(kTrackHeight - 1);
+    return small;
+}
+
+std::vector<TimelineView::SpanLabel> TimelineView::labelsOf(int rank) const
+{
+    std::vector<SpanLabel> labels;
+    if (!m_result || !m_workload || !m_lanes || rank < 0 || rank >= laneCount() || m_time.plotWidth <= 0)
+        return labels;
+    const std::size_t programIndex = m_workload->ranks[static_cast<std::size_t>(rank)].program;
+    const core::Program& program = *m_workload->programs[programIndex];
+    const std::vector<StepPhase>& phases = phasesOf(programIndex);
+    const std::vector<std::int32_t>& microbatches = microbatchesOf(programIndex);
+    const QFontMetricsF metrics(labelFont());
+    const double padding = 4;
+    const auto fits = [&](const QString& text, double width) {
+        return metrics.horizontalAdvance(text) + padding <= width;
+    };
+    const double left = m_time.plotLeft;
+    const double right = m_time.plotLeft + m_time.plotWidth;
+    const auto timeline = m_result->rankTimeline[static_cast<std::size_t>(rank)];
+    for (int track = 0; track < 2; ++track) {
+        // Consecutive compute spans of one microbatch and pass form a run; a run none of whose ops
+        // is named is labelled with its microbatch, so zooming in turns "3" into the ops of pass 3.
+        struct Run {
+            double x0;
+            double x1;
+            std::int32_t microbatch;
+            StepPhase phase;
+            bool named;
+        };
+        std::vector<Run> runs;
+        const auto& spans = m_lanes->byTimeline[timeline][static_cast<std::size_t>(track)];
+        auto it = std::lower_bound(spans.begin(), spans.end(), m_time.viewStart - m_time.span(),
+                                   [](const Lanes::Span& sp, double time) { return sp.start < time; });
+        for (; it != spans.end() && it->start <= m_time.viewEnd; ++it) {
+            if (it->end < m_time.viewStart)
+                continue;
+            const double x0 = std::max(m_time.mapTimeToX(it->start), left);
+            const double x1 = std::min(m_time.mapTimeToX(it->end), right);
+            if (x1 < x0)
+                continue;
+            const core::Op& op = program.ops[it->op];
+            bool named = false;
+            if (x1 - x0 >= 3 * padding && !op.name.empty()) {
+                const QString name =
+                    metrics.elidedText(QString::fromStdString(op.name), Qt::ElideRight, x1 - x0 - padding);
+                // An elided name keeps at least two characters and the ellipsis, or is not shown.
+                if (name.size() >= 3) {
+                    labels.push_back({x0, x1, track, name, spanColor(rank, static_cast<int>(it->op))});
+                    named = true;
+                }
+            }
+            if (track != 0)
+                continue;
+            const std::int32_t microbatch = microbatches[it->op];
+            const StepPhase phase = phases[it->op];
+            if (runs.empty() || runs.back().microbatch != microbatch || runs.back().phase != phase)
+                runs.push_back({x0, x1, microbatch, phase, named});
+            runs.back().x1 = std::max(runs.back().x1, x1);
+            runs.back().named = runs.back().named || named;
+        }
+        for (const Run& run : runs) {
+            if (run.microbatch < 0 || run.named ||
+                (run.phase != StepPhase::Forward && run.phase != StepPhase::Backward))
+                continue;
+            const QString number = QString::number(run.microbatch);
+            const QString longer =
+                run.phase == StepPhase::Forward ? tr("forward %1").arg(number) : tr("backward %1").arg(number);
+            const double width = run.x1 - run.x0;
+            if (fits(longer, width))
+                labels.push_back({run.x0, run.x1, 0, longer, phaseColor(run.phase)});
+            else if (fits(number, width))
+                labels.push_back({run.x0, run.x1, 0, number, phaseColor(run.phase)});
+        }
+    }
+    return labels;
+}
+
+void TimelineView::paintLabels(QPainter& painter, const std::vector<SpanLabel>& labels, int top) const
+{
+    if (labels.empty())
+        return;
+    painter.save();
+    painter.setFont(labelFont());
+    for (const SpanLabel& label : labels) {
+        const int y = top + 1 + label.track * (kTrackHeight + 2);
+        painter.setPen(qGray(label.background.rgb()) < 140 ? Qt::white : Qt::black);
+        painter.drawText(QRectF(label.x0, y, label.x1 - label.x0, kTrackHeight), Qt::AlignCenter, label.text);
+    }
+    painter.restore();
+}
+
+std::vector<TimelineView::TransferArrow> TimelineView::transferArrows() const
+{
+    std::vector<TransferArrow> arrows;
+    if (!m_result || !m_workload || !m_lanes)
+        return arrows;
+    const auto commTrackMiddle = [this](int row) { return rowTop(row) + kTrackHeight + 2 + kTrackHeight / 2.0 + 1; };
+    const auto onScreen = [this](int row, int rank) {
+        return row >= m_firstRow && row < rowCount() && m_rows[static_cast<std::size_t>(row)].rank == rank &&
+               rowTop(row) <= height();
+    };
+    // Sends and receives of one transfer start together (when both ranks have reached it).
+    const double tolerance = 1e-9 * std::max(m_result->stepTime, 1e-9);
+    for (int row = m_firstRow; row < rowCount() && rowTop(row) <= height(); ++row) {
+        const int rank = m_rows[static_cast<std::size_t>(row)].rank;
+        if (rank < 0)
+            continue;
+        const core::Program& program = m_workload->programOf(static_cast<std::size_t>(rank));
+        const auto& spans = m_lanes->byTimeline[m_result->rankTimeline[static_cast<std::size_t>(rank)]][1];
+        auto it = std::lower_bound(spans.begin(), spans.end(), m_time.viewStart - m_time.span(),
+                                   [](const Lanes::Span& sp, double time) { return sp.start < time; });
+        for (; it != spans.end() && it->start <= m_time.viewEnd; ++it) {
+            const core::Op& send = program.ops[it->op];
+            if (send.kind != core::OpKind::Send || it->end < m_time.viewStart)
+                continue;
+            const std::int32_t peer = m_workload->peerOf(static_cast<std::size_t>(rank), send);
+            const int peerRow = rowOfRank(peer);
+            if (peer < 0 || peer == rank || !onScreen(peerRow, peer))
+                continue;
+            const core::Program& peerProgram = m_workload->programOf(static_cast<std::size_t>(peer));
+            const auto& peerSpans = m_lanes->byTimeline[m_result->rankTimeline[static_cast<std::size_t>(peer)]][1];
+            auto recv = std::lower_bound(peerSpans.begin(), peerSpans.end(), it->start - tolerance,
+                                         [](const Lanes::Span& sp, double time) { return sp.start < time; });
+            for (; recv != peerSpans.end() && recv->start <= it->start + tolerance; ++recv) {
+                const core::Op& op = peerProgram.ops[recv->op];
+                if (op.kind == core::OpKind::Recv && op.commTag == send.commTag &&
+                    m_workload->peerOf(static_cast<std::size_t>(peer), op) == rank)
+                    break;
+            }
+            if (recv == peerSpans.end() || recv->start > it->start + tolerance)
+                continue;
+            if (arrows.size() == kMaxTransferArrows)
+                return {};
+            arrows.push_back({rank, peer, QPointF(m_time.mapTimeToX(it->start), commTrackMiddle(row)),
+                              QPointF(m_time.mapTimeToX(recv->end), commTrackMiddle(peerRow))});
+        }
+    }
+    return arrows;
+}
+
+void TimelineView::paintTransfers(QPainter& painter) const
+{
+    const std::vector<TransferArrow> arrows = transferArrows();
+    if (arrows.empty())
+        return;
+    QColor ink = colorOf(core::OpKind::Send);
+    ink = ink.darker(150);
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setPen(QPen(ink, 1.2));
+    for (const TransferArrow& arrow : arrows) {
+        painter.drawLine(arrow.tail, arrow.head);
+        const double angle = std::atan2(arrow.head.y() - arrow.tail.y(), arrow.head.x() - arrow.tail.x());
+        for (double side : {-0.45, 0.45})
+            painter.drawLine(arrow.head, arrow.head - QPointF(std::cos(angle + side) * 6, std::sin(angle + side) * 6));
+    }
+    painter.restore();
 }
 
 void TimelineView::setGrouping(const core::RankPartition* partition)
@@ -492,6 +677,7 @@ void TimelineView::paintEvent(QPaintEvent*)
                        tr("rank %1").arg(rank));
         paintLane(p, cache, rank, top);
     }
+    paintTransfers(p);
     paintFlow(p);
     if (m_selecting || m_selectionTo > m_selectionFrom) {
         const double x0 = m_time.mapTimeToX(std::min(m_selectionFrom, m_selectionTo));
@@ -541,6 +727,7 @@ void TimelineView::paintLane(QPainter& painter, FrameCache& cache, int rank, int
             }
             strip.tracks[static_cast<std::size_t>(track)] = std::move(line);
         }
+        strip.labels = labelsOf(rank);
         found = cache.strips.emplace(timeline, std::move(strip)).first;
     }
     const FrameCache::Strip& strip = found->second;
@@ -555,6 +742,7 @@ void TimelineView::paintLane(QPainter& painter, FrameCache& cache, int rank, int
                 painter.drawRect(QRectF(m_time.plotLeft + x0, y, x1 - x0, kTrackHeight).adjusted(-1, -1, 1, 1));
         }
     }
+    paintLabels(painter, strip.labels, top);
 }
 
 void TimelineView::paintSummary(QPainter& painter, FrameCache& cache, const Group& group, int top) const

@@ -9,6 +9,10 @@
 
 #include <memory>
 
+#include <QColor>
+#include <QFont>
+#include <QPointF>
+#include <QString>
 #include <QWidget>
 
 namespace flint::views {
@@ -16,7 +20,9 @@ namespace flint::views {
 /// Per-rank timelines of an estimate: a lane per rank with a compute track and a communication
 /// track, a time ruler, zoom around the cursor (wheel), pan (drag), fit (double-click or F), hover
 /// tooltips, a range selection (shift-drag) that reports busy, communication and idle time, and
-/// highlighting of one op's spans with arrows joining the members of a highlighted collective.
+/// highlighting of one op's spans with arrows joining the members of a highlighted collective,
+/// labels on spans wide enough for them (microbatch runs, op names) and arrows from each send to its
+/// receive between lanes on screen.
 /// Ranks are grouped by node (`ranksPerNode`), or by a rank partition (a mesh axis's communicator
 /// groups, the ranks of one program: a pipeline stage); clicking a group's label collapses it into a
 /// summary lane whose shade shows the share of its ranks computing (top) and communicating (bottom).
@@ -63,6 +69,32 @@ public:
     QColor spanColor(int rank, int opIndex) const;
     /// Ranks whose labels are marked as members of the highlighted op's group.
     const std::vector<bool>& markedRanks() const { return m_marked; }
+
+    /// A text written over a lane's spans: an op wide enough on screen for its name, else a
+    /// microbatch's run of forward or backward compute ("forward 3", or "3" where that is all that
+    /// fits), as in the pipeline-schedule figures of Megatron-LM's papers. x in widget coordinates.
+    struct SpanLabel {
+        double x0 = 0;
+        double x1 = 0;
+        int track = 0; ///< 0 compute, 1 communication
+        QString text;
+        QColor background; ///< the span's colour, for a readable text colour
+    };
+    /// The labels `rank`'s lane shows in the current time window (what is painted).
+    std::vector<SpanLabel> labelsOf(int rank) const;
+    /// A point-to-point transfer between two lanes on screen: from the send's start on the sender's
+    /// communication track to the receive's end on the receiver's (a pipeline's activations and
+    /// gradients between stages).
+    struct TransferArrow {
+        int from = -1;
+        int to = -1;
+        QPointF tail;
+        QPointF head;
+    };
+    /// The transfers painted as arrows: those between lanes on screen in the time window, none when
+    /// more than kMaxTransferArrows would be (a tangle teaches nothing; zoom in to see them).
+    std::vector<TransferArrow> transferArrows() const;
+    static constexpr std::size_t kMaxTransferArrows = 400;
 
 public Q_SLOTS:
     void fit();
@@ -118,6 +150,12 @@ private:
     void paintLane(QPainter& painter, FrameCache& cache, int rank, int top) const;
     void paintSummary(QPainter& painter, FrameCache& cache, const Group& group, int top) const;
     void paintFlow(QPainter& painter) const;
+    void paintTransfers(QPainter& painter) const;
+    void paintLabels(QPainter& painter, const std::vector<SpanLabel>& labels, int top) const;
+    /// The per-op step phases and microbatches of `program`, worked out on first use.
+    const std::vector<StepPhase>& phasesOf(std::size_t program) const;
+    const std::vector<std::int32_t>& microbatchesOf(std::size_t program) const;
+    QFont labelFont() const;
     /// The event at widget position `pos`: (rank, index into its timeline) or (-1, -1).
     std::pair<int, int> eventAt(const QPoint& pos) const;
     int rankAtY(int y) const;
@@ -131,6 +169,8 @@ private:
     std::unique_ptr<Lanes> m_lanes;
     /// Per program, the step phase of each op (phaseOf), worked out when first painted (empty before).
     mutable std::vector<std::vector<StepPhase>> m_phases;
+    /// Per program, the microbatch of each op (microbatchOf), worked out like m_phases.
+    mutable std::vector<std::vector<std::int32_t>> m_microbatches;
     const core::Workload* m_phasesOf = nullptr;
     TimelineGeometry m_time;
     int m_ranksPerNode = 8;

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
+#include <string_view>
 
 namespace flint::views {
 
@@ -62,6 +64,23 @@ StepPhase phaseOf(const core::Op& op)
     if (scope.rfind("optimizer", 0) == 0)
         return StepPhase::Optimizer;
     return StepPhase::Other;
+}
+
+std::int32_t microbatchOf(const core::Op& op)
+{
+    static constexpr std::string_view kPrefix = "microbatch ";
+    const std::string_view scope = op.scope;
+    for (std::size_t at = scope.find(kPrefix); at != std::string_view::npos; at = scope.find(kPrefix, at + 1)) {
+        if (at != 0 && scope[at - 1] != '/')
+            continue;
+        std::int32_t value = 0;
+        const char* first = scope.data() + at + kPrefix.size();
+        const char* last = scope.data() + scope.size();
+        const auto [end, error] = std::from_chars(first, last, value);
+        if (error == std::errc() && end != first && value >= 0 && (end == last || *end == '/'))
+            return value;
+    }
+    return -1;
 }
 
 QColor phaseColor(StepPhase phase)

@@ -19,6 +19,9 @@ QColor colorOf(core::OpKind kind, core::CollectiveKind collective = core::Collec
 /// "transpose(jvp(" (backward) in HLO op names. Other: none of these.
 enum class StepPhase : std::uint8_t { Other, Forward, Backward, Optimizer };
 StepPhase phaseOf(const core::Op& op);
+/// The microbatch an op belongs to, from a "microbatch N" component of its scope (the built-in
+/// models' pipeline steps and FSDP gradient syncs), or -1.
+std::int32_t microbatchOf(const core::Op& op);
 /// The timeline's colour of a compute op of `phase` (forward light blue, backward dark blue,
 /// optimizer purple; Other is colorOf's compute blue).
 QColor phaseColor(StepPhase phase);

@@ -82,6 +82,7 @@ private Q_SLOTS:
     void lanesOpenGroupedByStage();
     void groupsNamedByTheMeshAxes();
     void timelineGroupsZoomsAndPicks();
+    void timelineLabelsMicrobatchesAndTransfers();
 };
 
 void TestResultViews::nearlyEqualCellsLookAlike()
@@ -469,6 +470,156 @@ void TestResultViews::timelineGroupsZoomsAndPicks()
     QVERIFY(!clicked.isEmpty());
     QCOMPARE(clicked.front().at(0).toInt(), 0);
     QCOMPARE(clicked.front().at(1).toInt(), static_cast<int>(longest->op));
+}
+
+namespace {
+
+/// A two-stage pipeline of `microbatches` on ranks 0 and 1, peers named by global rank: stage 0
+/// runs each microbatch's forward pass and sends its activations; stage 1 receives them and runs
+/// the forward and backward passes (scopes as the built-in models write them).
+std::shared_ptr<const core::Workload> twoStagePipeline(int microbatches)
+{
+    auto first = std::make_shared<core::Program>();
+    auto second = std::make_shared<core::Program>();
+    // A pass is a chain of 12 kernels of 20 GFLOP each (a quarter of a millisecond on an H100).
+    const auto compute = [](core::Program& program, const std::string& name, const std::string& scope,
+                            std::vector<std::uint64_t> deps) {
+        for (int kernel = 0; kernel < 12; ++kernel) {
+            core::Op op;
+            op.id = program.ops.size();
+            op.name = name + "_" + std::to_string(kernel);
+            op.scope = scope;
+            op.flops = 20'000'000'000;
+            op.dataDeps = std::move(deps);
+            deps = {op.id};
+            program.ops.push_back(op);
+        }
+        return program.ops.back().id;
+    };
+    const auto transfer = [](core::Program& program, core::OpKind kind, std::int32_t peer, int tag,
+                             std::vector<std::uint64_t> deps) {
+        core::Op op;
+        op.id = program.ops.size();
+        op.name = kind == core::OpKind::Send ? "send_activations" : "recv_activations";
+        op.kind = kind;
+        (kind == core::OpKind::Send ? op.commDst : op.commSrc) = peer;
+        op.commTag = tag;
+        op.commBytes = 64u << 20;
+        op.dataDeps = std::move(deps);
+        program.ops.push_back(op);
+        return op.id;
+    };
+    std::vector<std::uint64_t> previous;
+    for (int mb = 0; mb < microbatches; ++mb) {
+        const std::string scope = "microbatch " + std::to_string(mb);
+        const auto forward = compute(*first, "stage0_forward", scope + "/layer 0/forward", previous);
+        transfer(*first, core::OpKind::Send, 1, mb, {forward});
+        previous = {forward};
+    }
+    previous.clear();
+    for (int mb = 0; mb < microbatches; ++mb) {
+        const std::string scope = "microbatch " + std::to_string(mb);
+        const auto received = transfer(*second, core::OpKind::Recv, 0, mb, {});
+        std::vector<std::uint64_t> deps = previous;
+        deps.push_back(received);
+        const auto forward = compute(*second, "stage1_forward", scope + "/layer 1/forward", deps);
+        previous = {compute(*second, "stage1_backward", scope + "/layer 1/backward", {forward})};
+    }
+    auto w = std::make_shared<core::Workload>();
+    w->programs = {first, second};
+    w->ranks.resize(2);
+    w->ranks[1].program = 1;
+    return w;
+}
+
+} // namespace
+
+void TestResultViews::timelineLabelsMicrobatchesAndTransfers()
+{
+    // A pipeline's timeline reads like the schedule figures: each microbatch's run of forward or
+    // backward compute carries its number, and arrows join each send to its receive on the next
+    // stage; zoomed in far enough, spans carry their ops' names instead.
+    QCOMPARE(views::microbatchOf([] {
+                 core::Op op;
+                 op.scope = "microbatch 12/layer 3/forward";
+                 return op;
+             }()),
+             12);
+    QCOMPARE(views::microbatchOf([] {
+                 core::Op op;
+                 op.scope = "gradient sync/microbatch 2/layer 3";
+                 return op;
+             }()),
+             2);
+    QCOMPARE(views::microbatchOf([] {
+                 core::Op op;
+                 op.scope = "no microbatch 2x/layer";
+                 return op;
+             }()),
+             -1);
+    constexpr int kMicrobatches = 4;
+    const auto workload = twoStagePipeline(kMicrobatches);
+    const auto result = core::estimate(*workload, *core::clusterPreset("dgx-h100-ib", 16));
+    QVERIFY(result->stepTime > 0);
+    views::TimelinePage page;
+    page.resize(1100, 500);
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    page.setData(workload, result, 8);
+    views::TimelineView* view = page.view();
+    view->fit();
+    QCoreApplication::processEvents();
+
+    // Stage 1's lane: forward 0, backward 0, forward 1, ... in time order, by microbatch number.
+    const auto computeLabels = [&](int rank) {
+        QStringList texts;
+        std::vector<views::TimelineView::SpanLabel> labels = view->labelsOf(rank);
+        std::sort(labels.begin(), labels.end(), [](const auto& a, const auto& b) { return a.x0 < b.x0; });
+        for (const auto& label : labels)
+            if (label.track == 0)
+                texts << label.text;
+        return texts;
+    };
+    QStringList expected;
+    for (int mb = 0; mb < kMicrobatches; ++mb)
+        expected << QStringLiteral("forward %1").arg(mb) << QStringLiteral("backward %1").arg(mb);
+    QCOMPARE(computeLabels(1), expected);
+    // Stage 0 runs only forward passes.
+    QCOMPARE(computeLabels(0).size(), kMicrobatches);
+    QVERIFY(computeLabels(0).front() == QStringLiteral("forward 0"));
+
+    // Narrower on screen (the time axis made six steps long), runs keep only their numbers.
+    view->setTimeExtent(6 * result->stepTime);
+    view->fit();
+    const QStringList narrow = computeLabels(1);
+    QVERIFY2(!narrow.isEmpty(), "numbers fit");
+    for (const QString& text : narrow)
+        QVERIFY2(text.size() == 1, qPrintable(narrow.join(QStringLiteral(","))));
+    view->setTimeExtent(0);
+    view->fit();
+
+    // One arrow per microbatch from stage 0's send to stage 1's receive, pointing forward in time.
+    const auto arrows = view->transferArrows();
+    QCOMPARE(arrows.size(), std::size_t{kMicrobatches});
+    for (const auto& arrow : arrows) {
+        QCOMPARE(arrow.from, 0);
+        QCOMPARE(arrow.to, 1);
+        QVERIFY(arrow.head.x() >= arrow.tail.x());
+        QVERIFY(arrow.head.y() > arrow.tail.y());
+    }
+
+    // Zoomed onto stage 1's first forward pass: the span names its op, not its microbatch.
+    const auto events = result->eventsOf(1);
+    const auto firstForward = std::find_if(events.begin(), events.end(), [&](const core::OpEvent& ev) {
+        return workload->programOf(1).ops[ev.op].name == "stage1_forward_0";
+    });
+    QVERIFY(firstForward != events.end());
+    view->showTimeRange(firstForward->start, firstForward->end);
+    const QStringList zoomed = computeLabels(1);
+    QVERIFY2(zoomed.contains(QStringLiteral("stage1_forward_0")), qPrintable(zoomed.join(QStringLiteral(","))));
+    QVERIFY2(!zoomed.contains(QStringLiteral("forward 0")), qPrintable(zoomed.join(QStringLiteral(","))));
+    // Painting with labels and arrows on screen works (and grabs a non-empty image).
+    QVERIFY(!view->grab().isNull());
 }
 
 QTEST_MAIN(TestResultViews)
