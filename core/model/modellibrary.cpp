@@ -199,7 +199,9 @@ std::string TransformerConfig::validate() const
         return "dense_layers must be between 0 and layers";
     const bool anyDense = !isMoe() || denseLayers > 0;
     if (anyDense && !positive(ffn))
-        return "ffn must be positive";
+        return "ffn (the MLP's inner size) must be positive: a model with dense layers needs it (GPT-style: 4 x "
+               "hidden = " +
+               std::to_string(4 * hidden) + ")";
     if (isMoe() && (!positive(topK) || topK > experts || !positive(expertFfn) || sharedExperts < 0))
         return "a mixture of experts needs 0 < top_k <= experts, expert_ffn > 0 and shared_experts >= 0";
     if (!isMoe() && (topK != 0 || expertFfn != 0 || sharedExperts != 0))

@@ -116,6 +116,14 @@ private Q_SLOTS:
         QCOMPARE(tiny.attentionDropout, 0.0);
         const std::string base = "layers = 2\nhidden = 256\nheads = 4\nffn = 1024\nvocab = 1024\nseq_len = 128\n";
         QCOMPARE(parseModelText(base + "attention_dropout = 0.1\n", "dropout.model").attentionDropout, 0.1);
+        // A dense model without ffn is told what ffn is and what a GPT-style model would give it.
+        try {
+            parseModelText("layers = 2\nhidden = 256\nheads = 4\nvocab = 1024\nseq_len = 128\n", "noffn.model");
+            QFAIL("no error");
+        } catch (const InputError& e) {
+            const std::string text = e.what();
+            QVERIFY2(has(text, "noffn.model") && has(text, "MLP's inner size") && has(text, "1024"), text.c_str());
+        }
         for (const char* bad : {"attention_dropout = 1\n", "attention_dropout = -0.1\n", "attention_dropout = x\n"}) {
             try {
                 parseModelText(base + bad, "dropout.model");
