@@ -1054,6 +1054,22 @@ auf %2</translation>
         <source>Logical traffic has bytes only: link time belongs to the transfers an algorithm makes</source>
         <translation>Logischer Verkehr hat nur Bytes: die Zeit auf dem Link gehört zu den Übertragungen eines Algorithmus</translation>
     </message>
+    <message>
+        <source>Difference from baseline</source>
+        <translation>Differenz zur Basislinie</translation>
+    </message>
+    <message>
+        <source>Colour each cell by its change from the pinned baseline: red where this estimate moves more bytes (or link time), blue where it moves fewer</source>
+        <translation>Jede Zelle nach ihrer Änderung gegenüber der festgehaltenen Basislinie färben: rot, wo diese Schätzung mehr Bytes (oder Link-Zeit) bewegt, blau, wo weniger</translation>
+    </message>
+    <message>
+        <source>The baseline has another number of ranks: its cells cannot be compared one by one</source>
+        <translation>Die Basislinie hat eine andere Zahl von Rängen: ihre Zellen lassen sich nicht einzeln vergleichen</translation>
+    </message>
+    <message>
+        <source>Pin an estimate as the baseline (Edit &gt; Pin current estimate as baseline, Ctrl+B) to compare with it</source>
+        <translation>Eine Schätzung als Basislinie festhalten (Bearbeiten &gt; Aktuelle Schätzung als Basislinie festhalten, Strg+B), um mit ihr zu vergleichen</translation>
+    </message>
 </context>
 <context>
     <name>flint::views::CommMatrixView</name>
@@ -1108,6 +1124,18 @@ auf %2</translation>
     <message>
         <source>ranks %1 → %2: %3 in the collectives&apos; semantics%4</source>
         <translation>Ranks %1 → %2: %3 nach der Bedeutung der kollektiven Operationen%4</translation>
+    </message>
+    <message>
+        <source>change from the baseline in bytes, log scale</source>
+        <translation>Änderung gegenüber der Basislinie in Bytes, logarithmisch</translation>
+    </message>
+    <message>
+        <source>change from the baseline in link time, log scale</source>
+        <translation>Änderung gegenüber der Basislinie in Link-Zeit, logarithmisch</translation>
+    </message>
+    <message>
+        <source>ranks %1 → %2: %3%4 against the baseline (%5 there, %6 here)%7</source>
+        <translation>Ränge %1 → %2: %3%4 gegenüber der Basislinie (dort %5, hier %6)%7</translation>
     </message>
 </context>
 <context>

@@ -1049,6 +1049,22 @@ on %2</source>
         <source>Logical traffic has bytes only: link time belongs to the transfers an algorithm makes</source>
         <translation>逻辑流量只有字节数：链路时间属于算法实际进行的传输</translation>
     </message>
+    <message>
+        <source>Difference from baseline</source>
+        <translation>与基线的差异</translation>
+    </message>
+    <message>
+        <source>Colour each cell by its change from the pinned baseline: red where this estimate moves more bytes (or link time), blue where it moves fewer</source>
+        <translation>按相对固定基线的变化为每个单元着色：本估算传输更多字节（或链路时间）处为红色，更少处为蓝色</translation>
+    </message>
+    <message>
+        <source>The baseline has another number of ranks: its cells cannot be compared one by one</source>
+        <translation>基线的 rank 数不同：其单元无法逐一比较</translation>
+    </message>
+    <message>
+        <source>Pin an estimate as the baseline (Edit &gt; Pin current estimate as baseline, Ctrl+B) to compare with it</source>
+        <translation>将一个估算固定为基线（编辑 &gt; 将当前估算固定为基线，Ctrl+B）以便与之比较</translation>
+    </message>
 </context>
 <context>
     <name>flint::views::CommMatrixView</name>
@@ -1103,6 +1119,18 @@ on %2</source>
     <message>
         <source>ranks %1 → %2: %3 in the collectives&apos; semantics%4</source>
         <translation>rank %1 → %2：按集合通信语义 %3%4</translation>
+    </message>
+    <message>
+        <source>change from the baseline in bytes, log scale</source>
+        <translation>相对基线的字节变化，对数刻度</translation>
+    </message>
+    <message>
+        <source>change from the baseline in link time, log scale</source>
+        <translation>相对基线的链路时间变化，对数刻度</translation>
+    </message>
+    <message>
+        <source>ranks %1 → %2: %3%4 against the baseline (%5 there, %6 here)%7</source>
+        <translation>rank %1 → %2：相对基线 %3%4（基线 %5，当前 %6）%7</translation>
     </message>
 </context>
 <context>

@@ -48,10 +48,13 @@ CommMatrixPage::CommMatrixPage(QWidget* parent)
     controls->addWidget(new QLabel(tr("Kind:"), this));
     controls->addWidget(m_kind);
     controls->addStretch(1);
+    m_difference = new QCheckBox(tr("Difference from baseline"), this);
+    m_difference->setObjectName(QStringLiteral("matrixDifference"));
     auto* arrangement = new QHBoxLayout;
     arrangement->addWidget(m_byNode);
     arrangement->addWidget(new QLabel(tr("Order:"), this));
     arrangement->addWidget(m_order, 1);
+    arrangement->addWidget(m_difference);
     layout->addLayout(controls);
     layout->addLayout(arrangement);
     m_view = new CommMatrixView(this);
@@ -61,6 +64,12 @@ CommMatrixPage::CommMatrixPage(QWidget* parent)
         m_view->setAggregateByNode(on);
         updateControls();
     });
+    connect(m_difference, &QCheckBox::toggled, this, [this](bool on) {
+        if (on)
+            ensureLogical();
+        m_view->setDifference(on);
+        updateControls();
+    });
     connect(m_kind, &QComboBox::currentIndexChanged, this,
             [this] { m_view->setKindFilter(m_kind->currentData().toString()); });
     connect(m_metric, &QComboBox::currentIndexChanged, this,
@@ -68,10 +77,8 @@ CommMatrixPage::CommMatrixPage(QWidget* parent)
     connect(m_order, &QComboBox::currentIndexChanged, this, &CommMatrixPage::applyOrder);
     connect(m_view, &CommMatrixView::cellDoubleClicked, this, &CommMatrixPage::zoomToGroupOf);
     connect(m_traffic, &QComboBox::currentIndexChanged, this, [this] {
-        const auto traffic = static_cast<CommMatrixView::Traffic>(m_traffic->currentData().toInt());
-        if (traffic == CommMatrixView::Traffic::Logical)
-            ensureLogical();
-        m_view->setTraffic(traffic);
+        m_view->setTraffic(static_cast<CommMatrixView::Traffic>(m_traffic->currentData().toInt()));
+        ensureLogical();
         refreshKinds();
         updateControls();
     });
@@ -80,10 +87,29 @@ CommMatrixPage::CommMatrixPage(QWidget* parent)
 
 void CommMatrixPage::ensureLogical()
 {
-    if (m_logical || !m_workload)
+    if (m_view->traffic() != CommMatrixView::Traffic::Logical)
         return;
-    m_logical = std::make_shared<const core::CommMatrix>(core::logicalCommMatrix(*m_workload));
-    m_view->setLogicalMatrix(m_logical);
+    if (!m_logical && m_workload) {
+        m_logical = std::make_shared<const core::CommMatrix>(core::logicalCommMatrix(*m_workload));
+        m_view->setLogicalMatrix(m_logical);
+    }
+    // The baseline's too, once a difference is asked for.
+    if (m_difference->isChecked() && !m_baselineLogical && m_baselineWorkload) {
+        m_baselineLogical = std::make_shared<const core::CommMatrix>(core::logicalCommMatrix(*m_baselineWorkload));
+        m_view->setBaseline(m_baseline, m_baselineLogical);
+    }
+}
+
+void CommMatrixPage::setBaseline(std::shared_ptr<const core::Workload> workload,
+                                 std::shared_ptr<const core::EstimateResult> result)
+{
+    if (workload != m_baselineWorkload)
+        m_baselineLogical.reset();
+    m_baselineWorkload = result ? std::move(workload) : nullptr;
+    m_baseline = std::move(result);
+    m_view->setBaseline(m_baseline, m_baselineLogical);
+    ensureLogical();
+    updateControls();
 }
 
 void CommMatrixPage::refreshKinds()
@@ -109,8 +135,7 @@ void CommMatrixPage::setData(std::shared_ptr<const core::Workload> workload,
         // only while it is shown.
         m_logical.reset();
         m_view->setLogicalMatrix(nullptr);
-        if (m_view->traffic() == CommMatrixView::Traffic::Logical)
-            ensureLogical();
+        ensureLogical();
         m_partitions = m_workload ? core::rankPartitions(*m_workload) : std::vector<core::RankPartition>{};
         const QSignalBlocker blocker(m_order);
         m_order->clear();
@@ -167,6 +192,14 @@ void CommMatrixPage::updateControls()
                                       "algorithm makes")
                                  : tr("Link time: each cell's bytes over the bandwidth of the topology dimension "
                                       "that carries them (no latency, no contention)"));
+    const bool compare = m_view->canCompare();
+    m_difference->setEnabled(compare);
+    m_difference->setToolTip(
+        compare      ? tr("Colour each cell by its change from the pinned baseline: red where this estimate moves "
+                               "more bytes (or link time), blue where it moves fewer")
+        : m_baseline ? tr("The baseline has another number of ranks: its cells cannot be compared one by one")
+                     : tr("Pin an estimate as the baseline (Edit > Pin current estimate as baseline, Ctrl+B) to "
+                          "compare with it"));
     const bool reorder = m_view->canReorder();
     m_order->setEnabled(reorder && m_order->count() > 1);
     m_order->setToolTip(reorder ? tr("Put the ranks of each group side by side, so that a mesh axis's traffic shows "

@@ -68,6 +68,44 @@ CommMatrixView::Metric CommMatrixView::shownMetric() const
     return m && m->seconds.size() == m->bytes.size() ? m_metric : Metric::Bytes;
 }
 
+void CommMatrixView::setBaseline(std::shared_ptr<const core::EstimateResult> baseline,
+                                 std::shared_ptr<const core::CommMatrix> baselineLogical)
+{
+    m_baseline = std::move(baseline);
+    m_baselineLogical = std::move(baselineLogical);
+    if (m_difference)
+        rebuild();
+}
+
+void CommMatrixView::setDifference(bool on)
+{
+    m_difference = on;
+    rebuild();
+}
+
+const core::CommMatrix* CommMatrixView::baselineMatrix() const
+{
+    if (!m_baseline)
+        return nullptr;
+    return m_traffic == Traffic::Logical ? m_baselineLogical.get() : &m_baseline->commMatrix;
+}
+
+bool CommMatrixView::canCompare() const
+{
+    const core::CommMatrix* now = matrix();
+    const core::CommMatrix* base = baselineMatrix();
+    return now && base && now->ranks == base->ranks && now->blockSize == base->blockSize &&
+           now->blocks == base->blocks && now->bytes.size() == base->bytes.size() &&
+           (shownMetric() == Metric::Bytes || base->seconds.size() == base->bytes.size());
+}
+
+double CommMatrixView::baselineCellBytes(int source, int destination) const
+{
+    if (source < 0 || destination < 0 || source >= m_cells || destination >= m_cells || m_baseBytes.empty())
+        return 0;
+    return m_baseBytes[at(source, destination)];
+}
+
 void CommMatrixView::setAggregateByNode(bool aggregate)
 {
     m_byNode = aggregate;
@@ -152,6 +190,7 @@ void CommMatrixView::rebuild()
     m_cells = 0;
     m_bytes.clear();
     m_seconds.clear();
+    m_baseBytes.clear();
     m_cellBytes = m_cellSeconds = nullptr;
     m_highlighted.clear();
     m_ordered = false;
@@ -191,7 +230,8 @@ void CommMatrixView::rebuild()
             position[static_cast<std::size_t>(m_order[static_cast<std::size_t>(p)])] = p;
     }
     const std::size_t cells = static_cast<std::size_t>(m_cells) * static_cast<std::size_t>(m_cells);
-    if (group == 1 && !m_ordered && bytes == &matrix.bytes) {
+    const bool difference = showsDifference();
+    if (group == 1 && !m_ordered && bytes == &matrix.bytes && !difference) {
         // Cells are the result's blocks as they are: show them without a copy (8 MB each at 1,024 ranks).
         m_cellBytes = matrix.bytes.data();
         m_cellSeconds = hasSeconds ? matrix.seconds.data() : nullptr;
@@ -208,11 +248,43 @@ void CommMatrixView::rebuild()
                     m_seconds[to] += (*seconds)[from];
             }
         }
+        if (difference) {
+            // The baseline's cells arranged the same way (its layer of the chosen kind, or nothing
+            // where it had none), subtracted: each cell shows this estimate minus the baseline.
+            const core::CommMatrix& base = *baselineMatrix();
+            const bool baseSeconds = hasSeconds && base.seconds.size() == base.bytes.size();
+            const std::vector<double>* baseBytes = m_kind.isEmpty() ? &base.bytes : nullptr;
+            const std::vector<double>* baseSecondsOf = m_kind.isEmpty() ? &base.seconds : nullptr;
+            std::vector<double> layerBytes, layerSeconds;
+            for (const auto& layer : base.layers)
+                if (QString::fromStdString(layer.kind) == m_kind) {
+                    layerBytes = layer.denseBytes(base.blocks);
+                    layerSeconds = layer.denseSeconds(base.blocks);
+                    baseBytes = &layerBytes;
+                    baseSecondsOf = &layerSeconds;
+                }
+            m_baseBytes.assign(cells, 0.0);
+            if (baseBytes)
+                for (int s = 0; s < base.blocks; ++s) {
+                    const int ps = position[static_cast<std::size_t>(s)];
+                    for (int d = 0; d < base.blocks; ++d) {
+                        const std::size_t from = base.index(s, d);
+                        const std::size_t to = at(ps, position[static_cast<std::size_t>(d)]);
+                        m_baseBytes[to] += (*baseBytes)[from];
+                        if (baseSeconds)
+                            m_seconds[to] -= (*baseSecondsOf)[from];
+                    }
+                }
+            for (std::size_t i = 0; i < cells; ++i)
+                m_bytes[i] -= m_baseBytes[i];
+        }
         m_cellBytes = m_bytes.data();
         m_cellSeconds = hasSeconds ? m_seconds.data() : nullptr;
     }
     const std::span<const double> shown(shownMetric() == Metric::Bytes ? m_cellBytes : m_cellSeconds, cells);
     for (double v : shown) {
+        // A difference is scaled by its size; its sign picks the colour.
+        v = std::fabs(v);
         m_max = std::max(m_max, v);
         if (v > 0)
             m_minPositive = m_minPositive == 0 ? v : std::min(m_minPositive, v);
@@ -229,8 +301,12 @@ void CommMatrixView::rebuild()
         auto* line = reinterpret_cast<QRgb*>(m_image.scanLine(s));
         for (int d = 0; d < m_cells; ++d) {
             const double v = shown[at(s, d)];
-            line[d] =
-                v > 0 ? heatColor(logMax > logMin ? (std::log10(v) - logMin) / (logMax - logMin) : 1.0).rgb() : empty;
+            const double size = std::fabs(v);
+            const double fraction = logMax > logMin ? (std::log10(size) - logMin) / (logMax - logMin) : 1.0;
+            line[d] = v == 0       ? empty
+                      : difference ? changeColor(fraction, v > 0).rgb()
+                      : v > 0      ? heatColor(fraction).rgb()
+                                   : empty;
         }
     }
     std::vector<bool> marked(cells, false);
@@ -407,14 +483,31 @@ void CommMatrixView::paintEvent(QPaintEvent*)
     // Legend beside the viewport, in place whatever the zoom: the log scale from the smallest to the
     // largest cell.
     const QRectF legend(view.right() + 16, view.top(), 14, std::min(view.height(), 200.0));
+    const bool bytes = shownMetric() == Metric::Bytes;
+    const auto label = [bytes](double v) { return QString::fromStdString(bytes ? formatBytes(v) : formatDuration(v)); };
+    const double room = std::max(40.0, width() - legend.left() - 4);
+    if (showsDifference()) {
+        // More above the middle (red, the largest increase at the top), less below (blue).
+        const double half = legend.height() / 2;
+        for (int i = 0; i < static_cast<int>(half); ++i) {
+            const double fraction = 1 - i / half;
+            p.fillRect(QRectF(legend.left(), legend.top() + i, legend.width(), 1), changeColor(fraction, true));
+            p.fillRect(QRectF(legend.left(), legend.bottom() - i - 1, legend.width(), 1), changeColor(fraction, false));
+        }
+        p.drawRect(legend);
+        p.drawText(QPointF(legend.right() + 4, legend.top() + 10), QStringLiteral("+") + label(m_max));
+        p.drawText(QPointF(legend.right() + 4, legend.center().y() + 4), QStringLiteral("±") + label(m_scaleMin));
+        p.drawText(QPointF(legend.right() + 4, legend.bottom()), QStringLiteral("−") + label(m_max));
+        p.drawText(QRectF(legend.left(), legend.bottom() + 4, room, 4 * metrics.height()), Qt::TextWordWrap,
+                   bytes ? tr("change from the baseline in bytes, log scale")
+                         : tr("change from the baseline in link time, log scale"));
+        return;
+    }
     for (int i = 0; i < static_cast<int>(legend.height()); ++i)
         p.fillRect(QRectF(legend.left(), legend.bottom() - i - 1, legend.width(), 1), heatColor(i / legend.height()));
     p.drawRect(legend);
-    const bool bytes = shownMetric() == Metric::Bytes;
-    const auto label = [bytes](double v) { return QString::fromStdString(bytes ? formatBytes(v) : formatDuration(v)); };
     p.drawText(QPointF(legend.right() + 4, legend.top() + 10), label(m_max));
     p.drawText(QPointF(legend.right() + 4, legend.bottom()), label(m_scaleMin));
-    const double room = std::max(40.0, width() - legend.left() - 4);
     p.drawText(QRectF(legend.left(), legend.bottom() + 4, room, 3 * metrics.height()), Qt::TextWordWrap,
                !bytes                          ? tr("link time, log scale")
                : m_traffic == Traffic::Logical ? tr("logical bytes, log scale")
@@ -435,6 +528,18 @@ bool CommMatrixView::event(QEvent* event)
             return count == 1 ? QString::number(first) : QStringLiteral("%1-%2").arg(first).arg(first + count - 1);
         };
         const QString kind = m_kind.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(m_kind);
+        if (showsDifference()) {
+            const double change = cellBytes(s, d);
+            const double base = baselineCellBytes(s, d);
+            QToolTip::showText(help->globalPos(),
+                               tr("ranks %1 → %2: %3%4 against the baseline (%5 there, %6 here)%7")
+                                   .arg(range(s), range(d), change < 0 ? QStringLiteral("−") : QStringLiteral("+"),
+                                        QString::fromStdString(formatBytes(std::fabs(change))),
+                                        QString::fromStdString(formatBytes(base)),
+                                        QString::fromStdString(formatBytes(base + change)), kind),
+                               this);
+            return true;
+        }
         const QString bytes = QString::fromStdString(formatBytes(cellBytes(s, d)));
         QToolTip::showText(
             help->globalPos(),
@@ -480,7 +585,8 @@ void CommMatrixView::mouseReleaseEvent(QMouseEvent* event)
     if (m_dragging)
         return;
     const auto [s, d] = cellAt(event->position());
-    if (s < 0 || cellBytes(s, d) <= 0)
+    // A cell this estimate moves bytes in (with a difference shown: the baseline's plus the change).
+    if (s < 0 || cellBytes(s, d) + baselineCellBytes(s, d) <= 0)
         return;
     const auto [srcFirst, srcCount] = ranksOfCell(s);
     const auto [dstFirst, dstCount] = ranksOfCell(d);

@@ -37,6 +37,20 @@ public:
     Traffic traffic() const { return m_traffic; }
     /// The matrix shown now: the result's link traffic or the logical one; null when there is none.
     const core::CommMatrix* matrix() const;
+    /// The estimate to compare with (a pinned baseline) and, for logical traffic, its workload's
+    /// logical matrix; nulls: none.
+    void setBaseline(std::shared_ptr<const core::EstimateResult> baseline,
+                     std::shared_ptr<const core::CommMatrix> baselineLogical);
+    /// Shows each cell's change from the baseline (this estimate minus the baseline) where
+    /// canCompare(), on a diverging colour scale: more traffic red, less blue.
+    void setDifference(bool on);
+    bool difference() const { return m_difference; }
+    /// Whether the baseline has a matrix of the shown traffic over the same ranks in the same blocks.
+    bool canCompare() const;
+    /// Whether cells show the change from the baseline now.
+    bool showsDifference() const { return m_difference && canCompare(); }
+    /// The baseline's bytes of the shown cell while showsDifference() (0 otherwise).
+    double baselineCellBytes(int source, int destination) const;
     /// Sums cells into node x node blocks.
     void setAggregateByNode(bool aggregate);
     bool aggregateByNode() const { return m_byNode; }
@@ -75,7 +89,8 @@ public:
     QRectF cellRect(int source, int destination) const;
     /// Cells shown along each axis (after binning and aggregation).
     int cellCount() const { return m_cells; }
-    /// Bytes of the shown cell (row = source, positions after ordering), for tests and tooltips.
+    /// Bytes of the shown cell (row = source, positions after ordering), for tests and tooltips;
+    /// while showsDifference(), this estimate's bytes minus the baseline's (negative: fewer).
     double cellBytes(int source, int destination) const;
     /// Seconds of the shown cell (see CommMatrix::seconds; 0 for logical traffic).
     double cellSeconds(int source, int destination) const;
@@ -123,9 +138,14 @@ private:
 
     /// The metric in effect: logical traffic has bytes only.
     Metric shownMetric() const;
+    /// The baseline's matrix of the shown traffic (null: none).
+    const core::CommMatrix* baselineMatrix() const;
 
     std::shared_ptr<const core::EstimateResult> m_result;
     std::shared_ptr<const core::CommMatrix> m_logical;
+    std::shared_ptr<const core::EstimateResult> m_baseline;
+    std::shared_ptr<const core::CommMatrix> m_baselineLogical;
+    bool m_difference = false;
     Traffic m_traffic = Traffic::Link;
     int m_ranksPerNode = 8;
     bool m_byNode = false;
@@ -139,6 +159,7 @@ private:
     std::vector<std::int32_t> m_rankAt; ///< rank at each shown position when ordered
     std::vector<double> m_bytes;        ///< m_cells x m_cells, by shown position, where cells are remapped
     std::vector<double> m_seconds;      ///< the same for seconds
+    std::vector<double> m_baseBytes;    ///< the baseline's bytes per shown cell while showsDifference()
     /// The shown cells, m_cells x m_cells by position: m_bytes and m_seconds, or the result's own
     /// matrices where cells are its blocks in rank order (no copy).
     const double* m_cellBytes = nullptr;

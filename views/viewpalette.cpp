@@ -122,4 +122,16 @@ QColor heatColor(double fraction)
     return QColor(mix(0), mix(1), mix(2));
 }
 
+QColor changeColor(double fraction, bool increase)
+{
+    // From a light tint (a small change still shows against the empty cells) to the scheme's darkest.
+    static constexpr std::array<int, 3> kLightRed{253, 219, 199}, kDarkRed{103, 0, 31};
+    static constexpr std::array<int, 3> kLightBlue{209, 229, 240}, kDarkBlue{5, 48, 97};
+    const auto& light = increase ? kLightRed : kLightBlue;
+    const auto& dark = increase ? kDarkRed : kDarkBlue;
+    const double t = std::clamp(fraction, 0.0, 1.0);
+    const auto mix = [&](std::size_t c) { return static_cast<int>(std::lround(light[c] * (1 - t) + dark[c] * t)); };
+    return QColor(mix(0), mix(1), mix(2));
+}
+
 } // namespace flint::views

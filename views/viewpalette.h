@@ -29,5 +29,8 @@ QColor phaseColor(StepPhase phase);
 QString kindLabel(const core::Op& op);
 /// Colour for `fraction` in [0, 1] on a perceptually ordered dark-to-bright scale (heatmaps).
 QColor heatColor(double fraction);
+/// Colour of a change of relative size `fraction` in [0, 1] (light to dark): red for an increase,
+/// blue for a decrease (the ends of ColorBrewer's RdBu scheme), for difference heatmaps.
+QColor changeColor(double fraction, bool increase);
 
 } // namespace flint::views

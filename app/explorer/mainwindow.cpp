@@ -544,10 +544,12 @@ void MainWindow::showBaselineInViews()
     showComparisonTimeline();
     if (!baseline) {
         m_ops->setBaseline(nullptr, nullptr);
+        m_matrixPage->setBaseline(nullptr, nullptr);
         return;
     }
-    m_ops->setBaseline(std::shared_ptr<const core::Workload>(baseline->workload, &baseline->workload->workload),
-                       baseline->result);
+    const std::shared_ptr<const core::Workload> workload(baseline->workload, &baseline->workload->workload);
+    m_ops->setBaseline(workload, baseline->result);
+    m_matrixPage->setBaseline(workload, baseline->result);
 }
 
 void MainWindow::showComparisonTimeline()

@@ -30,6 +30,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QChart>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
@@ -546,6 +547,17 @@ void TestExplorer::baselineIsComparedAndExported()
     QVERIFY2(slowest > 0 && slowest <= after - before + 1e-12,
              qPrintable(QStringLiteral("%1 vs %2").arg(slowest).arg(after - before)));
 
+    // The matrix can show the change from the baseline: a bandwidth edit moves the same bytes, so
+    // every cell's change is zero (and the plain matrix is back when unticked).
+    QCheckBox* difference = window.matrixPage()->differenceBox();
+    QVERIFY(difference->isEnabled());
+    difference->setChecked(true);
+    QVERIFY(window.matrix()->showsDifference());
+    for (int s = 0; s < window.matrix()->cellCount(); ++s)
+        for (int d = 0; d < window.matrix()->cellCount(); ++d)
+            QCOMPARE(window.matrix()->cellBytes(s, d), 0.0);
+    difference->setChecked(false);
+
     // The breakdown chart starts with the baseline's mean and this estimate's.
     const QStringList categories = window.charts()->breakdownCategories();
     QVERIFY2(categories.size() >= 3 && categories[0] == QStringLiteral("base") &&
@@ -572,6 +584,7 @@ void TestExplorer::baselineIsComparedAndExported()
     QCOMPARE(history.baseline(), -1);
     QVERIFY(window.whatIf()->comparison().contains(QStringLiteral("Last change")));
     QVERIFY(!window.ops()->model()->hasBaseline());
+    QVERIFY(!window.matrixPage()->differenceBox()->isEnabled());
 
     // Re-opening the first row reads the file again (rows keep no file's workload) on its cluster.
     panel->table()->selectRow(0);

@@ -77,6 +77,7 @@ private Q_SLOTS:
     void nearlyEqualCellsLookAlike();
     void matrixZoomsAboutThePointerAndPans();
     void matrixLogicalTrafficAndGroupZoom();
+    void matrixDifferenceFromBaseline();
     void chartsFollowTheEstimate();
     void spansColouredByPass();
     void lanesOpenGroupedByStage();
@@ -278,6 +279,68 @@ void TestResultViews::matrixLogicalTrafficAndGroupZoom()
     QCOMPARE(view->cellRect(0, 0).topLeft(), whole.topLeft());
     QCOMPARE(view->cellRect(3, 3).bottomRight(), whole.bottomRight());
     QCOMPARE(view->ranksOfCell(3).first, 12);
+}
+
+void TestResultViews::matrixDifferenceFromBaseline()
+{
+    // A what-if is a comparison: with a baseline pinned, the matrix shows each cell's change. Here
+    // the gradient all-reduce doubles (TP traffic unchanged): its cells turn red by exactly the
+    // baseline's bytes, the tensor-parallel cells stay empty; a baseline of another rank count
+    // cannot be compared and the box says why.
+    const Fixture base = estimated();
+    Fixture now;
+    now.workload = std::make_shared<const core::Workload>(core::makeSyntheticSpmdWorkload(200, 16, 4, 2 * kGradient));
+    now.result = core::estimate(*now.workload, *core::clusterPreset("dgx-h100-ib", 16));
+    views::CommMatrixPage page;
+    showMatrix(page, now);
+    views::CommMatrixView* view = page.view();
+    QCheckBox* box = page.differenceBox();
+    QVERIFY(!box->isEnabled()); // no baseline yet
+    page.setBaseline(base.workload, base.result);
+    QVERIFY(box->isEnabled());
+    box->setChecked(true);
+    QVERIFY(view->showsDifference());
+    // Rank 0's data-parallel peers are ranks 4, 8, 12; its tensor-parallel peers 1 to 3.
+    const auto dpCell = [&](int s) {
+        for (int d = 0; d < view->cellCount(); ++d)
+            if (d % 4 == s % 4 && d != s && view->baselineCellBytes(s, d) > 0)
+                return d;
+        return -1;
+    };
+    const int d = dpCell(0);
+    QVERIFY(d > 0);
+    const double before = view->baselineCellBytes(0, d);
+    QVERIFY(qFuzzyCompare(view->cellBytes(0, d), before)); // doubled: the change is the old amount
+    const QColor more = view->cellColor(0, d);
+    QVERIFY2(more.red() > more.blue(), qPrintable(more.name()));
+    // A cell whose traffic did not change is empty, as in the plain matrix.
+    const int tpPeer = 1;
+    QVERIFY(view->baselineCellBytes(0, tpPeer) > 0);
+    QCOMPARE(view->cellBytes(0, tpPeer), 0.0);
+    // Swapped, the change is a decrease and blue.
+    page.setData(base.workload, base.result, 8);
+    page.setBaseline(now.workload, now.result);
+    QVERIFY(view->cellBytes(0, d) < 0);
+    const QColor less = view->cellColor(0, d);
+    QVERIFY2(less.blue() > less.red(), qPrintable(less.name()));
+    // The same in logical traffic (worked out for the baseline's workload too).
+    page.trafficChooser()->setCurrentIndex(
+        page.trafficChooser()->findData(int(views::CommMatrixView::Traffic::Logical)));
+    QVERIFY(view->showsDifference());
+    QVERIFY(view->cellBytes(0, d) < 0);
+    // Unticked, the plain matrix is back.
+    box->setChecked(false);
+    QVERIFY(!view->showsDifference());
+    QVERIFY(view->cellBytes(0, d) > 0);
+    // Another rank count: nothing to compare cell by cell.
+    Fixture other;
+    other.workload = std::make_shared<const core::Workload>(core::makeSyntheticSpmdWorkload(200, 8, 4, kGradient));
+    other.result = core::estimate(*other.workload, *core::clusterPreset("dgx-h100-ib", 8));
+    page.setBaseline(other.workload, other.result);
+    QVERIFY(!box->isEnabled());
+    QVERIFY(box->toolTip().contains(QStringLiteral("number of ranks")));
+    page.setBaseline(nullptr, nullptr);
+    QVERIFY(!box->isEnabled());
 }
 
 void TestResultViews::chartsFollowTheEstimate()
