@@ -120,8 +120,7 @@ std::string summaryNote(const measured::MeasuredWorkload& run)
 {
     std::string where;
     if (run.producer != "recorded times")
-        where = run.step >= 0 ? ", ProfilerStep#" + std::to_string(run.step)
-                              : std::string(", no step markers: the whole trace");
+        where = run.step >= 0 ? ", " + run.stepName : std::string(", no step markers: the whole trace");
     return run.producer + ", " + std::to_string(run.ranks.size()) + " rank" + (run.ranks.size() == 1 ? "" : "s") +
            where + ": measured step " + measured::formatSeconds(run.stepSeconds());
 }

@@ -817,10 +817,6 @@ auf %2</translation>
         <translation>&lt;b&gt;Gemessener Lauf&lt;/b&gt; %1: %2; Ranks: %3</translation>
     </message>
     <message>
-        <source>; step: ProfilerStep#%1</source>
-        <translation>; Schritt: ProfilerStep#%1</translation>
-    </message>
-    <message>
         <source>Step time as measured</source>
         <translation>Schrittzeit gemessen</translation>
     </message>
@@ -863,6 +859,10 @@ auf %2</translation>
     <message>
         <source>estimated = measured</source>
         <translation>geschätzt = gemessen</translation>
+    </message>
+    <message>
+        <source>; step: %1</source>
+        <translation>; Schritt: %1</translation>
     </message>
 </context>
 <context>

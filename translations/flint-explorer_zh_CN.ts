@@ -813,10 +813,6 @@ on %2</source>
         <translation>&lt;b&gt;实测运行&lt;/b&gt; %1：%2；rank 数：%3</translation>
     </message>
     <message>
-        <source>; step: ProfilerStep#%1</source>
-        <translation>；步：ProfilerStep#%1</translation>
-    </message>
-    <message>
         <source>Step time as measured</source>
         <translation>实测步长时间</translation>
     </message>
@@ -859,6 +855,10 @@ on %2</source>
     <message>
         <source>estimated = measured</source>
         <translation>估计 = 实测</translation>
+    </message>
+    <message>
+        <source>; step: %1</source>
+        <translation>；步：%1</translation>
     </message>
 </context>
 <context>

@@ -18,7 +18,10 @@ std::vector<OptionSpec> withWorkloadInputOptions(std::vector<OptionSpec> own)
                    "HLO/MLIR: mesh to partition a module for that has shardings but is not partitioned yet"});
     own.push_back({"max-ops", 0, "N", "HLO/MLIR: refuse to unroll loops into more ops per rank (default 5,000,000)"});
     own.push_back(
-        {"step", 0, "N", "profiles: the ProfilerStep#N to read (default: the first step every rank completed)"});
+        {"step", 0, "N",
+         "profiles: the ProfilerStep#N to read (default: the first step every rank completed); XLA traces: the "
+         "execution N (from 0) of the program with the most device time (default: the first when it ran more than "
+         "once, else the whole trace)"});
     return own;
 }
 

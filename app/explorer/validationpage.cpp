@@ -275,7 +275,7 @@ void ValidationPage::setReport(std::shared_ptr<const ValidationReport> report)
                        .arg(m_report->path.toHtmlEscaped(), QString::fromStdString(run.producer).toHtmlEscaped(),
                             QLocale().toString(static_cast<qulonglong>(run.workload.rankCount())));
     if (run.step >= 0)
-        html += tr("; step: ProfilerStep#%1").arg(run.step);
+        html += tr("; step: %1").arg(QString::fromStdString(run.stepName).toHtmlEscaped());
     if (!m_report->problem.isEmpty()) {
         m_summary->setText(html + QStringLiteral("<br>") + m_report->problem.toHtmlEscaped());
         m_points = 0;

@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <thread>
+#include <tuple>
 #include <unordered_map>
 
 namespace flint::core::measured {
@@ -258,6 +259,41 @@ std::map<std::int64_t, StepMarker> stepMarkers(const RankProfile& p)
             steps[*n] = StepMarker{e.start, e.start + e.duration, e.track};
     }
     return steps;
+}
+
+/// XLA: the program ("XLA Modules" event name) with the most device time on `p`; empty when none.
+std::string dominantProgram(const RankProfile& p)
+{
+    std::unordered_map<std::uint32_t, double> time;
+    for (const ProfileEvent& e : p.events)
+        if (e.kind == ProfileEventKind::Annotation)
+            time[e.name] += e.duration;
+    std::uint32_t best = 0;
+    double most = -1;
+    for (const auto& [name, seconds] : time)
+        if (seconds > most || (seconds == most && name < best)) {
+            best = name;
+            most = seconds;
+        }
+    return most < 0 ? std::string() : std::string(p.names[best]);
+}
+
+/// XLA: the periods of `program` on `p`, from each execution's start to the next one's (the last
+/// to the end of the rank's last event), in microseconds.
+std::vector<std::pair<double, double>> executionPeriods(const RankProfile& p, std::string_view program)
+{
+    std::vector<double> starts;
+    double last = -1e300;
+    for (const ProfileEvent& e : p.events) {
+        last = std::max(last, e.start + e.duration);
+        if (e.kind == ProfileEventKind::Annotation && p.nameOf(e) == program)
+            starts.push_back(e.start);
+    }
+    std::sort(starts.begin(), starts.end());
+    std::vector<std::pair<double, double>> periods;
+    for (std::size_t k = 0; k < starts.size(); ++k)
+        periods.emplace_back(starts[k], k + 1 < starts.size() ? starts[k + 1] : std::nextafter(last, 1e300));
+    return periods;
 }
 
 /// The outermost of `spans` (sorted by start, then longest first): those not inside an earlier one.
@@ -688,9 +724,43 @@ MeasuredWorkload measuredWorkload(std::vector<RankProfile> profiles, const Measu
                                  "has no ProfilerStep#" + std::to_string(step) +
                                      (have.empty() ? " (no step markers)" : " (steps: " + have + ")"));
             }
-    } else if (options.step >= 0) {
-        throw InputError(profiles.front().file, "has no ProfilerStep#N markers; --step needs them");
     }
+    // XLA traces have no ProfilerStep markers. A training or serving loop runs one program per step
+    // (its step function), so a step is one period of the program with the most device time: from
+    // the start of its Nth execution to the start of the next (after the last, the end of the trace),
+    // the programs run between them included. A program run once leaves the whole trace the step.
+    std::vector<std::vector<std::pair<double, double>>> xlaPeriods;
+    const bool allXla =
+        count > 0 && std::all_of(profiles.begin(), profiles.end(), [](const RankProfile& p) { return p.xla; });
+    if (!anyMarkers && allXla) {
+        const std::string program = dominantProgram(profiles.front());
+        std::size_t fewest = SIZE_MAX, fewestRank = 0;
+        if (!program.empty()) {
+            xlaPeriods.resize(count);
+            for (std::size_t i = 0; i < count; ++i) {
+                xlaPeriods[i] = executionPeriods(profiles[i], program);
+                if (xlaPeriods[i].size() < fewest) {
+                    fewest = xlaPeriods[i].size();
+                    fewestRank = i;
+                }
+            }
+        }
+        if (!program.empty() && (options.step >= 0 || fewest >= 2)) {
+            step = std::max<std::int64_t>(options.step, 0);
+            if (static_cast<std::uint64_t>(step) >= fewest)
+                throw InputError(profiles[fewestRank].file,
+                                 "runs the step program " + program + " " + std::to_string(fewest) +
+                                     (fewest == 1 ? " time" : " times") +
+                                     (fewest == 0 ? "" : "; --step takes 0 to " + std::to_string(fewest - 1)));
+            out.stepName = "execution " + std::to_string(step) + " of " + program;
+        } else {
+            xlaPeriods.clear();
+        }
+    }
+    if (step < 0 && options.step >= 0)
+        throw InputError(profiles.front().file, "has no ProfilerStep#N markers; --step needs them");
+    if (anyMarkers)
+        out.stepName = "ProfilerStep#" + std::to_string(step);
     out.step = step;
 
     // Cut each rank's step on both cores.
@@ -699,7 +769,9 @@ MeasuredWorkload measuredWorkload(std::vector<RankProfile> profiles, const Measu
         const RankProfile& p = profiles[i];
         double start = 0, end = 0;
         std::uint32_t track = 0;
-        if (step >= 0) {
+        if (!xlaPeriods.empty()) {
+            std::tie(start, end) = xlaPeriods[i][static_cast<std::size_t>(step)];
+        } else if (step >= 0) {
             const StepMarker& m = markers[i].at(step);
             start = m.start;
             end = m.end;
@@ -946,8 +1018,8 @@ MeasuredWorkload measuredWorkload(std::vector<RankProfile> profiles, const Measu
                 throw InputError(profiles[static_cast<std::size_t>(fileOfRank[r])].file,
                                  "ranks disagree: rank " + std::to_string(members[m]) + " records " +
                                      std::to_string(list.size()) + " collectives on group " + rankList(members) +
-                                     (step >= 0 ? " in ProfilerStep#" + std::to_string(step) : std::string()) +
-                                     ", rank " + std::to_string(expectedRank) + " records " + std::to_string(expected));
+                                     (step >= 0 ? " in " + out.stepName : std::string()) + ", rank " +
+                                     std::to_string(expectedRank) + " records " + std::to_string(expected));
             }
             Program& program = *mutablePrograms[w.ranks[r].program];
             for (const CommPlacement& c : list)

@@ -30,7 +30,9 @@ std::optional<MeasuredKind> measuredKindOf(const Op& op);
 std::string_view displayName(MeasuredKind kind);
 
 struct MeasuredOptions {
-    /// The profiler step (ProfilerStep#N) to cut; -1: the first step that every rank completed.
+    /// The profiler step (ProfilerStep#N) to cut; -1: the first step that every rank completed. XLA
+    /// traces: the execution (0-based) of the program with the most device time; -1: the first when
+    /// it ran more than once, else the whole trace.
     std::int64_t step = -1;
 };
 
@@ -58,7 +60,11 @@ struct MeasuredWorkload {
     Workload workload;
     std::string name;
     std::string producer;
-    std::int64_t step = -1; ///< the ProfilerStep number cut, -1 when the profile has no step markers
+    /// The step cut: a ProfilerStep number, or for XLA traces an execution of the step program
+    /// (0-based); -1 when the whole trace is the step.
+    std::int64_t step = -1;
+    /// What `step` names: "ProfilerStep#3", "execution 2 of jit_train_step(…)"; empty when -1.
+    std::string stepName;
     std::vector<MeasuredRank> ranks;
     std::vector<std::string> warnings;
     std::vector<std::string> notes;

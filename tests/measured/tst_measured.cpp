@@ -88,6 +88,7 @@ private Q_SLOTS:
     void validationCountsMatchOwnExport();
     void absurdNumbersAreIgnoredOrRefused();
     void xlaTraceOfTwoTpus();
+    void xlaStepsAreExecutionsOfTheStepProgram();
     void emptyStringsAreValues();
     void malformedProfiles_data();
     void malformedProfiles();
@@ -423,6 +424,57 @@ void TestMeasured::xlaTraceOfTwoTpus()
     QVERIFY(first != w.workload.programOf(0).ops.end());
     QCOMPARE(first->commBytes, std::uint64_t{1024 * 5120 * 2}); // bf16[1024,5120]
     QCOMPARE(first->dtype, DType::BF16);
+}
+
+void TestMeasured::xlaStepsAreExecutionsOfTheStepProgram()
+{
+    // A JAX training loop on one TPU: its step program runs three times, 100 us apart, a logging
+    // program after each. A step is one period of the step program, the logging it runs included;
+    // --step picks the execution, one beyond those recorded is refused with the count.
+    std::string events = R"j({"ph": "M", "name": "process_name", "pid": 1, "args": {"name": "/device:TPU:0"}},
+        {"ph": "M", "name": "thread_name", "pid": 1, "tid": 2, "args": {"name": "XLA Modules"}},
+        {"ph": "M", "name": "thread_name", "pid": 1, "tid": 3, "args": {"name": "XLA Ops"}})j";
+    for (int k = 0; k < 3; ++k) {
+        const std::string t = std::to_string(100 * k);
+        const std::string n = std::to_string(k);
+        events +=
+            R"j(, {"ph": "X", "pid": 1, "tid": 2, "name": "jit_train_step(7)", "ts": )j" + t + R"j(, "dur": 80})j";
+        events += R"j(, {"ph": "X", "pid": 1, "tid": 3, "name": "fusion.)j" + n + R"j(", "ts": )j" + t +
+                  R"j(.5, "dur": 60})j";
+        events +=
+            R"j(, {"ph": "X", "pid": 1, "tid": 3, "name": "dot.)j" + n + R"j(", "ts": )j" + t + R"j(.5, "dur": 1})j";
+        events += R"j(, {"ph": "X", "pid": 1, "tid": 2, "name": "jit_log(9)", "ts": )j" + std::to_string(100 * k + 85) +
+                  R"j(, "dur": 4})j";
+        events += R"j(, {"ph": "X", "pid": 1, "tid": 3, "name": "copy.)j" + n + R"j(", "ts": )j" +
+                  std::to_string(100 * k + 86) + R"j(, "dur": 2})j";
+    }
+    const std::string text = R"j({"displayTimeUnit": "ns", "traceEvents": [)j" + events + "]}";
+    const auto read = [&](std::int64_t step) {
+        MeasuredOptions options;
+        options.step = step;
+        return measuredWorkload(splitDevices(parseProfile(text, "loop.trace.json")), options);
+    };
+    const auto names = [](const MeasuredWorkload& w) {
+        std::vector<std::string> out;
+        for (const Op& op : w.workload.programOf(0).ops)
+            if (op.kind == OpKind::Compute && op.name != "host gap") // gaps: the device waiting
+                out.push_back(op.name);
+        std::sort(out.begin(), out.end());
+        return out;
+    };
+    const MeasuredWorkload first = read(-1);
+    QCOMPARE(first.step, std::int64_t{0});
+    QCOMPARE(first.stepName, std::string("execution 0 of jit_train_step(7)"));
+    QCOMPARE(names(first), (std::vector<std::string>{"copy.0", "dot.0", "fusion.0"}));
+    QCOMPARE(first.ranks[0].stepSeconds, 100e-6); // to the next execution's start
+    const MeasuredWorkload last = read(2);
+    QCOMPARE(names(last), (std::vector<std::string>{"copy.2", "dot.2", "fusion.2"}));
+    QVERIFY(std::abs(last.ranks[0].stepSeconds - 89e-6) < 1e-9); // to the end of the trace
+    const std::string beyond = inputError([&] { read(3); });
+    QVERIFY2(beyond.find("loop.trace.json") != std::string::npos &&
+                 beyond.find("runs the step program jit_train_step(7) 3 times; --step takes 0 to 2") !=
+                     std::string::npos,
+             beyond.c_str());
 }
 
 void TestMeasured::absurdNumbersAreIgnoredOrRefused()
