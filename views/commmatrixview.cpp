@@ -185,6 +185,41 @@ double CommMatrixView::cellSeconds(int source, int destination) const
     return m_cellSeconds[at(source, destination)];
 }
 
+namespace {
+
+/// Points `bytes` and `seconds` at `m`'s cells of collective kind `kind` (its layer, made dense in
+/// `layerBytes` and `layerSeconds`), or of all kinds when `kind` is empty. False when that kind
+/// moved nothing in `m` (the pointers are then null).
+bool selectKind(const core::CommMatrix& m, const QString& kind, const std::vector<double>*& bytes,
+                const std::vector<double>*& seconds, std::vector<double>& layerBytes, std::vector<double>& layerSeconds)
+{
+    bytes = kind.isEmpty() ? &m.bytes : nullptr;
+    seconds = kind.isEmpty() ? &m.seconds : nullptr;
+    for (const auto& layer : m.layers)
+        if (QString::fromStdString(layer.kind) == kind) {
+            layerBytes = layer.denseBytes(m.blocks);
+            layerSeconds = layer.denseSeconds(m.blocks);
+            bytes = &layerBytes;
+            seconds = &layerSeconds;
+        }
+    return bytes != nullptr;
+}
+
+/// Adds `sign` x `from`, `m`'s blocks x blocks values, into `to`, `side` x `side` shown cells:
+/// block (s, d) goes to cell (position[s], position[d]).
+void addCells(const core::CommMatrix& m, const std::vector<double>& from, double sign, const std::vector<int>& position,
+              int side, std::vector<double>& to)
+{
+    for (int s = 0; s < m.blocks; ++s) {
+        const auto row =
+            static_cast<std::size_t>(position[static_cast<std::size_t>(s)]) * static_cast<std::size_t>(side);
+        for (int d = 0; d < m.blocks; ++d)
+            to[row + static_cast<std::size_t>(position[static_cast<std::size_t>(d)])] += sign * from[m.index(s, d)];
+    }
+}
+
+} // namespace
+
 void CommMatrixView::rebuild()
 {
     m_cells = 0;
@@ -202,17 +237,10 @@ void CommMatrixView::rebuild()
     }
     const core::CommMatrix& matrix = *this->matrix();
     const bool hasSeconds = matrix.seconds.size() == matrix.bytes.size();
-    const std::vector<double>* bytes = &matrix.bytes;
-    const std::vector<double>* seconds = &matrix.seconds;
+    const std::vector<double>* bytes = nullptr;
+    const std::vector<double>* seconds = nullptr;
     std::vector<double> kindBytes, kindSeconds; // the chosen kind's layer, made dense
-    for (const auto& layer : matrix.layers)
-        if (QString::fromStdString(layer.kind) == m_kind) {
-            kindBytes = layer.denseBytes(matrix.blocks);
-            kindSeconds = layer.denseSeconds(matrix.blocks);
-            bytes = &kindBytes;
-            seconds = &kindSeconds;
-        }
-    if (!m_kind.isEmpty() && bytes == &matrix.bytes) {
+    if (!selectKind(matrix, m_kind, bytes, seconds, kindBytes, kindSeconds)) {
         update(); // a kind with no traffic in this result
         return;
     }
@@ -238,43 +266,22 @@ void CommMatrixView::rebuild()
     } else {
         m_bytes.assign(cells, 0.0);
         m_seconds.assign(hasSeconds ? cells : 0, 0.0);
-        for (int s = 0; s < matrix.blocks; ++s) {
-            const int ps = position[static_cast<std::size_t>(s)];
-            for (int d = 0; d < matrix.blocks; ++d) {
-                const std::size_t from = matrix.index(s, d);
-                const std::size_t to = at(ps, position[static_cast<std::size_t>(d)]);
-                m_bytes[to] += (*bytes)[from];
-                if (hasSeconds)
-                    m_seconds[to] += (*seconds)[from];
-            }
-        }
+        addCells(matrix, *bytes, 1, position, m_cells, m_bytes);
+        if (hasSeconds)
+            addCells(matrix, *seconds, 1, position, m_cells, m_seconds);
         if (difference) {
             // The baseline's cells arranged the same way (its layer of the chosen kind, or nothing
             // where it had none), subtracted: each cell shows this estimate minus the baseline.
             const core::CommMatrix& base = *baselineMatrix();
-            const bool baseSeconds = hasSeconds && base.seconds.size() == base.bytes.size();
-            const std::vector<double>* baseBytes = m_kind.isEmpty() ? &base.bytes : nullptr;
-            const std::vector<double>* baseSecondsOf = m_kind.isEmpty() ? &base.seconds : nullptr;
+            const std::vector<double>* baseBytes = nullptr;
+            const std::vector<double>* baseSeconds = nullptr;
             std::vector<double> layerBytes, layerSeconds;
-            for (const auto& layer : base.layers)
-                if (QString::fromStdString(layer.kind) == m_kind) {
-                    layerBytes = layer.denseBytes(base.blocks);
-                    layerSeconds = layer.denseSeconds(base.blocks);
-                    baseBytes = &layerBytes;
-                    baseSecondsOf = &layerSeconds;
-                }
             m_baseBytes.assign(cells, 0.0);
-            if (baseBytes)
-                for (int s = 0; s < base.blocks; ++s) {
-                    const int ps = position[static_cast<std::size_t>(s)];
-                    for (int d = 0; d < base.blocks; ++d) {
-                        const std::size_t from = base.index(s, d);
-                        const std::size_t to = at(ps, position[static_cast<std::size_t>(d)]);
-                        m_baseBytes[to] += (*baseBytes)[from];
-                        if (baseSeconds)
-                            m_seconds[to] -= (*baseSecondsOf)[from];
-                    }
-                }
+            if (selectKind(base, m_kind, baseBytes, baseSeconds, layerBytes, layerSeconds)) {
+                addCells(base, *baseBytes, 1, position, m_cells, m_baseBytes);
+                if (hasSeconds && baseSeconds->size() == baseBytes->size())
+                    addCells(base, *baseSeconds, -1, position, m_cells, m_seconds);
+            }
             for (std::size_t i = 0; i < cells; ++i)
                 m_bytes[i] -= m_baseBytes[i];
         }

@@ -205,28 +205,30 @@ bool TimelineView::showsPhases() const
     return false;
 }
 
+namespace {
+
+/// `of`(op) for every op of `program`, worked out into `cache` on first use.
+template <typename T, typename Of>
+const std::vector<T>& perOp(std::vector<T>& cache, const core::Program& program, Of of)
+{
+    if (cache.empty()) {
+        cache.reserve(program.ops.size());
+        for (const core::Op& op : program.ops)
+            cache.push_back(of(op));
+    }
+    return cache;
+}
+
+} // namespace
+
 const std::vector<StepPhase>& TimelineView::phasesOf(std::size_t program) const
 {
-    std::vector<StepPhase>& phases = m_phases[program];
-    const core::Program& ops = *m_workload->programs[program];
-    if (phases.empty()) {
-        phases.reserve(ops.ops.size());
-        for (const core::Op& op : ops.ops)
-            phases.push_back(phaseOf(op));
-    }
-    return phases;
+    return perOp(m_phases[program], *m_workload->programs[program], phaseOf);
 }
 
 const std::vector<std::int32_t>& TimelineView::microbatchesOf(std::size_t program) const
 {
-    std::vector<std::int32_t>& microbatches = m_microbatches[program];
-    const core::Program& ops = *m_workload->programs[program];
-    if (microbatches.empty()) {
-        microbatches.reserve(ops.ops.size());
-        for (const core::Op& op : ops.ops)
-            microbatches.push_back(microbatchOf(op));
-    }
-    return microbatches;
+    return perOp(m_microbatches[program], *m_workload->programs[program], microbatchOf);
 }
 
 QColor TimelineView::spanColor(int rank, int opIndex) const
