@@ -509,8 +509,8 @@ Dropout attentionDropout(Emitter& e, const Value& p, double rate, const std::str
     // LC_NUMERIC would write a comma, which MLIR does not read).
     char keptScale[32];
     const auto written = std::to_chars(keptScale, keptScale + sizeof keptScale, 1 / (1 - rate));
-    d.out = e.binary("multiply", p,
-                     e.broadcast(e.scalar(std::string(keptScale, written.ptr)), {}, p.shape, "scale"), "keep");
+    d.out = e.binary("multiply", p, e.broadcast(e.scalar(std::string(keptScale, written.ptr)), {}, p.shape, "scale"),
+                     "keep");
     e.scope(scope);
     return d;
 }
@@ -978,27 +978,6 @@ std::string layerBackwardBlock(const Shape& sh, bool moe)
                     header(sh, Block::LayerBackward, moe), partial);
 }
 
-/// The sharding a parameter's completed gradient takes: replicated over the data axes (all-reduce),
-/// or, under ZeRO, split over them on its first dimension they divide (reduce-scatter).
-Sharding completedGradient(const Shape& sh, const Dims& shape, Sharding sharding, const Axes& replicas)
-{
-    if (sh.parallel.zero == ZeroStage::None || replicas.empty())
-        return sharding;
-    std::int64_t ways = 1;
-    for (const std::string& axis : replicas)
-        ways *= sh.axisSize(axis);
-    for (std::size_t d = 0; d < shape.size(); ++d) {
-        std::int64_t split = 1;
-        for (const std::string& axis : sharding[d])
-            split *= sh.axisSize(axis);
-        if (shape[d] % (split * ways) == 0) {
-            sharding[d] = concat(sharding[d], replicas);
-            return sharding;
-        }
-    }
-    return sharding;
-}
-
 /// A parameter of a unit (a layer, the embedding, the head) as the layer blocks use it: its global
 /// shape and its sharding over the stage mesh without data parallelism.
 struct Param {
@@ -1137,16 +1116,20 @@ std::string parameterGatherBlock(const Shape& sh, Block block, Block unit, bool 
 /// A gradient-sync block: the partial weight gradients of one layer (or of the embedding/output
 /// layer) in, completed gradients out. Data-parallel gradient reduction runs in fp32 (Megatron-LM's
 /// main gradients; Llama 3, Sec. 3.3.4, reduce-scatters in fp32 too; PyTorch FSDP with
-/// reduce_dtype=float32 as torchtitan configures it). Under ZeRO-3 the unit's gradients are one flat
-/// buffer laid out as its flat parameter, reduce-scattered to the shards in one collective (FSDP's
-/// post-backward reduce-scatter), after every microbatch's backward pass.
+/// reduce_dtype=float32 as torchtitan configures it). Under ZeRO the unit's gradients are one flat
+/// buffer, padded to a multiple of the shards, reduce-scattered in one collective: FSDP's
+/// post-backward reduce-scatter of the flat parameter's gradient (ZeRO-3, after every microbatch's
+/// backward pass), and the distributed optimizer's reduce-scatter of its contiguous, padded gradient
+/// buffer (ZeRO-1/2: Megatron-LM's DistributedOptimizer and DeepSpeed both flatten, so any
+/// data-parallel size shards evenly, whatever the parameters' shapes).
 std::string gradientSyncBlock(const Shape& sh, Block block, bool moe)
 {
     Emitter e;
     const std::vector<Param> params = unitParameters(sh, block, moe);
     std::vector<Value> results;
     std::vector<Sharding> shardings;
-    if (sh.fullySharded()) {
+    if (sh.parallel.zero != ZeroStage::None && sh.training && !sh.zeroAxes.empty()) {
+        const bool fsdp = sh.fullySharded();
         for (bool expert : {false, true}) {
             if (expert && !hasExperts(params))
                 continue;
@@ -1161,14 +1144,14 @@ std::string gradientSyncBlock(const Shape& sh, Block block, bool moe)
             for (const std::string& axis : partial)
                 if (axis == "dpr" || axis == "cp")
                     pending.push_back(axis);
-            const std::string what = expert ? "fsdp/reduce_scatter_experts" : "fsdp/reduce_scatter";
+            const std::string what =
+                std::string(fsdp ? "fsdp" : "zero") + (expert ? "/reduce_scatter_experts" : "/reduce_scatter");
             Value scattered = g;
             if (!pending.empty())
                 scattered = e.constrain(g, shard, what, pending);
-            results.push_back(e.constrain(scattered, shard,
-                                          pending.empty() ? what
-                                          : expert        ? "hsdp/all_reduce_experts"
-                                                          : "hsdp/all_reduce"));
+            const std::string across =
+                std::string(fsdp ? "hsdp" : "zero") + (expert ? "/all_reduce_experts" : "/all_reduce");
+            results.push_back(e.constrain(scattered, shard, pending.empty() ? what : across));
             shardings.push_back(shard);
         }
         return e.module(moduleName(block, moe), sh.mesh, results, shardings, header(sh, block, moe));
@@ -1178,9 +1161,8 @@ std::string gradientSyncBlock(const Shape& sh, Block block, bool moe)
         const Axes replicas = p.expert ? sh.dataReplicas : sh.batch;
         const Axes partial = concat(replicas, sh.seq);
         const Value g = e.partialArg("d_" + p.name, p.shape, p.sharding, partial, "f32");
-        const Sharding target = completedGradient(sh, p.shape, p.sharding, replicas);
-        results.push_back(e.constrain(g, target, p.name + "/reduce_gradient"));
-        shardings.push_back(target);
+        results.push_back(e.constrain(g, p.sharding, p.name + "/reduce_gradient"));
+        shardings.push_back(p.sharding);
     }
     return e.module(moduleName(block, moe), sh.mesh, results, shardings, header(sh, block, moe));
 }

@@ -287,6 +287,18 @@ private Q_SLOTS:
         QCOMPARE(static_cast<double>(gathered.bytes), 2 * kTinyParameters / 2); // this rank's half, bf16
         const auto result = estimate(z1.workload, *clusterPreset("dgx-h100-ib", 2));
         QVERIFY(result->stepTime > 0);
+        // ZeRO-1 on 3 replicas, which divide none of the tiny model's dimensions: each sync block
+        // reduce-scatters its gradients as one flat buffer padded to a multiple of 3, as the
+        // distributed optimizer's contiguous buffer does (layer 786,944 -> 786,945 elements;
+        // embedding 262,144 -> 262,146; head 262,400 -> 262,401), never a whole all-reduce.
+        p.dp = 3;
+        const CompiledModel z3 = compiler.compile(tiny, p);
+        QCOMPARE(z3.workload.validate(), std::string());
+        QCOMPARE(collectives(z3.workload, 0, CollectiveKind::AllReduce, "gradient sync").ops, std::size_t{0});
+        const Count scattered = collectives(z3.workload, 0, CollectiveKind::ReduceScatter, "gradient sync");
+        QCOMPARE(scattered.ops, std::size_t{4});
+        QCOMPARE(scattered.bytes, std::uint64_t{4 * (2 * 786'945 + 262'146 + 262'401)});
+        QCOMPARE(scattered.groups, (std::set<std::vector<std::int32_t>>{{0, 1, 2}}));
     }
 
     void fsdpGathersPerUnitAndReduceScattersPerMicrobatch()
@@ -594,24 +606,30 @@ private Q_SLOTS:
     {
         // Every gradient-sync collective after the first waits for the one before it (the
         // data-parallel stream of Megatron-LM), so they never take both communication streams.
+        // Without ZeRO every parameter's gradient is all-reduced on its own; with ZeRO-1 each block
+        // reduce-scatters one flat buffer (2 layers, the head and the embedding).
         const TransformerConfig tiny = tinyModel();
-        ParallelConfig p;
-        p.tp = 2;
-        p.dp = 2;
-        p.globalBatch = 4;
-        ModelCompiler compiler;
-        const CompiledModel c = compiler.compile(tiny, p);
-        const Program& program = c.workload.programOf(0);
-        std::vector<const Op*> syncs;
-        for (const Op& op : program.ops)
-            if (op.kind == OpKind::Collective && op.scope.rfind("gradient sync", 0) == 0)
-                syncs.push_back(&op);
-        QVERIFY(syncs.size() > 4);
-        for (std::size_t i = 1; i < syncs.size(); ++i) {
-            const auto& deps = syncs[i]->ctrlDeps;
-            const bool chained = std::find(deps.begin(), deps.end(), syncs[i - 1]->id) != deps.end();
-            // Across blocks the chain goes through the previous block's exit, which is its last sync.
-            QVERIFY2(chained, syncs[i]->scope.c_str());
+        for (const auto& [zero, atLeast] :
+             {std::pair{ZeroStage::None, std::size_t{5}}, std::pair{ZeroStage::OptimizerState, std::size_t{4}}}) {
+            ParallelConfig p;
+            p.tp = 2;
+            p.dp = 2;
+            p.globalBatch = 4;
+            p.zero = zero;
+            ModelCompiler compiler;
+            const CompiledModel c = compiler.compile(tiny, p);
+            const Program& program = c.workload.programOf(0);
+            std::vector<const Op*> syncs;
+            for (const Op& op : program.ops)
+                if (op.kind == OpKind::Collective && op.scope.rfind("gradient sync", 0) == 0)
+                    syncs.push_back(&op);
+            QVERIFY(syncs.size() >= atLeast);
+            for (std::size_t i = 1; i < syncs.size(); ++i) {
+                const auto& deps = syncs[i]->ctrlDeps;
+                const bool chained = std::find(deps.begin(), deps.end(), syncs[i - 1]->id) != deps.end();
+                // Across blocks the chain goes through the previous block's exit, which is its last sync.
+                QVERIFY2(chained, syncs[i]->scope.c_str());
+            }
         }
     }
 
