@@ -212,6 +212,20 @@ void appendNemoRows(std::vector<Row>& rows)
                     nemo(64, 256, 1, 8192, 4, 8, 1, 5, true), "dgx-h100-ib", Metric::TokensPerGpu, 1664});
     rows.push_back({bridgeTable + ", Llama 3.1 405B", *core::model::findModel("llama3-405b"),
                     nemo(1024, 1536, 1, 8192, 8, 8, 2, 8, true), "dgx-h100-ib", Metric::TokensPerGpu, 328});
+    // A mixture of experts with expert parallelism: Qwen3-30B-A3B (Yang et al. 2025, Qwen3 Technical
+    // Report, Table 2: 48 layers, 32 query and 4 key/value heads, 128 experts, 8 active; hidden 2,048,
+    // head dimension 128, experts of 768, vocabulary 151,936 from its released configuration) on 16
+    // H100s, EP 16 over the data-parallel ranks. The table forces balanced routing, as we assume.
+    TransformerConfig qwen3 = rotaryDecoder("30B-A3B", "Qwen3 30B-A3B", "Qwen3 Technical Report, Table 2", 48, 2048, 32,
+                                            4, 0, true, 151936, 4096);
+    qwen3.headDim = 128;
+    qwen3.experts = 128;
+    qwen3.topK = 8;
+    qwen3.expertFfn = 768;
+    ParallelConfig qwen3Parallel = nemo(16, 1024, 1, 4096, 1, 1, 1, 1);
+    qwen3Parallel.ep = 16;
+    rows.push_back(
+        {bridgeTable + ", Qwen3 30B-A3B, EP 16", qwen3, qwen3Parallel, "dgx-h100-ib", Metric::TokensPerGpu, 8960});
 }
 
 /// PyTorch FSDP (FSDP1) as IBM and Meta measured it, without torch.compile: "Maximizing training
