@@ -17,7 +17,8 @@ namespace {
 int runValidate(const std::vector<std::string>& arguments)
 {
     CommandLine cli(
-        "validate", "WORKLOAD MEASURED [--cluster PRESET] [--json FILE] [--csv FILE] [--rank N] [--step N]",
+        "validate",
+        "WORKLOAD MEASURED [--cluster PRESET] [--json FILE] [--csv FILE] [--ops-csv FILE] [--rank N] [--step N]",
         "Hold WORKLOAD (anything 'flint inspect' reads) and its estimate against MEASURED, a profile of a\n"
         "real run of it: PyTorch profiler JSON (Kineto or legacy), one file per rank or a folder of them,\n"
         ".json or .json.gz, or an XLA profiler trace (JAX, TensorFlow). Prints the step time as measured\n"
@@ -25,12 +26,14 @@ int runValidate(const std::vector<std::string>& arguments)
         "compute and modelled communication (the network and scheduling model judged alone); the measured\n"
         "run replayed with everything measured (how well the run was read). Then, on one rank, the\n"
         "operations per category (kernels, copies, each collective kind) counted on both sides with their\n"
-        "measured and estimated time, and the collectives paired by kind and order. See\n"
+        "measured and estimated time, the collectives paired by kind and order, and the ops paired by name\n"
+        "(an XLA trace names its ops by HLO instruction, as the module XLA dumped does). See\n"
         "docs/measured-traces.md.",
         withWorkloadInputOptions(withClusterOptions({{"json", 0, "FILE", "write the comparison as JSON"},
                                                      {"csv", 0, "FILE", "write the category table as CSV"},
+                                                     {"ops-csv", 0, "FILE", "write the ops by name as CSV"},
                                                      {"rank", 0, "N", "the rank whose ops are compared (default 0)"},
-                                                     {"top", 0, "N", "collectives listed (default 10)"}})));
+                                                     {"top", 0, "N", "collectives and ops listed (default 10)"}})));
     cli.parse(arguments);
     if (cli.helpRequested()) {
         std::fputs(cli.helpText().c_str(), stdout);
@@ -70,6 +73,8 @@ int runValidate(const std::vector<std::string>& arguments)
         outputs.write(cli.value("json"), core::measured::validationJson(v));
     if (cli.has("csv"))
         outputs.write(cli.value("csv"), core::measured::validationCsv(v));
+    if (cli.has("ops-csv"))
+        outputs.write(cli.value("ops-csv"), core::measured::validationOpsCsv(v));
     outputs.commit();
     std::printf("cluster: %s, %s (%lld NPUs)\n", cluster.name.c_str(), cluster.device.name.c_str(),
                 static_cast<long long>(cluster.topology.npuCount()));

@@ -46,6 +46,23 @@ std::vector<double> eventSeconds(const EstimateResult& result, std::size_t rank,
     return seconds;
 }
 
+/// A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break. Kernel names do.
+std::string csvField(const std::string& text)
+{
+    if (text.find_first_of(",\"\r\n") == std::string::npos)
+        return text;
+    std::string out = "\"";
+    for (const char c : text)
+        out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+/// An op's name as both sides spell it: HLO text writes `%fusion.3`, a trace `fusion.3`.
+std::string opKey(const std::string& name)
+{
+    return name.starts_with('%') ? name.substr(1) : name;
+}
+
 double errorPercent(double estimated, double measured)
 {
     return measured > 0 ? 100.0 * (estimated - measured) / measured : 0.0;
@@ -114,6 +131,7 @@ Validation validate(const Workload& workload, const EstimateResult& estimate, co
     const auto r = static_cast<std::size_t>(rank);
 
     std::map<std::string, CategoryRow> rows;
+    std::map<std::string, OpRow> byName;
     std::map<std::string, std::vector<CollectiveRow>> measuredColl, workloadColl;
     const Program& mp = m.programOf(r);
     for (std::size_t i = 0; i < mp.ops.size(); ++i) {
@@ -128,6 +146,9 @@ Validation validate(const Workload& workload, const EstimateResult& estimate, co
         ++row.measuredCount;
         const double seconds = static_cast<double>(m.durationOf(r, i)) * 1e-6;
         row.measuredSeconds += seconds;
+        OpRow& named = byName[opKey(op.name)];
+        ++named.measuredCount;
+        named.measuredSeconds += seconds;
         if (op.isCommunication()) {
             CollectiveRow c;
             c.category = category;
@@ -149,6 +170,9 @@ Validation validate(const Workload& workload, const EstimateResult& estimate, co
         row.category = category;
         ++row.workloadCount;
         row.estimatedSeconds += estimated[i];
+        OpRow& named = byName[opKey(op.name)];
+        ++named.workloadCount;
+        named.estimatedSeconds += estimated[i];
         if (op.isCommunication()) {
             CollectiveRow c;
             c.category = category;
@@ -161,6 +185,15 @@ Validation validate(const Workload& workload, const EstimateResult& estimate, co
     }
     for (auto& [category, row] : rows)
         v.categories.push_back(row);
+    for (auto& [name, row] : byName) {
+        row.name = name;
+        v.ops.push_back(std::move(row));
+    }
+    std::stable_sort(v.ops.begin(), v.ops.end(), [](const OpRow& a, const OpRow& b) {
+        if (a.matched() != b.matched())
+            return a.matched();
+        return a.measuredSeconds + a.estimatedSeconds > b.measuredSeconds + b.estimatedSeconds;
+    });
     std::stable_sort(v.categories.begin(), v.categories.end(), [](const CategoryRow& a, const CategoryRow& b) {
         return categoryRank(a.category) < categoryRank(b.category);
     });
@@ -197,6 +230,70 @@ Validation validate(const Workload& workload, const EstimateResult& estimate, co
     v.measuredComputeStep = measuredCompute.stepTime;
     return v;
 }
+
+namespace {
+
+/// The ops matched by name, largest differences first, and what each side has that the other does
+/// not; one line when the two sides share no names (a PyTorch trace's kernels against an HLO module).
+std::string opsText(const Validation& v, std::size_t rows)
+{
+    std::vector<OpRow> matched;
+    std::uint64_t onlyMeasuredOps = 0, onlyWorkloadOps = 0;
+    double onlyMeasuredSeconds = 0, onlyWorkloadSeconds = 0;
+    std::vector<std::string> onlyMeasured, onlyWorkload;
+    for (const OpRow& row : v.ops) {
+        if (row.matched()) {
+            matched.push_back(row);
+        } else if (row.measuredCount > 0) {
+            onlyMeasuredOps += row.measuredCount;
+            onlyMeasuredSeconds += row.measuredSeconds;
+            onlyMeasured.push_back(row.name);
+        } else {
+            onlyWorkloadOps += row.workloadCount;
+            onlyWorkloadSeconds += row.estimatedSeconds;
+            onlyWorkload.push_back(row.name);
+        }
+    }
+    std::string out;
+    char line[512];
+    if (matched.empty()) {
+        std::snprintf(line, sizeof line,
+                      "\nops by name on rank %d: no name on both sides (compare the categories above)\n", v.rank);
+        return line;
+    }
+    std::stable_sort(matched.begin(), matched.end(), [](const OpRow& a, const OpRow& b) {
+        return std::fabs(a.estimatedSeconds - a.measuredSeconds) > std::fabs(b.estimatedSeconds - b.measuredSeconds);
+    });
+    std::snprintf(line, sizeof line,
+                  "\nops by name on rank %d: %zu names on both sides, largest differences first:\n"
+                  "  %-32s %9s %9s %12s %12s %9s\n",
+                  v.rank, matched.size(), "name", "measured", "workload", "measured", "estimated", "error");
+    out += line;
+    for (std::size_t i = 0; i < matched.size() && i < rows; ++i) {
+        const OpRow& row = matched[i];
+        std::snprintf(line, sizeof line, "  %-32s %9llu %9llu %12s %12s %9s\n", row.name.substr(0, 32).c_str(),
+                      static_cast<unsigned long long>(row.measuredCount),
+                      static_cast<unsigned long long>(row.workloadCount), formatSeconds(row.measuredSeconds).c_str(),
+                      formatSeconds(row.estimatedSeconds).c_str(),
+                      formatError(row.estimatedSeconds, row.measuredSeconds).c_str());
+        out += line;
+    }
+    const auto only = [&](const char* label, const std::vector<std::string>& names, std::uint64_t ops, double s) {
+        if (names.empty())
+            return;
+        std::snprintf(line, sizeof line, "  only %s: %llu ops of %zu names, %s:", label,
+                      static_cast<unsigned long long>(ops), names.size(), formatSeconds(s).c_str());
+        out += line;
+        for (std::size_t i = 0; i < names.size() && i < 5; ++i)
+            out += " " + names[i] + (i + 1 < names.size() && i < 4 ? "," : "");
+        out += names.size() > 5 ? ", ...\n" : "\n";
+    };
+    only("measured", onlyMeasured, onlyMeasuredOps, onlyMeasuredSeconds);
+    only("in the workload", onlyWorkload, onlyWorkloadOps, onlyWorkloadSeconds);
+    return out;
+}
+
+} // namespace
 
 std::string validationText(const Validation& v, std::size_t collectiveRows)
 {
@@ -264,6 +361,7 @@ std::string validationText(const Validation& v, std::size_t collectiveRows)
             out += line;
         }
     }
+    out += opsText(v, collectiveRows);
     if (v.ranks.size() <= 16) {
         out += "\nper rank:\n  rank     measured    estimated  meas.compute     replayed\n";
         for (const RankRow& row : v.ranks) {
@@ -307,6 +405,14 @@ std::string validationJson(const Validation& v)
                                {"measured_s", c.measuredSeconds},
                                {"estimated_s", c.estimatedSeconds}});
     j["collectives"] = std::move(collectives);
+    nlohmann::ordered_json ops = nlohmann::ordered_json::array();
+    for (const OpRow& row : v.ops)
+        ops.push_back({{"name", row.name},
+                       {"measured_count", row.measuredCount},
+                       {"workload_count", row.workloadCount},
+                       {"measured_s", row.measuredSeconds},
+                       {"estimated_s", row.estimatedSeconds}});
+    j["ops"] = std::move(ops);
     nlohmann::ordered_json ranks = nlohmann::ordered_json::array();
     for (const RankRow& row : v.ranks)
         ranks.push_back({{"rank", row.rank},
@@ -329,6 +435,20 @@ std::string validationCsv(const Validation& v)
                       static_cast<unsigned long long>(row.workloadCount), row.measuredSeconds, row.estimatedSeconds,
                       errorPercent(row.estimatedSeconds, row.measuredSeconds));
         out += line;
+    }
+    return out;
+}
+
+std::string validationOpsCsv(const Validation& v)
+{
+    std::string out = "name,measured_count,workload_count,measured_s,estimated_s,error_pct\n";
+    char line[256];
+    for (const OpRow& row : v.ops) {
+        std::snprintf(line, sizeof line, ",%llu,%llu,%.9g,%.9g,%.3f\n",
+                      static_cast<unsigned long long>(row.measuredCount),
+                      static_cast<unsigned long long>(row.workloadCount), row.measuredSeconds, row.estimatedSeconds,
+                      errorPercent(row.estimatedSeconds, row.measuredSeconds));
+        out += csvField(row.name) + line;
     }
     return out;
 }

@@ -43,12 +43,26 @@ struct CollectiveRow {
     std::int64_t workloadOp = -1; ///< index into the workload's program of the rank, -1 when only measured
 };
 
+/// The ops of one name on the validated rank, on both sides: an XLA trace names its ops by HLO
+/// instruction as the HLO module does, a workload exported from a run keeps the run's names.
+struct OpRow {
+    std::string name;
+    std::uint64_t measuredCount = 0;
+    std::uint64_t workloadCount = 0;
+    double measuredSeconds = 0;  ///< summed measured durations
+    double estimatedSeconds = 0; ///< summed durations in the workload's estimate
+    bool matched() const { return measuredCount > 0 && workloadCount > 0; }
+};
+
 /// A workload held against a measured run of it (docs/validation.md).
 struct Validation {
     std::int32_t rank = 0; ///< the rank the category and collective tables describe
     std::vector<CategoryRow> categories;
     std::vector<RankRow> ranks;
     std::vector<CollectiveRow> collectives;
+    /// Every op name of the rank on either side, names found on both sides first, then by measured
+    /// time, longest first.
+    std::vector<OpRow> ops;
     double measuredStep = 0, estimatedStep = 0, replayedStep = 0, measuredComputeStep = 0; ///< slowest rank, s
     double hostGapSeconds = 0; ///< on the validated rank: time its device waited for the host
 };
@@ -56,7 +70,7 @@ struct Validation {
 /// Compares `workload` and its estimate with the measured workload `measured` (what
 /// readMeasuredWorkload gives), replayed (`replay`: EstimateOptions::timing Recorded and
 /// recordedCommunication) and re-estimated with measured compute (`measuredCompute`). Categories are
-/// counted on `rank`; collectives are matched by kind and order there. Throws InputError when the
+/// counted on `rank`; collectives are matched by kind and order there, ops by name. Throws InputError when the
 /// rank counts differ.
 Validation validate(const Workload& workload, const EstimateResult& estimate, const MeasuredWorkload& measured,
                     const EstimateResult& replay, const EstimateResult& measuredCompute, std::int32_t rank = 0);
@@ -72,5 +86,8 @@ std::string validationText(const Validation& v, std::size_t collectiveRows = 10)
 std::string validationJson(const Validation& v);
 /// The category table as CSV (category,measured_count,workload_count,measured_s,estimated_s,error_pct).
 std::string validationCsv(const Validation& v);
+/// The ops by name as CSV (name,measured_count,workload_count,measured_s,estimated_s,error_pct), every
+/// name of either side.
+std::string validationOpsCsv(const Validation& v);
 
 } // namespace flint::core::measured

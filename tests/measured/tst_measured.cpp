@@ -381,6 +381,11 @@ void TestMeasured::validationCountsMatchOwnExport()
     QVERIFY(v.hostGapSeconds > 0.1); // a host-bound toy: the GPU waited 183 ms of 222 ms
     QVERIFY(validationText(v).find("all-reduce") != std::string::npos);
     QVERIFY(validationCsv(v).starts_with("category,measured_count,workload_count"));
+    // The export keeps every op's name: each name pairs with itself, as often on both sides.
+    QVERIFY(v.ops.size() > 10);
+    for (const OpRow& row : v.ops)
+        QVERIFY2(row.matched() && row.workloadCount == row.measuredCount, row.name.c_str());
+    QVERIFY(validationOpsCsv(v).starts_with("name,measured_count,workload_count"));
 }
 
 void TestMeasured::emptyStringsAreValues()

@@ -6,6 +6,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMap>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -26,6 +27,7 @@ class TestValidateCli : public QObject {
 
 private Q_SLOTS:
     void validatesARunAgainstItsExport();
+    void xlaOpsArePairedByHloName();
     void inspectAndReplay();
     void exitStatuses_data();
     void exitStatuses();
@@ -57,6 +59,87 @@ void TestValidateCli::validatesARunAgainstItsExport()
         QCOMPARE(row.toObject().value(QStringLiteral("measured_count")).toInt(),
                  row.toObject().value(QStringLiteral("workload_count")).toInt());
     QVERIFY(QFile::exists(csv));
+}
+
+void TestValidateCli::xlaOpsArePairedByHloName()
+{
+    // An HLO module and an XLA trace of it on 2 TPUs, as `--xla_dump_to` and `jax.profiler` write them:
+    // the trace names its ops by HLO instruction, so each op is held against its own measurement;
+    // what XLA ran beyond the module (a copy) is listed as measured only.
+    QTemporaryDir dir;
+    const QString module = dir.filePath(QStringLiteral("step.hlo"));
+    const QString trace = dir.filePath(QStringLiteral("step.trace.json"));
+    const auto write = [](const QString& path, const QByteArray& text) {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(text);
+    };
+    write(module, "HloModule jit_step, replica_count=2\n\n"
+                  "%sum (a: f32[], b: f32[]) -> f32[] {\n"
+                  "  %a = f32[] parameter(0)\n  %b = f32[] parameter(1)\n"
+                  "  ROOT %add = f32[] add(%a, %b)\n}\n\n"
+                  "ENTRY %main (x: f32[128,256], w: f32[256,256]) -> f32[128,256] {\n"
+                  "  %x = f32[128,256]{1,0} parameter(0)\n  %w = f32[256,256]{1,0} parameter(1)\n"
+                  "  %dot.1 = f32[128,256]{1,0} dot(%x, %w), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
+                  "  %all-reduce.2 = f32[128,256]{1,0} all-reduce(%dot.1), replica_groups={{0,1}}, to_apply=%sum\n"
+                  "  ROOT %tanh.3 = f32[128,256]{1,0} tanh(%all-reduce.2)\n}\n");
+    QByteArray events;
+    for (int device = 0; device < 2; ++device) {
+        const QByteArray pid = QByteArray::number(device + 1);
+        const auto op = [&](const char* name, int ts, int dur, const QByteArray& args = {}) {
+            events += ", {\"ph\": \"X\", \"pid\": " + pid + ", \"tid\": 3, \"name\": \"" + name +
+                      "\", \"ts\": " + QByteArray::number(ts) + ", \"dur\": " + QByteArray::number(dur) +
+                      (args.isEmpty() ? QByteArray() : ", \"args\": " + args) + "}";
+        };
+        events += QByteArray(device == 0 ? "" : ", ") + "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": " + pid +
+                  ", \"args\": {\"name\": \"/device:TPU:" + QByteArray::number(device) +
+                  "\"}}, {\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": " + pid +
+                  ", \"tid\": 2, \"args\": {\"name\": \"XLA Modules\"}}, {\"ph\": \"M\", \"name\": \"thread_name\", "
+                  "\"pid\": " +
+                  pid + ", \"tid\": 3, \"args\": {\"name\": \"XLA Ops\"}}";
+        events +=
+            ", {\"ph\": \"X\", \"pid\": " + pid + ", \"tid\": 2, \"name\": \"jit_step(3)\", \"ts\": 0, \"dur\": 100}";
+        op("dot.1", 1, 20);
+        op("all-reduce.2", 22, 30,
+           "{\"hlo_category\": \"all-reduce\", \"long_name\": \"%all-reduce.2 = f32[128,256]{1,0} "
+           "all-reduce(f32[128,256]{1,0} %dot.1), replica_groups={{0,1}}, to_apply=%sum\"}");
+        op("tanh.3", 53, 5);
+        op("copy.4", 60, 3);
+    }
+    write(trace, "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [" + events + "]}");
+    const QString json = dir.filePath(QStringLiteral("v.json"));
+    const QString csv = dir.filePath(QStringLiteral("ops.csv"));
+    const auto run = flintCli(
+        {QStringLiteral("validate"), module, trace, QStringLiteral("--json"), json, QStringLiteral("--ops-csv"), csv});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QVERIFY2(run.out.contains("ops by name on rank 0: 3 names on both sides"), run.out.constData());
+    QVERIFY2(run.out.contains("only measured: 1 ops of 1 names, 3.0 us: copy.4"), run.out.constData());
+    QFile file(json);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject v = QJsonDocument::fromJson(file.readAll()).object();
+    QMap<QString, QJsonObject> ops;
+    for (const QJsonValue row : v.value(QStringLiteral("ops")).toArray())
+        ops[row.toObject().value(QStringLiteral("name")).toString()] = row.toObject();
+    QCOMPARE(ops.keys(), (QStringList{QStringLiteral("all-reduce.2"), QStringLiteral("copy.4"), QStringLiteral("dot.1"),
+                                      QStringLiteral("tanh.3")}));
+    for (const char* name : {"dot.1", "all-reduce.2", "tanh.3"}) {
+        const QJsonObject row = ops[QString::fromLatin1(name)];
+        QCOMPARE(row.value(QStringLiteral("measured_count")).toInt(), 1);
+        QCOMPARE(row.value(QStringLiteral("workload_count")).toInt(), 1);
+        QVERIFY(row.value(QStringLiteral("estimated_s")).toDouble() > 0);
+    }
+    QCOMPARE(std::llround(ops[QStringLiteral("all-reduce.2")].value(QStringLiteral("measured_s")).toDouble() * 1e6),
+             30ll);
+    QCOMPARE(ops[QStringLiteral("copy.4")].value(QStringLiteral("workload_count")).toInt(), 0);
+    for (const QJsonValue row : v.value(QStringLiteral("categories")).toArray())
+        if (row.toObject().value(QStringLiteral("category")).toString() == QStringLiteral("all-reduce"))
+            QCOMPARE(row.toObject().value(QStringLiteral("measured_count")).toInt(), 1);
+    QFile table(csv);
+    QVERIFY(table.open(QIODevice::ReadOnly));
+    const QByteArray text = table.readAll();
+    QVERIFY2(text.startsWith("name,measured_count,workload_count,measured_s,estimated_s,error_pct\n"),
+             text.constData());
+    QVERIFY(text.contains("\ncopy.4,1,0,3e-06,0,"));
 }
 
 void TestValidateCli::inspectAndReplay()
