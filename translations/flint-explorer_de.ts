@@ -801,16 +801,8 @@ auf %2</translation>
         <translation>Gemessenen Lauf öffnen…</translation>
     </message>
     <message>
-        <source>A PyTorch profiler trace of a real run of this workload (.json or .json.gz, one per rank, or a folder of them)</source>
-        <translation>Ein PyTorch-Profiler-Trace eines echten Laufs dieser Workload (.json oder .json.gz, einer je Rank, oder ein Ordner davon)</translation>
-    </message>
-    <message>
         <source>Stop comparing</source>
         <translation>Vergleich beenden</translation>
-    </message>
-    <message>
-        <source>Hold the estimate against what really ran: open a profile of a real run of this workload (PyTorch profiler traces, Kineto or legacy, NVIDIA or ROCm). The step time is then compared as measured, as estimated, with the run&apos;s measured compute and modelled communication, and replayed as measured; the ops are counted per category on both sides and the collectives paired by kind and order.</source>
-        <translation>Halten Sie die Schätzung gegen das, was wirklich lief: Öffnen Sie ein Profil eines echten Laufs dieser Workload (PyTorch-Profiler-Traces, Kineto oder Legacy, NVIDIA oder ROCm). Die Schrittzeit wird dann gemessen, geschätzt, mit der gemessenen Rechenzeit des Laufs und modellierter Kommunikation sowie als Wiedergabe der Messung verglichen; die Ops werden je Kategorie auf beiden Seiten gezählt und die Kollektive nach Art und Reihenfolge gepaart.</translation>
     </message>
     <message>
         <source>&lt;b&gt;Measured run&lt;/b&gt; %1: %2; ranks: %3</source>
@@ -864,6 +856,26 @@ auf %2</translation>
         <source>; step: %1</source>
         <translation>; Schritt: %1</translation>
     </message>
+    <message>
+        <source>A profile of a real run of this workload: PyTorch profiler traces (.json or .json.gz, one per rank, or a folder of them) or an XLA profiler trace (JAX, TensorFlow)</source>
+        <translation>Ein Profil eines echten Laufs dieses Workloads: PyTorch-Profiler-Traces (.json oder .json.gz, eine pro Rank, oder ein Ordner davon) oder ein XLA-Profiler-Trace (JAX, TensorFlow)</translation>
+    </message>
+    <message>
+        <source>Hold the estimate against what really ran: open a profile of a real run of this workload (PyTorch profiler traces, Kineto or legacy, NVIDIA or ROCm; XLA profiler traces of JAX or TensorFlow). The step time is then compared as measured, as estimated, with the run&apos;s measured compute and modelled communication, and replayed as measured; the ops are counted per category on both sides, the collectives paired by kind and order and the ops by name.</source>
+        <translation>Die Schätzung mit dem vergleichen, was wirklich lief: Öffnen Sie ein Profil eines echten Laufs dieses Workloads (PyTorch-Profiler-Traces, Kineto oder Legacy, NVIDIA oder ROCm; XLA-Profiler-Traces von JAX oder TensorFlow). Die Schrittzeit wird dann verglichen: gemessen, geschätzt, mit der gemessenen Rechenzeit des Laufs und modellierter Kommunikation, und wie gemessen wiedergegeben; die Operationen werden je Kategorie auf beiden Seiten gezählt, die kollektiven Operationen nach Art und Reihenfolge gepaart und die Operationen nach Namen.</translation>
+    </message>
+    <message>
+        <source>Collectives</source>
+        <translation>Kollektive Operationen</translation>
+    </message>
+    <message>
+        <source>Ops by name</source>
+        <translation>Operationen nach Namen</translation>
+    </message>
+    <message>
+        <source>Ops paired by name: an XLA trace names its ops by HLO instruction, as the module XLA dumped does; a PyTorch trace&apos;s kernels share no names with a compiler&apos;s workload.</source>
+        <translation>Operationen nach Namen gepaart: Ein XLA-Trace benennt seine Operationen nach HLO-Instruktionen, wie das von XLA geschriebene Modul; die Kernel eines PyTorch-Traces teilen keine Namen mit dem Workload eines Compilers.</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::ValidationTableModel</name>
@@ -906,6 +918,10 @@ auf %2</translation>
     <message>
         <source>Workload size</source>
         <translation>Größe in der Workload</translation>
+    </message>
+    <message>
+        <source>Op</source>
+        <translation>Operation</translation>
     </message>
 </context>
 <context>

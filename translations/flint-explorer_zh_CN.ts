@@ -797,16 +797,8 @@ on %2</source>
         <translation>打开实测运行…</translation>
     </message>
     <message>
-        <source>A PyTorch profiler trace of a real run of this workload (.json or .json.gz, one per rank, or a folder of them)</source>
-        <translation>此工作负载一次真实运行的 PyTorch 性能剖析跟踪（.json 或 .json.gz，每个 rank 一个，或包含它们的文件夹）</translation>
-    </message>
-    <message>
         <source>Stop comparing</source>
         <translation>停止对比</translation>
-    </message>
-    <message>
-        <source>Hold the estimate against what really ran: open a profile of a real run of this workload (PyTorch profiler traces, Kineto or legacy, NVIDIA or ROCm). The step time is then compared as measured, as estimated, with the run&apos;s measured compute and modelled communication, and replayed as measured; the ops are counted per category on both sides and the collectives paired by kind and order.</source>
-        <translation>将估计与真实运行对照：打开此工作负载一次真实运行的剖析文件（PyTorch 性能剖析跟踪，Kineto 或旧格式，NVIDIA 或 ROCm）。随后比较步长时间：实测值、估计值、使用实测计算与建模通信的结果，以及按实测重放的结果；双方的算子按类别计数，集合通信按种类和顺序配对。</translation>
     </message>
     <message>
         <source>&lt;b&gt;Measured run&lt;/b&gt; %1: %2; ranks: %3</source>
@@ -860,6 +852,26 @@ on %2</source>
         <source>; step: %1</source>
         <translation>；步：%1</translation>
     </message>
+    <message>
+        <source>A profile of a real run of this workload: PyTorch profiler traces (.json or .json.gz, one per rank, or a folder of them) or an XLA profiler trace (JAX, TensorFlow)</source>
+        <translation>该工作负载一次真实运行的性能剖析：PyTorch profiler 跟踪（.json 或 .json.gz，每个 rank 一个，或包含它们的文件夹），或 XLA profiler 跟踪（JAX、TensorFlow）</translation>
+    </message>
+    <message>
+        <source>Hold the estimate against what really ran: open a profile of a real run of this workload (PyTorch profiler traces, Kineto or legacy, NVIDIA or ROCm; XLA profiler traces of JAX or TensorFlow). The step time is then compared as measured, as estimated, with the run&apos;s measured compute and modelled communication, and replayed as measured; the ops are counted per category on both sides, the collectives paired by kind and order and the ops by name.</source>
+        <translation>将估算与真实运行对照：打开该工作负载一次真实运行的性能剖析（PyTorch profiler 跟踪，Kineto 或旧格式，NVIDIA 或 ROCm；JAX 或 TensorFlow 的 XLA profiler 跟踪）。随后比较步时：实测值、估算值、使用实测计算时间并对通信建模的结果，以及按实测重放的结果；两侧按类别统计算子数量，集合通信按类型和顺序配对，算子按名称配对。</translation>
+    </message>
+    <message>
+        <source>Collectives</source>
+        <translation>集合通信</translation>
+    </message>
+    <message>
+        <source>Ops by name</source>
+        <translation>按名称的算子</translation>
+    </message>
+    <message>
+        <source>Ops paired by name: an XLA trace names its ops by HLO instruction, as the module XLA dumped does; a PyTorch trace&apos;s kernels share no names with a compiler&apos;s workload.</source>
+        <translation>按名称配对的算子：XLA 跟踪以 HLO 指令命名其算子，与 XLA 导出的模块一致；PyTorch 跟踪中的内核名称与编译器生成的工作负载没有共同之处。</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::ValidationTableModel</name>
@@ -902,6 +914,10 @@ on %2</source>
     <message>
         <source>Workload size</source>
         <translation>工作负载中的大小</translation>
+    </message>
+    <message>
+        <source>Op</source>
+        <translation>算子</translation>
     </message>
 </context>
 <context>

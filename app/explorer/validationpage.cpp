@@ -15,6 +15,7 @@
 #include <QPushButton>
 #include <QScatterSeries>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -58,7 +59,16 @@ void ValidationTableModel::setReport(std::shared_ptr<const ValidationReport> rep
     beginResetModel();
     m_report = std::move(report);
     m_collectives.clear();
+    m_ops.clear();
     if (m_report && m_report->problem.isEmpty()) {
+        for (const core::measured::OpRow& op : m_report->validation.ops)
+            if (op.matched())
+                m_ops.push_back(op);
+        std::stable_sort(m_ops.begin(), m_ops.end(),
+                         [](const core::measured::OpRow& a, const core::measured::OpRow& b) {
+                             return std::fabs(a.estimatedSeconds - a.measuredSeconds) >
+                                    std::fabs(b.estimatedSeconds - b.measuredSeconds);
+                         });
         m_collectives = m_report->validation.collectives;
         std::stable_sort(m_collectives.begin(), m_collectives.end(),
                          [](const core::measured::CollectiveRow& a, const core::measured::CollectiveRow& b) {
@@ -73,24 +83,32 @@ int ValidationTableModel::rowCount(const QModelIndex& parent) const
 {
     if (parent.isValid() || !m_report || !m_report->problem.isEmpty())
         return 0;
-    return static_cast<int>(m_rows == Rows::Categories ? m_report->validation.categories.size() : m_collectives.size());
+    switch (m_rows) {
+    case Rows::Categories:
+        return static_cast<int>(m_report->validation.categories.size());
+    case Rows::Collectives:
+        return static_cast<int>(m_collectives.size());
+    case Rows::Ops:
+        return static_cast<int>(m_ops.size());
+    }
+    return 0;
 }
 
 int ValidationTableModel::columnCount(const QModelIndex& parent) const
 {
     if (parent.isValid())
         return 0;
-    return m_rows == Rows::Categories ? 6 : 7;
+    return m_rows == Rows::Collectives ? 7 : 6;
 }
 
 QVariant ValidationTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
-    if (m_rows == Rows::Categories) {
+    if (m_rows != Rows::Collectives) {
         switch (section) {
         case 0:
-            return tr("Category");
+            return m_rows == Rows::Categories ? tr("Category") : tr("Op");
         case 1:
             return tr("Measured");
         case 2:
@@ -154,6 +172,31 @@ QVariant ValidationTableModel::data(const QModelIndex& index, int role) const
             return {};
         }
     }
+    if (m_rows == Rows::Ops) {
+        const core::measured::OpRow& o = m_ops[row];
+        if (role == WorkloadOpRole)
+            return static_cast<qlonglong>(o.workloadOp);
+        if (role == Qt::ToolTipRole && index.column() == 0)
+            return QString::fromStdString(o.name);
+        if (role != Qt::DisplayRole)
+            return {};
+        switch (index.column()) {
+        case 0:
+            return QString::fromStdString(o.name);
+        case 1:
+            return QLocale().toString(static_cast<qulonglong>(o.measuredCount));
+        case 2:
+            return QLocale().toString(static_cast<qulonglong>(o.workloadCount));
+        case 3:
+            return formatSeconds(o.measuredSeconds);
+        case 4:
+            return formatSeconds(o.estimatedSeconds);
+        case 5:
+            return formatError(o.estimatedSeconds, o.measuredSeconds);
+        default:
+            return {};
+        }
+    }
     const core::measured::CollectiveRow& c = m_collectives[row];
     if (role == WorkloadOpRole)
         return static_cast<qlonglong>(c.workloadOp);
@@ -186,8 +229,8 @@ ValidationPage::ValidationPage(QWidget* parent)
     auto* buttons = new QHBoxLayout;
     auto* open = new QPushButton(tr("Open measured run…"), this);
     open->setObjectName(QStringLiteral("openMeasured"));
-    open->setToolTip(tr("A PyTorch profiler trace of a real run of this workload (.json or .json.gz, "
-                        "one per rank, or a folder of them)"));
+    open->setToolTip(tr("A profile of a real run of this workload: PyTorch profiler traces (.json or .json.gz, "
+                        "one per rank, or a folder of them) or an XLA profiler trace (JAX, TensorFlow)"));
     m_stop = new QPushButton(tr("Stop comparing"), this);
     m_stop->setObjectName(QStringLiteral("stopMeasured"));
     m_stop->setEnabled(false);
@@ -199,10 +242,12 @@ ValidationPage::ValidationPage(QWidget* parent)
     connect(m_stop, &QPushButton::clicked, this, &ValidationPage::stopRequested);
 
     m_intro = new QLabel(tr("Hold the estimate against what really ran: open a profile of a real run of this "
-                            "workload (PyTorch profiler traces, Kineto or legacy, NVIDIA or ROCm). The step "
+                            "workload (PyTorch profiler traces, Kineto or legacy, NVIDIA or ROCm; XLA profiler "
+                            "traces of JAX or TensorFlow). The step "
                             "time is then compared as measured, as estimated, with the run's measured compute "
                             "and modelled communication, and replayed as measured; the ops are counted per "
-                            "category on both sides and the collectives paired by kind and order."),
+                            "category on both sides, the collectives paired by kind and order and the ops by "
+                            "name."),
                          this);
     m_intro->setWordWrap(true);
     layout->addWidget(m_intro);
@@ -235,20 +280,42 @@ ValidationPage::ValidationPage(QWidget* parent)
     m_collectiveTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_collectiveTable->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_collectiveTable->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_opModel = new ValidationTableModel(ValidationTableModel::Rows::Ops, this);
+    m_opTable = new QTableView(split);
+    m_opTable->setObjectName(QStringLiteral("validationOps"));
+    m_opTable->setModel(m_opModel);
+    m_opTable->verticalHeader()->hide();
+    m_opTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Kernel names run to hundreds of characters: the name column keeps a readable width, elided in
+    // the middle (both ends tell kernels apart), the whole name in its tooltip.
+    m_opTable->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Interactive);
+    m_opTable->setColumnWidth(0, 380);
+    m_opTable->setTextElideMode(Qt::ElideMiddle);
+    m_opTable->setWordWrap(false);
+    m_opTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_opTable->setSelectionMode(QAbstractItemView::SingleSelection);
+    auto* lists = new QTabWidget(split);
+    lists->setObjectName(QStringLiteral("validationLists"));
+    lists->addTab(m_collectiveTable, tr("Collectives"));
+    lists->addTab(m_opTable, tr("Ops by name"));
+    lists->setTabToolTip(1, tr("Ops paired by name: an XLA trace names its ops by HLO instruction, as the module "
+                               "XLA dumped does; a PyTorch trace's kernels share no names with a compiler's "
+                               "workload."));
     split->addWidget(top);
-    split->addWidget(m_collectiveTable);
+    split->addWidget(lists);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     m_body = split;
     layout->addWidget(split, 1);
-    connect(m_collectiveTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) {
-                if (!current.isValid() || !m_report)
-                    return;
-                const qlonglong op = current.data(ValidationTableModel::WorkloadOpRole).toLongLong();
-                if (op >= 0)
-                    Q_EMIT opChosen(m_report->validation.rank, static_cast<int>(op));
-            });
+    const auto choose = [this](const QModelIndex& current) {
+        if (!current.isValid() || !m_report)
+            return;
+        const qlonglong op = current.data(ValidationTableModel::WorkloadOpRole).toLongLong();
+        if (op >= 0)
+            Q_EMIT opChosen(m_report->validation.rank, static_cast<int>(op));
+    };
+    connect(m_collectiveTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this, choose);
+    connect(m_opTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this, choose);
     setReport(nullptr);
 }
 
@@ -262,6 +329,7 @@ void ValidationPage::setReport(std::shared_ptr<const ValidationReport> report)
     m_report = std::move(report);
     m_categoryModel->setReport(m_report);
     m_collectiveModel->setReport(m_report);
+    m_opModel->setReport(m_report);
     m_stop->setEnabled(m_report != nullptr);
     m_intro->setVisible(!m_report);
     m_body->setVisible(m_report && m_report->problem.isEmpty());

@@ -23,8 +23,9 @@ class ValidationTableModel : public QAbstractTableModel {
     Q_OBJECT
 
 public:
-    enum class Rows { Categories, Collectives };
-    /// Qt::UserRole on any cell of a collective row: its op index in the workload's program (-1: only measured).
+    enum class Rows { Categories, Collectives, Ops };
+    /// Qt::UserRole on any cell of a collective or op row: its (first) op index in the workload's
+    /// program (-1: only measured).
     static constexpr int WorkloadOpRole = Qt::UserRole;
 
     explicit ValidationTableModel(Rows rows, QObject* parent = nullptr);
@@ -39,12 +40,14 @@ private:
     Rows m_rows;
     std::shared_ptr<const ValidationReport> m_report;
     std::vector<core::measured::CollectiveRow> m_collectives; ///< largest difference first
+    std::vector<core::measured::OpRow> m_ops;                 ///< names on both sides, largest difference first
 };
 
 /// The Validation tab: the current estimate held against a measured run of the workload
 /// (Session::compareWithMeasured). The step time as measured and estimated three ways, the ops per
 /// category on both sides, a scatter of estimated against measured collective time with the y = x
-/// line, and the collectives largest difference first; choosing one shows it in every view.
+/// line, and the collectives and the ops paired by name (an XLA trace's HLO instructions), largest
+/// difference first; choosing one shows it in every view.
 class ValidationPage : public QWidget {
     Q_OBJECT
 
@@ -57,6 +60,7 @@ public:
     QString summaryHtml() const;
     QAbstractItemModel* categories() const { return m_categoryModel; }
     QAbstractItemModel* collectives() const { return m_collectiveModel; }
+    QAbstractItemModel* ops() const { return m_opModel; }
     /// Points in the scatter (collectives with both times above zero).
     int scatterPoints() const { return m_points; }
 
@@ -76,8 +80,10 @@ private:
     QWidget* m_body = nullptr;
     ValidationTableModel* m_categoryModel = nullptr;
     ValidationTableModel* m_collectiveModel = nullptr;
+    ValidationTableModel* m_opModel = nullptr;
     QTableView* m_categoryTable = nullptr;
     QTableView* m_collectiveTable = nullptr;
+    QTableView* m_opTable = nullptr;
     QChartView* m_chart = nullptr;
     int m_points = 0;
 };

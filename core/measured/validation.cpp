@@ -171,6 +171,8 @@ Validation validate(const Workload& workload, const EstimateResult& estimate, co
         ++row.workloadCount;
         row.estimatedSeconds += estimated[i];
         OpRow& named = byName[opKey(op.name)];
+        if (named.workloadCount == 0)
+            named.workloadOp = static_cast<std::int64_t>(i);
         ++named.workloadCount;
         named.estimatedSeconds += estimated[i];
         if (op.isCommunication()) {

@@ -49,8 +49,9 @@ struct OpRow {
     std::string name;
     std::uint64_t measuredCount = 0;
     std::uint64_t workloadCount = 0;
-    double measuredSeconds = 0;  ///< summed measured durations
-    double estimatedSeconds = 0; ///< summed durations in the workload's estimate
+    double measuredSeconds = 0;   ///< summed measured durations
+    double estimatedSeconds = 0;  ///< summed durations in the workload's estimate
+    std::int64_t workloadOp = -1; ///< the first op of this name in the workload's program of the rank, or -1
     bool matched() const { return measuredCount > 0 && workloadCount > 0; }
 };
 

@@ -161,6 +161,17 @@ void TestExplorer::validationTabComparesWithAMeasuredRun()
         QCOMPARE(page->categories()->index(row, 1).data(), page->categories()->index(row, 2).data());
     QCOMPARE(page->collectives()->rowCount(), 7);
     QCOMPARE(page->scatterPoints(), 7);
+    // The run against itself: every op name pairs up, as often on both sides; choosing one explains it.
+    QAbstractItemModelTester opsTester(page->ops());
+    QVERIFY(page->ops()->rowCount() > 10);
+    for (int row = 0; row < page->ops()->rowCount(); ++row)
+        QCOMPARE(page->ops()->index(row, 1).data(), page->ops()->index(row, 2).data());
+    auto* opTable = page->findChild<QTableView*>(QStringLiteral("validationOps"));
+    QVERIFY(opTable);
+    const QString firstOp = page->ops()->index(0, 0).data().toString();
+    opTable->selectRow(0);
+    QTRY_VERIFY2(window.detailsHtml().contains(firstOp.toHtmlEscaped().left(20)),
+                 qPrintable(firstOp + QStringLiteral(" / ") + window.detailsHtml().left(300)));
     QVERIFY2(page->summaryHtml().contains(QStringLiteral("222")), qPrintable(page->summaryHtml()));
 
     // Under the timeline, the measured run as it ran, over the same time window as the estimate.
