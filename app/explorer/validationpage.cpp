@@ -47,6 +47,28 @@ QString formatBytes(std::uint64_t bytes)
                                        QLocale::DataSizeSIFormat);
 }
 
+/// A cell of a row counted on both sides (a category, an op name): label, counts, times, error.
+template <class Row>
+QVariant countedCell(int column, const std::string& label, const Row& row)
+{
+    switch (column) {
+    case 0:
+        return QString::fromStdString(label);
+    case 1:
+        return QLocale().toString(static_cast<qulonglong>(row.measuredCount));
+    case 2:
+        return QLocale().toString(static_cast<qulonglong>(row.workloadCount));
+    case 3:
+        return formatSeconds(row.measuredSeconds);
+    case 4:
+        return formatSeconds(row.estimatedSeconds);
+    case 5:
+        return formatError(row.estimatedSeconds, row.measuredSeconds);
+    default:
+        return {};
+    }
+}
+
 } // namespace
 
 ValidationTableModel::ValidationTableModel(Rows rows, QObject* parent)
@@ -155,22 +177,7 @@ QVariant ValidationTableModel::data(const QModelIndex& index, int role) const
         const core::measured::CategoryRow& c = m_report->validation.categories[row];
         if (role != Qt::DisplayRole)
             return {};
-        switch (index.column()) {
-        case 0:
-            return QString::fromStdString(c.category);
-        case 1:
-            return QLocale().toString(static_cast<qulonglong>(c.measuredCount));
-        case 2:
-            return QLocale().toString(static_cast<qulonglong>(c.workloadCount));
-        case 3:
-            return formatSeconds(c.measuredSeconds);
-        case 4:
-            return formatSeconds(c.estimatedSeconds);
-        case 5:
-            return formatError(c.estimatedSeconds, c.measuredSeconds);
-        default:
-            return {};
-        }
+        return countedCell(index.column(), c.category, c);
     }
     if (m_rows == Rows::Ops) {
         const core::measured::OpRow& o = m_ops[row];
@@ -180,22 +187,7 @@ QVariant ValidationTableModel::data(const QModelIndex& index, int role) const
             return QString::fromStdString(o.name);
         if (role != Qt::DisplayRole)
             return {};
-        switch (index.column()) {
-        case 0:
-            return QString::fromStdString(o.name);
-        case 1:
-            return QLocale().toString(static_cast<qulonglong>(o.measuredCount));
-        case 2:
-            return QLocale().toString(static_cast<qulonglong>(o.workloadCount));
-        case 3:
-            return formatSeconds(o.measuredSeconds);
-        case 4:
-            return formatSeconds(o.estimatedSeconds);
-        case 5:
-            return formatError(o.estimatedSeconds, o.measuredSeconds);
-        default:
-            return {};
-        }
+        return countedCell(index.column(), o.name, o);
     }
     const core::measured::CollectiveRow& c = m_collectives[row];
     if (role == WorkloadOpRole)

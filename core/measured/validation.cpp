@@ -77,6 +77,36 @@ std::string formatError(double estimated, double measured)
     return buffer;
 }
 
+/// Rows counted on both sides (categories, ops by name) as JSON objects: `key` names the label.
+template <class Row, class Label>
+nlohmann::ordered_json countedJson(const std::vector<Row>& rows, const char* key, Label label)
+{
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const Row& row : rows)
+        out.push_back({{key, label(row)},
+                       {"measured_count", row.measuredCount},
+                       {"workload_count", row.workloadCount},
+                       {"measured_s", row.measuredSeconds},
+                       {"estimated_s", row.estimatedSeconds}});
+    return out;
+}
+
+/// The same rows as CSV, `key` the first column's name and `label` its (already quoted) field.
+template <class Row, class Label>
+std::string countedCsv(const std::vector<Row>& rows, const char* key, Label label)
+{
+    std::string out = std::string(key) + ",measured_count,workload_count,measured_s,estimated_s,error_pct\n";
+    char line[256];
+    for (const Row& row : rows) {
+        std::snprintf(line, sizeof line, ",%llu,%llu,%.9g,%.9g,%.3f\n",
+                      static_cast<unsigned long long>(row.measuredCount),
+                      static_cast<unsigned long long>(row.workloadCount), row.measuredSeconds, row.estimatedSeconds,
+                      errorPercent(row.estimatedSeconds, row.measuredSeconds));
+        out += label(row) + line;
+    }
+    return out;
+}
+
 } // namespace
 
 std::string formatSeconds(double s)
@@ -390,14 +420,7 @@ std::string validationJson(const Validation& v)
                  {"measured_compute_error_pct", errorPercent(v.measuredComputeStep, v.measuredStep)},
                  {"replayed_error_pct", errorPercent(v.replayedStep, v.measuredStep)}};
     j["host_gap_s"] = v.hostGapSeconds;
-    nlohmann::ordered_json categories = nlohmann::ordered_json::array();
-    for (const CategoryRow& row : v.categories)
-        categories.push_back({{"category", row.category},
-                              {"measured_count", row.measuredCount},
-                              {"workload_count", row.workloadCount},
-                              {"measured_s", row.measuredSeconds},
-                              {"estimated_s", row.estimatedSeconds}});
-    j["categories"] = std::move(categories);
+    j["categories"] = countedJson(v.categories, "category", [](const CategoryRow& row) { return row.category; });
     nlohmann::ordered_json collectives = nlohmann::ordered_json::array();
     for (const CollectiveRow& c : v.collectives)
         collectives.push_back({{"category", c.category},
@@ -407,14 +430,7 @@ std::string validationJson(const Validation& v)
                                {"measured_s", c.measuredSeconds},
                                {"estimated_s", c.estimatedSeconds}});
     j["collectives"] = std::move(collectives);
-    nlohmann::ordered_json ops = nlohmann::ordered_json::array();
-    for (const OpRow& row : v.ops)
-        ops.push_back({{"name", row.name},
-                       {"measured_count", row.measuredCount},
-                       {"workload_count", row.workloadCount},
-                       {"measured_s", row.measuredSeconds},
-                       {"estimated_s", row.estimatedSeconds}});
-    j["ops"] = std::move(ops);
+    j["ops"] = countedJson(v.ops, "name", [](const OpRow& row) { return row.name; });
     nlohmann::ordered_json ranks = nlohmann::ordered_json::array();
     for (const RankRow& row : v.ranks)
         ranks.push_back({{"rank", row.rank},
@@ -429,30 +445,12 @@ std::string validationJson(const Validation& v)
 
 std::string validationCsv(const Validation& v)
 {
-    std::string out = "category,measured_count,workload_count,measured_s,estimated_s,error_pct\n";
-    char line[256];
-    for (const CategoryRow& row : v.categories) {
-        std::snprintf(line, sizeof line, "%s,%llu,%llu,%.9g,%.9g,%.3f\n", row.category.c_str(),
-                      static_cast<unsigned long long>(row.measuredCount),
-                      static_cast<unsigned long long>(row.workloadCount), row.measuredSeconds, row.estimatedSeconds,
-                      errorPercent(row.estimatedSeconds, row.measuredSeconds));
-        out += line;
-    }
-    return out;
+    return countedCsv(v.categories, "category", [](const CategoryRow& row) { return row.category; });
 }
 
 std::string validationOpsCsv(const Validation& v)
 {
-    std::string out = "name,measured_count,workload_count,measured_s,estimated_s,error_pct\n";
-    char line[256];
-    for (const OpRow& row : v.ops) {
-        std::snprintf(line, sizeof line, ",%llu,%llu,%.9g,%.9g,%.3f\n",
-                      static_cast<unsigned long long>(row.measuredCount),
-                      static_cast<unsigned long long>(row.workloadCount), row.measuredSeconds, row.estimatedSeconds,
-                      errorPercent(row.estimatedSeconds, row.measuredSeconds));
-        out += csvField(row.name) + line;
-    }
-    return out;
+    return countedCsv(v.ops, "name", [](const OpRow& row) { return csvField(row.name); });
 }
 
 } // namespace flint::core::measured
