@@ -447,19 +447,19 @@ int runValidation(const std::vector<std::string>& arguments)
     CommandLine cli(
         "bench validation", "[--quick]",
         "Estimates the configurations whose training throughput was measured and published\n"
-        "(Megatron-LM weak scaling on A100s, selective recomputation, Llama 3 405B on H100s,\n"
-        "PyTorch FSDP on A100s and H100s, NeMo FP8 on H100s) and prints measured, estimated and the error per row, "
-        "then the mean\n"
-        "absolute percentage error. Each figure uses the source's own metric and FLOPs formula.\n"
+        "(Megatron-LM weak scaling on A100s, selective recomputation, Llama 3 405B on H100s, PyTorch\n"
+        "FSDP on A100s and H100s from torchtitan, IBM and MosaicML llm-foundry, NeMo FP8 on H100s with a\n"
+        "mixture of experts among them) and prints measured, estimated and the error per row, then the mean\n"
+        "absolute percentage error per source and overall. Each figure uses the source's own metric and FLOPs formula.\n"
         "docs/validation.md explains the rows.",
-        {{"quick", 0, {}, "the small rows only (for tests)"}});
+        {{"quick", 0, {}, "the small rows only: Narayanan et al.'s models on up to 64 GPUs (for tests)"}});
     if (!cli.parseOrShowHelp(arguments))
         return ExitSuccess;
     const std::vector<Row> rows = publishedRows(cli.has("quick"));
     core::model::ModelCompiler compiler;
     double sumAbs = 0;
     std::map<std::string, std::vector<double>> bySource; // the source's name before its first comma
-    std::printf("%-62s %6s  %-34s %9s %9s %8s %8s  %s\n", "source", "GPUs", "strategy", "measured", "estimate", "error",
+    std::printf("%-74s %6s  %-34s %9s %9s %8s %8s  %s\n", "source", "GPUs", "strategy", "measured", "estimate", "error",
                 "time", "unit");
     for (const Row& row : rows) {
         const auto start = BenchClock::now();
@@ -480,21 +480,22 @@ int runValidation(const std::vector<std::string>& arguments)
         sumAbs += std::abs(error);
         bySource[row.source.substr(0, row.source.find(','))].push_back(std::abs(error));
         char strategy[64];
-        std::snprintf(strategy, sizeof strategy, "TP%lld PP%lld DP%lld%s, gbs %lld",
+        std::snprintf(strategy, sizeof strategy, "TP%lld PP%lld DP%lld%s%s, gbs %lld",
                       static_cast<long long>(row.parallel.tp), static_cast<long long>(row.parallel.pp),
                       static_cast<long long>(row.parallel.dp),
                       row.parallel.cp > 1 ? (" CP" + std::to_string(row.parallel.cp)).c_str() : "",
+                      row.parallel.ep > 1 ? (" (EP " + std::to_string(row.parallel.ep) + ")").c_str() : "",
                       static_cast<long long>(row.parallel.effectiveGlobalBatch()));
         const char* unit = row.metric == Metric::MegatronTflops ? "TFLOP/s per GPU"
                            : row.metric == Metric::TokensPerGpu ? "tokens/s per GPU"
                                                                 : "% MFU";
-        std::printf("%-62s %6lld  %-34s %9.1f %9.1f %+7.1f%% %7.1fs  %s\n", row.source.c_str(),
+        std::printf("%-74s %6lld  %-34s %9.1f %9.1f %+7.1f%% %7.1fs  %s\n", row.source.c_str(),
                     static_cast<long long>(row.parallel.ranks()), strategy, row.measured, estimated, 100 * error,
                     secondsSince(start), unit);
         std::fflush(stdout);
     }
     for (const auto& [study, errors] : bySource)
-        std::printf("  %-60s %3zu rows, MAPE %.1f%%\n", study.c_str(), errors.size(),
+        std::printf("  %-72s %3zu rows, MAPE %.1f%%\n", study.c_str(), errors.size(),
                     100 * std::accumulate(errors.begin(), errors.end(), 0.0) / static_cast<double>(errors.size()));
     std::printf("mean absolute percentage error over %zu rows: %.1f%%\n", rows.size(),
                 100 * sumAbs / static_cast<double>(rows.size()));

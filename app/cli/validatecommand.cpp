@@ -21,7 +21,8 @@ int runValidate(const std::vector<std::string>& arguments)
         "WORKLOAD MEASURED [--cluster PRESET] [--json FILE] [--csv FILE] [--ops-csv FILE] [--rank N] [--step N]",
         "Hold WORKLOAD (anything 'flint inspect' reads) and its estimate against MEASURED, a profile of a\n"
         "real run of it: PyTorch profiler JSON (Kineto or legacy), one file per rank or a folder of them,\n"
-        ".json or .json.gz, or an XLA profiler trace (JAX, TensorFlow). Prints the step time as measured\n"
+        ".json or .json.gz, an XLA profiler trace (JAX, TensorFlow), or a Chakra trace with recorded times\n"
+        "(what 'flint replay' writes). Prints the step time as measured\n"
         "and as estimated three ways: the workload on the cluster; the measured run with its measured\n"
         "compute and modelled communication (the network and scheduling model judged alone); the measured\n"
         "run replayed with everything measured (how well the run was read). Then, on one rank, the\n"
@@ -52,6 +53,13 @@ int runValidate(const std::vector<std::string>& arguments)
     for (const std::string& warning : measured.warnings)
         std::fprintf(stderr, "warning: %s\n", warning.c_str());
 
+    // The sizes first: a run of more ranks than the workload would otherwise be reported as a
+    // cluster too small for it.
+    if (workload.workload.rankCount() != measured.workload.rankCount())
+        throw core::InputError(measured.name, "the workload has " + std::to_string(workload.workload.rankCount()) +
+                                                  " ranks, the measured run " +
+                                                  std::to_string(measured.workload.rankCount()) +
+                                                  ": validate a workload against a run of the same size");
     const core::Cluster cluster = makeCluster(cli, static_cast<std::int64_t>(workload.workload.rankCount()));
     core::EstimateOptions options;
     options.commMatrix = false;
@@ -83,7 +91,10 @@ int runValidate(const std::vector<std::string>& arguments)
 }
 
 const bool registered = Commands::add(
-    {"validate", "hold a workload and its estimate against a measured run (PyTorch profiler traces)", runValidate, 35});
+    {"validate",
+     "hold a workload and its estimate against a measured run (PyTorch or XLA profiler traces, Chakra with recorded "
+     "times)",
+     runValidate, 35});
 
 } // namespace
 } // namespace flint::app

@@ -98,11 +98,15 @@ std::string countedCsv(const std::vector<Row>& rows, const char* key, Label labe
     std::string out = std::string(key) + ",measured_count,workload_count,measured_s,estimated_s,error_pct\n";
     char line[256];
     for (const Row& row : rows) {
-        std::snprintf(line, sizeof line, ",%llu,%llu,%.9g,%.9g,%.3f\n",
-                      static_cast<unsigned long long>(row.measuredCount),
-                      static_cast<unsigned long long>(row.workloadCount), row.measuredSeconds, row.estimatedSeconds,
-                      errorPercent(row.estimatedSeconds, row.measuredSeconds));
+        std::snprintf(line, sizeof line, ",%llu,%llu,%.9g,%.9g,", static_cast<unsigned long long>(row.measuredCount),
+                      static_cast<unsigned long long>(row.workloadCount), row.measuredSeconds, row.estimatedSeconds);
         out += label(row) + line;
+        // Only on one side: no error to give (an empty field, not 0 or -100).
+        if (row.measuredCount > 0 && row.workloadCount > 0 && row.measuredSeconds > 0) {
+            std::snprintf(line, sizeof line, "%.3f", errorPercent(row.estimatedSeconds, row.measuredSeconds));
+            out += line;
+        }
+        out += '\n';
     }
     return out;
 }
