@@ -61,6 +61,13 @@ int runValidate(const std::vector<std::string>& arguments)
                                                   std::to_string(measured.workload.rankCount()) +
                                                   ": validate a workload against a run of the same size");
     const core::Cluster cluster = makeCluster(cli, static_cast<std::int64_t>(workload.workload.rankCount()));
+    // A TPU run estimated on a GPU cluster (the default) compares two different machines.
+    if (measured.deviceKind == "TPU" && cluster.device.name.find("TPU") == std::string::npos)
+        std::fprintf(stderr,
+                     "warning: the run was measured on TPUs, the estimate is for %s on %s: choose a TPU cluster "
+                     "(--cluster tpu-v5p-torus, or a network YAML with --device TPUv5p; 'flint estimate --list' "
+                     "lists them)\n",
+                     cluster.device.name.c_str(), cluster.name.c_str());
     core::EstimateOptions options;
     options.commMatrix = false;
     const auto estimate = core::estimate(workload.workload, cluster, options);

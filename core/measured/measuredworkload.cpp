@@ -667,6 +667,9 @@ MeasuredWorkload measuredWorkload(std::vector<RankProfile> profiles, const Measu
         throw InputError("profile", "no profile to read");
     MeasuredWorkload out;
     out.producer = profiles.front().producer + (profiles.front().rocm ? " on ROCm" : "");
+    out.deviceKind = profiles.front().deviceKind;
+    if (!out.deviceKind.empty())
+        out.producer += " on " + out.deviceKind;
     const std::size_t count = profiles.size();
 
     // Ranks: as each profile records itself, else in the order given. A run may be recorded on some

@@ -60,6 +60,8 @@ struct MeasuredWorkload {
     Workload workload;
     std::string name;
     std::string producer;
+    /// The devices' kind where the profile names it (XLA: "TPU", "GPU"); empty otherwise.
+    std::string deviceKind;
     /// The step cut: a ProfilerStep number, or for XLA traces an execution of the step program
     /// (0-based); -1 when the whole trace is the step.
     std::int64_t step = -1;

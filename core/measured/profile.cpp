@@ -492,8 +492,11 @@ private:
                 if (ec != std::errc() || end != processName.data() + processName.size())
                     index = -1;
             }
-            if (index >= 0 && index < (1 << 20))
+            if (index >= 0 && index < (1 << 20)) {
                 m_profile.devices.emplace_back(pid, index);
+                if (m_profile.deviceKind.empty())
+                    m_profile.deviceKind = processName.substr(kDevice.size(), colon - kDevice.size());
+            }
         }
         if (m_profile.devices.empty())
             return;
@@ -637,6 +640,7 @@ std::vector<RankProfile> splitDevices(RankProfile profile, std::size_t fileIndex
         device.file = profile.file;
         device.producer = profile.producer;
         device.xla = true;
+        device.deviceKind = profile.deviceKind;
         device.rank = static_cast<std::int32_t>(fileIndex * perFile + static_cast<std::size_t>(index));
         device.names = profile.names;
         device.tracks = profile.tracks;

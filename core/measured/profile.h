@@ -83,6 +83,8 @@ struct RankProfile {
     bool xla = false;
     /// XLA: the device index of each process that is a device (pid -> N of "/device:KIND:N").
     std::vector<std::pair<std::int64_t, std::int32_t>> devices;
+    /// XLA: the devices' KIND ("TPU", "GPU"), empty when not recorded.
+    std::string deviceKind;
     std::vector<ProfileProcessGroup> processGroups;
     std::vector<ProfileEvent> events;
     std::vector<std::string> names;

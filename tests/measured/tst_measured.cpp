@@ -411,6 +411,8 @@ void TestMeasured::xlaTraceOfTwoTpus()
     QCOMPARE(w.workload.rankCount(), std::size_t{2});
     QCOMPARE(w.step, std::int64_t{-1});
     QVERIFY(w.warnings.empty());
+    QCOMPARE(w.deviceKind, std::string("TPU")); // "/device:TPU:0"
+    QCOMPARE(w.producer, std::string("XLA profiler (JAX/TensorFlow) on TPU"));
     for (std::size_t r = 0; r < 2; ++r) {
         // XLA Ops per chip: 3,454, of which 129 all-reduces and 2 all-gathers.
         QCOMPARE(w.ranks[r].kernels, std::uint64_t{3323});
