@@ -82,12 +82,18 @@ template <class Row, class Label>
 nlohmann::ordered_json countedJson(const std::vector<Row>& rows, const char* key, Label label)
 {
     nlohmann::ordered_json out = nlohmann::ordered_json::array();
-    for (const Row& row : rows)
-        out.push_back({{key, label(row)},
-                       {"measured_count", row.measuredCount},
-                       {"workload_count", row.workloadCount},
-                       {"measured_s", row.measuredSeconds},
-                       {"estimated_s", row.estimatedSeconds}});
+    for (const Row& row : rows) {
+        nlohmann::ordered_json item = {{key, label(row)},
+                                       {"measured_count", row.measuredCount},
+                                       {"workload_count", row.workloadCount},
+                                       {"measured_s", row.measuredSeconds},
+                                       {"estimated_s", row.estimatedSeconds}};
+        // null where only one side has the row, as the CSV leaves the field empty.
+        item["error_pct"] = row.measuredCount > 0 && row.workloadCount > 0 && row.measuredSeconds > 0
+                                ? nlohmann::ordered_json(errorPercent(row.estimatedSeconds, row.measuredSeconds))
+                                : nlohmann::ordered_json(nullptr);
+        out.push_back(std::move(item));
+    }
     return out;
 }
 

@@ -133,6 +133,8 @@ void TestValidateCli::xlaOpsArePairedByHloName()
     QCOMPARE(std::llround(ops[QStringLiteral("all-reduce.2")].value(QStringLiteral("measured_s")).toDouble() * 1e6),
              30ll);
     QCOMPARE(ops[QStringLiteral("copy.4")].value(QStringLiteral("workload_count")).toInt(), 0);
+    QVERIFY(ops[QStringLiteral("copy.4")].value(QStringLiteral("error_pct")).isNull()); // one side only
+    QVERIFY(ops[QStringLiteral("dot.1")].value(QStringLiteral("error_pct")).isDouble());
     for (const QJsonValue row : v.value(QStringLiteral("categories")).toArray())
         if (row.toObject().value(QStringLiteral("category")).toString() == QStringLiteral("all-reduce"))
             QCOMPARE(row.toObject().value(QStringLiteral("measured_count")).toInt(), 1);
