@@ -115,6 +115,20 @@ ParallelConfig megatron2021(std::int64_t tp, std::int64_t pp, std::int64_t gpus,
     return p;
 }
 
+/// PyTorch FSDP as the torchtitan, IBM and MosaicML tables run it: ZeRO-3 over every GPU, no tensor
+/// or pipeline parallelism, `microbatch` sequences per GPU, `accumulation` microbatches per step.
+ParallelConfig fsdpRun(std::int64_t gpus, std::int64_t microbatch, std::int64_t accumulation,
+                       core::model::Recompute recompute)
+{
+    ParallelConfig p;
+    p.dp = gpus;
+    p.microbatchSize = microbatch;
+    p.globalBatch = gpus * microbatch * accumulation;
+    p.zero = core::model::ZeroStage::Parameters;
+    p.recompute = recompute;
+    return p;
+}
+
 // Llama 2 (Touvron et al. 2023, Table 1, and the released model configurations): 13B 40 x 5120, 40
 // heads; 70B 80 x 8192, 64 heads, 8 key/value heads; SwiGLU FFN 13,824 / 28,672; vocabulary 32,000;
 // sequence 4,096.
@@ -241,14 +255,9 @@ void appendNemoRows(std::vector<Row>& rows)
 void appendIbmFsdpRows(std::vector<Row>& rows)
 {
     const auto fsdp = [](std::int64_t gpus, std::int64_t hsdpShard, core::model::Recompute recompute) {
-        ParallelConfig p;
-        p.dp = gpus;
-        p.microbatchSize = 2;
-        p.globalBatch = 2 * gpus;
+        ParallelConfig p = fsdpRun(gpus, 2, 1, recompute);
         p.seqLen = 4096;
-        p.zero = core::model::ZeroStage::Parameters;
         p.hsdpShard = hsdpShard;
-        p.recompute = recompute;
         return p;
     };
     // 34B as fms-fsdp configures it (Llama 2 did not release a 34B; Code Llama 34B's shape).
@@ -299,13 +308,8 @@ void appendMosaicRows(std::vector<Row>& rows)
         return m;
     };
     const auto fsdp = [](std::int64_t gpus, std::int64_t microbatch, std::int64_t accumulation, bool checkpoint) {
-        ParallelConfig p;
-        p.dp = gpus;
-        p.microbatchSize = microbatch;
-        p.globalBatch = gpus * microbatch * accumulation;
-        p.zero = core::model::ZeroStage::Parameters;
-        p.recompute = checkpoint ? core::model::Recompute::Full : core::model::Recompute::None;
-        return p;
+        return fsdpRun(gpus, microbatch, accumulation,
+                       checkpoint ? core::model::Recompute::Full : core::model::Recompute::None);
     };
     const TransformerConfig m7 = mpt("7B", 32, 4096, 32), m13 = mpt("13B", 40, 5120, 40),
                             m30 = mpt("30B", 48, 7168, 64), m70 = mpt("70B", 80, 8192, 64);
@@ -396,13 +400,7 @@ std::vector<Row> publishedRows(bool quick)
     // activation checkpointing we represent exactly (none, full); torchtitan's "selective op"
     // policy saves every other matmul, which our selective mode does not model.
     const auto fsdp = [](std::int64_t gpus, std::int64_t localBatch, core::model::Recompute recompute) {
-        ParallelConfig p;
-        p.dp = gpus;
-        p.microbatchSize = localBatch;
-        p.globalBatch = gpus * localBatch;
-        p.zero = core::model::ZeroStage::Parameters;
-        p.recompute = recompute;
-        return p;
+        return fsdpRun(gpus, localBatch, 1, recompute);
     };
     const std::string titan = "torchtitan FSDP2, 64 A100";
     rows.push_back({titan + ", Llama 2 13B, batch 2, no AC", llama2("13B", 40, 5120, 40, 40, 13824),
@@ -450,7 +448,8 @@ int runValidation(const std::vector<std::string>& arguments)
         "(Megatron-LM weak scaling on A100s, selective recomputation, Llama 3 405B on H100s, PyTorch\n"
         "FSDP on A100s and H100s from torchtitan, IBM and MosaicML llm-foundry, NeMo FP8 on H100s with a\n"
         "mixture of experts among them) and prints measured, estimated and the error per row, then the mean\n"
-        "absolute percentage error per source and overall. Each figure uses the source's own metric and FLOPs formula.\n"
+        "absolute percentage error per source and overall. Each figure uses the source's own metric and FLOPs "
+        "formula.\n"
         "docs/validation.md explains the rows.",
         {{"quick", 0, {}, "the small rows only: Narayanan et al.'s models on up to 64 GPUs (for tests)"}});
     if (!cli.parseOrShowHelp(arguments))

@@ -55,11 +55,7 @@ int runValidate(const std::vector<std::string>& arguments)
 
     // The sizes first: a run of more ranks than the workload would otherwise be reported as a
     // cluster too small for it.
-    if (workload.workload.rankCount() != measured.workload.rankCount())
-        throw core::InputError(measured.name, "the workload has " + std::to_string(workload.workload.rankCount()) +
-                                                  " ranks, the measured run " +
-                                                  std::to_string(measured.workload.rankCount()) +
-                                                  ": validate a workload against a run of the same size");
+    core::measured::requireSameRanks(workload.workload, measured);
     const core::Cluster cluster = makeCluster(cli, static_cast<std::int64_t>(workload.workload.rankCount()));
     // A TPU run estimated on a GPU cluster (the default) compares two different machines.
     if (measured.deviceKind == "TPU" && cluster.device.name.find("TPU") == std::string::npos)

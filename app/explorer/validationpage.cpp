@@ -86,17 +86,10 @@ void ValidationTableModel::setReport(std::shared_ptr<const ValidationReport> rep
         for (const core::measured::OpRow& op : m_report->validation.ops)
             if (op.matched())
                 m_ops.push_back(op);
-        std::stable_sort(m_ops.begin(), m_ops.end(),
-                         [](const core::measured::OpRow& a, const core::measured::OpRow& b) {
-                             return std::fabs(a.estimatedSeconds - a.measuredSeconds) >
-                                    std::fabs(b.estimatedSeconds - b.measuredSeconds);
-                         });
+        std::stable_sort(m_ops.begin(), m_ops.end(), core::measured::largerDifferenceFirst<core::measured::OpRow>);
         m_collectives = m_report->validation.collectives;
         std::stable_sort(m_collectives.begin(), m_collectives.end(),
-                         [](const core::measured::CollectiveRow& a, const core::measured::CollectiveRow& b) {
-                             return std::fabs(a.estimatedSeconds - a.measuredSeconds) >
-                                    std::fabs(b.estimatedSeconds - b.measuredSeconds);
-                         });
+                         core::measured::largerDifferenceFirst<core::measured::CollectiveRow>);
     }
     endResetModel();
 }
@@ -265,27 +258,26 @@ ValidationPage::ValidationPage(QWidget* parent)
     top->setStretchFactor(0, 3);
     top->setStretchFactor(1, 2);
     m_collectiveModel = new ValidationTableModel(ValidationTableModel::Rows::Collectives, this);
-    m_collectiveTable = new QTableView(split);
-    m_collectiveTable->setObjectName(QStringLiteral("validationCollectives"));
-    m_collectiveTable->setModel(m_collectiveModel);
-    m_collectiveTable->verticalHeader()->hide();
-    m_collectiveTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_collectiveTable->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_collectiveTable->setSelectionMode(QAbstractItemView::SingleSelection);
+    // The lists below: one row chosen at a time, each explained in the other views.
+    const auto list = [split](QAbstractItemModel* model, const QString& name) {
+        auto* table = new QTableView(split);
+        table->setObjectName(name);
+        table->setModel(model);
+        table->verticalHeader()->hide();
+        table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+        table->setSelectionBehavior(QAbstractItemView::SelectRows);
+        table->setSelectionMode(QAbstractItemView::SingleSelection);
+        return table;
+    };
+    m_collectiveTable = list(m_collectiveModel, QStringLiteral("validationCollectives"));
     m_opModel = new ValidationTableModel(ValidationTableModel::Rows::Ops, this);
-    m_opTable = new QTableView(split);
-    m_opTable->setObjectName(QStringLiteral("validationOps"));
-    m_opTable->setModel(m_opModel);
-    m_opTable->verticalHeader()->hide();
-    m_opTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_opTable = list(m_opModel, QStringLiteral("validationOps"));
     // Kernel names run to hundreds of characters: the name column keeps a readable width, elided in
     // the middle (both ends tell kernels apart), the whole name in its tooltip.
     m_opTable->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Interactive);
     m_opTable->setColumnWidth(0, 380);
     m_opTable->setTextElideMode(Qt::ElideMiddle);
     m_opTable->setWordWrap(false);
-    m_opTable->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_opTable->setSelectionMode(QAbstractItemView::SingleSelection);
     auto* lists = new QTabWidget(split);
     lists->setObjectName(QStringLiteral("validationLists"));
     lists->addTab(m_collectiveTable, tr("Collectives"));

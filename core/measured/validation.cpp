@@ -156,14 +156,20 @@ std::string categoryOf(const Op& op)
     }
 }
 
+void requireSameRanks(const Workload& workload, const MeasuredWorkload& measured)
+{
+    if (workload.rankCount() != measured.workload.rankCount())
+        throw InputError(measured.name, "the workload has " + std::to_string(workload.rankCount()) +
+                                            " ranks, the measured run " +
+                                            std::to_string(measured.workload.rankCount()) +
+                                            ": validate a workload against a run of the same size");
+}
+
 Validation validate(const Workload& workload, const EstimateResult& estimate, const MeasuredWorkload& measured,
                     const EstimateResult& replay, const EstimateResult& measuredCompute, std::int32_t rank)
 {
     const Workload& m = measured.workload;
-    if (workload.rankCount() != m.rankCount())
-        throw InputError(measured.name, "the workload has " + std::to_string(workload.rankCount()) +
-                                            " ranks, the measured run " + std::to_string(m.rankCount()) +
-                                            ": validate a workload against a run of the same size");
+    requireSameRanks(workload, measured);
     if (rank < 0 || static_cast<std::size_t>(rank) >= m.rankCount())
         throw InputError(measured.name, "rank " + std::to_string(rank) + " is not a rank of the run");
     Validation v;
@@ -303,9 +309,7 @@ std::string opsText(const Validation& v, std::size_t rows)
                       "\nops by name on rank %d: no name on both sides (compare the categories above)\n", v.rank);
         return line;
     }
-    std::stable_sort(matched.begin(), matched.end(), [](const OpRow& a, const OpRow& b) {
-        return std::fabs(a.estimatedSeconds - a.measuredSeconds) > std::fabs(b.estimatedSeconds - b.measuredSeconds);
-    });
+    std::stable_sort(matched.begin(), matched.end(), largerDifferenceFirst<OpRow>);
     std::snprintf(line, sizeof line,
                   "\nops by name on rank %d: %zu names on both sides, largest differences first:\n"
                   "  %-32s %9s %9s %12s %12s %9s\n",
@@ -385,10 +389,7 @@ std::string validationText(const Validation& v, std::size_t collectiveRows)
 
     if (!v.collectives.empty()) {
         std::vector<CollectiveRow> worst = v.collectives;
-        std::stable_sort(worst.begin(), worst.end(), [](const CollectiveRow& a, const CollectiveRow& b) {
-            return std::fabs(a.estimatedSeconds - a.measuredSeconds) >
-                   std::fabs(b.estimatedSeconds - b.measuredSeconds);
-        });
+        std::stable_sort(worst.begin(), worst.end(), largerDifferenceFirst<CollectiveRow>);
         std::snprintf(line, sizeof line,
                       "\ncollectives on rank %d, largest differences first:\n  %-16s %5s %14s %14s %12s %12s %9s\n",
                       v.rank, "kind", "#", "measured B", "workload B", "measured", "estimated", "error");

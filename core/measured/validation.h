@@ -5,6 +5,7 @@
 #include "core/measured/measuredworkload.h"
 #include "core/workload.h"
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -67,6 +68,16 @@ struct Validation {
     double measuredStep = 0, estimatedStep = 0, replayedStep = 0, measuredComputeStep = 0; ///< slowest rank, s
     double hostGapSeconds = 0; ///< on the validated rank: time its device waited for the host
 };
+
+/// Orders collective or op rows largest time difference (estimated - measured, either sign) first.
+template <class Row>
+bool largerDifferenceFirst(const Row& a, const Row& b)
+{
+    return std::abs(a.estimatedSeconds - a.measuredSeconds) > std::abs(b.estimatedSeconds - b.measuredSeconds);
+}
+
+/// Throws InputError naming `measured` when it and `workload` differ in rank count.
+void requireSameRanks(const Workload& workload, const MeasuredWorkload& measured);
 
 /// Compares `workload` and its estimate with the measured workload `measured` (what
 /// readMeasuredWorkload gives), replayed (`replay`: EstimateOptions::timing Recorded and
