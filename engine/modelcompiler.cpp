@@ -365,7 +365,9 @@ public:
         const auto exits = exitsOf(block);
         const std::string prefix = scope.empty() ? std::string() : scope + "/";
         for (const Op& src : block.program.ops) {
-            Op op = src;
+            // Copied into place (the ops are reserved): a stage of a big pipeline holds some 50,000
+            // ops, and moving each from a temporary costs as much as the copy.
+            Op& op = m_program.ops.emplace_back(src);
             op.id += base;
             for (std::uint64_t& d : op.dataDeps)
                 d += base;
@@ -373,7 +375,10 @@ public:
                 d += base;
             if (src.dataDeps.empty() && src.ctrlDeps.empty())
                 op.ctrlDeps = after;
-            op.scope = op.scope.empty() ? scope : prefix + op.scope;
+            if (op.scope.empty())
+                op.scope = scope;
+            else
+                op.scope.insert(0, prefix);
             if (op.commSlot >= 0)
                 op.commSlot = slots[static_cast<std::size_t>(op.commSlot)];
             if (serialCollectives && op.kind == OpKind::Collective) {
@@ -381,7 +386,6 @@ public:
                     op.ctrlDeps.push_back(lastCollective);
                 lastCollective = op.id;
             }
-            m_program.ops.push_back(std::move(op));
         }
         std::vector<std::uint64_t> result;
         result.reserve(exits.size());

@@ -42,6 +42,9 @@ struct ProgramInfo {
     std::vector<double> computeSeconds;          ///< per op (compute-stream ops)
     std::vector<std::uint32_t> commIndex;        ///< per op: index among comm ops, or kNone
     std::uint32_t commOps = 0;
+    /// Per comm op: its Op::commSlot. The simulation reads this, not the op: a stage of a big
+    /// pipeline holds tens of megabytes of ops, and reading one is a cache miss.
+    std::vector<std::int32_t> commSlots;
     std::vector<std::uint32_t> slotOrdinal; ///< per op: ordinal within its slot sequence
     /// Per slot sequence (index 0 = all ranks, s + 1 = slot s): op indices in program order.
     std::vector<std::vector<std::uint32_t>> slotOps;
@@ -95,6 +98,7 @@ ProgramInfo buildProgramInfo(const Program& program, const Cluster& cluster, con
             continue;
         }
         info.commIndex[i] = info.commOps++;
+        info.commSlots.push_back(op.commSlot);
         if (op.kind == OpKind::Collective) {
             const auto s = static_cast<std::size_t>(op.commSlot) + 1;
             if (s >= info.slotOps.size())
@@ -209,11 +213,12 @@ private:
     {
         return group == m_world ? m_allRanks : m_workload.groups[group].ranks;
     }
-    std::uint32_t groupOf(std::int32_t rank, const Op& op) const
+    std::uint32_t groupOf(std::int32_t rank, const Op& op) const { return groupOfSlot(rank, op.commSlot); }
+    std::uint32_t groupOfSlot(std::int32_t rank, std::int32_t slot) const
     {
-        if (op.commSlot < 0)
+        if (slot < 0)
             return m_world;
-        return m_rankSlotGroup[static_cast<std::size_t>(rank)][static_cast<std::size_t>(op.commSlot)];
+        return m_rankSlotGroup[static_cast<std::size_t>(rank)][static_cast<std::size_t>(slot)];
     }
 
     /// A member's time in a collective: the common duration, or its own when members differ.
@@ -290,6 +295,8 @@ private:
         bool scheduled = false; ///< on the worklist or being run
         std::uint64_t done = 0;
         double finish = 0;
+        /// Per comm op (ProgramInfo::commIndex): its commSeconds, NaN until first asked.
+        std::vector<double> commSeconds;
         /// Per op: seconds a modelled compute op runs longer because communication of this rank
         /// runs alongside it (see contend()); empty in the first pass and without contention.
         std::vector<double> contention;
@@ -353,7 +360,9 @@ private:
     void checkAgainst(std::uint32_t cls, std::uint32_t op, std::uint32_t otherClass, std::uint32_t otherOp,
                       std::uint32_t ordinal) const;
     void finishOp(std::uint32_t cls, std::uint32_t op, double now);
+    /// Seconds `op` of `cls`, a collective or transfer, takes once every peer is there.
     double commSeconds(std::uint32_t cls, std::uint32_t op);
+    double modelledCommSeconds(std::uint32_t cls, std::uint32_t op);
     /// The op of its peer's program that pairs with send/recv `op` of `cls`, or kNone.
     std::uint32_t matchingP2p(std::uint32_t cls, std::uint32_t op) const
     {
@@ -411,11 +420,17 @@ private:
     /// Per rank: whether its send/recv were paired bucket by bucket (each bucket its own peer).
     std::vector<char> m_p2pByBucket;
     std::vector<ClassState> m_classes;
-    /// Per group: distinct (class, slot sequence) among its members, built on first use.
-    std::unordered_map<std::uint32_t, std::vector<std::pair<std::uint32_t, std::uint32_t>>> m_memberSlots;
-    /// Per group: whether its rendezvous can be counted (every class appears once among its members,
-    /// at the slot sequence its representative binds the group to), built with m_memberSlots.
-    std::unordered_map<std::uint32_t, bool> m_countable;
+    /// What a collective's arrival needs to know of its group, built on its first collective.
+    struct GroupMembers {
+        bool built = false;
+        /// Whether its rendezvous can be counted (every class appears once among its members, at the
+        /// slot sequence its representative binds the group to).
+        bool countable = false;
+        /// Distinct (class, slot sequence) among its members.
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> classes;
+    };
+    /// Per group (m_world last): indexed, not hashed, since every collective of the step looks here.
+    std::vector<GroupMembers> m_groupMembers;
     /// A collective of a countable group in flight: arrivals so far, in order, and the first one
     /// (what later ones are checked against). Keyed by group << 32 | ordinal.
     struct Rendezvous {
@@ -938,6 +953,16 @@ std::string Simulator::describeOp(std::uint32_t cls, std::uint32_t op) const
 
 double Simulator::commSeconds(std::uint32_t cls, std::uint32_t op)
 {
+    // The same in every pass: worked out once per op of a class.
+    ClassState& c = m_classes[cls];
+    double& cached = c.commSeconds[c.info->commIndex[op]];
+    if (std::isnan(cached))
+        cached = modelledCommSeconds(cls, op);
+    return cached;
+}
+
+double Simulator::modelledCommSeconds(std::uint32_t cls, std::uint32_t op)
+{
     ClassState& c = m_classes[cls];
     const Op& o = c.info->program->ops[op];
     if (m_options.recordedCommunication) {
@@ -1017,7 +1042,6 @@ void Simulator::checkAgainst(std::uint32_t cls, std::uint32_t op, std::uint32_t 
 void Simulator::arrive(std::uint32_t cls, std::uint32_t op, std::uint16_t stream, double now)
 {
     ClassState& c = m_classes[cls];
-    const Op& o = c.info->program->ops[op];
     OpEvent& e = c.events[op];
     e.stream = stream;
     e.ready = now;
@@ -1038,10 +1062,12 @@ void Simulator::arrive(std::uint32_t cls, std::uint32_t op, std::uint16_t stream
         ++missing;
         m_waiters[(static_cast<std::uint64_t>(otherClass) << 32) | otherOp].emplace_back(cls, op);
     };
-    if (o.kind == OpKind::Collective) {
-        const std::uint32_t group = groupOf(c.rep, o);
-        auto it = m_memberSlots.find(group);
-        if (it == m_memberSlots.end()) {
+    if (c.info->p2pIndex[op] == kNone) { // a collective
+        const std::uint32_t group = groupOfSlot(c.rep, c.info->commSlots[c.info->commIndex[op]]);
+        if (m_groupMembers.empty())
+            m_groupMembers.resize(static_cast<std::size_t>(m_world) + 1);
+        GroupMembers& members = m_groupMembers[group];
+        if (!members.built) {
             std::vector<std::pair<std::uint32_t, std::uint32_t>> list;
             for (std::int32_t m : membersOf(group))
                 list.emplace_back(m_rankClass[static_cast<std::size_t>(m)], sequenceOf(m, group));
@@ -1051,16 +1077,23 @@ void Simulator::arrive(std::uint32_t cls, std::uint32_t op, std::uint16_t stream
             for (std::size_t k = 0; k < list.size() && countable; ++k)
                 countable = (k == 0 || list[k].first != list[k - 1].first) && list[k].second != kNone &&
                             sequenceOf(m_classes[list[k].first].rep, group) == list[k].second;
-            m_countable[group] = countable;
-            it = m_memberSlots.emplace(group, std::move(list)).first;
+            members = {true, countable, std::move(list)};
         }
         const std::uint32_t ordinal = (*c.slotOrdinal)[op];
-        if (m_countable[group]) {
+        if (members.countable && members.classes.size() == 1) {
+            // Every member runs this class's program (a tensor-parallel group of one stage): nobody
+            // to wait for.
+            state.missing = 0;
+            begin(cls, op, commSeconds(cls, op));
+            wakeWaiters(cls, op, now);
+            return;
+        }
+        if (members.countable) {
             // Each member class arrives once, with the op its own view of the group gives: count
             // arrivals instead of asking every member about every arrival (group size squared).
             Rendezvous& r = m_rendezvous[(static_cast<std::uint64_t>(group) << 32) | ordinal];
             if (r.arrived.empty()) {
-                r.expected = static_cast<std::uint32_t>(it->second.size());
+                r.expected = static_cast<std::uint32_t>(members.classes.size());
                 r.latest = now;
                 r.latestBy = {cls, op};
             } else {
@@ -1091,7 +1124,7 @@ void Simulator::arrive(std::uint32_t cls, std::uint32_t op, std::uint16_t stream
             wakeWaiters(cls, op, now); // walked rendezvous of other groups may wait for this op too
             return;
         }
-        for (const auto& [otherClass, sequence] : it->second) {
+        for (const auto& [otherClass, sequence] : members.classes) {
             const ClassState& other = m_classes[otherClass];
             const auto& seqs = *other.slotOps;
             if (sequence == kNone || sequence >= seqs.size() || ordinal >= seqs[sequence].size()) {
@@ -1103,6 +1136,7 @@ void Simulator::arrive(std::uint32_t cls, std::uint32_t op, std::uint16_t stream
             need(otherClass, otherOp);
         }
     } else {
+        const Op& o = c.info->program->ops[op];
         const std::int32_t peer = m_workload.peerOf(static_cast<std::size_t>(c.rep), o);
         if (peer < 0 || peer >= m_ranks || peer == c.rep) {
             throw InputError(c.info->program->name.empty() ? "workload" : c.info->program->name,
@@ -1227,7 +1261,7 @@ void Simulator::finishOp(std::uint32_t cls, std::uint32_t op, double now)
             c.ops[next].cause = op; // the predecessor that ended last, until the op starts
             if (info.commIndex[next] == kNone)
                 c.computeReady.push(next);
-            else if (isP2p(info.program->ops[next]))
+            else if (info.p2pIndex[next] != kNone) // a send or recv (not reading the op: a cache miss)
                 c.p2pReady.push_back(next);
             else
                 c.commReady.push(next);
@@ -1373,6 +1407,7 @@ std::shared_ptr<const EstimateResult> Simulator::run()
         c.slotOrdinal = merged ? m_mergedOrdinal[static_cast<std::size_t>(r)].get() : &c.info->slotOrdinal;
         m_totalOps += c.info->program->ops.size();
         totalCommOps += c.info->commOps;
+        c.commSeconds.assign(c.info->commOps, std::numeric_limits<double>::quiet_NaN());
     }
     allocateOpState(totalCommOps);
     // Compute kernels slowed by the communication kernels beside them (DeviceSpec::overlapSlowdown):
@@ -1427,7 +1462,7 @@ void Simulator::simulate()
             if (c.ops[i].pending == 0) {
                 if (c.info->commIndex[i] == kNone)
                     c.computeReady.push(i);
-                else if (isP2p(c.info->program->ops[i]))
+                else if (c.info->p2pIndex[i] != kNone)
                     c.p2pReady.push_back(i);
                 else
                     c.commReady.push(i);
@@ -1497,7 +1532,7 @@ bool Simulator::contend(double slowdown)
         comm.resize(merged + 1);
         for (std::uint32_t i = 0; i < n; ++i) {
             const OpEvent& e = c.events[i];
-            if (c.info->commIndex[i] != kNone || e.end <= e.start || !modelledCompute(c, i))
+            if (c.info->commIndex[i] != kNone || e.end <= e.start)
                 continue;
             auto k =
                 static_cast<std::size_t>(std::upper_bound(comm.begin(), comm.end(),
@@ -1508,7 +1543,8 @@ bool Simulator::contend(double slowdown)
             double overlap = 0;
             for (; k < comm.size() && comm[k].first < e.end; ++k)
                 overlap += std::min(e.end, comm[k].second) - std::max(e.start, comm[k].first);
-            if (overlap <= 0)
+            // Whether the op's time is modelled reads the op: asked last, of the few that overlap.
+            if (overlap <= 0 || !modelledCompute(c, i))
                 continue;
             if (c.contention.empty())
                 c.contention.assign(n, 0.0);
