@@ -30,8 +30,7 @@ int runCalibrate(const std::vector<std::string>& arguments)
         "rank in this world keep their values. See docs/replay.md.",
         withClusterOptions({{"output", 'o', "FILE", "the network YAML to write"},
                             {"ranks", 0, "N", "size the topology for N ranks (default: the processes)"},
-                            {"repetitions", 0, "N", "round trips per size (default 20; a quarter from 1 MiB)"}},
-                           "cost-model"));
+                            {"repetitions", 0, "N", "round trips per size (default 20; a quarter from 1 MiB)"}}));
     if (!cli.parseOrShowHelp(arguments))
         return ExitSuccess;
     engine::mpi::Session session;
@@ -46,7 +45,7 @@ int runCalibrate(const std::vector<std::string>& arguments)
         const std::uint64_t ranks = cli.number("ranks", static_cast<std::uint64_t>(session.size()));
         if (ranks < static_cast<std::uint64_t>(session.size()) || ranks > (1u << 24))
             throw UsageError("--ranks must be at least the number of processes (and at most 2^24)");
-        cluster = makeCluster(cli, static_cast<std::int64_t>(ranks), "cost-model");
+        cluster = makeCluster(cli, static_cast<std::int64_t>(ranks));
     });
     if (status != ExitSuccess)
         return status;

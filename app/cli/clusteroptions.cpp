@@ -9,14 +9,14 @@
 
 namespace flint::app {
 
-std::vector<OptionSpec> withClusterOptions(std::vector<OptionSpec> own, const std::string& costModelOption)
+std::vector<OptionSpec> withClusterOptions(std::vector<OptionSpec> own, ModelAlias alias)
 {
     std::vector<OptionSpec> options = {
         {"cluster", 0, "PRESET|FILE", "cluster preset (default dgx-h100-ib, sized to the workload) or network YAML"},
         {"system", 0, "FILE", "ASTRA-sim system JSON: collective algorithms, chunks, endpoint delay"},
         {"device", 0, "NAME",
          "device preset: A100, H100, H200, B200, MI300X, TPUv5p (default: the preset's, H100 for a YAML)"},
-        {costModelOption, 0, "NAME", "collective cost conventions: flint (default) or astrasim"},
+        {"cost-model", 0, "NAME", "collective cost conventions: flint (default) or astrasim"},
         {"attention-kernel", 0, "NAME",
          "fused attention implementation whose measured speed prices attention: fa2, cudnn, fa3 (default: the "
          "device's usual one)"},
@@ -26,6 +26,8 @@ std::vector<OptionSpec> withClusterOptions(std::vector<OptionSpec> own, const st
         {"comm-streams", 0, "N", "communication streams per rank (default 1)"},
         {"bandwidth-scale", 0, "X", "multiply every network dimension's bandwidth by X (e.g. 0.5)"},
         {"scale-out-bandwidth", 0, "GBPS", "set the outermost (inter-node) dimension's bandwidth, GB/s per GPU"}};
+    if (alias == ModelAlias::Yes)
+        options.push_back({"model", 0, "NAME", "the older spelling of --cost-model"});
     options.insert(options.end(), own.begin(), own.end());
     return options;
 }
@@ -46,7 +48,7 @@ std::string presetList()
     return text;
 }
 
-core::Cluster makeCluster(const CommandLine& cli, std::int64_t ranks, const std::string& costModelOption)
+core::Cluster makeCluster(const CommandLine& cli, std::int64_t ranks, ModelAlias alias)
 {
     const std::string spec = cli.value("cluster", "dgx-h100-ib");
     core::Cluster cluster;
@@ -80,14 +82,18 @@ core::Cluster makeCluster(const CommandLine& cli, std::int64_t ranks, const std:
             throw UsageError("--overlap-slowdown must be a number from 0 to 10");
         cluster.compute.overlapSlowdown = slowdown;
     }
-    if (cli.has(costModelOption)) {
-        const std::string model = cli.value(costModelOption);
+    const bool older = alias == ModelAlias::Yes && cli.has("model");
+    if (older && cli.has("cost-model") && cli.value("model") != cli.value("cost-model"))
+        throw UsageError("--model and --cost-model name the same setting; give one");
+    if (cli.has("cost-model") || older) {
+        const std::string option = cli.has("cost-model") ? "cost-model" : "model";
+        const std::string model = cli.value(option);
         if (model == "astrasim" || model == "astra-sim")
             cluster.model = core::CostModel::AstraSim;
         else if (model == "flint")
             cluster.model = core::CostModel::Flint;
         else
-            throw UsageError("--" + costModelOption + " must be 'flint' or 'astrasim'");
+            throw UsageError("--" + option + " must be 'flint' or 'astrasim'");
     }
     if (cli.has("comm-streams")) {
         const std::uint64_t streams = cli.number("comm-streams", 1);

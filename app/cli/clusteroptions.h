@@ -10,13 +10,17 @@
 
 namespace flint::app {
 
-/// The cluster options (--cluster, --system, --device, the cost-model option, --comm-streams,
-/// --bandwidth-scale, --scale-out-bandwidth) followed by a command's own. `costModelOption` names the
-/// option that picks flint or astrasim conventions ("model" for flint estimate).
-std::vector<OptionSpec> withClusterOptions(std::vector<OptionSpec> own, const std::string& costModelOption = "model");
+/// Whether a command also takes `--model NAME` as the older spelling of `--cost-model NAME` (flint
+/// estimate and flint validate took it before every command had --cost-model). Commands where
+/// `--model` names a built-in model take only --cost-model.
+enum class ModelAlias { No, Yes };
+
+/// The cluster options (--cluster, --system, --device, --cost-model, --comm-streams,
+/// --bandwidth-scale, --scale-out-bandwidth) followed by a command's own.
+std::vector<OptionSpec> withClusterOptions(std::vector<OptionSpec> own, ModelAlias alias = ModelAlias::No);
 
 /// The cluster the options on `cli` describe, sized for `ranks`. Throws UsageError, core::InputError.
-core::Cluster makeCluster(const CommandLine& cli, std::int64_t ranks, const std::string& costModelOption = "model");
+core::Cluster makeCluster(const CommandLine& cli, std::int64_t ranks, ModelAlias alias = ModelAlias::No);
 
 /// The cluster presets and devices, one per line (for --list).
 std::string presetList();

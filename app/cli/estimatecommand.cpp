@@ -47,17 +47,18 @@ int runEstimate(const std::vector<std::string>& arguments)
          {"top", 0, "N", "top ops to list (default 10)"},
          {"no-symmetry", 0, {}, "simulate every rank instead of one per class of identical ranks"},
          {"lenient", 0, {}, "let members of a collective (or a send and its receive) disagree on the size"},
-         {"list", 0, {}, "list cluster presets and devices"}});
+         {"list", 0, {}, "list cluster presets and devices"}},
+        ModelAlias::Yes);
     CommandLine cli(
         "estimate",
-        "WORKLOAD [--cluster PRESET|network.yml] [--system system.json] [--device NAME] [--model flint|astrasim]\n"
+        "WORKLOAD [--cluster PRESET|network.yml] [--system system.json] [--device NAME] [--cost-model flint|astrasim]\n"
         "       [--trace out.json] [--csv out.csv] [--json]",
         "Estimate how every rank of WORKLOAD spends one step on a modelled cluster. WORKLOAD is anything\n"
         "'flint inspect' reads (a Chakra trace as one .et file, a prefix or a directory; an XLA HLO module).\n"
         "A discrete-event simulation runs each rank's compute and communication streams, with collective\n"
         "algorithms costed per topology dimension. Prints the step time, the per-rank breakdown (compute,\n"
         "exposed communication, idle), the top ops and the traffic per dimension. A network .yml is\n"
-        "ASTRA-sim's analytical format; --model astrasim reproduces ASTRA-sim's congestion-unaware analytical\n"
+        "ASTRA-sim's analytical format; --cost-model astrasim reproduces ASTRA-sim's congestion-unaware analytical\n"
         "backend. comm_size is read as ASTRA-sim does (for an all-gather: the bytes each rank contributes).\n"
         "See docs/estimator.md.",
         withWorkloadInputOptions(std::move(options)));
@@ -91,7 +92,7 @@ int runEstimate(const std::vector<std::string>& arguments)
     const std::uint64_t top = cli.number("top", 10);
 
     const core::Workload workload = loadWorkloadFromCli(cli.positionals().front(), cli, cli.has("json")).workload;
-    const core::Cluster cluster = makeCluster(cli, static_cast<std::int64_t>(workload.rankCount()));
+    const core::Cluster cluster = makeCluster(cli, static_cast<std::int64_t>(workload.rankCount()), ModelAlias::Yes);
     const auto result = core::estimate(workload, cluster, estimateOptions);
 
     if (result->droppedDependencies > 0 && !cli.has("json"))

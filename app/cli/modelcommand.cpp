@@ -251,8 +251,7 @@ int runModel(const std::vector<std::string>& arguments)
         "estimates it: step time, tokens/s, MFU, bubble, exposed communication, memory per GPU.",
         withClusterOptions(withStrategyOptions({{"output", 'o', "DIR", "emit: directory for the .mlir files"},
                                                 {"json", 0, {}, "estimate: print JSON"},
-                                                {"trace", 0, "FILE", "estimate: write a Perfetto trace"}}),
-                           "cost-model"));
+                                                {"trace", 0, "FILE", "estimate: write a Perfetto trace"}})));
     if (!cli.parseOrShowHelp(arguments))
         return ExitSuccess;
     const auto& pos = cli.positionals();
@@ -311,7 +310,7 @@ int runModel(const std::vector<std::string>& arguments)
     engine::Scenario scenario;
     scenario.model = model;
     scenario.parallel = parallel;
-    scenario.cluster = makeCluster(cli, parallel.ranks(), "cost-model");
+    scenario.cluster = makeCluster(cli, parallel.ranks());
     scenario.commStreamsFixed = cli.has("comm-streams");
     core::model::ModelCompiler compiler;
     const engine::Evaluation evaluation = engine::evaluate(scenario, &compiler);
@@ -501,10 +500,10 @@ int runSweep(const std::vector<std::string>& arguments)
             "mfu. With --ranks fixed, DP follows TP x PP x CP. Compiled blocks are reused between points.\n"
             "Started by mpirun (or srun), the points are dealt out to the processes and rank 0 prints the\n"
             "same table (docs/replay.md).",
-            withClusterOptions(withStrategyOptions({{"vary", 0, "NAME=LIST", "a swept parameter (once or twice)"},
-                                                    {"csv", 0, "FILE", "write the table as CSV"},
-                                                    {"objective", 0, "NAME", "best by: throughput (default) or mfu"}}),
-                               "cost-model"));
+            withClusterOptions(
+                withStrategyOptions({{"vary", 0, "NAME=LIST", "a swept parameter (once or twice)"},
+                                     {"csv", 0, "FILE", "write the table as CSV"},
+                                     {"objective", 0, "NAME", "best by: throughput (default) or mfu"}})));
     };
     CommandLine cli = makeCli();
     // --vary may repeat: collect its values before the parser keeps only the last.
@@ -552,7 +551,7 @@ int runSweep(const std::vector<std::string>& arguments)
                 scenario.model = model;
                 scenario.parallel = strategyFromCli(pointCli, {});
                 row.strategy = scenario.parallel.describe();
-                scenario.cluster = makeCluster(pointCli, scenario.parallel.ranks(), "cost-model");
+                scenario.cluster = makeCluster(pointCli, scenario.parallel.ranks());
                 scenario.commStreamsFixed = pointCli.has("comm-streams");
                 scenario.options.commMatrix = false;
                 scenario.options.recordEvents = false;

@@ -129,7 +129,7 @@ Prepared prepare(const CommandLine& cli, const engine::mpi::Session& session)
             throw core::InputError("strategy", "cannot run " + scenario.model->title + " as " +
                                                    scenario.parallel.describe() + ": " + problems.front().message +
                                                    "; try " + problems.front().suggestion);
-        scenario.cluster = makeCluster(cli, scenario.parallel.ranks(), "cost-model");
+        scenario.cluster = makeCluster(cli, scenario.parallel.ranks());
         scenario.commStreamsFixed = cli.has("comm-streams");
         scenario.options.commMatrix = false;
         core::model::ModelCompiler compiler;
@@ -152,7 +152,7 @@ Prepared prepare(const CommandLine& cli, const engine::mpi::Session& session)
         p.notes = loaded.notes;
         p.warnings = loaded.warnings;
         p.workload = loaded.workload;
-        p.cluster = makeCluster(cli, static_cast<std::int64_t>(p.workload.rankCount()), "cost-model");
+        p.cluster = makeCluster(cli, static_cast<std::int64_t>(p.workload.rankCount()));
         core::EstimateOptions options;
         options.commMatrix = false;
         options.timing = p.options.timing;
@@ -301,7 +301,7 @@ int runReplay(const std::vector<std::string>& arguments)
                     "Every op's times are taken on a common clock; rank 0 prints the replay against the estimate\n"
                     "(as 'flint validate') and with -o writes the run as Chakra files with recorded times, which\n"
                     "'flint validate' and the explorer read as a measured run. See docs/replay.md.",
-                    withWorkloadInputOptions(withClusterOptions(std::move(own), "cost-model")));
+                    withWorkloadInputOptions(withClusterOptions(std::move(own))));
     if (!cli.parseOrShowHelp(arguments))
         return ExitSuccess;
 

@@ -34,7 +34,8 @@ int runValidate(const std::vector<std::string>& arguments)
                                                      {"csv", 0, "FILE", "write the category table as CSV"},
                                                      {"ops-csv", 0, "FILE", "write the ops by name as CSV"},
                                                      {"rank", 0, "N", "the rank whose ops are compared (default 0)"},
-                                                     {"top", 0, "N", "collectives and ops listed (default 10)"}})));
+                                                     {"top", 0, "N", "collectives and ops listed (default 10)"}},
+                                                    ModelAlias::Yes)));
     cli.parse(arguments);
     if (cli.helpRequested()) {
         std::fputs(cli.helpText().c_str(), stdout);
@@ -56,7 +57,8 @@ int runValidate(const std::vector<std::string>& arguments)
     // The sizes first: a run of more ranks than the workload would otherwise be reported as a
     // cluster too small for it.
     core::measured::requireSameRanks(workload.workload, measured);
-    const core::Cluster cluster = makeCluster(cli, static_cast<std::int64_t>(workload.workload.rankCount()));
+    const core::Cluster cluster =
+        makeCluster(cli, static_cast<std::int64_t>(workload.workload.rankCount()), ModelAlias::Yes);
     // A TPU run estimated on a GPU cluster (the default) compares two different machines.
     if (measured.deviceKind == "TPU" && cluster.device.name.find("TPU") == std::string::npos)
         std::fprintf(stderr,

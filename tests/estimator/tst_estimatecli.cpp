@@ -32,6 +32,7 @@ class TestEstimateCli : public QObject {
 
 private Q_SLOTS:
     void jsonMatchesAstraSim();
+    void costModelSpellings();
     void writesTraceCsvAndMatrix();
     void exitStatuses_data();
     void exitStatuses();
@@ -58,6 +59,30 @@ void TestEstimateCli::jsonMatchesAstraSim()
             QVERIFY2(r.contains(QLatin1String(key)), key);
         QCOMPARE(std::llround(r.value(QStringLiteral("exposed_comm_s")).toDouble() * 1e9), 64440ll);
     }
+}
+
+void TestEstimateCli::costModelSpellings()
+{
+    // --cost-model is the name every command with cluster options takes; estimate keeps --model.
+    const auto stepNs = [](const Run& run) {
+        return std::llround(QJsonDocument::fromJson(run.out).object().value(QStringLiteral("step_time_s")).toDouble() *
+                            1e9);
+    };
+    const QStringList base{QStringLiteral("estimate"), kBundled, QStringLiteral("--json")};
+    const Run flint = flintCli(base);
+    const Run spelled = flintCli(base + QStringList{QStringLiteral("--cost-model"), QStringLiteral("astrasim")});
+    const Run older = flintCli(base + QStringList{QStringLiteral("--model"), QStringLiteral("astrasim")});
+    QCOMPARE(spelled.exitCode, 0);
+    QCOMPARE(older.exitCode, 0);
+    QCOMPARE(stepNs(spelled), stepNs(older));
+    QVERIFY(stepNs(spelled) != stepNs(flint)); // the option took effect
+    const Run both = flintCli(base + QStringList{QStringLiteral("--model"), QStringLiteral("astrasim"),
+                                                 QStringLiteral("--cost-model"), QStringLiteral("flint")});
+    QCOMPARE(both.exitCode, 1); // a usage error
+    QVERIFY2(both.err.contains("give one"), both.err.constData());
+    const Run bad = flintCli(base + QStringList{QStringLiteral("--cost-model"), QStringLiteral("ns3")});
+    QCOMPARE(bad.exitCode, 1);
+    QVERIFY2(bad.err.contains("--cost-model must be"), bad.err.constData());
 }
 
 void TestEstimateCli::writesTraceCsvAndMatrix()
