@@ -42,9 +42,17 @@ struct ProgramInfo {
     std::vector<double> computeSeconds;          ///< per op (compute-stream ops)
     std::vector<std::uint32_t> commIndex;        ///< per op: index among comm ops, or kNone
     std::uint32_t commOps = 0;
-    /// Per comm op: its Op::commSlot. The simulation reads this, not the op: a stage of a big
-    /// pipeline holds tens of megabytes of ops, and reading one is a cache miss.
-    std::vector<std::int32_t> commSlots;
+    /// What the simulation needs of a collective or transfer, per comm op. It reads this, not the op:
+    /// a stage of a big pipeline holds tens of megabytes of ops, and reading one is a cache miss.
+    struct CommOp {
+        std::uint64_t bytes;
+        std::int32_t slot;
+        CollectiveKind collective;
+    };
+    std::vector<CommOp> commOpInfo;
+    /// Per op: 1 when it takes a modelled (not a recorded) time on the compute stream, with the
+    /// program's own recorded durations.
+    std::vector<char> modelledCompute;
     std::vector<std::uint32_t> slotOrdinal; ///< per op: ordinal within its slot sequence
     /// Per slot sequence (index 0 = all ranks, s + 1 = slot s): op indices in program order.
     std::vector<std::vector<std::uint32_t>> slotOps;
@@ -87,6 +95,7 @@ ProgramInfo buildProgramInfo(const Program& program, const Cluster& cluster, con
     info.droppedDependencies = graph.droppedDependencies;
 
     info.computeSeconds.resize(n, 0.0);
+    info.modelledCompute.assign(n, 0);
     info.commIndex.assign(n, kNone);
     info.p2pIndex.assign(n, kNone);
     info.slotOrdinal.assign(n, 0);
@@ -95,10 +104,11 @@ ProgramInfo buildProgramInfo(const Program& program, const Cluster& cluster, con
         const Op& op = program.ops[i];
         if (!onCommStream(op)) {
             info.computeSeconds[i] = computeTime(op, cluster, options);
+            info.modelledCompute[i] = usesRecordedTime(op, op.durationMicros, options) ? 0 : 1;
             continue;
         }
         info.commIndex[i] = info.commOps++;
-        info.commSlots.push_back(op.commSlot);
+        info.commOpInfo.push_back({op.commBytes, op.commSlot, op.collective});
         if (op.kind == OpKind::Collective) {
             const auto s = static_cast<std::size_t>(op.commSlot) + 1;
             if (s >= info.slotOps.size())
@@ -209,6 +219,9 @@ private:
     std::int32_t bucketPeer(std::size_t rank, const ProgramInfo::P2pBucket& bucket) const;
     void classify();
     const CollectiveCost& cost(std::uint32_t group, const Op& op);
+    /// The cost of a collective of `kind` and `bytes` on `group`; `permute` is the op of a
+    /// collective-permute (its pairs), else null.
+    const CollectiveCost& cost(std::uint32_t group, CollectiveKind kind, std::uint64_t bytes, const Op* permute);
     const std::vector<std::int32_t>& membersOf(std::uint32_t group) const
     {
         return group == m_world ? m_allRanks : m_workload.groups[group].ranks;
@@ -541,14 +554,20 @@ std::uint32_t Simulator::sequenceOf(std::int32_t rank, std::uint32_t group) cons
 const CollectiveCost& Simulator::cost(std::uint32_t group, const Op& op)
 {
     const bool permute = op.collective == CollectiveKind::CollectivePermute;
-    CostKey key{group, op.collective, op.commBytes, permute ? &op : nullptr};
+    return cost(group, op.collective, op.commBytes, permute ? &op : nullptr);
+}
+
+const CollectiveCost& Simulator::cost(std::uint32_t group, CollectiveKind kind, std::uint64_t bytes, const Op* permute)
+{
+    CostKey key{group, kind, bytes, permute};
     auto it = m_costs.find(key);
     if (it == m_costs.end()) {
         std::vector<std::int32_t> members = membersOf(group);
         std::sort(members.begin(), members.end());
+        static const std::vector<std::pair<std::int32_t, std::int32_t>> noPairs;
         it = m_costs
-                 .emplace(key,
-                          m_model.collective(op.collective, op.commBytes, members, op.extras.get().sourceTargetPairs))
+                 .emplace(key, m_model.collective(kind, bytes, members,
+                                                  permute ? permute->extras.get().sourceTargetPairs : noPairs))
                  .first;
     }
     return it->second;
@@ -964,6 +983,13 @@ double Simulator::commSeconds(std::uint32_t cls, std::uint32_t op)
 double Simulator::modelledCommSeconds(std::uint32_t cls, std::uint32_t op)
 {
     ClassState& c = m_classes[cls];
+    const ProgramInfo::CommOp& info = c.info->commOpInfo[c.info->commIndex[op]];
+    if (!m_options.recordedCommunication && c.info->p2pIndex[op] == kNone &&
+        info.collective != CollectiveKind::CollectivePermute) {
+        // The common case, without reading the op.
+        const std::uint32_t group = groupOfSlot(c.rep, info.slot);
+        return memberSeconds(cost(group, info.collective, info.bytes, nullptr), group, c.rep);
+    }
     const Op& o = c.info->program->ops[op];
     if (m_options.recordedCommunication) {
         const std::uint64_t micros = c.times ? c.times->durationMicros[op] : o.durationMicros;
@@ -1063,7 +1089,7 @@ void Simulator::arrive(std::uint32_t cls, std::uint32_t op, std::uint16_t stream
         m_waiters[(static_cast<std::uint64_t>(otherClass) << 32) | otherOp].emplace_back(cls, op);
     };
     if (c.info->p2pIndex[op] == kNone) { // a collective
-        const std::uint32_t group = groupOfSlot(c.rep, c.info->commSlots[c.info->commIndex[op]]);
+        const std::uint32_t group = groupOfSlot(c.rep, c.info->commOpInfo[c.info->commIndex[op]].slot);
         if (m_groupMembers.empty())
             m_groupMembers.resize(static_cast<std::size_t>(m_world) + 1);
         GroupMembers& members = m_groupMembers[group];
@@ -1502,6 +1528,8 @@ void Simulator::simulate()
 
 bool Simulator::modelledCompute(const ClassState& c, std::uint32_t op) const
 {
+    if (!c.times)
+        return c.info->modelledCompute[op] != 0;
     const Op& o = c.info->program->ops[op];
     return !onCommStream(o) &&
            !usesRecordedTime(o, c.times ? c.times->durationMicros[op] : o.durationMicros, m_options);
