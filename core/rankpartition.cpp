@@ -204,13 +204,16 @@ std::vector<RankPartition> rankPartitions(const Workload& workload)
     std::map<std::string, Pattern> patterns;
     for (const auto& [programIndex, members] : byProgram) {
         const Program& program = *workload.programs[programIndex];
-        std::vector<std::set<std::string>> kinds(program.commSlots.size());
+        // Per slot, the collective kinds that use it as a bit set: a pipeline stage holds some 100,000
+        // collectives, and naming each costs more than the rest of this function.
+        std::vector<std::uint32_t> kinds(program.commSlots.size(), 0);
+        static_assert(static_cast<int>(CollectiveKind::CollectiveBroadcast) < 32);
         for (const Op& op : program.ops)
             if (op.kind == OpKind::Collective && op.commSlot >= 0 &&
                 static_cast<std::size_t>(op.commSlot) < kinds.size())
-                kinds[static_cast<std::size_t>(op.commSlot)].insert(std::string(chakraName(op.collective)));
+                kinds[static_cast<std::size_t>(op.commSlot)] |= 1u << static_cast<int>(op.collective);
         for (std::size_t slot = 0; slot < program.commSlots.size(); ++slot) {
-            if (kinds[slot].empty())
+            if (kinds[slot] == 0)
                 continue; // a slot no collective uses
             Pattern& pattern = patterns[program.commSlots[slot]];
             for (std::int32_t r : members) {
@@ -218,7 +221,9 @@ std::vector<RankPartition> rankPartitions(const Workload& workload)
                 if (slot < binding.size())
                     pattern.groups.insert(binding[slot]);
             }
-            pattern.kinds.insert(kinds[slot].begin(), kinds[slot].end());
+            for (int k = 0; k <= static_cast<int>(CollectiveKind::CollectiveBroadcast); ++k)
+                if (kinds[slot] & (1u << k))
+                    pattern.kinds.insert(std::string(chakraName(static_cast<CollectiveKind>(k))));
         }
     }
     std::vector<RankPartition> communicators;
