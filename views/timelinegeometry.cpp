@@ -9,11 +9,6 @@
 
 namespace flint::views {
 
-double TimelineGeometry::mapTimeToX(double seconds) const
-{
-    return plotLeft + (seconds - viewStart) / span() * plotWidth;
-}
-
 double TimelineGeometry::mapXToTime(double x) const
 {
     return viewStart + (x - plotLeft) / plotWidth * span();

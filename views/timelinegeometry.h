@@ -16,7 +16,8 @@ struct TimelineGeometry {
     double plotWidth = 100;  ///< pixels
     double totalTime = 1e-3; ///< seconds: the step time, the limit of panning and zooming out
 
-    double mapTimeToX(double seconds) const;
+    /// Inline: called twice per span of every lane painted.
+    double mapTimeToX(double seconds) const { return plotLeft + (seconds - viewStart) / span() * plotWidth; }
     double mapXToTime(double x) const;
     double span() const { return viewEnd - viewStart; }
 

@@ -42,6 +42,10 @@ struct TimelineView::Lanes {
         std::uint32_t event; ///< index into the timeline's events
     };
     std::vector<std::array<std::vector<Span>, 2>> byTimeline;
+    /// Per timeline and track: the longest span, in seconds. A label needs a span (or a run of
+    /// one microbatch) some pixels wide; zoomed out, this says no span of a lane can carry one
+    /// without walking its thousands of spans every frame.
+    std::vector<std::array<double, 2>> longest;
 
     /// Busy time as a prefix sum over kProfileBins equal bins of [0, span]: cumulative[i] is the busy
     /// time before bin i, in rank-bins (per rank, the union of a track's spans, so that overlapping
@@ -162,6 +166,8 @@ void TimelineView::setData(std::shared_ptr<const core::Workload> workload,
         m_phasesOf = m_workload.get();
         m_phases.assign(m_workload ? m_workload->programs.size() : 0, {});
         m_microbatches.assign(m_phases.size(), {});
+        m_anyMicrobatch.assign(m_phases.size(), -1);
+        m_colors.assign(m_phases.size(), {});
     }
     m_lanes = std::make_unique<Lanes>();
     m_firstRow = 0;
@@ -169,6 +175,7 @@ void TimelineView::setData(std::shared_ptr<const core::Workload> workload,
     if (m_result) {
         m_lanes->span = m_result->stepTime;
         m_lanes->byTimeline.resize(m_result->timelines.size());
+        m_lanes->longest.assign(m_result->timelines.size(), {0.0, 0.0});
         for (std::size_t t = 0; t < m_result->timelines.size(); ++t) {
             const auto& events = m_result->timelines[t];
             std::size_t compute = 0;
@@ -179,7 +186,10 @@ void TimelineView::setData(std::shared_ptr<const core::Workload> workload,
             tracks[1].reserve(events.size() - compute);
             for (std::uint32_t e = 0; e < events.size(); ++e) {
                 const core::OpEvent& ev = events[e];
-                tracks[ev.stream == 0 ? 0 : 1].push_back({ev.start, ev.end, ev.op, e});
+                const int track = ev.stream == 0 ? 0 : 1;
+                tracks[static_cast<std::size_t>(track)].push_back({ev.start, ev.end, ev.op, e});
+                double& longest = m_lanes->longest[t][static_cast<std::size_t>(track)];
+                longest = std::max(longest, ev.end - ev.start);
             }
             // The result's events are in order of start already; so then are both tracks.
             const auto byStart = [](const Lanes::Span& a, const Lanes::Span& b) { return a.start < b.start; };
@@ -233,10 +243,22 @@ const std::vector<std::int32_t>& TimelineView::microbatchesOf(std::size_t progra
 
 QColor TimelineView::spanColor(int rank, int opIndex) const
 {
+    return QColor::fromRgba(spanRgba(rank, opIndex));
+}
+
+QRgb TimelineView::spanRgba(int rank, int opIndex) const
+{
     const std::size_t program = m_workload->ranks[static_cast<std::size_t>(rank)].program;
-    const StepPhase phase = phasesOf(program)[static_cast<std::size_t>(opIndex)];
-    return phase == StepPhase::Other ? colorOf(m_workload->programs[program]->ops[static_cast<std::size_t>(opIndex)])
-                                     : phaseColor(phase);
+    std::vector<QRgb>& colors = m_colors[program];
+    if (colors.empty()) {
+        // Per op once, not per span and frame: reading an op to colour it is a cache miss.
+        const std::vector<StepPhase>& phases = phasesOf(program);
+        const auto& ops = m_workload->programs[program]->ops;
+        colors.reserve(ops.size());
+        for (std::size_t i = 0; i < ops.size(); ++i)
+            colors.push_back((phases[i] == StepPhase::Other ? colorOf(ops[i]) : phaseColor(phases[i])).rgba());
+    }
+    return colors[static_cast<std::size_t>(opIndex)];
 }
 
 QFont TimelineView::labelFont() const
@@ -263,7 +285,16 @@ std::vector<TimelineView::SpanLabel> TimelineView::labelsOf(int rank) const
     const double left = m_time.plotLeft;
     const double right = m_time.plotLeft + m_time.plotWidth;
     const auto timeline = m_result->rankTimeline[static_cast<std::size_t>(rank)];
+    const double pixelsPerSecond = m_time.span() > 0 ? m_time.plotWidth / m_time.span() : 0.0;
+    signed char& known = m_anyMicrobatch[programIndex];
+    if (known < 0)
+        known = std::any_of(microbatches.begin(), microbatches.end(), [](std::int32_t m) { return m >= 0; }) ? 1 : 0;
+    const bool hasMicrobatches = known == 1;
     for (int track = 0; track < 2; ++track) {
+        // No span wide enough for a name, and no microbatch runs to number: nothing to walk.
+        if (m_lanes->longest[timeline][static_cast<std::size_t>(track)] * pixelsPerSecond < 3 * padding &&
+            (track != 0 || !hasMicrobatches))
+            continue;
         // Consecutive compute spans of one microbatch and pass form a run; a run none of whose ops
         // is named is labelled with its microbatch, so zooming in turns "3" into the ops of pass 3.
         struct Run {
@@ -721,7 +752,7 @@ void TimelineView::paintLane(QPainter& painter, FrameCache& cache, int rank, int
                 const int c1 = std::clamp(static_cast<int>(std::ceil(x1)) - 1, c0, columns - 1);
                 if (it->op != lastOp) {
                     lastOp = it->op;
-                    lastColor = spanColor(rank, static_cast<int>(it->op)).rgba();
+                    lastColor = spanRgba(rank, static_cast<int>(it->op));
                 }
                 std::fill(pixels + c0, pixels + c1 + 1, lastColor);
                 if (static_cast<int>(it->op) == m_highlightOp)

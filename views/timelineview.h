@@ -67,6 +67,7 @@ public:
     bool showsPhases() const;
     /// The colour the span of op `opIndex` of `rank`'s program is painted with.
     QColor spanColor(int rank, int opIndex) const;
+    QRgb spanRgba(int rank, int opIndex) const;
     /// Ranks whose labels are marked as members of the highlighted op's group.
     const std::vector<bool>& markedRanks() const { return m_marked; }
 
@@ -171,6 +172,10 @@ private:
     mutable std::vector<std::vector<StepPhase>> m_phases;
     /// Per program, the microbatch of each op (microbatchOf), worked out like m_phases.
     mutable std::vector<std::vector<std::int32_t>> m_microbatches;
+    /// Per program: whether any op has a microbatch (1), none has (0), or not yet known (-1).
+    mutable std::vector<signed char> m_anyMicrobatch;
+    /// Per program, the colour of each op's spans (spanRgba), worked out like m_phases.
+    mutable std::vector<std::vector<QRgb>> m_colors;
     const core::Workload* m_phasesOf = nullptr;
     TimelineGeometry m_time;
     int m_ranksPerNode = 8;
