@@ -311,6 +311,7 @@ void MainWindow::buildMenus()
             compareWithMeasured(path);
     });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
     rebuildRecentMenu();
     file->addAction(tr("Example &gallery…"), this, &MainWindow::openGallery);
     QMenu* examples = file->addMenu(tr("&Examples"));
@@ -469,14 +470,18 @@ QStringList MainWindow::dimensionNames(const core::Cluster& cluster)
 void MainWindow::showWorkload(const std::shared_ptr<const core::LoadedWorkload>& workload, const QString& path)
 {
     setWindowTitle(tr("%1 — Flint Explorer").arg(QFileInfo(path).fileName()));
-    QSettings settings;
-    QStringList recent = settings.value(QStringLiteral("recentFiles")).toStringList();
-    recent.removeAll(path);
-    recent.prepend(path);
-    while (recent.size() > kMaxRecent)
-        recent.removeLast();
-    settings.setValue(QStringLiteral("recentFiles"), recent);
-    rebuildRecentMenu();
+    if (m_session->state().fromDisk) {
+        // Files only: a built-in model's strategy (every parallelism edit) or a workload built in
+        // memory has a name, not a path to open again.
+        QSettings settings;
+        QStringList recent = settings.value(QStringLiteral("recentFiles")).toStringList();
+        recent.removeAll(path);
+        recent.prepend(path);
+        while (recent.size() > kMaxRecent)
+            recent.removeLast();
+        settings.setValue(QStringLiteral("recentFiles"), recent);
+        rebuildRecentMenu();
+    }
 
     {
         const QSignalBlocker blocker(m_rank);

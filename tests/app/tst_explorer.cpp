@@ -40,6 +40,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -74,6 +75,7 @@ private Q_SLOTS:
     void undoAndRedoGoThroughEdits();
     void baselineIsComparedAndExported();
     void restoreReadsAFileNotKept();
+    void recentFilesHoldFilesOnly();
     void hiddenPagesCatchUpWhenShown();
     void viewMenuFitsAndBringsPanelsBack();
     void staleResultsAreDropped();
@@ -638,6 +640,29 @@ void TestExplorer::restoreReadsAFileNotKept()
              state.scenario.cluster.topology.dims.front().bandwidthGBps);
     QCOMPARE(window.session().path(), kAllReduce);
     QCOMPARE(window.session().undoStack().count(), 1); // the model; the restore pushed nothing
+}
+
+void TestExplorer::recentFilesHoldFilesOnly()
+{
+    // File > Recent lists what can be opened again: a file, not a built-in model's strategy (every
+    // parallelism edit used to add one, pushing the files out).
+    QSettings().remove(QStringLiteral("recentFiles"));
+    app::MainWindow window;
+    QSignalSpy estimated(&window.session(), &app::Session::estimateAvailable);
+    window.openPath(kAllReduce);
+    QVERIFY(estimated.wait(20000));
+    const auto recent = [] { return QSettings().value(QStringLiteral("recentFiles")).toStringList(); };
+    QCOMPARE(recent(), QStringList{kAllReduce});
+    window.openModel(tests::smallModel(), tests::smallModelStrategy(8));
+    QVERIFY(estimated.wait(120000));
+    window.parallelism()->findChild<QSpinBox*>(QStringLiteral("tp"))->setValue(2);
+    QVERIFY(estimated.wait(120000));
+    QCOMPARE(window.session().evaluation()->scenario.parallel.tp, 2);
+    QCOMPARE(recent(), QStringList{kAllReduce});
+    auto* menu = window.findChild<QMenu*>(QStringLiteral("recentMenu"));
+    QVERIFY(menu);
+    QCOMPARE(menu->actions().size(), 1);
+    QCOMPARE(menu->actions().front()->text(), kAllReduce);
 }
 
 void TestExplorer::hiddenPagesCatchUpWhenShown()
