@@ -655,6 +655,74 @@ auf %2</translation>
         <source>&lt;br&gt;&lt;small&gt;compute includes %1 lost to communication running beside it (%2% of the overlap)&lt;/small&gt;</source>
         <translation>&lt;br&gt;&lt;small&gt;die Rechenzeit enthält %1, die an nebenher laufende Kommunikation verloren gehen (%2 % der Überlappung)&lt;/small&gt;</translation>
     </message>
+    <message numerus="yes">
+        <source> = %n rank(s)</source>
+        <translation>
+            <numerusform> = %n Rang</numerusform>
+            <numerusform> = %n Ränge</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>TP overlap</source>
+        <translation>TP-Überlappung</translation>
+    </message>
+    <message numerus="yes">
+        <source>interleaved 1F1B (%n chunk(s))</source>
+        <translation>
+            <numerusform>verschränktes 1F1B (%n Teil)</numerusform>
+            <numerusform>verschränktes 1F1B (%n Teile)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n microbatch(es) of %1</source>
+        <translation>
+            <numerusform>%n Microbatch zu %1</numerusform>
+            <numerusform>%n Microbatches zu %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no ZeRO</source>
+        <translation>ohne ZeRO</translation>
+    </message>
+    <message>
+        <source> hybrid, shard groups of %1</source>
+        <translation> hybrid, Shard-Gruppen zu %1</translation>
+    </message>
+    <message>
+        <source> without reshard after forward</source>
+        <translation> ohne Neuverteilung nach dem Vorwärtslauf</translation>
+    </message>
+    <message>
+        <source>gradients reduced after the backward pass</source>
+        <translation>Gradienten nach dem Rückwärtslauf reduziert</translation>
+    </message>
+    <message>
+        <source>no recompute</source>
+        <translation>ohne Neuberechnung</translation>
+    </message>
+    <message>
+        <source>selective recompute</source>
+        <translation>selektive Neuberechnung</translation>
+    </message>
+    <message>
+        <source>full recompute</source>
+        <translation>volle Neuberechnung</translation>
+    </message>
+    <message>
+        <source>prefill, batch %1</source>
+        <translation>Prefill, Batch %1</translation>
+    </message>
+    <message>
+        <source>decode, batch %1</source>
+        <translation>Decode, Batch %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>generated as StableHLO blocks, partitioned for the stage mesh %1 and composed into %n pipeline stage program(s) (docs/models.md)</source>
+        <translation>
+            <numerusform>als StableHLO-Blöcke erzeugt, für das Stufen-Mesh %1 partitioniert und zu %n Pipeline-Stufenprogramm zusammengesetzt (docs/models.md)</numerusform>
+            <numerusform>als StableHLO-Blöcke erzeugt, für das Stufen-Mesh %1 partitioniert und zu %n Pipeline-Stufenprogrammen zusammengesetzt (docs/models.md)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>flint::app::SweepPage</name>

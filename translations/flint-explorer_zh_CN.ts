@@ -652,6 +652,70 @@ on %2</source>
         <source>&lt;br&gt;&lt;small&gt;compute includes %1 lost to communication running beside it (%2% of the overlap)&lt;/small&gt;</source>
         <translation>&lt;br&gt;&lt;small&gt;计算时间包含因同时运行的通信而损失的 %1（重叠时间的 %2%）&lt;/small&gt;</translation>
     </message>
+    <message numerus="yes">
+        <source> = %n rank(s)</source>
+        <translation>
+            <numerusform> = %n 个 rank</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>TP overlap</source>
+        <translation>TP 重叠</translation>
+    </message>
+    <message numerus="yes">
+        <source>interleaved 1F1B (%n chunk(s))</source>
+        <translation>
+            <numerusform>交错 1F1B（%n 个分块）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n microbatch(es) of %1</source>
+        <translation>
+            <numerusform>%n 个微批次，每个 %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no ZeRO</source>
+        <translation>无 ZeRO</translation>
+    </message>
+    <message>
+        <source> hybrid, shard groups of %1</source>
+        <translation> 混合，分片组大小 %1</translation>
+    </message>
+    <message>
+        <source> without reshard after forward</source>
+        <translation> 前向后不重新分片</translation>
+    </message>
+    <message>
+        <source>gradients reduced after the backward pass</source>
+        <translation>反向传播结束后归约梯度</translation>
+    </message>
+    <message>
+        <source>no recompute</source>
+        <translation>无重计算</translation>
+    </message>
+    <message>
+        <source>selective recompute</source>
+        <translation>选择性重计算</translation>
+    </message>
+    <message>
+        <source>full recompute</source>
+        <translation>完全重计算</translation>
+    </message>
+    <message>
+        <source>prefill, batch %1</source>
+        <translation>预填充，批大小 %1</translation>
+    </message>
+    <message>
+        <source>decode, batch %1</source>
+        <translation>解码，批大小 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>generated as StableHLO blocks, partitioned for the stage mesh %1 and composed into %n pipeline stage program(s) (docs/models.md)</source>
+        <translation>
+            <numerusform>以 StableHLO 块生成，按阶段网格 %1 划分，并组合为 %n 个流水线阶段程序（docs/models.md）</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>flint::app::SweepPage</name>

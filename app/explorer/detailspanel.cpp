@@ -47,10 +47,10 @@ QString DetailsPanel::summary() const
     return m_summary->text();
 }
 
-void DetailsPanel::showWorkload(const core::LoadedWorkload& workload)
+void DetailsPanel::showWorkload(const core::LoadedWorkload& workload, const core::model::CompiledModel* compiled)
 {
     m_jobs.cancel(views::JobRunner::Kind::Inspect); // an explanation of the previous workload's op
-    m_details->setHtml(StepSummary::workloadHtml(workload));
+    m_details->setHtml(StepSummary::workloadHtml(workload, compiled));
 }
 
 void DetailsPanel::showEstimate(const engine::Evaluation& evaluation)

@@ -34,8 +34,9 @@ public:
 
     DetailsPanel(views::JobRunner& jobs, QWidget* parent = nullptr);
 
-    /// Describes a newly opened workload (and clears the explanation of an op).
-    void showWorkload(const core::LoadedWorkload& workload);
+    /// Describes a newly opened workload (and clears the explanation of an op); a built-in model's
+    /// from `compiled`, in the interface's language.
+    void showWorkload(const core::LoadedWorkload& workload, const core::model::CompiledModel* compiled = nullptr);
     /// Shows the step summary of an estimate.
     void showEstimate(const engine::Evaluation& evaluation);
     /// Explains op `op` of `rank` of `workload` on a worker. Times and the formula are those of

@@ -63,7 +63,7 @@ QString History::configurationText(const engine::Scenario& scenario, const QStri
 QString History::detailsText(const engine::Scenario& scenario, const QString& path)
 {
     if (scenario.model)
-        return QString::fromStdString(scenario.model->title + " — " + scenario.parallel.describe());
+        return StepSummary::modelTitle(*scenario.model, scenario.parallel);
     return path;
 }
 

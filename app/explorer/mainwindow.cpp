@@ -492,7 +492,8 @@ void MainWindow::showWorkload(const std::shared_ptr<const core::LoadedWorkload>&
     m_parallelism->setFigures(QString());
     m_parallelism->setActive(workload->kind == core::InputKind::BuiltinModel, StepSummary::parallelismFixed(*workload));
     m_whatIf->setFixedParameters(StepSummary::fixedParameters(*workload));
-    m_detailsPanel->showWorkload(*workload);
+    const auto compiled = m_session->compiledModel();
+    m_detailsPanel->showWorkload(*workload, workload->kind == core::InputKind::BuiltinModel ? compiled.get() : nullptr);
 }
 
 void MainWindow::showEstimate(const std::shared_ptr<const engine::Evaluation>& evaluation)

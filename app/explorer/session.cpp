@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/explorer/session.h"
 
+#include "app/explorer/stepsummary.h"
 #include "core/chakra.h"
 #include "core/error.h"
 #if defined(FLINT_HAVE_MODELS)
@@ -171,7 +172,7 @@ Session::State Session::State::kept(std::size_t maxOps) const
 void Session::compile(const engine::Scenario& scenario, bool record)
 {
 #if defined(FLINT_HAVE_MODELS)
-    const QString name = QString::fromStdString(scenario.model->title + " — " + scenario.parallel.describe());
+    const QString name = StepSummary::modelTitle(*scenario.model, scenario.parallel);
     m_jobs.start(
         views::JobRunner::Kind::Load, tr("Compiling %1…").arg(name),
         [this, scenario, name, record,
@@ -215,7 +216,7 @@ void Session::adopt(std::shared_ptr<const engine::Evaluation> prepared, const QS
         const auto& model = m_scenario.model;
         const bool sameModel = model && before.scenario.model && before.scenario.model->name == model->name;
         recordStep(before,
-                   sameModel ? tr("strategy %1").arg(QString::fromStdString(m_scenario.parallel.describe()))
+                   sameModel ? tr("strategy %1").arg(StepSummary::strategy(m_scenario.parallel))
                    : model   ? tr("open %1").arg(QString::fromStdString(model->title))
                              : tr("open %1").arg(QFileInfo(path).fileName()),
                    false);

@@ -160,18 +160,80 @@ QString StepSummary::fixedParameters(const core::LoadedWorkload& workload)
         .arg(workload.workload.rankCount());
 }
 
-QString StepSummary::workloadHtml(const core::LoadedWorkload& workload)
+QString StepSummary::strategy(const core::model::ParallelConfig& p)
+{
+    using core::model::Phase;
+    using core::model::PipelineSchedule;
+    using core::model::Recompute;
+    using core::model::ZeroStage;
+    const QLocale locale;
+    const auto n = [&locale](std::int64_t value) { return locale.toString(static_cast<qlonglong>(value)); };
+    QString text = QStringLiteral("TP %1").arg(n(p.tp));
+    if (p.cp > 1)
+        text += QStringLiteral(" × CP %1").arg(n(p.cp));
+    text += QStringLiteral(" × PP %1 × DP %2").arg(n(p.pp), n(p.dp));
+    if (p.ep > 1)
+        text += QStringLiteral(" (EP %1)").arg(n(p.ep));
+    text += tr(" = %n rank(s)", nullptr, static_cast<int>(p.ranks()));
+    QStringList parts{text};
+    if (p.tp > 1 && p.sequenceParallel)
+        parts << QStringLiteral("SP");
+    if (p.tp > 1 && p.tpCommOverlap && p.phase == Phase::Training)
+        parts << tr("TP overlap");
+    if (p.phase == Phase::Training) {
+        if (p.pp > 1)
+            parts << (p.schedule == PipelineSchedule::GPipe ? QStringLiteral("GPipe")
+                      : p.schedule == PipelineSchedule::OneFOneB
+                          ? QStringLiteral("1F1B")
+                          : tr("interleaved 1F1B (%n chunk(s))", nullptr, static_cast<int>(p.virtualStages)));
+        parts << tr("%n microbatch(es) of %1", nullptr, static_cast<int>(p.microbatches())).arg(n(p.microbatchSize));
+        QString zero = p.zero == ZeroStage::None             ? tr("no ZeRO")
+                       : p.zero == ZeroStage::OptimizerState ? QStringLiteral("ZeRO-1")
+                       : p.zero == ZeroStage::Gradients      ? QStringLiteral("ZeRO-2")
+                                                             : QStringLiteral("ZeRO-3 (FSDP)");
+        if (p.zero == ZeroStage::Parameters && p.shardGroup() < p.dp)
+            zero += tr(" hybrid, shard groups of %1").arg(n(p.shardGroup()));
+        if (p.zero == ZeroStage::Parameters && !p.reshardAfterForward)
+            zero += tr(" without reshard after forward");
+        parts << zero;
+        if (p.zero != ZeroStage::Parameters && p.dp > 1 && !p.overlapGradReduce)
+            parts << tr("gradients reduced after the backward pass");
+        parts << (p.recompute == Recompute::None        ? tr("no recompute")
+                  : p.recompute == Recompute::Selective ? tr("selective recompute")
+                                                        : tr("full recompute"));
+    } else {
+        parts << (p.phase == Phase::Prefill ? tr("prefill, batch %1") : tr("decode, batch %1"))
+                     .arg(n(p.effectiveGlobalBatch()));
+    }
+    parts << qs(std::string(core::displayName(p.dtype)));
+    return parts.join(QStringLiteral(", "));
+}
+
+QString StepSummary::modelTitle(const core::model::TransformerConfig& model,
+                                const core::model::ParallelConfig& parallel)
+{
+    return qs(model.title) + QStringLiteral(" — ") + strategy(parallel);
+}
+
+QString StepSummary::workloadHtml(const core::LoadedWorkload& workload, const core::model::CompiledModel* compiled)
 {
     QString notes;
-    for (const auto& note : workload.notes)
-        notes += qs(note).toHtmlEscaped() + QStringLiteral("<br>");
+    if (compiled)
+        notes += tr("generated as StableHLO blocks, partitioned for the stage mesh %1 and composed into %n pipeline "
+                    "stage program(s) (docs/models.md)",
+                    nullptr, static_cast<int>(compiled->parallel.pp))
+                     .arg(qs(compiled->meshText).toHtmlEscaped()) +
+                 QStringLiteral("<br>");
+    else
+        for (const auto& note : workload.notes)
+            notes += qs(note).toHtmlEscaped() + QStringLiteral("<br>");
     if (!workload.warnings.empty()) {
         notes += tr("Warnings:<br>");
         for (const auto& w : workload.warnings)
             notes += QStringLiteral("• ") + qs(w).toHtmlEscaped() + QStringLiteral("<br>");
     }
     return tr("<b>%1</b><br>%2 ranks, %3 ops on rank 0, %4 communicator groups<br>%5")
-        .arg(qs(workload.name).toHtmlEscaped())
+        .arg((compiled ? modelTitle(compiled->model, compiled->parallel) : qs(workload.name)).toHtmlEscaped())
         .arg(workload.workload.rankCount())
         .arg(workload.workload.programOf(0).ops.size())
         .arg(workload.workload.groups.size())

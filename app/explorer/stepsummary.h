@@ -32,8 +32,15 @@ public:
     static QString fixedParameters(const core::LoadedWorkload& workload);
     /// Why the Parallelism panel is disabled for a file (empty for a built-in model).
     static QString parallelismFixed(const core::LoadedWorkload& workload);
-    /// The workload's name, size, notes and warnings.
-    static QString workloadHtml(const core::LoadedWorkload& workload);
+    /// The workload's name, size, notes and warnings. A built-in model's (`compiled` given) is named
+    /// and described in the interface's language, not in the engine's English.
+    static QString workloadHtml(const core::LoadedWorkload& workload,
+                                const core::model::CompiledModel* compiled = nullptr);
+    /// A parallel strategy in the interface's language: what core::model::ParallelConfig::describe
+    /// says ("TP 8 x PP 8 x DP 16 = 1,024 ranks, SP, 1F1B, 96 microbatches of 1, ZeRO-1, ...").
+    static QString strategy(const core::model::ParallelConfig& parallel);
+    /// "MODEL — STRATEGY" for a built-in model's scenario.
+    static QString modelTitle(const core::model::TransformerConfig& model, const core::model::ParallelConfig& parallel);
     /// A duration as the views write it.
     static QString duration(double seconds);
 };

@@ -2,6 +2,7 @@
 #include "app/explorer/sweeppage.h"
 
 #include "app/explorer/session.h"
+#include "app/explorer/stepsummary.h"
 #include "core/error.h"
 #include "core/estimator/estimate.h"
 #if defined(FLINT_HAVE_MODELS)
@@ -295,7 +296,7 @@ void SweepPage::redraw()
             m_table->setItem(row, column, new QTableWidgetItem(text));
         };
         cell(0, QString::number(point.value));
-        cell(1, QString::fromStdString(point.parallel().describe()));
+        cell(1, StepSummary::strategy(point.parallel()));
         cell(2, p.stepTime > 0 ? QLocale().toString(p.stepTime, 'f', 3) + QStringLiteral(" s") : QString());
         cell(3, p.tokensPerSecond > 0 ? QLocale().toString(p.tokensPerSecond, 'f', 0) : QString());
         cell(4, p.mfu > 0 ? QLocale().toString(100 * p.mfu, 'f', 1) + QStringLiteral("%") : QString());
