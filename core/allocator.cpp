@@ -3,9 +3,12 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <new>
+#include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -15,6 +18,7 @@
 #endif
 #if defined(__linux__)
 #include <sys/mman.h>
+#include <unistd.h>
 #endif
 
 namespace flint::core {
@@ -92,6 +96,45 @@ void unmapBlock(void* data, std::size_t capacity) noexcept
 #endif
 
 } // namespace
+
+void useHugePageHeap(char** argv)
+{
+#if defined(__GLIBC__) && defined(__linux__)
+    constexpr const char* kTunable = "glibc.malloc.hugetlb=1";
+    const char* tunables = std::getenv("GLIBC_TUNABLES");
+    if (argv == nullptr || argv[0] == nullptr || std::getenv("FLINT_NO_REEXEC") != nullptr ||
+        (tunables != nullptr && std::strstr(tunables, "glibc.malloc.hugetlb") != nullptr))
+        return;
+#if defined(__SANITIZE_ADDRESS__)
+    return; // AddressSanitizer's allocator is not glibc's: the tunable would change nothing
+#endif
+    // Processes started by an MPI launcher are left as they were started.
+    if (std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr || std::getenv("PMIX_RANK") != nullptr)
+        return;
+    // Valgrind runs the program inside its own: /proc/self/exe would be valgrind's tool.
+    if (const char* preload = std::getenv("LD_PRELOAD"); preload != nullptr && std::strstr(preload, "vgpreload"))
+        return;
+    {
+        std::FILE* mode = std::fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+        if (mode == nullptr)
+            return;
+        char text[128] = {};
+        const std::size_t read = std::fread(text, 1, sizeof text - 1, mode);
+        std::fclose(mode);
+        text[read] = '\0';
+        if (std::strstr(text, "[never]") != nullptr)
+            return;
+    }
+    const std::string value =
+        tunables != nullptr && *tunables != '\0' ? std::string(tunables) + ":" + kTunable : std::string(kTunable);
+    if (setenv("GLIBC_TUNABLES", value.c_str(), 1) != 0)
+        return;
+    execv("/proc/self/exe", argv);
+    // Not restarted (no /proc, say): go on with the default heap; the variable is harmless.
+#else
+    (void)argv;
+#endif
+}
 
 void retainFreedMemory()
 {

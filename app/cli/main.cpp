@@ -34,6 +34,9 @@ std::string usage()
 
 int main(int argc, char** argv)
 {
+    // First: restarts the program when it applies; not for a usage line, --help or --version.
+    if (argc >= 2 && argv[1][0] != '-' && std::strcmp(argv[1], "help") != 0)
+        flint::core::useHugePageHeap(argv);
     using namespace flint::app;
     // Protobuf logs parse failures to stderr itself; our errors say more, with the byte offset.
     google::protobuf::SetLogHandler(nullptr);

@@ -412,6 +412,7 @@ void benchParallelism(int rounds)
 
 int main(int argc, char** argv)
 {
+    flint::core::useHugePageHeap(argv); // as the explorer does
     if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);

@@ -45,6 +45,7 @@ QString languageArgument(const QStringList& arguments)
 
 int main(int argc, char** argv)
 {
+    flint::core::useHugePageHeap(argv); // first: restarts the program when it applies
     if (!canShowWindows()) {
         const bool screenshot = [&] {
             for (int i = 1; i < argc; ++i)
