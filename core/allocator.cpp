@@ -100,14 +100,16 @@ void unmapBlock(void* data, std::size_t capacity) noexcept
 void useHugePageHeap(char** argv)
 {
 #if defined(__GLIBC__) && defined(__linux__)
+#if defined(__SANITIZE_ADDRESS__)
+    constexpr bool kSanitized = true; // AddressSanitizer's allocator is not glibc's: nothing to gain
+#else
+    constexpr bool kSanitized = false;
+#endif
     constexpr const char* kTunable = "glibc.malloc.hugetlb=1";
     const char* tunables = std::getenv("GLIBC_TUNABLES");
-    if (argv == nullptr || argv[0] == nullptr || std::getenv("FLINT_NO_REEXEC") != nullptr ||
+    if (kSanitized || argv == nullptr || argv[0] == nullptr || std::getenv("FLINT_NO_REEXEC") != nullptr ||
         (tunables != nullptr && std::strstr(tunables, "glibc.malloc.hugetlb") != nullptr))
         return;
-#if defined(__SANITIZE_ADDRESS__)
-    return; // AddressSanitizer's allocator is not glibc's: the tunable would change nothing
-#endif
     // Processes started by an MPI launcher are left as they were started.
     if (std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr || std::getenv("PMIX_RANK") != nullptr)
         return;
