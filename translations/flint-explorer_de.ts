@@ -655,13 +655,6 @@ auf %2</translation>
         <source>&lt;br&gt;&lt;small&gt;compute includes %1 lost to communication running beside it (%2% of the overlap)&lt;/small&gt;</source>
         <translation>&lt;br&gt;&lt;small&gt;die Rechenzeit enthält %1, die an nebenher laufende Kommunikation verloren gehen (%2 % der Überlappung)&lt;/small&gt;</translation>
     </message>
-    <message numerus="yes">
-        <source> = %n rank(s)</source>
-        <translation>
-            <numerusform> = %n Rang</numerusform>
-            <numerusform> = %n Ränge</numerusform>
-        </translation>
-    </message>
     <message>
         <source>TP overlap</source>
         <translation>TP-Überlappung</translation>
@@ -721,6 +714,13 @@ auf %2</translation>
         <translation>
             <numerusform>als StableHLO-Blöcke erzeugt, für das Stufen-Mesh %1 partitioniert und zu %n Pipeline-Stufenprogramm zusammengesetzt (docs/models.md)</numerusform>
             <numerusform>als StableHLO-Blöcke erzeugt, für das Stufen-Mesh %1 partitioniert und zu %n Pipeline-Stufenprogrammen zusammengesetzt (docs/models.md)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> = %Ln rank(s)</source>
+        <translation>
+            <numerusform> = %Ln Rang</numerusform>
+            <numerusform> = %Ln Ränge</numerusform>
         </translation>
     </message>
 </context>

@@ -652,12 +652,6 @@ on %2</source>
         <source>&lt;br&gt;&lt;small&gt;compute includes %1 lost to communication running beside it (%2% of the overlap)&lt;/small&gt;</source>
         <translation>&lt;br&gt;&lt;small&gt;计算时间包含因同时运行的通信而损失的 %1（重叠时间的 %2%）&lt;/small&gt;</translation>
     </message>
-    <message numerus="yes">
-        <source> = %n rank(s)</source>
-        <translation>
-            <numerusform> = %n 个 rank</numerusform>
-        </translation>
-    </message>
     <message>
         <source>TP overlap</source>
         <translation>TP 重叠</translation>
@@ -714,6 +708,12 @@ on %2</source>
         <source>generated as StableHLO blocks, partitioned for the stage mesh %1 and composed into %n pipeline stage program(s) (docs/models.md)</source>
         <translation>
             <numerusform>以 StableHLO 块生成，按阶段网格 %1 划分，并组合为 %n 个流水线阶段程序（docs/models.md）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> = %Ln rank(s)</source>
+        <translation>
+            <numerusform> = %Ln 个 rank</numerusform>
         </translation>
     </message>
 </context>

@@ -174,7 +174,7 @@ QString StepSummary::strategy(const core::model::ParallelConfig& p)
     text += QStringLiteral(" × PP %1 × DP %2").arg(n(p.pp), n(p.dp));
     if (p.ep > 1)
         text += QStringLiteral(" (EP %1)").arg(n(p.ep));
-    text += tr(" = %n rank(s)", nullptr, static_cast<int>(p.ranks()));
+    text += tr(" = %Ln rank(s)", nullptr, static_cast<int>(p.ranks()));
     QStringList parts{text};
     if (p.tp > 1 && p.sequenceParallel)
         parts << QStringLiteral("SP");
@@ -234,10 +234,9 @@ QString StepSummary::workloadHtml(const core::LoadedWorkload& workload, const co
     }
     return tr("<b>%1</b><br>%2 ranks, %3 ops on rank 0, %4 communicator groups<br>%5")
         .arg((compiled ? modelTitle(compiled->model, compiled->parallel) : qs(workload.name)).toHtmlEscaped())
-        .arg(workload.workload.rankCount())
-        .arg(workload.workload.programOf(0).ops.size())
-        .arg(workload.workload.groups.size())
-        .arg(notes);
+        .arg(QLocale().toString(static_cast<qulonglong>(workload.workload.rankCount())),
+             QLocale().toString(static_cast<qulonglong>(workload.workload.programOf(0).ops.size())),
+             QLocale().toString(static_cast<qulonglong>(workload.workload.groups.size())), notes);
 }
 
 } // namespace flint::app
