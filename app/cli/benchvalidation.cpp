@@ -38,6 +38,10 @@ enum class Metric {
     /// torchtitan's performance tables: tokens per second per GPU (global batch x sequence / step
     /// time / GPUs); no FLOPs formula involved.
     TokensPerGpu,
+    /// Megatron-Core's own throughput, per GPU in TFLOP/s: num_floating_point_operations of
+    /// megatron/training/training.py at the commit of the table (f2e5db4), which for a GPT with
+    /// multi-head attention and an FFN of 4h is 72 B s l h^2 (1 + s/6h + V/12lh) per step.
+    MegatronCoreTflops,
 };
 
 struct Row {
@@ -242,6 +246,52 @@ void appendNemoRows(std::vector<Row>& rows)
         {bridgeTable + ", Qwen3 30B-A3B, EP 16", qwen3, qwen3Parallel, "dgx-h100-ib", Metric::TokensPerGpu, 8960});
 }
 
+/// Megatron-Core's weak scaling on H100 (NVIDIA/Megatron-LM README, "Training Speed and
+/// Scalability", the table images/model_table.png added in f2e5db4 of 2024-07-15, Megatron-Core
+/// r0.8.0): GPT models with a vocabulary of 131,072 and sequences of 4,096, up to 6,144 H100s, with
+/// --overlap-grad-reduce, --overlap-param-gather (the distributed optimizer: our ZeRO-1) and
+/// --tp-comm-overlap (which needs sequence parallelism). Per-GPU TFLOP/s as Megatron counts them.
+/// Not stated, so Megatron-LM's defaults: multi-head attention with an FFN of 4h, tied embeddings,
+/// learned positions, microbatch 1, no activation recomputation, 1F1B without virtual stages, BF16
+/// (the table's MFU column is the TFLOP/s over the dense BF16 peak), Transformer Engine's fused
+/// attention (cuDNN); the cluster is NVIDIA's DGX H100 with 400 Gb/s InfiniBand per GPU.
+void appendMegatronCoreRows(std::vector<Row>& rows)
+{
+    struct Weak {
+        const char* name;
+        std::int64_t heads, hidden, layers, tp, pp, dp, batch;
+        double tflops;
+    };
+    const std::vector<Weak> weak = {
+        {"1.7B", 16, 2048, 24, 1, 1, 48, 192, 408.8},      {"7.1B", 32, 4096, 30, 2, 1, 48, 192, 465.9},
+        {"16B", 48, 6144, 32, 4, 1, 48, 192, 489.1},       {"32B", 56, 7168, 48, 8, 1, 48, 192, 459.6},
+        {"70B", 64, 8192, 84, 8, 2, 48, 384, 419.7},       {"119B", 80, 10240, 92, 8, 4, 48, 768, 420.5},
+        {"177B", 96, 12288, 96, 8, 6, 48, 1152, 432.8},    {"314B", 128, 16384, 96, 8, 8, 48, 1536, 474.4},
+        {"462B", 144, 18432, 112, 8, 16, 48, 3072, 459.9},
+    };
+    for (const Weak& w : weak) {
+        TransformerConfig m = megatronGpt(w.name, w.heads, w.hidden, w.layers);
+        m.source = "Megatron-LM README (f2e5db4), images/model_table.png";
+        m.vocab = 131072;
+        m.seqLen = 4096;
+        m.attentionDropout = 0; // inside the fused attention kernel
+        ParallelConfig p;
+        p.tp = w.tp;
+        p.pp = w.pp;
+        p.dp = w.dp;
+        p.globalBatch = w.batch;
+        p.microbatchSize = 1;
+        p.sequenceParallel = true;
+        p.tpCommOverlap = w.tp > 1;
+        p.recompute = core::model::Recompute::None;
+        p.zero = core::model::ZeroStage::OptimizerState;
+        const std::int64_t gpus = w.tp * w.pp * w.dp;
+        rows.push_back(
+            {"Megatron-Core r0.8.0 H100 weak scaling, " + std::string(w.name) + ", " + std::to_string(gpus) + " GPUs",
+             m, p, "dgx-h100-ib", Metric::MegatronCoreTflops, w.tflops});
+    }
+}
+
 /// PyTorch FSDP (FSDP1) as IBM and Meta measured it, without torch.compile: "Maximizing training
 /// throughput using PyTorch FSDP" (PyTorch blog, 2024-03-13, Table 1; the same figures as
 /// foundation-model-stack/fms-fsdp README.md at 4ffb9bd). Llama 2 architectures (fms-fsdp
@@ -410,6 +460,7 @@ std::vector<Row> publishedRows(bool quick)
     rows.push_back({titan + ", Llama 3 70B, batch 1, full AC", *core::model::findModel("llama3-70b"),
                     fsdp(64, 1, core::model::Recompute::Full), "dgx-a100-ib", Metric::TokensPerGpu, 331});
     appendNemoRows(rows);
+    appendMegatronCoreRows(rows);
     appendIbmFsdpRows(rows);
     appendMosaicRows(rows);
     return rows;
@@ -436,6 +487,8 @@ double estimateMetric(const Row& row, const engine::Evaluation& evaluation)
         return 100 * evaluation.figures->mfu;
     case Metric::TokensPerGpu:
         return b * s / (stepTime * gpus);
+    case Metric::MegatronCoreTflops:
+        return 72 * b * s * l * h * h * (1 + s / (6 * h) + v / (12 * l * h)) / (stepTime * gpus) / 1e12;
     }
     return 0;
 }
@@ -485,7 +538,8 @@ int runValidation(const std::vector<std::string>& arguments)
                       row.parallel.cp > 1 ? (" CP" + std::to_string(row.parallel.cp)).c_str() : "",
                       row.parallel.ep > 1 ? (" (EP " + std::to_string(row.parallel.ep) + ")").c_str() : "",
                       static_cast<long long>(row.parallel.effectiveGlobalBatch()));
-        const char* unit = row.metric == Metric::MegatronTflops ? "TFLOP/s per GPU"
+        const char* unit = row.metric == Metric::MegatronTflops || row.metric == Metric::MegatronCoreTflops
+                               ? "TFLOP/s per GPU"
                            : row.metric == Metric::TokensPerGpu ? "tokens/s per GPU"
                                                                 : "% MFU";
         std::printf("%-74s %6lld  %-34s %9.1f %9.1f %+7.1f%% %7.1fs  %s\n", row.source.c_str(),
