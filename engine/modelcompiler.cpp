@@ -591,12 +591,12 @@ std::vector<std::pair<std::string, std::string>> ModelCompiler::blockTexts(const
         if (training) {
             add(Block::LayerBackward, isMoe);
             add(Block::LayerGradientSync, isMoe);
-            if (parallel.zero == ZeroStage::Parameters)
+            if (parallel.gathersParametersPerLayer())
                 add(Block::LayerParameterGather, isMoe);
         }
     }
     add(Block::HeadForward, false);
-    if (training && parallel.zero == ZeroStage::Parameters) {
+    if (training && parallel.gathersParametersPerLayer()) {
         add(Block::EmbeddingParameterGather, false);
         add(Block::HeadParameterGather, false);
     }
@@ -709,6 +709,8 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
     // flat parameter before it computes and reduce-scatters its gradients after every microbatch's
     // backward pass (docs/models.md, "ZeRO-3 and FSDP").
     const bool fsdp = training && parallel.zero == ZeroStage::Parameters;
+    // ZeRO-1/2 with overlapped parameter gathers: the layers gather before their first forward pass.
+    const bool gatherFirst = training && !fsdp && parallel.gathersParametersPerLayer();
     std::shared_ptr<const LoweredBlock> fwd[2], bwd[2], sync[2], gather[2];
     for (int isMoe = 0; isMoe < 2; ++isMoe) {
         if (!(isMoe ? hasMoe : hasDense))
@@ -718,7 +720,7 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
             bwd[isMoe] = lowerBlock(Block::LayerBackward, isMoe);
             sync[isMoe] = lowerBlock(Block::LayerGradientSync, isMoe);
         }
-        if (fsdp)
+        if (fsdp || gatherFirst)
             gather[isMoe] = lowerBlock(Block::LayerParameterGather, isMoe);
     }
     const auto embF = lowerBlock(Block::EmbeddingForward, false);
@@ -730,7 +732,7 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
         embSync = lowerBlock(Block::EmbeddingGradientSync, false);
         headSync = lowerBlock(Block::HeadGradientSync, false);
     }
-    if (fsdp) {
+    if (fsdp || gatherFirst) {
         embGather = lowerBlock(Block::EmbeddingParameterGather, false);
         headGather = lowerBlock(Block::HeadParameterGather, false);
     }
@@ -879,18 +881,24 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
                     entry.push_back(builder.transfer(false, from, fwdTag(vstage, step.microbatch), p2pBytes,
                                                      mbScope + "/pipeline", "recv_activations", {}));
                 }
+                // ZeRO-3 gathers before every forward pass; ZeRO-1/2 with overlapped gathers before the
+                // first (the updated weights of the previous step).
+                const bool gatherNow = fsdp || (gatherFirst && step.microbatch == 0);
+                const auto gathered = [gatherNow](const std::shared_ptr<const LoweredBlock>& block) {
+                    return gatherNow ? block.get() : nullptr;
+                };
                 if (first)
-                    units.push_back({embF.get(), mbScope + "/embedding/forward", embGather.get(), nullptr, {}});
+                    units.push_back({embF.get(), mbScope + "/embedding/forward", gathered(embGather), nullptr, {}});
                 for (std::int64_t layer : chunk) {
                     const int isMoe = model.isMoeLayer(layer) ? 1 : 0;
                     units.push_back({fwd[isMoe].get(),
                                      mbScope + "/layer " + std::to_string(layer) + "/forward",
-                                     gather[isMoe].get(),
+                                     gathered(gather[isMoe]),
                                      nullptr,
                                      {}});
                 }
                 if (last)
-                    units.push_back({headF.get(), mbScope + "/head/forward", headGather.get(), nullptr, {}});
+                    units.push_back({headF.get(), mbScope + "/head/forward", gathered(headGather), nullptr, {}});
                 const std::vector<std::uint64_t> exits = runUnits(units, entry);
                 if (!last)
                     builder.transfer(true, (stage + 1) % pp, fwdTag(vstage + 1, step.microbatch), p2pBytes,
@@ -915,7 +923,7 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
                 const std::int64_t layer = *it;
                 const int isMoe = model.isMoeLayer(layer) ? 1 : 0;
                 units.push_back({bwd[isMoe].get(), mbScope + "/layer " + std::to_string(layer) + "/backward",
-                                 parallel.reshardAfterForward ? gather[isMoe].get() : nullptr,
+                                 fsdp && parallel.reshardAfterForward ? gather[isMoe].get() : nullptr,
                                  syncNow ? sync[isMoe].get() : nullptr, syncPrefix + "layer " + std::to_string(layer)});
             }
             if (first)

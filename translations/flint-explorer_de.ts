@@ -723,6 +723,10 @@ auf %2</translation>
             <numerusform> = %Ln Ränge</numerusform>
         </translation>
     </message>
+    <message>
+        <source>weights gathered during the forward pass</source>
+        <translation>Gewichte während des Vorwärtslaufs gesammelt</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::SweepPage</name>

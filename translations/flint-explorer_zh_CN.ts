@@ -716,6 +716,10 @@ on %2</source>
             <numerusform> = %Ln 个 rank</numerusform>
         </translation>
     </message>
+    <message>
+        <source>weights gathered during the forward pass</source>
+        <translation>权重在前向传播期间收集</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::SweepPage</name>

@@ -285,6 +285,7 @@ void appendMegatronCoreRows(std::vector<Row>& rows)
         p.tpCommOverlap = w.tp > 1;
         p.recompute = core::model::Recompute::None;
         p.zero = core::model::ZeroStage::OptimizerState;
+        p.overlapParamGather = true;
         const std::int64_t gpus = w.tp * w.pp * w.dp;
         rows.push_back(
             {"Megatron-Core r0.8.0 H100 weak scaling, " + std::string(w.name) + ", " + std::to_string(gpus) + " GPUs",

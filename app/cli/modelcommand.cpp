@@ -49,6 +49,11 @@ std::vector<OptionSpec> withStrategyOptions(std::vector<OptionSpec> own)
          0,
          {},
          "ZeRO 0-2: reduce gradients after the whole backward pass (Megatron-LM's local DDP before 2023)"},
+        {"overlap-param-gather",
+         0,
+         {},
+         "ZeRO 1-2: gather the updated weights layer by layer during the forward pass, not after the optimizer "
+         "(Megatron-Core's --overlap-param-gather)"},
         {"recompute", 0, "MODE", "activation recomputation: none, selective (default), full"},
         {"dtype", 0, "TYPE", "matmul precision: bf16 (default) or fp8"},
         {"phase", 0, "NAME", "train (default), prefill or decode"},
@@ -163,6 +168,8 @@ core::model::ParallelConfig strategyFromCli(const CommandLine& cli, core::model:
         p.reshardAfterForward = false;
     if (cli.has("no-overlap-grad-reduce"))
         p.overlapGradReduce = false;
+    if (cli.has("overlap-param-gather"))
+        p.overlapParamGather = true;
     if (cli.has("hsdp-shard"))
         p.hsdpShard = positive(cli, "hsdp-shard", 1);
     return p;

@@ -112,6 +112,22 @@ struct ParallelConfig {
     /// the whole backward pass, as Megatron-LM's local DDP did before 2023 (training.py's
     /// "backward-params-all-reduce" after forward_backward_func).
     bool overlapGradReduce = true;
+    /// ZeRO-1/2: the distributed optimizer's all-gather of the updated bf16 weights split by layer and
+    /// overlapped with the next step's forward pass, as Megatron-Core's --overlap-param-gather does
+    /// it (r0.8.0, distrib_optimizer.py: the first bucket's all-gather launched before the forward
+    /// pass, each next one when the forward pass reaches the bucket before it). A one-step model puts
+    /// each layer's gather before its first forward pass (microbatch 0), the next layer's issued when
+    /// this one may start. Off (Megatron-LM's default), the stage's weights are gathered in one
+    /// all-gather after the optimizer, before the step ends.
+    bool overlapParamGather = false;
+    /// Whether the layers gather their parameters before their forward pass (ZeRO-3 on every
+    /// microbatch; ZeRO-1/2 with overlapParamGather on the first), rather than the optimizer after
+    /// its update.
+    bool gathersParametersPerLayer() const
+    {
+        return phase == Phase::Training &&
+               (zero == ZeroStage::Parameters || (zero != ZeroStage::None && overlapParamGather && dp > 1));
+    }
     /// ZeRO-3 hybrid sharding (PyTorch FSDP's HYBRID_SHARD, HSDP): parameters, gradients and optimizer
     /// state sharded over groups of this many consecutive data-parallel ranks and replicated across
     /// the DP / hsdpShard groups; gradients are reduce-scattered inside a group, then all-reduced

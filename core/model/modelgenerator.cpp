@@ -1107,7 +1107,9 @@ std::string parameterGatherBlock(const Shape& sh, Block block, Block unit, bool 
             continue;
         const FlatParameter flat = flatParameter(sh, params, expert);
         const Value shard = e.arg(expert ? "expert_parameters" : "parameters", flat.shape, flat.shard);
-        results.push_back(e.constrain(shard, flat.whole, expert ? "fsdp/all_gather_experts" : "fsdp/all_gather"));
+        const char* name = sh.fullySharded() ? (expert ? "fsdp/all_gather_experts" : "fsdp/all_gather")
+                                             : (expert ? "zero/all_gather_experts" : "zero/all_gather");
+        results.push_back(e.constrain(shard, flat.whole, name));
         shardings.push_back(flat.whole);
     }
     return e.module(moduleName(block, moe), sh.mesh, results, shardings, header(sh, block, moe));
@@ -1296,7 +1298,7 @@ std::string optimizerBlock(const Shape& sh, double stageParameters)
     e.scope("");
     std::vector<Value> results{nw, nm1, nm2};
     std::vector<Sharding> shardings{shard, shard, shard};
-    if (zero && sh.parallel.zero != ZeroStage::Parameters) {
+    if (zero && !sh.parallel.gathersParametersPerLayer()) {
         results.push_back(e.constrain(bf, {sh.tp, {}}, "optimizer/gather_weights"));
         shardings.push_back({sh.tp, {}});
     } else {

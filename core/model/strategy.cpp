@@ -208,6 +208,8 @@ std::string ParallelConfig::describe() const
             text += " without reshard after forward";
         if (zero != ZeroStage::Parameters && dp > 1 && !overlapGradReduce)
             text += ", gradients reduced after the backward pass";
+        if (zero != ZeroStage::None && zero != ZeroStage::Parameters && dp > 1 && overlapParamGather)
+            text += ", weights gathered during the forward pass";
         text += ", " + std::string(displayName(recompute)) + " recompute";
     } else {
         text += ", " + std::string(displayName(phase)) + ", batch " + number(effectiveGlobalBatch());

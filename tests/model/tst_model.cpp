@@ -301,6 +301,53 @@ private Q_SLOTS:
         QCOMPARE(scattered.groups, (std::set<std::vector<std::int32_t>>{{0, 1, 2}}));
     }
 
+    void zeroOneGathersWeightsDuringTheForwardPassWhenAsked()
+    {
+        // ZeRO-1 on DP 3 with 2 microbatches. By default the optimizer all-gathers the stage's updated
+        // bf16 weights at the end of the step; with overlapParamGather (Megatron-Core's
+        // --overlap-param-gather) it gathers nothing and each layer, the embedding and the head
+        // gather their weights once, before their forward pass of microbatch 0, over the same group.
+        const TransformerConfig tiny = tinyModel();
+        ParallelConfig p;
+        p.dp = 3;
+        p.globalBatch = 6;
+        ModelCompiler compiler;
+        const CompiledModel atEnd = compiler.compile(tiny, p);
+        const Count optimizerGather = collectives(atEnd.workload, 1, CollectiveKind::AllGather, "optimizer");
+        QCOMPARE(optimizerGather.ops, std::size_t{1});
+        for (const Op& op : atEnd.workload.programOf(1).ops)
+            QVERIFY2(!has(op.scope, "zero/all_gather"), op.scope.c_str());
+        p.overlapParamGather = true;
+        QVERIFY(p.describe().find("weights gathered during the forward pass") != std::string::npos);
+        const CompiledModel c = compiler.compile(tiny, p);
+        QCOMPARE(c.workload.validate(), std::string());
+        QCOMPARE(collectives(c.workload, 1, CollectiveKind::AllGather, "optimizer").ops, std::size_t{0});
+        std::size_t layers = 0, others = 0;
+        std::uint64_t bytes = 0;
+        for (const Op& op : c.workload.programOf(1).ops) {
+            if (op.kind != OpKind::Collective || op.collective != CollectiveKind::AllGather ||
+                !has(op.scope, "zero/all_gather"))
+                continue;
+            QVERIFY2(op.scope.rfind("microbatch 0/", 0) == 0, op.scope.c_str());
+            QVERIFY2(has(op.scope, "/forward/"), op.scope.c_str());
+            QCOMPARE(c.workload.membersOf(1, op), (std::vector<std::int32_t>{0, 1, 2}));
+            bytes += op.commBytes;
+            // The flat bf16 parameter padded to a multiple of 3 (as in the FSDP test below), a third
+            // per rank.
+            if (has(op.scope, "/layer ")) {
+                QCOMPARE(op.commBytes, std::uint64_t{786'945 / 3 * 2});
+                ++layers;
+            } else {
+                ++others;
+            }
+        }
+        QCOMPARE(layers, std::size_t{2});
+        QCOMPARE(others, std::size_t{2}); // the embedding and the head
+        // About the bytes the optimizer gathered (each unit padded on its own instead of the stage).
+        QVERIFY2(bytes >= optimizerGather.bytes && bytes <= optimizerGather.bytes + 4 * 2,
+                 qPrintable(QStringLiteral("%1 against %2").arg(bytes).arg(optimizerGather.bytes)));
+    }
+
     void fsdpGathersPerUnitAndReduceScattersPerMicrobatch()
     {
         // ZeRO-3 / FSDP on DP 3 (which divides none of the tiny model's dimensions: FSDP pads its flat
