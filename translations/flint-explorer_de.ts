@@ -1589,6 +1589,22 @@ auf %2</translation>
         <source>decode</source>
         <translation>Decode</translation>
     </message>
+    <message>
+        <source>Overlap gradient reduction</source>
+        <translation>Gradientenreduktion überlappen</translation>
+    </message>
+    <message>
+        <source>ZeRO 0-2: reduce each layer&apos;s gradients once its last backward pass has produced them, behind the rest of the backward pass (PyTorch DDP, Megatron-LM&apos;s --overlap-grad-reduce); off, after the whole backward pass</source>
+        <translation>ZeRO 0-2: die Gradienten jeder Schicht reduzieren, sobald ihr letzter Rückwärtslauf sie erzeugt hat, hinter dem Rest des Rückwärtslaufs (PyTorch DDP, --overlap-grad-reduce von Megatron-LM); aus: nach dem ganzen Rückwärtslauf</translation>
+    </message>
+    <message>
+        <source>Overlap parameter gather</source>
+        <translation>Parameter-Sammeln überlappen</translation>
+    </message>
+    <message>
+        <source>ZeRO 1-2: gather the updated weights layer by layer during the forward pass (Megatron-Core&apos;s --overlap-param-gather); off, after the optimizer</source>
+        <translation>ZeRO 1-2: die aktualisierten Gewichte Schicht für Schicht während des Vorwärtslaufs sammeln (--overlap-param-gather von Megatron-Core); aus: nach dem Optimierer</translation>
+    </message>
 </context>
 <context>
     <name>flint::views::TimelinePage</name>

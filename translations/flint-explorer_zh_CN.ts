@@ -1577,6 +1577,22 @@ on %2</source>
         <source>decode</source>
         <translation>解码</translation>
     </message>
+    <message>
+        <source>Overlap gradient reduction</source>
+        <translation>梯度归约重叠</translation>
+    </message>
+    <message>
+        <source>ZeRO 0-2: reduce each layer&apos;s gradients once its last backward pass has produced them, behind the rest of the backward pass (PyTorch DDP, Megatron-LM&apos;s --overlap-grad-reduce); off, after the whole backward pass</source>
+        <translation>ZeRO 0-2：每层梯度在其最后一次反向传播产生后即进行归约，与其余反向传播重叠（PyTorch DDP、Megatron-LM 的 --overlap-grad-reduce）；关闭时在整个反向传播之后进行</translation>
+    </message>
+    <message>
+        <source>Overlap parameter gather</source>
+        <translation>参数收集重叠</translation>
+    </message>
+    <message>
+        <source>ZeRO 1-2: gather the updated weights layer by layer during the forward pass (Megatron-Core&apos;s --overlap-param-gather); off, after the optimizer</source>
+        <translation>ZeRO 1-2：在前向传播期间逐层收集更新后的权重（Megatron-Core 的 --overlap-param-gather）；关闭时在优化器之后收集</translation>
+    </message>
 </context>
 <context>
     <name>flint::views::TimelinePage</name>

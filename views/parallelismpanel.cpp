@@ -61,6 +61,7 @@ ParallelismPanel::ParallelismPanel(QWidget* parent)
     m_microbatch = degree(this, 4096, tr("Sequences per microbatch"));
     m_globalBatch = degree(this, 1 << 24, tr("Sequences per step"));
     m_zero = new QComboBox(this);
+    m_zero->setObjectName(QStringLiteral("zero"));
     m_zero->addItem(tr("none", "ZeRO stage"), static_cast<int>(ZeroStage::None));
     m_zero->addItem(QStringLiteral("ZeRO-1"), static_cast<int>(ZeroStage::OptimizerState));
     m_zero->addItem(QStringLiteral("ZeRO-2"), static_cast<int>(ZeroStage::Gradients));
@@ -91,6 +92,15 @@ ParallelismPanel::ParallelismPanel(QWidget* parent)
     m_hsdpShard->setObjectName(QStringLiteral("hsdpShard"));
     m_reshard->setToolTip(tr("ZeRO-3 (FSDP): free each layer's gathered parameters after its forward pass and "
                              "gather them again for its backward pass"));
+    m_overlapGrad = new QCheckBox(tr("Overlap gradient reduction"), this);
+    m_overlapGrad->setObjectName(QStringLiteral("overlapGradReduce"));
+    m_overlapGrad->setToolTip(tr("ZeRO 0-2: reduce each layer's gradients once its last backward pass has "
+                                 "produced them, behind the rest of the backward pass (PyTorch DDP, Megatron-LM's "
+                                 "--overlap-grad-reduce); off, after the whole backward pass"));
+    m_overlapGather = new QCheckBox(tr("Overlap parameter gather"), this);
+    m_overlapGather->setObjectName(QStringLiteral("overlapParamGather"));
+    m_overlapGather->setToolTip(tr("ZeRO 1-2: gather the updated weights layer by layer during the forward pass "
+                                   "(Megatron-Core's --overlap-param-gather); off, after the optimizer"));
     m_tp->setObjectName(QStringLiteral("tp"));
     m_pp->setObjectName(QStringLiteral("pp"));
     m_dp->setObjectName(QStringLiteral("dp"));
@@ -113,6 +123,8 @@ ParallelismPanel::ParallelismPanel(QWidget* parent)
     form->addRow(tr("ZeRO"), m_zero);
     form->addRow(QString(), m_reshard);
     form->addRow(tr("Shard group"), m_hsdpShard);
+    form->addRow(QString(), m_overlapGrad);
+    form->addRow(QString(), m_overlapGather);
     form->addRow(tr("Recompute"), m_recompute);
     form->addRow(tr("Matmul dtype"), m_dtype);
     form->addRow(tr("Phase"), m_phase);
@@ -148,13 +160,9 @@ ParallelismPanel::ParallelismPanel(QWidget* parent)
         setStrategy(m_models.at(static_cast<std::size_t>(index)), ParallelConfig{});
         check();
     });
-    for (QCheckBox* box : {m_sp, m_flash, m_reshard, m_tpOverlap})
+    for (QCheckBox* box : {m_sp, m_flash, m_reshard, m_tpOverlap, m_overlapGrad, m_overlapGather})
         connect(box, &QCheckBox::toggled, this, &ParallelismPanel::edited);
-    connect(m_zero, &QComboBox::currentIndexChanged, this, [this] {
-        const bool fsdp = static_cast<ZeroStage>(m_zero->currentData().toInt()) == ZeroStage::Parameters;
-        m_reshard->setEnabled(fsdp);
-        m_hsdpShard->setEnabled(fsdp);
-    });
+    connect(m_zero, &QComboBox::currentIndexChanged, this, &ParallelismPanel::enableZeroControls);
     setStrategy(m_models.front(), ParallelConfig{});
 }
 
@@ -189,9 +197,10 @@ void ParallelismPanel::setStrategy(const core::model::TransformerConfig& model,
     m_flash->setChecked(parallel.flashAttention);
     m_tpOverlap->setChecked(parallel.tpCommOverlap);
     m_reshard->setChecked(parallel.reshardAfterForward);
-    m_reshard->setEnabled(parallel.zero == core::model::ZeroStage::Parameters);
     m_hsdpShard->setValue(static_cast<int>(parallel.hsdpShard));
-    m_hsdpShard->setEnabled(parallel.zero == core::model::ZeroStage::Parameters);
+    m_overlapGrad->setChecked(parallel.overlapGradReduce);
+    m_overlapGather->setChecked(parallel.overlapParamGather);
+    enableZeroControls();
     m_updating = false;
     updateRanks();
     m_problems->clear();
@@ -231,7 +240,19 @@ core::model::ParallelConfig ParallelismPanel::parallel() const
     p.tpCommOverlap = m_tpOverlap->isChecked();
     p.reshardAfterForward = m_reshard->isChecked();
     p.hsdpShard = p.zero == ZeroStage::Parameters ? m_hsdpShard->value() : 0;
+    p.overlapGradReduce = m_overlapGrad->isChecked();
+    p.overlapParamGather = m_overlapGather->isChecked();
     return p;
+}
+
+void ParallelismPanel::enableZeroControls()
+{
+    using core::model::ZeroStage;
+    const auto zero = static_cast<ZeroStage>(m_zero->currentData().toInt());
+    m_reshard->setEnabled(zero == ZeroStage::Parameters);
+    m_hsdpShard->setEnabled(zero == ZeroStage::Parameters);
+    m_overlapGrad->setEnabled(zero != ZeroStage::Parameters);
+    m_overlapGather->setEnabled(zero == ZeroStage::OptimizerState || zero == ZeroStage::Gradients);
 }
 
 QString ParallelismPanel::problems() const
@@ -256,10 +277,7 @@ void ParallelismPanel::setActive(bool active, const QString& why)
         if (child != m_figures && child != m_problems && child != m_model && child != m_openFile)
             child->setEnabled(active);
     if (active) {
-        const bool fsdp =
-            static_cast<core::model::ZeroStage>(m_zero->currentData().toInt()) == core::model::ZeroStage::Parameters;
-        m_reshard->setEnabled(fsdp);
-        m_hsdpShard->setEnabled(fsdp);
+        enableZeroControls();
         updateRanks();
         return;
     }

@@ -62,6 +62,8 @@ private:
     void edited();
     void check();
     void updateRanks();
+    /// Enables the controls that apply to the chosen ZeRO stage.
+    void enableZeroControls();
 
     std::vector<core::model::TransformerConfig> m_models;
     QComboBox* m_model = nullptr;
@@ -82,8 +84,10 @@ private:
     QComboBox* m_phase = nullptr;
     QCheckBox* m_flash = nullptr;
     QCheckBox* m_tpOverlap = nullptr;
-    QCheckBox* m_reshard = nullptr;  ///< ZeRO-3 only
-    QSpinBox* m_hsdpShard = nullptr; ///< ZeRO-3 only; 0: all of DP
+    QCheckBox* m_reshard = nullptr;       ///< ZeRO-3 only
+    QSpinBox* m_hsdpShard = nullptr;      ///< ZeRO-3 only; 0: all of DP
+    QCheckBox* m_overlapGrad = nullptr;   ///< ZeRO 0-2 only
+    QCheckBox* m_overlapGather = nullptr; ///< ZeRO 1-2 only
     QLabel* m_problems = nullptr;
     QLabel* m_figures = nullptr;
     QTimer* m_debounce = nullptr;

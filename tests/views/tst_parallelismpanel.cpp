@@ -25,6 +25,7 @@ private Q_SLOTS:
     void invalidStrategyIsExplainedNotAnnounced();
     void aFileFixesTheParallelism();
     void choosingAModelWithAFileOpenReplacesItDeliberately();
+    void overlapChoicesFollowTheZeroStage();
 };
 
 namespace {
@@ -111,6 +112,36 @@ void TestParallelismPanel::choosingAModelWithAFileOpenReplacesItDeliberately()
     QCOMPARE(changed.count(), 1);
     QCOMPARE(changed.front().at(0).value<TransformerConfig>().name, llama8b().name);
     QCOMPARE(changed.front().at(1).value<ParallelConfig>().ranks(), std::int64_t{1});
+}
+
+void TestParallelismPanel::overlapChoicesFollowTheZeroStage()
+{
+    // Gradient-reduction overlap applies to ZeRO 0-2, parameter-gather overlap to ZeRO 1-2; both
+    // reach the strategy announced.
+    views::ParallelismPanel panel;
+    ParallelConfig p;
+    p.dp = 4;
+    panel.setStrategy(llama8b(), p);
+    auto* grad = panel.findChild<QCheckBox*>(QStringLiteral("overlapGradReduce"));
+    auto* gather = panel.findChild<QCheckBox*>(QStringLiteral("overlapParamGather"));
+    QVERIFY(grad && gather);
+    QVERIFY(grad->isChecked() && grad->isEnabled());      // ZeRO-1 by default
+    QVERIFY(!gather->isChecked() && gather->isEnabled()); // off by default, as in Megatron-LM
+    QSignalSpy changed(&panel, &views::ParallelismPanel::strategyChanged);
+    gather->setChecked(true);
+    QVERIFY(changed.wait(2000));
+    QVERIFY(changed.back().at(1).value<ParallelConfig>().overlapParamGather);
+    auto* zero = panel.findChild<QComboBox*>(QStringLiteral("zero"));
+    QVERIFY(zero);
+    zero->setCurrentIndex(zero->findText(QStringLiteral("ZeRO-3 (FSDP)")));
+    QVERIFY(!grad->isEnabled());
+    QVERIFY(!gather->isEnabled());
+    zero->setCurrentIndex(zero->findText(QStringLiteral("ZeRO-2")));
+    QVERIFY(grad->isEnabled());
+    QVERIFY(gather->isEnabled());
+    grad->setChecked(false);
+    QVERIFY(changed.wait(2000));
+    QVERIFY(!changed.back().at(1).value<ParallelConfig>().overlapGradReduce);
 }
 
 QTEST_MAIN(TestParallelismPanel)
