@@ -499,9 +499,10 @@ int runValidation(const std::vector<std::string>& arguments)
     CommandLine cli(
         "bench validation", "[--quick]",
         "Estimates the configurations whose training throughput was measured and published\n"
-        "(Megatron-LM weak scaling on A100s, selective recomputation, Llama 3 405B on H100s, PyTorch\n"
-        "FSDP on A100s and H100s from torchtitan, IBM and MosaicML llm-foundry, NeMo FP8 on H100s with a\n"
-        "mixture of experts among them) and prints measured, estimated and the error per row, then the mean\n"
+        "(Megatron-LM weak scaling on A100s, selective recomputation, Megatron-Core weak scaling on H100s,\n"
+        "Llama 3 405B on H100s, PyTorch FSDP on A100s and H100s from torchtitan, IBM and MosaicML\n"
+        "llm-foundry, NeMo FP8 on H100s with a mixture of experts among them) and prints measured, estimated and the "
+        "error per row, then the mean\n"
         "absolute percentage error per source and overall. Each figure uses the source's own metric and FLOPs "
         "formula.\n"
         "docs/validation.md explains the rows.",
@@ -557,8 +558,8 @@ int runValidation(const std::vector<std::string>& arguments)
 }
 
 const bool registered = Benchmarks::add({"validation",
-                                         "estimates against published measurements (Megatron-LM, Llama 3, torchtitan "
-                                         "and IBM FSDP, NeMo); error per row and MAPE",
+                                         "estimates against published measurements (Megatron-LM and Megatron-Core, "
+                                         "Llama 3, torchtitan, IBM and MosaicML FSDP, NeMo); error per row and MAPE",
                                          runValidation, 50});
 
 } // namespace
