@@ -198,7 +198,7 @@ QString StepSummary::strategy(const core::model::ParallelConfig& p)
         parts << zero;
         if (p.zero != ZeroStage::Parameters && p.dp > 1 && !p.overlapGradReduce)
             parts << tr("gradients reduced after the backward pass");
-        if (p.zero != ZeroStage::None && p.zero != ZeroStage::Parameters && p.dp > 1 && p.overlapParamGather)
+        if (p.zero != ZeroStage::Parameters && p.gathersParametersPerLayer())
             parts << tr("weights gathered during the forward pass");
         parts << (p.recompute == Recompute::None        ? tr("no recompute")
                   : p.recompute == Recompute::Selective ? tr("selective recompute")

@@ -1090,8 +1090,6 @@ void Simulator::arrive(std::uint32_t cls, std::uint32_t op, std::uint16_t stream
     };
     if (c.info->p2pIndex[op] == kNone) { // a collective
         const std::uint32_t group = groupOfSlot(c.rep, c.info->commOpInfo[c.info->commIndex[op]].slot);
-        if (m_groupMembers.empty())
-            m_groupMembers.resize(static_cast<std::size_t>(m_world) + 1);
         GroupMembers& members = m_groupMembers[group];
         if (!members.built) {
             std::vector<std::pair<std::uint32_t, std::uint32_t>> list;
@@ -1436,6 +1434,7 @@ std::shared_ptr<const EstimateResult> Simulator::run()
         c.commSeconds.assign(c.info->commOps, std::numeric_limits<double>::quiet_NaN());
     }
     allocateOpState(totalCommOps);
+    m_groupMembers.assign(static_cast<std::size_t>(m_world) + 1, {});
     // Compute kernels slowed by the communication kernels beside them (DeviceSpec::overlapSlowdown):
     // which ops overlap is known only once the step has run, so a first pass runs the step unslowed,
     // each compute op is lengthened by the slowdown times the communication it overlapped, and a
@@ -1531,8 +1530,7 @@ bool Simulator::modelledCompute(const ClassState& c, std::uint32_t op) const
     if (!c.times)
         return c.info->modelledCompute[op] != 0;
     const Op& o = c.info->program->ops[op];
-    return !onCommStream(o) &&
-           !usesRecordedTime(o, c.times ? c.times->durationMicros[op] : o.durationMicros, m_options);
+    return !onCommStream(o) && !usesRecordedTime(o, c.times->durationMicros[op], m_options);
 }
 
 bool Simulator::contend(double slowdown)

@@ -208,7 +208,7 @@ std::string ParallelConfig::describe() const
             text += " without reshard after forward";
         if (zero != ZeroStage::Parameters && dp > 1 && !overlapGradReduce)
             text += ", gradients reduced after the backward pass";
-        if (zero != ZeroStage::None && zero != ZeroStage::Parameters && dp > 1 && overlapParamGather)
+        if (zero != ZeroStage::Parameters && gathersParametersPerLayer())
             text += ", weights gathered during the forward pass";
         text += ", " + std::string(displayName(recompute)) + " recompute";
     } else {
