@@ -494,7 +494,7 @@ double estimateMetric(const Row& row, const engine::Evaluation& evaluation)
 int runValidation(const std::vector<std::string>& arguments)
 {
     CommandLine cli(
-        "bench validation", "[--quick]",
+        "bench validation", "[--quick] [--gemm-efficiency shape|best]",
         "Estimates the configurations whose training throughput was measured and published\n"
         "(Megatron-LM weak scaling on A100s, selective recomputation, Megatron-Core weak scaling on H100s,\n"
         "Llama 3 405B on H100s, PyTorch FSDP on A100s and H100s from torchtitan, IBM and MosaicML\n"
@@ -503,9 +503,15 @@ int runValidation(const std::vector<std::string>& arguments)
         "absolute percentage error per source and overall. Each figure uses the source's own metric and FLOPs "
         "formula.\n"
         "docs/validation.md explains the rows.",
-        {{"quick", 0, {}, "the small rows only: Narayanan et al.'s models on up to 64 GPUs (for tests)"}});
+        {{"quick", 0, {}, "the small rows only: Narayanan et al.'s models on up to 64 GPUs (for tests)"},
+         {"gemm-efficiency", 0, "MODE",
+          "shape (default: matmuls at the device's measured throughput by shape) or best (the device's best "
+          "efficiency for every matmul), to see what the table changes"}});
     if (!cli.parseOrShowHelp(arguments))
         return ExitSuccess;
+    const std::string gemmMode = cli.value("gemm-efficiency", "shape");
+    if (gemmMode != "shape" && gemmMode != "best")
+        throw UsageError("--gemm-efficiency must be shape or best");
     const std::vector<Row> rows = publishedRows(cli.has("quick"));
     core::model::ModelCompiler compiler;
     double sumAbs = 0;
@@ -521,6 +527,7 @@ int runValidation(const std::vector<std::string>& arguments)
         if (row.scaleOutGBps > 0)
             scenario.cluster.topology.dims.back().bandwidthGBps = core::fromDecimalGBps(row.scaleOutGBps);
         scenario.cluster.compute.attentionKernel = row.attention;
+        scenario.cluster.compute.gemmByShape = gemmMode == "shape";
         scenario.options.commMatrix = false;
         scenario.options.recordEvents = false;
         const engine::Evaluation evaluation = engine::evaluate(scenario, &compiler);

@@ -20,6 +20,9 @@ std::vector<OptionSpec> withClusterOptions(std::vector<OptionSpec> own, ModelAli
         {"attention-kernel", 0, "NAME",
          "fused attention implementation whose measured speed prices attention: fa2, cudnn, fa3 (default: the "
          "device's usual one)"},
+        {"gemm-efficiency", 0, "MODE",
+         "how matmuls are priced: shape (default: the device's measured GEMM throughput by M, N, K where it has a "
+         "table) or best (every matmul at the device's best measured efficiency)"},
         {"overlap-slowdown", 0, "X",
          "compute runs X times the overlap longer while communication runs beside it (default: the device's "
          "measured 0.189 on GPUs; 0 turns it off)"},
@@ -75,6 +78,12 @@ core::Cluster makeCluster(const CommandLine& cli, std::int64_t ranks, ModelAlias
         if (!kernel)
             throw UsageError("--attention-kernel must be fa2, cudnn, fa3 or default");
         cluster.compute.attentionKernel = *kernel;
+    }
+    if (cli.has("gemm-efficiency")) {
+        const std::string mode = cli.value("gemm-efficiency");
+        if (mode != "shape" && mode != "best")
+            throw UsageError("--gemm-efficiency must be shape or best");
+        cluster.compute.gemmByShape = mode == "shape";
     }
     if (cli.has("overlap-slowdown")) {
         const double slowdown = cli.decimal("overlap-slowdown", 0);

@@ -33,6 +33,11 @@ struct ComputeModel {
     /// Fraction of peak FLOP/s a kernel reaches. Unset: the device's measured matmul efficiency for
     /// the op's precision (DeviceSpec::matmulEfficiencyFor), or kDefaultFlopEfficiency without one.
     std::optional<double> flopEfficiency;
+    /// Matmuls (compute ops of GEMM-like arithmetic intensity with a known result shape) follow the
+    /// device's measured throughput table by shape (DeviceSpec::gemm, gemmtable.h) where it has one;
+    /// false: every matmul at the device's best measured efficiency, as on devices without a table.
+    /// An explicit flopEfficiency overrides both.
+    bool gemmByShape = true;
     double memoryEfficiency = 0.8; ///< fraction of peak memory bandwidth a kernel reaches
     double launchOverhead = 2e-6;  ///< seconds added to every device compute op (kernel launch)
     /// The fused-attention implementation whose measured throughput prices attention kernels

@@ -24,8 +24,10 @@ DeviceSpec make(std::string name, std::string title, std::string source, double 
 }
 
 /// `bf16` and `fp8`: measured fractions of the dense BF16 and FP8 peaks (0: none measured).
-DeviceSpec withMatmulEfficiency(DeviceSpec d, double bf16, double fp8, const char* source)
+DeviceSpec withMatmulEfficiency(DeviceSpec d, double bf16, double fp8, const char* source,
+                                GemmFamily gemm = GemmFamily::None)
 {
+    d.gemm = gemm;
     d.matmulEfficiency[static_cast<std::size_t>(Precision::BF16)] = bf16;
     d.matmulEfficiency[static_cast<std::size_t>(Precision::FP8)] = fp8;
     d.matmulEfficiencySource = source;
@@ -40,8 +42,10 @@ DeviceSpec withMatmulEfficiency(DeviceSpec d, double bf16, double fp8, const cha
 //   A100 SXM 271.2 / - (0.869; not applied, see the A100 entry), H100 SXM 794.5 (0.803) / 1402.6 (0.709), H200 SXM as
 //   H100 in BF16 / 1453.4 (0.734), B200 SXM 1745.0 (0.776) / 3432.5 (0.763), MI300X 668.4 (0.514) / not measured.
 // OpenXLA's measured sm_90 table (xla/service/gpu/model/matmul_interpolator_data.h) agrees for H100
-// BF16: 783.3 TFLOP/s at 4096^3 (0.79). These are the best shapes' figures: the GEMMs of large-model
-// training (thousands of tokens by thousands of features) run near them. No device-level GEMM
+// BF16: 780.2 TFLOP/s at 4096^3 (0.79). These are the best shapes' figures: the GEMMs of large-model
+// training (thousands of tokens by thousands of features) run near them. Smaller GEMMs follow the
+// measured throughput by shape of OpenXLA's tables where a device has one (DeviceSpec::gemm,
+// gemmtables.cpp: sm_90 for H100 and H200, sm_100 for B200, gfx942 for MI300X). No device-level GEMM
 // measurement was found for TPU v5p; it keeps the compute model's default.
 constexpr const char* kMamfSource = "Bekman, ML Engineering Open Book: maximum achievable matmul FLOPS (torch.mm)";
 
@@ -110,22 +114,22 @@ std::vector<DeviceSpec> makePresets()
         // BF16/FP16 1,979*, FP8 3,958* (* with sparsity); HBM3 3.35 TB/s, 80 GB.
         withHopperAttention(withMatmulEfficiency(make("H100", "NVIDIA H100 SXM5 80GB", "NVIDIA H100 datasheet (SXM)",
                                                       67, 67, 494.5, 989.5, 989.5, 1979, 3350, 80),
-                                                 794.5 / 989.5, 1402.6 / 1979, kMamfSource)),
+                                                 794.5 / 989.5, 1402.6 / 1979, kMamfSource, GemmFamily::Sm90)),
         // NVIDIA H200 Tensor Core GPU datasheet, SXM column: compute as H100 SXM; HBM3e 4.8 TB/s, 141 GB.
         withHopperAttention(withMatmulEfficiency(make("H200", "NVIDIA H200 SXM 141GB", "NVIDIA H200 datasheet (SXM)",
                                                       67, 67, 494.5, 989.5, 989.5, 1979, 4800, 141),
-                                                 794.5 / 989.5, 1453.4 / 1979, kMamfSource)),
+                                                 794.5 / 989.5, 1453.4 / 1979, kMamfSource, GemmFamily::Sm90)),
         // NVIDIA HGX B200 specifications, 8-GPU figures divided by 8: FP64 296 TF -> 37, FP32 600 TF -> 75,
         // TF32 18 PF* -> 1,125, BF16/FP16 36 PF* -> 2,250, FP8 72 PF* -> 4,500 (* sparse, halved);
         // HBM3e 64 TB/s -> 8 TB/s and 1,440 GB -> 180 GB per GPU.
         withMatmulEfficiency(make("B200", "NVIDIA B200 (HGX)", "NVIDIA HGX B200 specifications (per GPU)", 37, 75, 1125,
                                   2250, 2250, 4500, 8000, 180),
-                             1745.0 / 2250, 3432.5 / 4500, kMamfSource),
+                             1745.0 / 2250, 3432.5 / 4500, kMamfSource, GemmFamily::Sm100),
         // AMD Instinct MI300X data sheet: FP64 matrix 163.4, FP32 163.4, TF32 653.7, BF16/FP16 1,307.4,
         // FP8 2,614.9 TFLOP/s (dense); HBM3 5.3 TB/s, 192 GB.
         withMatmulEfficiency(make("MI300X", "AMD Instinct MI300X", "AMD Instinct MI300X data sheet", 163.4, 163.4,
                                   653.7, 1307.4, 1307.4, 2614.9, 5300, 192),
-                             668.4 / 1307.4, 0, kMamfSource),
+                             668.4 / 1307.4, 0, kMamfSource, GemmFamily::Gfx942),
         // Google Cloud TPU v5p documentation (system architecture): 459 TFLOP/s BF16, 918 TOPS INT8,
         // HBM 95 GB at 2,765 GB/s. No FP64/FP32/FP8 figures: those fall back to BF16 (XLA runs f32
         // matmuls as bf16 passes), which is optimistic for f32.

@@ -38,6 +38,11 @@ struct AttentionEfficiency {
     friend bool operator==(const AttentionEfficiency&, const AttentionEfficiency&) = default;
 };
 
+/// Which measured GEMM throughput table prices a device's matmuls by shape (gemmtable.h): NVIDIA
+/// Hopper (sm_90: H100, H200), Blackwell (sm_100: B200), AMD CDNA3 (gfx942: MI300X); None: no table,
+/// one efficiency per precision.
+enum class GemmFamily : std::uint8_t { None, Sm90, Sm100, Gfx942 };
+
 /// One accelerator: peak dense throughput per precision, memory bandwidth and capacity.
 ///
 /// Figures are dense (no structured sparsity) peaks from the vendor's datasheet, cited in devices.cpp.
@@ -55,6 +60,9 @@ struct DeviceSpec {
     /// at their best, as measured and published (0: no measurement); see matmulEfficiencyFor().
     std::array<double, static_cast<std::size_t>(Precision::Count)> matmulEfficiency{};
     std::string matmulEfficiencySource;
+    /// The measured table of GEMM throughput by shape this device's matmuls follow (None: the
+    /// efficiencies above for every shape).
+    GemmFamily gemm = GemmFamily::None;
 
     /// Measured fused-attention throughput per implementation (index AttentionKernel), and the one the
     /// device's usual software stack runs (AttentionKernel::Default resolves to it).

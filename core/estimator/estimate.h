@@ -3,6 +3,7 @@
 
 #include "core/allocator.h"
 #include "core/estimator/cluster.h"
+#include "core/estimator/gemmtable.h"
 #include "core/progress.h"
 #include "core/workload.h"
 
@@ -207,6 +208,9 @@ struct ComputeRate {
     double peak = 0;       ///< FLOP/s
     double efficiency = 0; ///< fraction of `peak`
     KernelClass kernelClass = KernelClass::Generic;
+    /// The GEMM the op was priced as when the device's measured table by shape set `efficiency`
+    /// (ComputeModel::gemmByShape); invalid otherwise.
+    GemmShape gemm;
 };
 ComputeRate computeRate(const Op& op, const Cluster& cluster);
 

@@ -150,6 +150,12 @@ OpExplanation explainOp(const Workload& workload, const Cluster& cluster, std::s
                                  rate.kernelClass == KernelClass::AttentionBackward ? "backward" : "forward",
                                  std::string(displayName(m.attentionKernelOn(cluster.device))).c_str(),
                                  cluster.device.name.c_str()));
+    if (rate.gemm.valid())
+        e.lines.push_back(format("GEMM of M %lld x N %lld x K %lld: eff_flop is %s's measured throughput at that shape "
+                                 "(%.4g TFLOP/s)",
+                                 static_cast<long long>(rate.gemm.m), static_cast<long long>(rate.gemm.n),
+                                 static_cast<long long>(rate.gemm.k), cluster.device.name.c_str(),
+                                 rate.peak * rate.efficiency / 1e12));
     e.lines.push_back(format("t = max(%.4g FLOP / (%.4g TFLOP/s %s x %.2f), %.4g bytes / (%.4g TB/s x %.2f)) + %s",
                              static_cast<double>(op.flops), peak / 1e12, std::string(displayName(precision)).c_str(),
                              rate.efficiency, static_cast<double>(op.memoryBytes()),

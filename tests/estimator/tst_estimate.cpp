@@ -222,6 +222,7 @@ private Q_SLOTS:
     void chunksPipelineThroughDimensions();
     void computeChainRoofline();
     void attentionKernelsRunAtTheirMeasuredSpeed();
+    void matmulsFollowTheMeasuredTableByShape();
     void asyncCollectiveOverlapsCompute();
     void computeOverlappedWithCommunicationRunsSlower();
     void sendRecvPipeline();
@@ -678,6 +679,58 @@ void TestEstimate::computeChainRoofline()
     program.ops[0].durationMicros = 5;
     const auto replay = estimate(spmd(program, 1), cluster);
     QVERIFY(replay->stepTime < result->stepTime);
+}
+
+void TestEstimate::matmulsFollowTheMeasuredTableByShape()
+{
+    // The GEMM an op performs, from its result shape and FLOPs: batch dimensions fold into M.
+    const GemmShape folded = gemmShapeOf({2, 2048, 1024}, 2ull * 4096 * 1024 * 512, 1 << 20);
+    QCOMPARE(folded, (GemmShape{4096, 1024, 512}));
+    // Elementwise work (about one FLOP per byte) is no GEMM, and neither is an op without a shape.
+    QVERIFY(!gemmShapeOf({4096, 4096}, 4096ull * 4096, 4ull * 4096 * 4096).valid());
+    QVERIFY(!gemmShapeOf({}, 1ull << 40, 1).valid());
+
+    // On an H100, a bf16 GEMM takes OpenXLA's measured sm_90 throughput at its shape
+    // (gemmtables.cpp): 780.2 TFLOP/s at 4096^3, 735.6 at K = 2,048; no memory bound here.
+    Cluster cluster = switchCluster(1);
+    cluster.compute = ComputeModel{};
+    const auto gemm = [](std::int64_t m, std::int64_t n, std::int64_t k, DType dtype) {
+        Op op = compute(0, 0);
+        op.dtype = dtype;
+        op.shape = {m, n};
+        op.flops = 2ull * static_cast<std::uint64_t>(m * n * k);
+        op.bytesRead = 2ull * static_cast<std::uint64_t>(m * k + k * n);
+        op.bytesWritten = 2ull * static_cast<std::uint64_t>(m * n);
+        return op;
+    };
+    const auto near = [](double a, double b) { return std::abs(a / b - 1) < 1e-6; };
+    const double flops4096 = 2.0 * 4096 * 4096 * 4096;
+    QVERIFY(near(computeTime(gemm(4096, 4096, 4096, DType::BF16), cluster), flops4096 / 780.2e12 + 2e-6));
+    // Between grid points the throughput is linear in log2 K: K = 2^11.5 lies halfway.
+    const auto k = static_cast<std::int64_t>(std::llround(std::exp2(11.5)));
+    const double halfway = (735.6e12 + 780.2e12) / 2;
+    QVERIFY(std::abs(computeTime(gemm(4096, 4096, k, DType::BF16), cluster) /
+                         (2.0 * 4096 * 4096 * static_cast<double>(k) / halfway + 2e-6) -
+                     1) < 1e-3);
+    // Below the grid the time is affine in the dimension: N = 128 takes 1.5 t(256) - 0.5 t(512), with
+    // 398.9 and 662.0 TFLOP/s at N = 256 and 512 (M = K = 4,096).
+    const double t256 = 2.0 * 4096 * 256 * 4096 / 398.9e12, t512 = 2.0 * 4096 * 512 * 4096 / 662.0e12;
+    QVERIFY(near(computeTime(gemm(4096, 128, 4096, DType::BF16), cluster), 1.5 * t256 - 0.5 * t512 + 2e-6));
+    // FP8 has no trustworthy sm_90 table: the H100's best FP8 efficiency (1,402.6 of 1,979), scaled by
+    // the shape's BF16 throughput over the table's best (804.7 TFLOP/s).
+    const double fp8 = 1979e12 * (1402.6 / 1979) * (780.2 / 804.7);
+    QVERIFY(near(computeTime(gemm(4096, 4096, 4096, DType::F8E4M3FN), cluster), flops4096 / fp8 + 2e-6));
+    // The explanation names the shape and the throughput.
+    const ComputeRate rate = computeRate(gemm(4096, 4096, 4096, DType::BF16), cluster);
+    QCOMPARE(rate.gemm, (GemmShape{4096, 4096, 4096}));
+    QVERIFY(near(rate.peak * rate.efficiency, 780.2e12));
+    // Turned off, or on a device without a table (A100), every matmul takes the one efficiency.
+    cluster.compute.gemmByShape = false;
+    QVERIFY(near(computeTime(gemm(4096, 4096, 4096, DType::BF16), cluster), flops4096 / 794.5e12 + 2e-6));
+    cluster.compute.gemmByShape = true;
+    cluster.device = *findDevice("A100");
+    QVERIFY(near(computeTime(gemm(4096, 4096, 4096, DType::BF16), cluster), flops4096 / (312e12 * 0.7) + 2e-6));
+    QVERIFY(!computeRate(gemm(4096, 4096, 4096, DType::BF16), cluster).gemm.valid());
 }
 
 void TestEstimate::attentionKernelsRunAtTheirMeasuredSpeed()
