@@ -231,12 +231,18 @@ void appendNemoRows(std::vector<Row>& rows)
     // docs/performance-summary-archive.md at 067f987), the two DGX H100 FP8 pre-training rows of dense
     // models we have built in (Megatron-Core with Transformer Engine; no FSDP; recomputation not
     // stated, taken as none; tensor-parallel overlap on, as NeMo's H100 userbuffer configurations for
-    // these shapes imply).
+    // these shapes imply). Megatron-Bridge fuses the cross entropy (gpt_provider.py:
+    // cross_entropy_loss_fusion = True) and its performance scripts run Transformer Engine's
+    // (scripts/performance/utils/overrides.py: cross_entropy_fusion_impl = "te").
     const std::string bridgeTable = "NeMo 26.04.01 performance summary, DGX H100 FP8";
+    const auto bridge = [&](ParallelConfig p) {
+        p.fusedCrossEntropy = true;
+        return p;
+    };
     rows.push_back({bridgeTable + ", Llama 3 70B", *core::model::findModel("llama3-70b"),
-                    nemo(64, 256, 1, 8192, 4, 8, 1, 5, true), "dgx-h100-ib", Metric::TokensPerGpu, 1664});
+                    bridge(nemo(64, 256, 1, 8192, 4, 8, 1, 5, true)), "dgx-h100-ib", Metric::TokensPerGpu, 1664});
     rows.push_back({bridgeTable + ", Llama 3.1 405B", *core::model::findModel("llama3-405b"),
-                    nemo(1024, 1536, 1, 8192, 8, 8, 2, 8, true), "dgx-h100-ib", Metric::TokensPerGpu, 328});
+                    bridge(nemo(1024, 1536, 1, 8192, 8, 8, 2, 8, true)), "dgx-h100-ib", Metric::TokensPerGpu, 328});
     // A mixture of experts with expert parallelism: Qwen3-30B-A3B (Yang et al. 2025, Qwen3 Technical
     // Report, Table 2: 48 layers, 32 query and 4 key/value heads, 128 experts, 8 active; hidden 2,048,
     // head dimension 128, experts of 768, vocabulary 151,936 from its released configuration) on 16
@@ -247,7 +253,7 @@ void appendNemoRows(std::vector<Row>& rows)
     qwen3.experts = 128;
     qwen3.topK = 8;
     qwen3.expertFfn = 768;
-    ParallelConfig qwen3Parallel = nemo(16, 1024, 1, 4096, 1, 1, 1, 1);
+    ParallelConfig qwen3Parallel = bridge(nemo(16, 1024, 1, 4096, 1, 1, 1, 1));
     qwen3Parallel.ep = 16;
     rows.push_back(
         {bridgeTable + ", Qwen3 30B-A3B, EP 16", qwen3, qwen3Parallel, "dgx-h100-ib", Metric::TokensPerGpu, 8960});
@@ -350,7 +356,8 @@ void appendIbmFsdpRows(std::vector<Row>& rows)
 /// published 12,853,954,560). A100 80GB nodes with 1,600 Gb/s RoCE (200 Gb/s per GPU: our
 /// `dgx-a100-ib`); the H100 cluster's fabric is not stated (`dgx-h100-ib`). Not modelled: DEFAULT
 /// mixed precision gathers fp32 parameters and reduces bf16 gradients, 10 bytes per parameter and
-/// step against our 8; the A100 40GB tables; the long-sequence rows.
+/// step against our 8; the A100 40GB tables; the long-sequence rows. The loss is flash-attn's fused
+/// cross entropy (llmfoundry/models/mpt/modeling_mpt.py at 8c8dd48: loss_fn 'fused_crossentropy').
 void appendMosaicRows(std::vector<Row>& rows)
 {
     const auto mpt = [](const char* name, std::int64_t layers, std::int64_t hidden, std::int64_t heads) {
@@ -361,8 +368,10 @@ void appendMosaicRows(std::vector<Row>& rows)
         return m;
     };
     const auto fsdp = [](std::int64_t gpus, std::int64_t microbatch, std::int64_t accumulation, bool checkpoint) {
-        return fsdpRun(gpus, microbatch, accumulation,
-                       checkpoint ? core::model::Recompute::Full : core::model::Recompute::None);
+        ParallelConfig p = fsdpRun(gpus, microbatch, accumulation,
+                                   checkpoint ? core::model::Recompute::Full : core::model::Recompute::None);
+        p.fusedCrossEntropy = true;
+        return p;
     };
     const TransformerConfig m7 = mpt("7B", 32, 4096, 32), m13 = mpt("13B", 40, 5120, 40),
                             m30 = mpt("30B", 48, 7168, 64), m70 = mpt("70B", 80, 8192, 64);

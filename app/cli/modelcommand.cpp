@@ -60,6 +60,11 @@ std::vector<OptionSpec> withStrategyOptions(std::vector<OptionSpec> own)
         {"seq-len", 0, "N", "sequence length (default: the model's)"},
         {"decode-context", 0, "N", "decode: tokens already in the KV cache (default: the sequence length)"},
         {"no-flash", 0, {}, "materialise attention scores instead of flash attention"},
+        {"fused-cross-entropy",
+         0,
+         {},
+         "the loss as one fused kernel pass over the logits (Transformer Engine's, Megatron-Bridge's default) instead "
+         "of Megatron-LM's kernel per step in fp32"},
         {"tp-comm-overlap",
          0,
          {},
@@ -164,6 +169,8 @@ core::model::ParallelConfig strategyFromCli(const CommandLine& cli, core::model:
         p.tpCommOverlap = true;
     if (cli.has("no-flash"))
         p.flashAttention = false;
+    if (cli.has("fused-cross-entropy"))
+        p.fusedCrossEntropy = true;
     if (cli.has("no-reshard-after-forward"))
         p.reshardAfterForward = false;
     if (cli.has("no-overlap-grad-reduce"))

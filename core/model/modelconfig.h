@@ -147,6 +147,11 @@ struct ParallelConfig {
     /// Fused (flash) attention: scores and probabilities stay on chip and are recomputed in the
     /// backward pass; off, they are materialised in device memory as in Megatron-LM before 2022.
     bool flashAttention = true;
+    /// The cross entropy over the vocabulary as three fused kernels over the fp32 logits (Megatron-Core's
+    /// --cross-entropy-loss-fusion, NeMo 2's default: 28 bytes per logit moved) rather than as
+    /// Megatron-LM runs it by default, one kernel per step (cross_entropy.py: 52 bytes per logit; PyTorch's
+    /// F.cross_entropy on upcast logits moves about 44). docs/models.md, "The loss".
+    bool fusedCrossEntropy = false;
 
     std::int64_t sequenceLength(const TransformerConfig& model) const { return seqLen > 0 ? seqLen : model.seqLen; }
     /// One line: "TP 8 x PP 8 x DP 16, 1F1B, 96 microbatches of 1, ZeRO-1, selective recompute, bf16".

@@ -1221,16 +1221,44 @@ std::string headForwardBlock(const Shape& sh)
         return e.module(moduleName(Block::HeadForward, false), sh.mesh, {best}, {{sh.batch, sh.seq}},
                         header(sh, Block::HeadForward, false));
     }
-    // Vocabulary-parallel cross-entropy (Megatron-LM): max, sum of exponentials and the target logit,
-    // each completed over "tp"; the loss is averaged over the data-parallel replicas.
-    const Value f32 = e.convert(logits, "f32", "head/loss.fused/upcast");
-    e.scope("head/loss.fused");
-    const Value m = e.reduce(f32, {2}, "maximum", "max");
-    const Value shifted = e.binary("subtract", f32, e.broadcast(m, {0, 1}, f32.shape, "max"), "shift");
-    const Value ex = e.unary("exponential", shifted, "exp");
-    const Value sum = e.reduce(ex, {2}, "add", "sum");
-    e.scope("");
-    const Value sumDone = e.constrain(sum, {sh.batch, sh.seq}, "head/loss_reduce");
+    // Vocabulary-parallel cross-entropy (Megatron-LM, megatron/core/tensor_parallel/cross_entropy.py):
+    // the logits upcast to fp32, their max, the shifted exponentials and their sum (completed over
+    // "tp"), and the probabilities the backward pass reads; the loss is averaged over the
+    // data-parallel replicas. By default each step is a kernel of its own over the fp32 logits, as
+    // Megatron-LM runs it (38 bytes per logit here, 14 in the backward pass). Fused (Transformer
+    // Engine's cross entropy), one pass over the bf16 logits finds max and sum, a second writes the
+    // gradient in bf16 (6 bytes per logit, 4 in the backward pass).
+    Value sumDone;
+    if (sh.parallel.fusedCrossEntropy) {
+        e.scope("head/loss.fused");
+        const Value f32 = e.convert(logits, "f32", "upcast");
+        const Value m = e.reduce(f32, {2}, "maximum", "max");
+        const Value shifted = e.binary("subtract", f32, e.broadcast(m, {0, 1}, f32.shape, "max"), "shift");
+        const Value sum = e.reduce(e.unary("exponential", shifted, "exp"), {2}, "add", "sum");
+        e.scope("");
+        sumDone = e.constrain(sum, {sh.batch, sh.seq}, "head/loss_reduce");
+        e.scope("head/loss_gradient.fused");
+        const Value again = e.convert(logits, "f32", "upcast");
+        const Value ex = e.unary(
+            "exponential", e.binary("subtract", again, e.broadcast(m, {0, 1}, again.shape, "max"), "shift"), "exp");
+        const Value probs = e.binary("divide", ex, e.broadcast(sumDone, {0, 1}, ex.shape, "sum"), "probabilities");
+        (void)e.convert(probs, "bf16", "gradient"); // written for the backward pass
+        e.scope("");
+    } else {
+        e.scope("head/loss");
+        const Value f32 = e.convert(logits, "f32", "upcast");
+        const Value m = e.reduce(f32, {2}, "maximum", "max");
+        e.scope("head/loss_shift.fused");
+        const Value shifted = e.binary("subtract", f32, e.broadcast(m, {0, 1}, f32.shape, "max"), "shift");
+        e.scope("head/loss");
+        const Value ex = e.unary("exponential", shifted, "exp");
+        const Value sum = e.reduce(ex, {2}, "add", "sum");
+        e.scope("");
+        sumDone = e.constrain(sum, {sh.batch, sh.seq}, "head/loss_reduce");
+        e.scope("head/loss_normalise.fused");
+        (void)e.binary("divide", ex, e.broadcast(sumDone, {0, 1}, ex.shape, "sum"), "probabilities"); // saved
+        e.scope("");
+    }
     const Value loss = e.reduce(e.unary("log", sumDone, "head/log"), {0, 1}, "add", "head/mean");
     return e.module(moduleName(Block::HeadForward, false), sh.mesh, {loss}, {{}},
                     header(sh, Block::HeadForward, false));
@@ -1242,13 +1270,19 @@ std::string headBackwardBlock(const Shape& sh)
     const Value x = e.arg("x", {sh.b, sh.s, sh.h}, sh.act());
     const Value gamma = e.arg("final_norm", {sh.h}, sh.vectorSharding());
     const Value w = e.arg("output", {sh.h, sh.v}, sh.weight(1));
-    const Value probs = e.arg("probabilities", {sh.b, sh.s, sh.v}, {sh.batch, sh.seq, sh.tp}, "f32");
+    const Value probs = e.arg("probabilities", {sh.b, sh.s, sh.v}, {sh.batch, sh.seq, sh.tp},
+                              sh.parallel.fusedCrossEntropy ? "bf16" : "f32");
     const Value normed = norm(e, sh, x, gamma, "head/norm_recompute");
     const Value full = e.constrain(normed, sh.full(), "head/gather_sequence");
+    // The softmax less the one-hot target (an in-place scatter, not counted) times the incoming
+    // gradient (cross_entropy.py's mul_), then back to bf16 (the upcast's backward); fused, the
+    // gradient is bf16 already and only scaled.
     e.scope("head/loss_backward.fused");
-    const Value dLogits32 = e.binary("subtract", probs, probs, "dlogits");
+    const Value dLogitsRaw =
+        e.binary("multiply", probs, e.broadcast(e.scalar("1.0", probs.type), {}, probs.shape, "dloss"), "dlogits");
+    e.scope("head/loss_backward");
+    const Value dLogits = e.convert(dLogitsRaw, "bf16", "downcast");
     e.scope("");
-    const Value dLogits = e.convert(dLogits32, "bf16", "head/loss_backward.fused/downcast");
     const LinearGrad g = linearBackward(e, sh, full, w, dLogits, "head/logits", Fp8::Never);
     const Value dxDone = e.constrain(g.dx, sh.act(), "head/reduce_dgrad");
     const auto [dx, dGamma] = normBackward(e, x, dxDone, gamma, "head/norm_backward");

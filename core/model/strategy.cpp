@@ -211,6 +211,8 @@ std::string ParallelConfig::describe() const
         if (zero != ZeroStage::Parameters && gathersParametersPerLayer())
             text += ", weights gathered during the forward pass";
         text += ", " + std::string(displayName(recompute)) + " recompute";
+        if (fusedCrossEntropy)
+            text += ", fused cross entropy";
     } else {
         text += ", " + std::string(displayName(phase)) + ", batch " + number(effectiveGlobalBatch());
     }
@@ -448,8 +450,11 @@ MemoryBreakdown memoryPerRank(const TransformerConfig& model, const ParallelConf
                 perChunk = std::max(perChunk, bytes);
             }
             m.activations = inFlight * perChunk;
-            if (stage == parallel.pp - 1) // fp32 logits of the microbatch whose loss is being taken
-                m.activations += b * seq / static_cast<double>(parallel.cp) * static_cast<double>(model.vocab) * 4 / t;
+            // The microbatch whose loss is being taken: its fp32 probabilities (Megatron-LM's cross
+            // entropy), or the bf16 gradient a fused cross entropy writes over its logits.
+            if (stage == parallel.pp - 1)
+                m.activations += b * seq / static_cast<double>(parallel.cp) * static_cast<double>(model.vocab) *
+                                 (parallel.fusedCrossEntropy ? kBf16 : 4) / t;
             // Gathered sequence-parallel activations (two in use at once), pipeline send and receive
             // buffers, and under ZeRO-3 two layers of gathered parameters (one in use, one prefetched).
             const double gathered = b * seq / static_cast<double>(parallel.cp) * h * kBf16;

@@ -787,6 +787,39 @@ private Q_SLOTS:
         }
     }
 
+    void crossEntropyMovesWhatTheFrameworksMove()
+    {
+        // The loss over N = tokens x vocabulary logits of a microbatch (docs/models.md, "The loss"):
+        // Megatron-LM's default cross entropy runs a kernel per step over fp32 logits, 38 N bytes
+        // forward (upcast 6, max 4, shift 8, exponential 8, sum 4, normalise 8) and 14 N backward
+        // (scale 8, downcast 6); fused (Transformer Engine, flash-attn's xentropy), two passes over
+        // the bf16 logits forward (2 + 4) and a scaling of the bf16 gradient backward (4).
+        TransformerConfig model = tinyModel(); // 128 tokens x 1,024 vocabulary
+        ParallelConfig p;
+        p.globalBatch = 1;
+        p.zero = ZeroStage::None;
+        const double n = 128.0 * 1024;
+        ModelCompiler compiler;
+        for (const bool fused : {false, true}) {
+            p.fusedCrossEntropy = fused;
+            const CompiledModel c = compiler.compile(model, p);
+            double forward = 0, backward = 0;
+            // The loss kernels: fused ones named "loss..." in the head's scope, the others under "head/loss".
+            for (const Op& op : c.workload.programOf(0).ops)
+                if (op.kind == OpKind::Compute && (op.scope.find("/head/loss") != std::string::npos ||
+                                                   (op.name.rfind("loss", 0) == 0 && op.scope.ends_with("/head"))))
+                    (op.scope.find("/head/backward/") != std::string::npos ? backward : forward) +=
+                        static_cast<double>(op.memoryBytes());
+            // Give or take the reductions' scalar initial values and the per-token sums.
+            const auto near = [n](double bytes, double perLogit) {
+                return bytes >= perLogit * n && bytes <= perLogit * n + 16 * 128 * 4;
+            };
+            QVERIFY2(near(forward, fused ? 6 : 38), qPrintable(QString::number(forward / n)));
+            QVERIFY2(near(backward, fused ? 4 : 14), qPrintable(QString::number(backward / n)));
+            QCOMPARE(c.workload.validate(), std::string());
+        }
+    }
+
     void inferencePipelinesOnlyForward()
     {
         // Prefill on 2 stages: forward passes only, activations sent downstream, nothing back.
