@@ -317,6 +317,7 @@ void appendIbmFsdpRows(std::vector<Row>& rows)
         ParallelConfig p = fsdpRun(gpus, 2, 1, recompute);
         p.seqLen = 4096;
         p.hsdpShard = hsdpShard;
+        p.eagerKernels = true; // fms's LayerNormParameterized and RotaryEmbedding, not compiled
         return p;
     };
     // 34B as fms-fsdp configures it (Llama 2 did not release a 34B; Code Llama 34B's shape).
@@ -456,8 +457,12 @@ std::vector<Row> publishedRows(bool quick)
     // local batch = one microbatch per GPU, no pipeline or tensor parallelism. Only the rows whose
     // activation checkpointing we represent exactly (none, full); torchtitan's "selective op"
     // policy saves every other matmul, which our selective mode does not model.
+    // torchtitan's Llama (torchtitan/models/llama/model.py at 157a12c) runs RMSNorm and the rotary
+    // embedding as eager fp32 tensor operations; the tables do not use torch.compile.
     const auto fsdp = [](std::int64_t gpus, std::int64_t localBatch, core::model::Recompute recompute) {
-        return fsdpRun(gpus, localBatch, 1, recompute);
+        ParallelConfig p = fsdpRun(gpus, localBatch, 1, recompute);
+        p.eagerKernels = true;
+        return p;
     };
     const std::string titan = "torchtitan FSDP2, 64 A100";
     rows.push_back({titan + ", Llama 2 13B, batch 2, no AC", llama2("13B", 40, 5120, 40, 40, 13824),

@@ -60,6 +60,11 @@ std::vector<OptionSpec> withStrategyOptions(std::vector<OptionSpec> own)
         {"seq-len", 0, "N", "sequence length (default: the model's)"},
         {"decode-context", 0, "N", "decode: tokens already in the KV cache (default: the sequence length)"},
         {"no-flash", 0, {}, "materialise attention scores instead of flash attention"},
+        {"eager-kernels",
+         0,
+         {},
+         "RMSNorm and the rotary embedding as eager PyTorch runs them, a kernel per tensor operation in fp32 "
+         "(torchtitan, IBM fms without torch.compile)"},
         {"fused-cross-entropy",
          0,
          {},
@@ -171,6 +176,8 @@ core::model::ParallelConfig strategyFromCli(const CommandLine& cli, core::model:
         p.flashAttention = false;
     if (cli.has("fused-cross-entropy"))
         p.fusedCrossEntropy = true;
+    if (cli.has("eager-kernels"))
+        p.eagerKernels = true;
     if (cli.has("no-reshard-after-forward"))
         p.reshardAfterForward = false;
     if (cli.has("no-overlap-grad-reduce"))

@@ -152,6 +152,11 @@ struct ParallelConfig {
     /// Megatron-LM runs it by default, one kernel per step (cross_entropy.py: 52 bytes per logit; PyTorch's
     /// F.cross_entropy on upcast logits moves about 44). docs/models.md, "The loss".
     bool fusedCrossEntropy = false;
+    /// RMSNorm and the rotary embedding as eager PyTorch runs them, a kernel per tensor operation in
+    /// fp32 (torchtitan's and IBM fms's Llama without torch.compile: 36 + 94 bytes per element for a
+    /// norm's forward and backward pass, 20 + 20 for the rotary embedding), instead of one fused kernel
+    /// each (Megatron-LM with Transformer Engine, XLA). docs/models.md.
+    bool eagerKernels = false;
 
     std::int64_t sequenceLength(const TransformerConfig& model) const { return seqLen > 0 ? seqLen : model.seqLen; }
     /// One line: "TP 8 x PP 8 x DP 16, 1F1B, 96 microbatches of 1, ZeRO-1, selective recompute, bf16".

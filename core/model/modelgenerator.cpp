@@ -419,9 +419,67 @@ Value weightGradient(Emitter& e, const Shape& sh, const Value& x, const Value& d
     return e.dot(x8, dy8, {}, {}, {0, 1}, {0, 1}, what);
 }
 
-/// LayerNorm (GPT) or RMSNorm (Llama, Mixtral, DeepSeek) over the hidden dimension, one fused kernel.
+/// One eager PyTorch kernel that combines `a` with a smaller tensor broadcast to a's shape along
+/// `dims` (a scalar, a row statistic, a weight vector): PyTorch broadcasts without materialising, so
+/// the broadcast stays inside the kernel (`kernel` names it; it must differ from its neighbours').
+Value broadcasting(Emitter& e, const std::string& kernel, const std::string& op, const Value& a, const Value& small,
+                   const Dims& dims)
+{
+    e.scope(kernel + ".fused");
+    const Value out = e.binary(op, a, e.broadcast(small, dims, a.shape, "expand"), op);
+    e.scope("");
+    return out;
+}
+
+/// RMSNorm as eager PyTorch runs it (ParallelConfig::eagerKernels; torchtitan's RMSNorm and fms's
+/// LayerNormParameterized with its high-precision pow): a kernel per tensor operation, in fp32 -
+/// upcast, square, mean, scale by the reciprocal root, downcast, weight: 36 bytes per element where
+/// the fused kernel moves 4.
+Value eagerRmsNorm(Emitter& e, const Value& x, const Value& gamma, const std::string& name)
+{
+    e.scope(name);
+    const Value xf = e.convert(x, "f32", "upcast");
+    const Value squares = broadcasting(e, name + "/pow", "power", xf, e.scalar("2.0", "f32"), {});
+    e.scope(name);
+    const Value rs = e.unary("rsqrt", e.reduce(squares, {2}, "add", "mean"), "rsqrt");
+    const Value scaled = broadcasting(e, name + "/scale", "multiply", xf, rs, {0, 1});
+    e.scope(name);
+    const Value down = e.convert(scaled, "bf16", "downcast");
+    e.scope("");
+    return broadcasting(e, name + "/weight", "multiply", down, gamma, {2});
+}
+
+/// The autograd backward pass of eagerRmsNorm(): the weight's gradient (a product and a sum over
+/// tokens), the upcast gradient, the scale's two products and the row sum, the mean's expansion, the
+/// square's backward (two products), their sum and the downcast: 94 bytes per element where
+/// the fused backward kernel moves 8. The fp32 input autograd saved is read back as an upcast.
+std::pair<Value, Value> eagerRmsNormBackward(Emitter& e, const Value& x, const Value& dy, const Value& gamma,
+                                             const std::string& name)
+{
+    const Value dScaled = broadcasting(e, name + "/dweight_scale", "multiply", dy, gamma, {2});
+    e.scope(name);
+    const Value gammaGrad = e.reduce(e.binary("multiply", dy, x, "dgamma"), {0, 1}, "add", "dgamma");
+    const Value d = e.convert(dScaled, "f32", "upcast_backward");
+    const Value xf = e.convert(x, "f32", "saved_input");
+    const Value rs = e.unary("rsqrt", e.reduce(xf, {2}, "add", "saved_mean"), "saved_rsqrt");
+    const Value dx1 = broadcasting(e, name + "/dscale", "multiply", d, rs, {0, 1});
+    e.scope(name);
+    const Value dRs = e.reduce(e.binary("multiply", d, xf, "drsqrt"), {2}, "add", "drsqrt");
+    const Value dSquares = e.broadcast(dRs, {0, 1}, xf.shape, "dmean"); // the mean's backward expands
+    const Value twice = broadcasting(e, name + "/dpow", "multiply", xf, e.scalar("2.0", "f32"), {});
+    e.scope(name);
+    const Value dx2 = e.binary("multiply", twice, dSquares, "dpow");
+    const Value dx = e.convert(e.binary("add", dx1, dx2, "dsum"), "bf16", "downcast_backward");
+    e.scope("");
+    return {dx, gammaGrad};
+}
+
+/// LayerNorm (GPT) or RMSNorm (Llama, Mixtral, DeepSeek) over the hidden dimension, one fused kernel
+/// (RMSNorm as eager PyTorch runs it with ParallelConfig::eagerKernels).
 Value norm(Emitter& e, const Shape& sh, const Value& x, const Value& gamma, const std::string& name)
 {
+    if (sh.parallel.eagerKernels && sh.model.gatedMlp)
+        return eagerRmsNorm(e, x, gamma, name);
     e.scope(name + ".fused");
     const Dims bs{x.shape[0], x.shape[1]};
     Value centred = x;
@@ -441,9 +499,11 @@ Value norm(Emitter& e, const Shape& sh, const Value& x, const Value& gamma, cons
 
 /// The backward pass of norm(): about twice its work, one fused kernel; the gamma gradient is a
 /// partial sum over batch and sequence.
-std::pair<Value, Value> normBackward(Emitter& e, const Value& x, const Value& dy, const Value& gamma,
+std::pair<Value, Value> normBackward(Emitter& e, const Shape& sh, const Value& x, const Value& dy, const Value& gamma,
                                      const std::string& name)
 {
+    if (sh.parallel.eagerKernels && sh.model.gatedMlp)
+        return eagerRmsNormBackward(e, x, dy, gamma, name);
     e.scope(name + ".fused");
     const Value dg = e.binary("multiply", dy, e.broadcast(gamma, {2}, x.shape, "gamma"), "dgamma_scale");
     const Value dot = e.reduce(e.binary("multiply", dg, x, "dot"), {2}, "add", "dot");
@@ -463,9 +523,20 @@ Value activation(Emitter& e, const Value& x, const std::string& name)
     return out;
 }
 
-/// Rotary position embedding on [b, s, heads * d]: q * cos + rotate(q) * sin, one fused kernel.
-Value rotary(Emitter& e, const Value& q, const std::string& name)
+/// Rotary position embedding on [b, s, heads * d]: q * cos + rotate(q) * sin, one fused kernel. As eager
+/// PyTorch runs it (ParallelConfig::eagerKernels; torchtitan's apply_rotary_emb): upcast, a complex
+/// product with the frequencies, downcast - 20 bytes per element, the same in its backward pass.
+Value rotary(Emitter& e, const Shape& sh, const Value& q, const std::string& name)
 {
+    if (sh.parallel.eagerKernels) {
+        e.scope(name);
+        const Value qf = e.convert(q, "f32", "upcast");
+        const Value rotated = broadcasting(e, name + "/freqs", "multiply", qf, e.scalar("0.5", "f32"), {});
+        e.scope(name);
+        const Value out = e.convert(rotated, q.type, "downcast");
+        e.scope("");
+        return out;
+    }
     e.scope(name + ".fused");
     const Value c = e.broadcast(e.scalar("0.5"), {}, q.shape, "cos");
     const Value out = e.binary("add", e.binary("multiply", q, c, "cos"), e.binary("multiply", q, c, "sin"), "sum");
@@ -629,8 +700,8 @@ LayerForwardValues layerForward(Emitter& e, const Shape& sh, const Value& x, con
     f.v = linear(e, sh, f.a1full, w.wv, 0, "attention/v");
     Value q = f.q, k = f.k;
     if (!sh.model.learnedPositions) {
-        q = rotary(e, q, "attention/rotary_q");
-        k = rotary(e, k, "attention/rotary_k");
+        q = rotary(e, sh, q, "attention/rotary_q");
+        k = rotary(e, sh, k, "attention/rotary_k");
     }
     const std::int64_t b = x.shape[0], s = x.shape[1];
     f.q5 = e.reshape(q, {b, s, sh.kv, sh.g, sh.d}, "attention/heads");
@@ -899,7 +970,7 @@ std::string layerBackwardBlock(const Shape& sh, bool moe)
         }
     }
     const Value da2Done = e.constrain(da2, sh.act(), "mlp/reduce_dgrad");
-    const auto [dNorm2, dLn2] = normBackward(e, f.x2, da2Done, w.ln2, "mlp/norm_backward");
+    const auto [dNorm2, dLn2] = normBackward(e, sh, f.x2, da2Done, w.ln2, "mlp/norm_backward");
     keepPartial(dLn2, {{}}, "mlp/norm_backward/dgamma_partial");
     const Value dx2 = e.binary("add", dy, dNorm2, "mlp/residual_backward");
 
@@ -951,8 +1022,8 @@ std::string layerBackwardBlock(const Shape& sh, bool moe)
     };
     Value dQr = dQ2, dK2 = kvGrad(dK, "attention/dk"), dV2 = kvGrad(dV, "attention/dv");
     if (!m.learnedPositions) {
-        dQr = rotary(e, dQr, "attention/rotary_q_backward");
-        dK2 = rotary(e, dK2, "attention/rotary_k_backward");
+        dQr = rotary(e, sh, dQr, "attention/rotary_q_backward");
+        dK2 = rotary(e, sh, dK2, "attention/rotary_k_backward");
     }
     const LinearGrad gq = linearBackward(e, sh, f.a1full, w.wq, dQr, "attention/q");
     const LinearGrad gk = linearBackward(e, sh, f.a1full, w.wk, dK2, "attention/k");
@@ -963,7 +1034,7 @@ std::string layerBackwardBlock(const Shape& sh, bool moe)
     const Value da1 =
         e.binary("add", e.binary("add", gq.dx, gk.dx, "attention/sum_dgrad"), gv.dx, "attention/sum_dgrad");
     const Value da1Done = e.constrain(da1, sh.act(), "attention/reduce_dgrad");
-    const auto [dNorm1, dLn1] = normBackward(e, f.x, da1Done, w.ln1, "attention/norm_backward");
+    const auto [dNorm1, dLn1] = normBackward(e, sh, f.x, da1Done, w.ln1, "attention/norm_backward");
     keepPartial(dLn1, {{}}, "attention/norm_backward/dgamma_partial");
     const Value dx = e.binary("add", dx2, dNorm1, "attention/residual_backward");
 
@@ -1285,7 +1356,7 @@ std::string headBackwardBlock(const Shape& sh)
     e.scope("");
     const LinearGrad g = linearBackward(e, sh, full, w, dLogits, "head/logits", Fp8::Never);
     const Value dxDone = e.constrain(g.dx, sh.act(), "head/reduce_dgrad");
-    const auto [dx, dGamma] = normBackward(e, x, dxDone, gamma, "head/norm_backward");
+    const auto [dx, dGamma] = normBackward(e, sh, x, dxDone, gamma, "head/norm_backward");
     const Value dw = e.constrain(g.dw, {{}, sh.tp}, "head/logits/wgrad_partial", sh.dataAxes);
     const Value dg = e.constrain(dGamma, {{}}, "head/norm_backward/dgamma_partial", sh.dataAxes);
     return e.module(moduleName(Block::HeadBackward, false), sh.mesh, {dx, dw, dg}, {sh.act(), {{}, sh.tp}, {{}}},

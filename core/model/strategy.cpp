@@ -213,6 +213,8 @@ std::string ParallelConfig::describe() const
         text += ", " + std::string(displayName(recompute)) + " recompute";
         if (fusedCrossEntropy)
             text += ", fused cross entropy";
+        if (eagerKernels)
+            text += ", eager kernels";
     } else {
         text += ", " + std::string(displayName(phase)) + ", batch " + number(effectiveGlobalBatch());
     }

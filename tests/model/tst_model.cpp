@@ -820,6 +820,50 @@ private Q_SLOTS:
         }
     }
 
+    void eagerKernelsMoveWhatEagerPyTorchMoves()
+    {
+        // RMSNorm and the rotary embedding as eager PyTorch runs them (docs/models.md): a norm moves
+        // 36 bytes per element forward (upcast 6, square 8, mean 4, scale 8, downcast 6, weight 4) and
+        // 94 backward; a rotary embedding 20 each way (upcast 6, product 8, downcast 6). Fused, a norm
+        // moves at most 8 forward and 10 backward, a rotary embedding 4. E = 128 tokens x 256
+        // features per layer and microbatch.
+        const TransformerConfig model =
+            parseModelText("layers = 2\nhidden = 256\nheads = 4\nffn = 1024\ngated_mlp = true\nvocab = 1024\n"
+                           "seq_len = 128\n",
+                           "gated.model");
+        ParallelConfig p;
+        p.globalBatch = 1;
+        p.zero = ZeroStage::None;
+        p.recompute = Recompute::None;
+        const double e = 128.0 * 256;
+        ModelCompiler compiler;
+        for (const bool eager : {false, true}) {
+            p.eagerKernels = eager;
+            const CompiledModel c = compiler.compile(model, p);
+            // Bytes per kernel group of layer 0, microbatch 0: eager kernels sit in the norm's or
+            // rotary embedding's scope, a fused kernel in its parent's under the same name.
+            std::map<std::string, double> bytes;
+            for (const Op& op : c.workload.programOf(0).ops) {
+                const std::string prefix = "microbatch 0/layer 0/";
+                if (op.kind != OpKind::Compute || op.scope.rfind(prefix, 0) != 0)
+                    continue;
+                const std::string scope = op.scope.substr(prefix.size());
+                const std::string last = scope.substr(scope.rfind('/') + 1);
+                const bool eagerOp = last == "norm" || last == "norm_backward" || last.rfind("rotary", 0) == 0;
+                bytes[eagerOp ? scope : scope + "/" + op.name] += static_cast<double>(op.memoryBytes()) / e;
+            }
+            const auto near = [](double value, double expected) { return std::abs(value - expected) < 0.2; };
+            const double norm = bytes["forward/attention/norm"],
+                         normBackward = bytes["backward/attention/norm_backward"];
+            QVERIFY2(eager ? near(norm, 36) : norm <= 8.1, qPrintable(QString::number(norm)));
+            QVERIFY2(eager ? near(normBackward, 94) : normBackward <= 10.1, qPrintable(QString::number(normBackward)));
+            QVERIFY(near(bytes["forward/attention/rotary_q"], eager ? 20 : 4));
+            QVERIFY(near(bytes["backward/attention/rotary_q_backward"], eager ? 20 : 4));
+            QCOMPARE(has(p.describe(), "eager kernels"), eager);
+            QCOMPARE(c.workload.validate(), std::string());
+        }
+    }
+
     void inferencePipelinesOnlyForward()
     {
         // Prefill on 2 stages: forward passes only, activations sent downstream, nothing back.
