@@ -727,6 +727,14 @@ auf %2</translation>
         <source>weights gathered during the forward pass</source>
         <translation>Gewichte während des Vorwärtslaufs gesammelt</translation>
     </message>
+    <message>
+        <source>fused cross entropy</source>
+        <translation>fusionierte Kreuzentropie</translation>
+    </message>
+    <message>
+        <source>eager kernels</source>
+        <translation>Eager-Kernels</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::SweepPage</name>
@@ -1604,6 +1612,22 @@ auf %2</translation>
     <message>
         <source>ZeRO 1-2: gather the updated weights layer by layer during the forward pass (Megatron-Core&apos;s --overlap-param-gather); off, after the optimizer</source>
         <translation>ZeRO 1-2: die aktualisierten Gewichte Schicht für Schicht während des Vorwärtslaufs sammeln (--overlap-param-gather von Megatron-Core); aus: nach dem Optimierer</translation>
+    </message>
+    <message>
+        <source>Fused cross entropy</source>
+        <translation>Fusionierte Kreuzentropie</translation>
+    </message>
+    <message>
+        <source>The loss as one fused kernel pass over the logits (Transformer Engine&apos;s, Megatron-Bridge&apos;s and llm-foundry&apos;s default); off, a kernel per step in fp32 as Megatron-LM and PyTorch&apos;s cross_entropy run it</source>
+        <translation>Der Loss als ein fusionierter Kernel-Durchlauf über die Logits (Standard in Transformer Engine, Megatron-Bridge und llm-foundry); aus: ein Kernel je Schritt in fp32, wie Megatron-LM und PyTorchs cross_entropy ihn rechnen</translation>
+    </message>
+    <message>
+        <source>Eager PyTorch kernels</source>
+        <translation>Eager-PyTorch-Kernels</translation>
+    </message>
+    <message>
+        <source>RMSNorm and the rotary embedding as uncompiled PyTorch runs them, a kernel per tensor operation in fp32 (torchtitan, IBM fms); off, one fused kernel each</source>
+        <translation>RMSNorm und die Rotary-Einbettung, wie unkompiliertes PyTorch sie ausführt: ein Kernel je Tensoroperation in fp32 (torchtitan, IBM fms); aus: je ein fusionierter Kernel</translation>
     </message>
 </context>
 <context>

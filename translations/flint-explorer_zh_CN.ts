@@ -720,6 +720,14 @@ on %2</source>
         <source>weights gathered during the forward pass</source>
         <translation>权重在前向传播期间收集</translation>
     </message>
+    <message>
+        <source>fused cross entropy</source>
+        <translation>融合交叉熵</translation>
+    </message>
+    <message>
+        <source>eager kernels</source>
+        <translation>eager 内核</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::SweepPage</name>
@@ -1592,6 +1600,22 @@ on %2</source>
     <message>
         <source>ZeRO 1-2: gather the updated weights layer by layer during the forward pass (Megatron-Core&apos;s --overlap-param-gather); off, after the optimizer</source>
         <translation>ZeRO 1-2：在前向传播期间逐层收集更新后的权重（Megatron-Core 的 --overlap-param-gather）；关闭时在优化器之后收集</translation>
+    </message>
+    <message>
+        <source>Fused cross entropy</source>
+        <translation>融合交叉熵</translation>
+    </message>
+    <message>
+        <source>The loss as one fused kernel pass over the logits (Transformer Engine&apos;s, Megatron-Bridge&apos;s and llm-foundry&apos;s default); off, a kernel per step in fp32 as Megatron-LM and PyTorch&apos;s cross_entropy run it</source>
+        <translation>损失作为对 logits 的一次融合内核计算（Transformer Engine、Megatron-Bridge 和 llm-foundry 的默认方式）；关闭时，按 Megatron-LM 和 PyTorch cross_entropy 的做法，每一步一个 fp32 内核</translation>
+    </message>
+    <message>
+        <source>Eager PyTorch kernels</source>
+        <translation>Eager PyTorch 内核</translation>
+    </message>
+    <message>
+        <source>RMSNorm and the rotary embedding as uncompiled PyTorch runs them, a kernel per tensor operation in fp32 (torchtitan, IBM fms); off, one fused kernel each</source>
+        <translation>按未编译的 PyTorch 执行 RMSNorm 和旋转位置编码：每个张量运算一个 fp32 内核（torchtitan、IBM fms）；关闭时各为一个融合内核</translation>
     </message>
 </context>
 <context>

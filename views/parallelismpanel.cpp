@@ -78,6 +78,15 @@ ParallelismPanel::ParallelismPanel(QWidget* parent)
     m_phase->addItem(tr("prefill"), static_cast<int>(Phase::Prefill));
     m_phase->addItem(tr("decode"), static_cast<int>(Phase::Decode));
     m_flash = new QCheckBox(tr("Flash attention"), this);
+    m_fusedLoss = new QCheckBox(tr("Fused cross entropy"), this);
+    m_fusedLoss->setObjectName(QStringLiteral("fusedCrossEntropy"));
+    m_fusedLoss->setToolTip(tr("The loss as one fused kernel pass over the logits (Transformer Engine's, "
+                               "Megatron-Bridge's and llm-foundry's default); off, a kernel per step in fp32 as "
+                               "Megatron-LM and PyTorch's cross_entropy run it"));
+    m_eager = new QCheckBox(tr("Eager PyTorch kernels"), this);
+    m_eager->setObjectName(QStringLiteral("eagerKernels"));
+    m_eager->setToolTip(tr("RMSNorm and the rotary embedding as uncompiled PyTorch runs them, a kernel per "
+                           "tensor operation in fp32 (torchtitan, IBM fms); off, one fused kernel each"));
     m_tpOverlap = new QCheckBox(tr("TP overlap"), this);
     m_tpOverlap->setObjectName(QStringLiteral("tpCommOverlap"));
     m_tpOverlap->setToolTip(tr("Megatron-LM's --tp-comm-overlap: tensor-parallel all-gathers and reduce-scatters "
@@ -129,6 +138,8 @@ ParallelismPanel::ParallelismPanel(QWidget* parent)
     form->addRow(tr("Matmul dtype"), m_dtype);
     form->addRow(tr("Phase"), m_phase);
     form->addRow(QString(), m_flash);
+    form->addRow(QString(), m_fusedLoss);
+    form->addRow(QString(), m_eager);
     layout->addLayout(form);
 
     m_problems = new QLabel(this);
@@ -160,7 +171,7 @@ ParallelismPanel::ParallelismPanel(QWidget* parent)
         setStrategy(m_models.at(static_cast<std::size_t>(index)), ParallelConfig{});
         check();
     });
-    for (QCheckBox* box : {m_sp, m_flash, m_reshard, m_tpOverlap, m_overlapGrad, m_overlapGather})
+    for (QCheckBox* box : {m_sp, m_flash, m_fusedLoss, m_eager, m_reshard, m_tpOverlap, m_overlapGrad, m_overlapGather})
         connect(box, &QCheckBox::toggled, this, &ParallelismPanel::edited);
     connect(m_zero, &QComboBox::currentIndexChanged, this, &ParallelismPanel::enableZeroControls);
     setStrategy(m_models.front(), ParallelConfig{});
@@ -195,6 +206,8 @@ void ParallelismPanel::setStrategy(const core::model::TransformerConfig& model,
     m_dtype->setCurrentIndex(std::max(0, m_dtype->findData(static_cast<int>(parallel.dtype))));
     m_phase->setCurrentIndex(m_phase->findData(static_cast<int>(parallel.phase)));
     m_flash->setChecked(parallel.flashAttention);
+    m_fusedLoss->setChecked(parallel.fusedCrossEntropy);
+    m_eager->setChecked(parallel.eagerKernels);
     m_tpOverlap->setChecked(parallel.tpCommOverlap);
     m_reshard->setChecked(parallel.reshardAfterForward);
     m_hsdpShard->setValue(static_cast<int>(parallel.hsdpShard));
@@ -237,6 +250,8 @@ core::model::ParallelConfig ParallelismPanel::parallel() const
     p.dtype = static_cast<core::Precision>(m_dtype->currentData().toInt());
     p.phase = static_cast<Phase>(m_phase->currentData().toInt());
     p.flashAttention = m_flash->isChecked();
+    p.fusedCrossEntropy = m_fusedLoss->isChecked();
+    p.eagerKernels = m_eager->isChecked();
     p.tpCommOverlap = m_tpOverlap->isChecked();
     p.reshardAfterForward = m_reshard->isChecked();
     p.hsdpShard = p.zero == ZeroStage::Parameters ? m_hsdpShard->value() : 0;

@@ -83,6 +83,8 @@ private:
     QComboBox* m_dtype = nullptr;
     QComboBox* m_phase = nullptr;
     QCheckBox* m_flash = nullptr;
+    QCheckBox* m_fusedLoss = nullptr;
+    QCheckBox* m_eager = nullptr;
     QCheckBox* m_tpOverlap = nullptr;
     QCheckBox* m_reshard = nullptr;       ///< ZeRO-3 only
     QSpinBox* m_hsdpShard = nullptr;      ///< ZeRO-3 only; 0: all of DP

@@ -203,6 +203,10 @@ QString StepSummary::strategy(const core::model::ParallelConfig& p)
         parts << (p.recompute == Recompute::None        ? tr("no recompute")
                   : p.recompute == Recompute::Selective ? tr("selective recompute")
                                                         : tr("full recompute"));
+        if (p.fusedCrossEntropy)
+            parts << tr("fused cross entropy");
+        if (p.eagerKernels)
+            parts << tr("eager kernels");
     } else {
         parts << (p.phase == Phase::Prefill ? tr("prefill, batch %1") : tr("decode, batch %1"))
                      .arg(n(p.effectiveGlobalBatch()));

@@ -26,6 +26,7 @@ private Q_SLOTS:
     void aFileFixesTheParallelism();
     void choosingAModelWithAFileOpenReplacesItDeliberately();
     void overlapChoicesFollowTheZeroStage();
+    void frameworkKernelChoicesReachTheStrategy();
 };
 
 namespace {
@@ -142,6 +143,30 @@ void TestParallelismPanel::overlapChoicesFollowTheZeroStage()
     grad->setChecked(false);
     QVERIFY(changed.wait(2000));
     QVERIFY(!changed.back().at(1).value<ParallelConfig>().overlapGradReduce);
+}
+
+void TestParallelismPanel::frameworkKernelChoicesReachTheStrategy()
+{
+    // The loss and eager-kernel choices (docs/models.md) show what the strategy holds and reach the
+    // strategy announced when toggled.
+    views::ParallelismPanel panel;
+    ParallelConfig p;
+    p.dp = 4;
+    p.fusedCrossEntropy = true;
+    panel.setStrategy(llama8b(), p);
+    auto* fused = panel.findChild<QCheckBox*>(QStringLiteral("fusedCrossEntropy"));
+    auto* eager = panel.findChild<QCheckBox*>(QStringLiteral("eagerKernels"));
+    QVERIFY(fused && eager);
+    QVERIFY(fused->isChecked());
+    QVERIFY(!eager->isChecked()); // off by default: fused norms, as Megatron-LM with Transformer Engine
+    QSignalSpy changed(&panel, &views::ParallelismPanel::strategyChanged);
+    eager->setChecked(true);
+    QVERIFY(changed.wait(2000));
+    QVERIFY(changed.back().at(1).value<ParallelConfig>().eagerKernels);
+    fused->setChecked(false);
+    QVERIFY(changed.wait(2000));
+    const ParallelConfig announced = changed.back().at(1).value<ParallelConfig>();
+    QVERIFY(!announced.fusedCrossEntropy && announced.eagerKernels);
 }
 
 QTEST_MAIN(TestParallelismPanel)
