@@ -6,6 +6,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTimer>
@@ -308,7 +309,7 @@ void ParallelismPanel::setActive(bool active, const QString& why)
 void ParallelismPanel::updateRanks()
 {
     const core::model::ParallelConfig p = parallel();
-    m_ranks->setText(tr("%1 (TP x CP x PP x DP)").arg(p.ranks()));
+    m_ranks->setText(tr("%1 (TP x CP x PP x DP)").arg(QLocale().toString(static_cast<qlonglong>(p.ranks()))));
     m_virtualStages->setEnabled(p.schedule == core::model::PipelineSchedule::Interleaved);
 }
 

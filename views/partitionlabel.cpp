@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include <QCoreApplication>
+#include <QLocale>
 #include <QStringList>
 
 namespace flint::views {
@@ -15,8 +16,10 @@ QString partitionLabel(const core::RankPartition& partition)
         smallest = std::min(smallest, part.size());
         largest = std::max(largest, part.size());
     }
-    const QString size =
-        smallest == largest ? QString::number(largest) : QStringLiteral("%1-%2").arg(smallest).arg(largest);
+    const QString size = smallest == largest
+                             ? QLocale().toString(static_cast<qlonglong>(largest))
+                             : QStringLiteral("%1-%2").arg(QLocale().toString(static_cast<qlonglong>(smallest)),
+                                                           QLocale().toString(static_cast<qlonglong>(largest)));
     const auto count = static_cast<int>(partition.parts.size());
     if (partition.basis == core::RankPartition::Basis::Program)
         return QCoreApplication::translate("flint::views::partitionLabel", "programs (pipeline stages): %n of %1 ranks",

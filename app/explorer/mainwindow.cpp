@@ -514,9 +514,10 @@ void MainWindow::showEstimate(const std::shared_ptr<const engine::Evaluation>& e
     showComparison();
     if (evaluation->figures)
         m_parallelism->setFigures(StepSummary::figuresHtml(*evaluation));
-    statusBar()->showMessage(
-        tr("Estimated %1 ranks: step time %2").arg(result->ranks.size()).arg(StepSummary::duration(result->stepTime)),
-        5000);
+    statusBar()->showMessage(tr("Estimated %1 ranks: step time %2")
+                                 .arg(QLocale().toString(static_cast<qlonglong>(result->ranks.size())))
+                                 .arg(StepSummary::duration(result->stepTime)),
+                             5000);
 }
 
 void MainWindow::showComparison()

@@ -10,6 +10,7 @@
 
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QLocale>
 #include <QThreadPool>
 #include <QUndoCommand>
 
@@ -372,45 +373,46 @@ void Session::startValidation()
     // measured durations), so no cluster edit changes it: the last comparison's is reused.
     const std::shared_ptr<const core::EstimateResult> replayed =
         m_validation && m_validation->run == run ? m_validation->replay : nullptr;
-    m_jobs.start(views::JobRunner::Kind::Validate, tr("Comparing with the measured run…"),
-                 [this, evaluation, run, path, replayed](const core::JobControl& control) -> std::function<void()> {
-                     auto report = std::make_shared<ValidationReport>();
-                     report->run = run;
-                     report->path = path;
-                     report->evaluation = evaluation;
-                     const core::Workload& workload = evaluation->workload->workload;
-                     if (workload.rankCount() != run->workload.rankCount()) {
-                         report->problem = tr("The measured run has %1 ranks and this workload %2: compare a "
-                                              "workload with a run of the same size.")
-                                               .arg(run->workload.rankCount())
-                                               .arg(workload.rankCount());
-                     } else {
-                         try {
-                             // Measured compute with modelled communication on the estimate's cluster, and
-                             // the replay of everything measured.
-                             core::EstimateOptions options = evaluation->scenario.options;
-                             options.commMatrix = false;
-                             options.timing = core::ComputeTiming::Recorded;
-                             const auto measuredCompute =
-                                 core::estimate(run->workload, evaluation->scenario.cluster, options, control);
-                             options.recordedCommunication = true;
-                             const auto replay = replayed ? replayed
-                                                          : core::estimate(run->workload, evaluation->scenario.cluster,
-                                                                           options, control);
-                             report->validation = core::measured::validate(workload, *evaluation->result, *run, *replay,
-                                                                           *measuredCompute);
-                             report->replay = replay;
-                         } catch (const core::Cancelled&) {
-                             throw;
-                         } catch (const std::exception& e) {
-                             report->problem = describe(e);
-                         }
-                     }
-                     return [this, report] {
-                         m_validation = report;
-                         Q_EMIT validationAvailable(m_validation);
-                     };
-                 });
+    m_jobs.start(
+        views::JobRunner::Kind::Validate, tr("Comparing with the measured run…"),
+        [this, evaluation, run, path, replayed](const core::JobControl& control) -> std::function<void()> {
+            auto report = std::make_shared<ValidationReport>();
+            report->run = run;
+            report->path = path;
+            report->evaluation = evaluation;
+            const core::Workload& workload = evaluation->workload->workload;
+            if (workload.rankCount() != run->workload.rankCount()) {
+                report->problem = tr("The measured run has %1 ranks and this workload %2: compare a "
+                                     "workload with a run of the same size.")
+                                      .arg(QLocale().toString(static_cast<qlonglong>(run->workload.rankCount())),
+                                           QLocale().toString(static_cast<qlonglong>(workload.rankCount())));
+            } else {
+                try {
+                    // Measured compute with modelled communication on the estimate's cluster, and
+                    // the replay of everything measured.
+                    core::EstimateOptions options = evaluation->scenario.options;
+                    options.commMatrix = false;
+                    options.timing = core::ComputeTiming::Recorded;
+                    const auto measuredCompute =
+                        core::estimate(run->workload, evaluation->scenario.cluster, options, control);
+                    options.recordedCommunication = true;
+                    const auto replay =
+                        replayed ? replayed
+                                 : core::estimate(run->workload, evaluation->scenario.cluster, options, control);
+                    report->validation =
+                        core::measured::validate(workload, *evaluation->result, *run, *replay, *measuredCompute);
+                    report->replay = replay;
+                } catch (const core::Cancelled&) {
+                    throw;
+                } catch (const std::exception& e) {
+                    report->problem = describe(e);
+                }
+            }
+            return [this, report] {
+                m_validation = report;
+                Q_EMIT validationAvailable(m_validation);
+            };
+        });
 }
 
 } // namespace flint::app

@@ -129,7 +129,7 @@ QString StepSummary::parallelismFixed(const core::LoadedWorkload& workload)
                      "file.")
                 : tr("<b>Parallelism is fixed by the open trace</b> (%1 ranks, as recorded). To explore strategies, "
                      "choose a built-in model above or read a model with File…; it replaces the open file."))
-        .arg(workload.workload.rankCount());
+        .arg(QLocale().toString(static_cast<qlonglong>(workload.workload.rankCount())));
 }
 
 QString StepSummary::fixedParameters(const core::LoadedWorkload& workload)
@@ -148,16 +148,16 @@ QString StepSummary::fixedParameters(const core::LoadedWorkload& workload)
         return tr("Fixed by this module: its global program and shardings, partitioned here for %1 devices "
                   "(%2 x %3; another mesh with flint --mesh). Network, device and collective model are free to "
                   "change.")
-            .arg(workload.workload.rankCount())
+            .arg(QLocale().toString(static_cast<qlonglong>(workload.workload.rankCount())))
             .arg(replicas(), partitions());
     if (isModule(workload))
         return tr("Fixed by this module: %1 devices (%2 x %3) and its parallelism, which XLA "
                   "already partitioned. Network, device and collective model are free to change.")
-            .arg(workload.workload.rankCount())
+            .arg(QLocale().toString(static_cast<qlonglong>(workload.workload.rankCount())))
             .arg(replicas(), partitions());
     return tr("Fixed by this trace: %1 ranks and their communicator groups, as recorded. Network, device and "
               "collective model are free to change.")
-        .arg(workload.workload.rankCount());
+        .arg(QLocale().toString(static_cast<qlonglong>(workload.workload.rankCount())));
 }
 
 QString StepSummary::strategy(const core::model::ParallelConfig& p)
