@@ -75,6 +75,17 @@ void TestOpExplain::computeIsTheRoofline()
     const std::string text = joined(e);
     QVERIFY2(text.find("roofline") != std::string::npos, text.c_str());
     QVERIFY2(text.find("compute-bound") != std::string::npos, text.c_str());
+    QVERIFY2(text.find("GEMM") == std::string::npos, text.c_str()); // no shape: the one efficiency
+
+    // With its result shape the op is priced by the H100's measured GEMM table, and says so.
+    program.ops[0].shape = {4096, 4096};
+    const Workload shaped = Workload::spmd(std::make_shared<const Program>(program), 2,
+                                           [](std::size_t, std::size_t) { return std::vector<std::int32_t>{}; });
+    const OpExplanation g = explainOp(shaped, cluster, 1, 0);
+    QCOMPARE(g.seconds, computeTime(program.ops[0], cluster));
+    const std::string gemmText = joined(g);
+    QVERIFY2(gemmText.find("GEMM of M 4096 x N 4096 x K 4096") != std::string::npos, gemmText.c_str());
+    QVERIFY2(gemmText.find("780.2 TFLOP/s") != std::string::npos, gemmText.c_str());
 }
 
 void TestOpExplain::collectiveMatchesTheModel()
