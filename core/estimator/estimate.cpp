@@ -1805,14 +1805,16 @@ ComputeRate computeRate(const Op& op, const Cluster& cluster)
             if (const GemmShape g = gemmShapeOf(op.shape, op.flops, op.memoryBytes()); g.valid()) {
                 const double peak = cluster.device.peakFlops(rate.precision);
                 const double flops = static_cast<double>(op.flops);
+                // Never above the peak, whatever an extrapolation below the grid gives.
                 if (const double t = gemmTableSeconds(cluster.device.gemm, rate.precision, g); t > 0 && peak > 0) {
-                    rate.efficiency = flops / (t * peak);
+                    rate.efficiency = std::min(1.0, flops / (t * peak));
                     rate.gemm = g;
                 } else if (const double bf16 = gemmTableSeconds(cluster.device.gemm, Precision::BF16, g);
                            bf16 > 0 && rate.precision == Precision::FP8) {
                     // No trustworthy FP8 table: the device's best FP8 efficiency, scaled by how far
                     // this shape's BF16 throughput falls below the BF16 table's best.
-                    rate.efficiency *= flops / bf16 / gemmTablePeak(cluster.device.gemm, Precision::BF16);
+                    rate.efficiency *=
+                        std::min(1.0, flops / bf16 / gemmTablePeak(cluster.device.gemm, Precision::BF16));
                     rate.gemm = g;
                 }
             }

@@ -63,12 +63,14 @@ double throughput(const float* table, double m, double n, double k)
 }
 
 /// Seconds at m, n, k: on or above the grid from its throughput; a dimension below the grid's first
-/// point takes the time at that point less the slope to the second (time affine in the dimension).
+/// point takes the time at that point less the slope to the second (time affine in the dimension),
+/// but never a throughput above the first point's (where the measured throughput falls from the
+/// first point to the second, the slope alone would extrapolate to nothing).
 double seconds(const float* table, double m, double n, double k)
 {
     const auto below = [&](double value, auto at) {
         const double first = at(kLowestDim), second = at(2 * kLowestDim);
-        return std::max(0.0, first + (second - first) * (value - kLowestDim) / kLowestDim);
+        return std::max(first * value / kLowestDim, first + (second - first) * (value - kLowestDim) / kLowestDim);
     };
     if (m < kLowestDim)
         return below(m, [&](double x) { return seconds(table, x, n, k); });
