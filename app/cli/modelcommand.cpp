@@ -68,8 +68,8 @@ std::vector<OptionSpec> withStrategyOptions(std::vector<OptionSpec> own)
         {"fused-cross-entropy",
          0,
          {},
-         "the loss as one fused kernel pass over the logits (Transformer Engine's, Megatron-Bridge's default) instead "
-         "of Megatron-LM's kernel per step in fp32"},
+         "the loss as one fused kernel computes it over the bf16 logits (Transformer Engine's, Megatron-Bridge's "
+         "default) instead of Megatron-LM's kernel per step in fp32"},
         {"tp-comm-overlap",
          0,
          {},

@@ -147,10 +147,11 @@ struct ParallelConfig {
     /// Fused (flash) attention: scores and probabilities stay on chip and are recomputed in the
     /// backward pass; off, they are materialised in device memory as in Megatron-LM before 2022.
     bool flashAttention = true;
-    /// The cross entropy over the vocabulary as three fused kernels over the fp32 logits (Megatron-Core's
-    /// --cross-entropy-loss-fusion, NeMo 2's default: 28 bytes per logit moved) rather than as
-    /// Megatron-LM runs it by default, one kernel per step (cross_entropy.py: 52 bytes per logit; PyTorch's
-    /// F.cross_entropy on upcast logits moves about 44). docs/models.md, "The loss".
+    /// The cross entropy over the vocabulary as one fused kernel runs it (Transformer Engine's, as
+    /// Megatron-Bridge's performance recipes use it; flash-attn's xentropy, llm-foundry's default): two
+    /// passes over the bf16 logits and a scaling of the bf16 gradient, 10 bytes per logit, rather than
+    /// as Megatron-LM runs it by default, one kernel per step over fp32 logits (cross_entropy.py: 52
+    /// bytes per logit; PyTorch's F.cross_entropy on upcast logits moves about 44). docs/models.md.
     bool fusedCrossEntropy = false;
     /// RMSNorm and the rotary embedding as eager PyTorch runs them, a kernel per tensor operation in
     /// fp32 (torchtitan's and IBM fms's Llama without torch.compile: 36 + 94 bytes per element for a
