@@ -114,6 +114,12 @@ std::optional<Cluster> clusterPreset(std::string_view name, std::int64_t ranks)
             c.topology.dims.push_back(
                 {TopologyKind::Switch, ceilDiv(ranks, 8), fromDecimalGBps(p.scaleOutDecimalGBps), p.scaleOutLatencyNs});
         c.system = defaultSystem();
+        // An all-to-all on GPUs is NCCL point-to-point: PyTorch's all_to_all_single and XLA's GPU
+        // all-to-all post one ncclSend and one ncclRecv per peer inside one NCCL group
+        // (pytorch/pytorch torch/csrc/cuda/nccl.cpp, all2all_single_equal_split), so every
+        // message goes straight to its peer through the switch, where a ring would forward the
+        // data for the peer k away through k - 1 others ((n - 1) / 2 times the bytes per port).
+        c.system.allToAll = {CollectiveAlgorithm::Direct};
         return c;
     }
     if (wanted == "tpuv5ptorus" || wanted == "tpuv5p") {

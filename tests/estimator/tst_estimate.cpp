@@ -207,6 +207,7 @@ class TestEstimate : public QObject {
 private Q_SLOTS:
     void ncclMeasuredBusBandwidth_data();
     void ncclMeasuredBusBandwidth();
+    void gpuAllToAllGoesStraightToEachPeer();
     void ringClosedForm_data();
     void ringClosedForm();
     void directAndHalvingDoubling_data();
@@ -281,6 +282,35 @@ void TestEstimate::ncclMeasuredBusBandwidth()
     const double busbw = (gather ? 1.0 : 2.0) * bytes * 7.0 / 8.0 / t / 1e9;
     QVERIFY2(std::abs(busbw / measured - 1) < 0.05,
              qPrintable(QStringLiteral("%1 vs %2 GB/s").arg(busbw).arg(measured)));
+}
+
+void TestEstimate::gpuAllToAllGoesStraightToEachPeer()
+{
+    // NCCL has no all-to-all algorithm of its own: PyTorch and XLA post a send and a receive per peer
+    // in one group, so on an NVSwitch node each GPU's port carries the 7/8 of its buffer that leaves
+    // it, once. A ring would forward the data for the peer k away through k - 1 others: 3.5 times
+    // the bytes per port at 8 GPUs.
+    const double bytes = 1073741824.0; // 1 GiB per rank
+    const Cluster node = *clusterPreset("dgx-h100-ib", 8);
+    const CollectiveCost cost =
+        CollectiveModel(node).collective(CollectiveKind::AllToAll, static_cast<std::uint64_t>(bytes), iota(8));
+    QCOMPARE(cost.phases.size(), std::size_t(1));
+    QCOMPARE(cost.phases[0].algorithm, CollectiveAlgorithm::Direct);
+    const double nvlink = node.topology.dims[0].bandwidthBytesPerSecond();
+    const double ideal = bytes * 7.0 / 8.0 / nvlink;
+    QVERIFY2(cost.duration >= ideal && cost.duration < 1.01 * ideal,
+             qPrintable(QStringLiteral("%1 vs %2 s").arg(cost.duration).arg(ideal)));
+    // Across two nodes the half of the buffer bound for the other node crosses the NIC once.
+    const Cluster two = *clusterPreset("dgx-h100-ib", 16);
+    const CollectiveCost across =
+        CollectiveModel(two).collective(CollectiveKind::AllToAll, static_cast<std::uint64_t>(bytes), iota(16));
+    const double nic = bytes / 2.0 / two.topology.dims[1].bandwidthBytesPerSecond();
+    QVERIFY2(across.duration >= nic && across.duration < 1.3 * nic,
+             qPrintable(QStringLiteral("%1 vs %2 s").arg(across.duration).arg(nic)));
+    // A torus is a ring: its all-to-all stays the ring's.
+    const Cluster torus = *clusterPreset("tpu-v5p-torus", 4);
+    QCOMPARE(CollectiveModel(torus).collective(CollectiveKind::AllToAll, 1048576, iota(4)).phases[0].algorithm,
+             CollectiveAlgorithm::Ring);
 }
 
 void TestEstimate::ringClosedForm_data()
