@@ -735,6 +735,10 @@ auf %2</translation>
         <source>eager kernels</source>
         <translation>Eager-Kernels</translation>
     </message>
+    <message>
+        <source>HybridEP dispatch (NVLink domains of %1)</source>
+        <translation>HybridEP-Verteilung (NVLink-Domänen zu %1)</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::SweepPage</name>
@@ -1628,6 +1632,22 @@ auf %2</translation>
     <message>
         <source>RMSNorm and the rotary embedding as uncompiled PyTorch runs them, a kernel per tensor operation in fp32 (torchtitan, IBM fms); off, one fused kernel each</source>
         <translation>RMSNorm und die Rotary-Einbettung, wie unkompiliertes PyTorch sie ausführt: ein Kernel je Tensoroperation in fp32 (torchtitan, IBM fms); aus: je ein fusionierter Kernel</translation>
+    </message>
+    <message>
+        <source>all-to-all</source>
+        <translation>All-to-All</translation>
+    </message>
+    <message>
+        <source>How routed tokens reach their experts (EP &gt; 1): all-to-all sends a copy per chosen expert (Megatron-LM&apos;s alltoall dispatcher); HybridEP sends a token once per node over the network and once per GPU over NVLink (Megatron-Core&apos;s flex dispatcher with HybridEP or DeepEP)</source>
+        <translation>Wie geroutete Tokens ihre Experten erreichen (EP &gt; 1): All-to-All sendet eine Kopie je gewähltem Experten (Megatron-LMs alltoall-Dispatcher); HybridEP sendet ein Token einmal je Knoten über das Netzwerk und einmal je GPU über NVLink (Megatron-Cores flex-Dispatcher mit HybridEP oder DeepEP)</translation>
+    </message>
+    <message>
+        <source>HybridEP: ranks per NVLink domain (8 on a DGX or HGX node, 72 on NVL72)</source>
+        <translation>HybridEP: Ranks je NVLink-Domäne (8 in einem DGX- oder HGX-Knoten, 72 bei NVL72)</translation>
+    </message>
+    <message>
+        <source>Dispatch</source>
+        <translation>Verteilung</translation>
     </message>
 </context>
 <context>

@@ -728,6 +728,10 @@ on %2</source>
         <source>eager kernels</source>
         <translation>eager 内核</translation>
     </message>
+    <message>
+        <source>HybridEP dispatch (NVLink domains of %1)</source>
+        <translation>HybridEP 分发（每个 NVLink 域 %1 个）</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::SweepPage</name>
@@ -1616,6 +1620,22 @@ on %2</source>
     <message>
         <source>RMSNorm and the rotary embedding as uncompiled PyTorch runs them, a kernel per tensor operation in fp32 (torchtitan, IBM fms); off, one fused kernel each</source>
         <translation>按未编译的 PyTorch 执行 RMSNorm 和旋转位置编码：每个张量运算一个 fp32 内核（torchtitan、IBM fms）；关闭时各为一个融合内核</translation>
+    </message>
+    <message>
+        <source>all-to-all</source>
+        <translation>all-to-all</translation>
+    </message>
+    <message>
+        <source>How routed tokens reach their experts (EP &gt; 1): all-to-all sends a copy per chosen expert (Megatron-LM&apos;s alltoall dispatcher); HybridEP sends a token once per node over the network and once per GPU over NVLink (Megatron-Core&apos;s flex dispatcher with HybridEP or DeepEP)</source>
+        <translation>路由后的 token 如何到达其专家（EP &gt; 1）：all-to-all 为每个选中的专家发送一份副本（Megatron-LM 的 alltoall 分发器）；HybridEP 让每个 token 经网络每节点只发送一次、经 NVLink 每 GPU 只发送一次（Megatron-Core 的 flex 分发器配合 HybridEP 或 DeepEP）</translation>
+    </message>
+    <message>
+        <source>HybridEP: ranks per NVLink domain (8 on a DGX or HGX node, 72 on NVL72)</source>
+        <translation>HybridEP：每个 NVLink 域的 rank 数（DGX 或 HGX 节点为 8，NVL72 为 72）</translation>
+    </message>
+    <message>
+        <source>Dispatch</source>
+        <translation>分发</translation>
     </message>
 </context>
 <context>

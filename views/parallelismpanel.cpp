@@ -52,6 +52,16 @@ ParallelismPanel::ParallelismPanel(QWidget* parent)
     m_dp = degree(this, 65536, tr("Data-parallel replicas"));
     m_cp = degree(this, 1024, tr("Context parallelism: the sequence split over ranks (ring attention)"));
     m_ep = degree(this, 1024, tr("Expert parallelism (mixture-of-experts models); divides DP"));
+    m_dispatcher = new QComboBox(this);
+    m_dispatcher->setObjectName(QStringLiteral("moeDispatcher"));
+    m_dispatcher->addItem(tr("all-to-all"), static_cast<int>(MoeDispatcher::AllToAll));
+    m_dispatcher->addItem(QStringLiteral("HybridEP"), static_cast<int>(MoeDispatcher::HybridEp));
+    m_dispatcher->setToolTip(tr("How routed tokens reach their experts (EP > 1): all-to-all sends a copy per "
+                                "chosen expert (Megatron-LM's alltoall dispatcher); HybridEP sends a token once "
+                                "per node over the network and once per GPU over NVLink (Megatron-Core's flex "
+                                "dispatcher with HybridEP or DeepEP)"));
+    m_nvlinkDomain = degree(this, 1024, tr("HybridEP: ranks per NVLink domain (8 on a DGX or HGX node, 72 on NVL72)"));
+    m_nvlinkDomain->setObjectName(QStringLiteral("nvlinkDomain"));
     m_sp = new QCheckBox(tr("Sequence parallelism"), this);
     // Choice values in the user's language; each item's data is the enum value.
     m_schedule = new QComboBox(this);
@@ -124,6 +134,11 @@ ParallelismPanel::ParallelismPanel(QWidget* parent)
     form->addRow(tr("DP"), m_dp);
     form->addRow(tr("CP"), m_cp);
     form->addRow(tr("EP"), m_ep);
+    // One row: the dispatcher and, for HybridEP, the ranks of an NVLink domain.
+    auto* dispatch = new QHBoxLayout;
+    dispatch->addWidget(m_dispatcher, 1);
+    dispatch->addWidget(m_nvlinkDomain);
+    form->addRow(tr("Dispatch"), dispatch);
     form->addRow(QString(), m_sp);
     form->addRow(QString(), m_tpOverlap);
     form->addRow(tr("Schedule"), m_schedule);
@@ -159,9 +174,10 @@ ParallelismPanel::ParallelismPanel(QWidget* parent)
     m_debounce->setInterval(kDebounceMs);
     connect(m_debounce, &QTimer::timeout, this, &ParallelismPanel::check);
     connect(openFile, &QPushButton::clicked, this, &ParallelismPanel::openModelFileRequested);
-    for (QSpinBox* spin : {m_tp, m_pp, m_dp, m_cp, m_ep, m_virtualStages, m_microbatch, m_globalBatch, m_hsdpShard})
+    for (QSpinBox* spin :
+         {m_tp, m_pp, m_dp, m_cp, m_ep, m_nvlinkDomain, m_virtualStages, m_microbatch, m_globalBatch, m_hsdpShard})
         connect(spin, &QSpinBox::valueChanged, this, &ParallelismPanel::edited);
-    for (QComboBox* combo : {m_schedule, m_zero, m_recompute, m_dtype, m_phase})
+    for (QComboBox* combo : {m_schedule, m_zero, m_recompute, m_dtype, m_phase, m_dispatcher})
         connect(combo, &QComboBox::currentIndexChanged, this, &ParallelismPanel::edited);
     connect(m_model, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (m_active || m_updating || index < 0) {
@@ -174,7 +190,9 @@ ParallelismPanel::ParallelismPanel(QWidget* parent)
     });
     for (QCheckBox* box : {m_sp, m_flash, m_fusedLoss, m_eager, m_reshard, m_tpOverlap, m_overlapGrad, m_overlapGather})
         connect(box, &QCheckBox::toggled, this, &ParallelismPanel::edited);
-    connect(m_zero, &QComboBox::currentIndexChanged, this, &ParallelismPanel::enableZeroControls);
+    connect(m_zero, &QComboBox::currentIndexChanged, this, &ParallelismPanel::enableDependentControls);
+    connect(m_ep, &QSpinBox::valueChanged, this, &ParallelismPanel::enableDependentControls);
+    connect(m_dispatcher, &QComboBox::currentIndexChanged, this, &ParallelismPanel::enableDependentControls);
     setStrategy(m_models.front(), ParallelConfig{});
 }
 
@@ -197,6 +215,8 @@ void ParallelismPanel::setStrategy(const core::model::TransformerConfig& model,
     m_dp->setValue(static_cast<int>(parallel.dp));
     m_cp->setValue(static_cast<int>(parallel.cp));
     m_ep->setValue(static_cast<int>(parallel.ep));
+    m_dispatcher->setCurrentIndex(m_dispatcher->findData(static_cast<int>(parallel.moeDispatcher)));
+    m_nvlinkDomain->setValue(static_cast<int>(parallel.nvlinkDomain));
     m_sp->setChecked(parallel.sequenceParallel);
     m_schedule->setCurrentIndex(m_schedule->findData(static_cast<int>(parallel.schedule)));
     m_virtualStages->setValue(static_cast<int>(parallel.virtualStages));
@@ -214,7 +234,7 @@ void ParallelismPanel::setStrategy(const core::model::TransformerConfig& model,
     m_hsdpShard->setValue(static_cast<int>(parallel.hsdpShard));
     m_overlapGrad->setChecked(parallel.overlapGradReduce);
     m_overlapGather->setChecked(parallel.overlapParamGather);
-    enableZeroControls();
+    enableDependentControls();
     m_updating = false;
     updateRanks();
     m_problems->clear();
@@ -241,6 +261,8 @@ core::model::ParallelConfig ParallelismPanel::parallel() const
     p.dp = m_dp->value();
     p.cp = m_cp->value();
     p.ep = m_ep->value();
+    p.moeDispatcher = static_cast<MoeDispatcher>(m_dispatcher->currentData().toInt());
+    p.nvlinkDomain = m_nvlinkDomain->value();
     p.sequenceParallel = m_sp->isChecked();
     p.schedule = static_cast<PipelineSchedule>(m_schedule->currentData().toInt());
     p.virtualStages = p.schedule == PipelineSchedule::Interleaved ? m_virtualStages->value() : 1;
@@ -261,7 +283,7 @@ core::model::ParallelConfig ParallelismPanel::parallel() const
     return p;
 }
 
-void ParallelismPanel::enableZeroControls()
+void ParallelismPanel::enableDependentControls()
 {
     using core::model::ZeroStage;
     const auto zero = static_cast<ZeroStage>(m_zero->currentData().toInt());
@@ -269,6 +291,11 @@ void ParallelismPanel::enableZeroControls()
     m_hsdpShard->setEnabled(zero == ZeroStage::Parameters);
     m_overlapGrad->setEnabled(zero != ZeroStage::Parameters);
     m_overlapGather->setEnabled(zero == ZeroStage::OptimizerState || zero == ZeroStage::Gradients);
+    // The token dispatcher matters with expert parallelism only, the NVLink domain to HybridEP only.
+    const bool experts = m_ep->value() > 1;
+    m_dispatcher->setEnabled(experts);
+    m_nvlinkDomain->setEnabled(experts && m_dispatcher->currentData().toInt() ==
+                                              static_cast<int>(core::model::MoeDispatcher::HybridEp));
 }
 
 QString ParallelismPanel::problems() const
@@ -293,7 +320,7 @@ void ParallelismPanel::setActive(bool active, const QString& why)
         if (child != m_figures && child != m_problems && child != m_model && child != m_openFile)
             child->setEnabled(active);
     if (active) {
-        enableZeroControls();
+        enableDependentControls();
         updateRanks();
         return;
     }

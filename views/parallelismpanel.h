@@ -62,8 +62,8 @@ private:
     void edited();
     void check();
     void updateRanks();
-    /// Enables the controls that apply to the chosen ZeRO stage.
-    void enableZeroControls();
+    /// Enables the controls that apply to the chosen ZeRO stage and expert parallelism.
+    void enableDependentControls();
 
     std::vector<core::model::TransformerConfig> m_models;
     QComboBox* m_model = nullptr;
@@ -73,6 +73,8 @@ private:
     QSpinBox* m_dp = nullptr;
     QSpinBox* m_cp = nullptr;
     QSpinBox* m_ep = nullptr;
+    QComboBox* m_dispatcher = nullptr;  ///< MoeDispatcher
+    QSpinBox* m_nvlinkDomain = nullptr; ///< ParallelConfig::nvlinkDomain
     QCheckBox* m_sp = nullptr;
     QComboBox* m_schedule = nullptr;
     QSpinBox* m_virtualStages = nullptr;

@@ -246,7 +246,11 @@ void appendNemoRows(std::vector<Row>& rows)
     // A mixture of experts with expert parallelism: Qwen3-30B-A3B (Yang et al. 2025, Qwen3 Technical
     // Report, Table 2: 48 layers, 32 query and 4 key/value heads, 128 experts, 8 active; hidden 2,048,
     // head dimension 128, experts of 768, vocabulary 151,936 from its released configuration) on 16
-    // H100s, EP 16 over the data-parallel ranks. The table forces balanced routing, as we assume.
+    // H100s, EP 16 over the data-parallel ranks. The recipe of the release (Megatron-Bridge
+    // scripts/performance/configs/qwen at 17a381f, the commit that published the row:
+    // QWEN3_30B_A3B_PRETRAIN_CONFIG_H100_FP8_CS_V1 and
+    // set_qwen3_common_configs) forces balanced routing, as we assume, and dispatches with HybridEP
+    // (the flex dispatcher, moe_a2a_overlap off); no recomputation.
     TransformerConfig qwen3 = rotaryDecoder("30B-A3B", "Qwen3 30B-A3B", "Qwen3 Technical Report, Table 2", 48, 2048, 32,
                                             4, 0, true, 151936, 4096);
     qwen3.headDim = 128;
@@ -255,6 +259,7 @@ void appendNemoRows(std::vector<Row>& rows)
     qwen3.expertFfn = 768;
     ParallelConfig qwen3Parallel = bridge(nemo(16, 1024, 1, 4096, 1, 1, 1, 1));
     qwen3Parallel.ep = 16;
+    qwen3Parallel.moeDispatcher = core::model::MoeDispatcher::HybridEp;
     rows.push_back(
         {bridgeTable + ", Qwen3 30B-A3B, EP 16", qwen3, qwen3Parallel, "dgx-h100-ib", Metric::TokensPerGpu, 8960});
 }

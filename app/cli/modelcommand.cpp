@@ -73,7 +73,12 @@ std::vector<OptionSpec> withStrategyOptions(std::vector<OptionSpec> own)
         {"tp-comm-overlap",
          0,
          {},
-         "pipeline tensor-parallel all-gathers and reduce-scatters with their GEMMs (Megatron-LM)"}};
+         "pipeline tensor-parallel all-gathers and reduce-scatters with their GEMMs (Megatron-LM)"},
+        {"moe-dispatcher", 0, "NAME",
+         "how routed tokens reach their experts: alltoall (default: a copy per expert, NCCL all-to-all) or "
+         "hybrid-ep (once per node over the network, once per GPU over NVLink: Megatron-Core's flex dispatcher "
+         "with HybridEP or DeepEP)"},
+        {"nvlink-domain", 0, "N", "hybrid-ep: ranks per NVLink domain (default 8, one DGX/HGX node; 72 for NVL72)"}};
     options.insert(options.end(), own.begin(), own.end());
     return options;
 }
@@ -186,6 +191,17 @@ core::model::ParallelConfig strategyFromCli(const CommandLine& cli, core::model:
         p.overlapParamGather = true;
     if (cli.has("hsdp-shard"))
         p.hsdpShard = positive(cli, "hsdp-shard", 1);
+    if (cli.has("moe-dispatcher")) {
+        const std::string name = cli.value("moe-dispatcher");
+        if (name == "hybrid-ep" || name == "hybridep" || name == "deepep")
+            p.moeDispatcher = MoeDispatcher::HybridEp;
+        else if (name == "alltoall" || name == "all-to-all")
+            p.moeDispatcher = MoeDispatcher::AllToAll;
+        else
+            throw UsageError("--moe-dispatcher must be alltoall or hybrid-ep, not '" + name + "'");
+    }
+    if (cli.has("nvlink-domain"))
+        p.nvlinkDomain = positive(cli, "nvlink-domain", 8);
     return p;
 }
 

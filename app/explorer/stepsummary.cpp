@@ -207,6 +207,8 @@ QString StepSummary::strategy(const core::model::ParallelConfig& p)
             parts << tr("fused cross entropy");
         if (p.eagerKernels)
             parts << tr("eager kernels");
+        if (p.ep > 1 && p.moeDispatcher == core::model::MoeDispatcher::HybridEp)
+            parts << tr("HybridEP dispatch (NVLink domains of %1)").arg(n(p.nvlinkDomain));
     } else {
         parts << (p.phase == Phase::Prefill ? tr("prefill, batch %1") : tr("decode, batch %1"))
                      .arg(n(p.effectiveGlobalBatch()));

@@ -76,10 +76,21 @@ enum class PipelineSchedule : std::uint8_t { GPipe, OneFOneB, Interleaved };
 enum class Recompute : std::uint8_t { None, Selective, Full };
 /// ZeRO stage: 1 shards optimizer state, 2 also gradients, 3 (= FSDP) also parameters, over DP.
 enum class ZeroStage : std::uint8_t { None = 0, OptimizerState = 1, Gradients = 2, Parameters = 3 };
+/// How routed tokens travel to their experts and back (docs/models.md, "Token dispatch").
+enum class MoeDispatcher : std::uint8_t {
+    /// Megatron-LM's alltoall dispatcher: one copy of a token per chosen expert, exchanged by an NCCL
+    /// all-to-all over the expert-parallel group.
+    AllToAll,
+    /// Megatron-Core's flex dispatcher with the HybridEP backend (DeepEP's normal kernels move the same
+    /// bytes): a token crosses the network once per node holding one of its experts and NVLink once
+    /// per GPU holding one; the combine sums on the way back.
+    HybridEp,
+};
 
 std::string_view displayName(Phase phase);
 std::string_view displayName(PipelineSchedule schedule);
 std::string_view displayName(Recompute recompute);
+std::string_view displayName(MoeDispatcher dispatcher);               ///< "all-to-all", "HybridEP"
 std::string_view displayName(ZeroStage zero);                         ///< "none", "ZeRO-1", "ZeRO-2", "ZeRO-3 (FSDP)"
 std::optional<Phase> parsePhase(std::string_view text);               ///< "train", "prefill", "decode"
 std::optional<PipelineSchedule> parseSchedule(std::string_view text); ///< "gpipe", "1f1b", "interleaved"
@@ -158,6 +169,15 @@ struct ParallelConfig {
     /// norm's forward and backward pass, 20 + 20 for the rotary embedding), instead of one fused kernel
     /// each (Megatron-LM with Transformer Engine, XLA). docs/models.md.
     bool eagerKernels = false;
+    /// The token dispatcher of a mixture of experts with EP > 1.
+    MoeDispatcher moeDispatcher = MoeDispatcher::AllToAll;
+    /// Ranks that share one NVLink domain, the fabric HybridEP forwards tokens over after the network
+    /// hop (its NUM_OF_HYBRID_EP_RANKS_PER_NVLINK_DOMAIN: 8 on DGX and HGX H100 nodes, 72 on GB200
+    /// NVL72). Consecutive ranks, as the cluster presets number them.
+    std::int64_t nvlinkDomain = 8;
+    /// HybridEP: the expert-parallel ranks inside one NVLink domain (EP ranks are cp x tp ranks
+    /// apart), at least 1 and dividing EP.
+    std::int64_t expertRanksPerDomain() const;
 
     std::int64_t sequenceLength(const TransformerConfig& model) const { return seqLen > 0 ? seqLen : model.seqLen; }
     /// One line: "TP 8 x PP 8 x DP 16, 1F1B, 96 microbatches of 1, ZeRO-1, selective recompute, bf16".

@@ -248,8 +248,11 @@ public:
         out << "module @" << name << " attributes {mhlo.num_partitions = " << mesh.devices()
             << " : i32, mhlo.num_replicas = 1 : i32} {\n";
         out << "  sdy.mesh @mesh = <[" << (mesh.dpr > 1 ? "\"dpr\"=" + std::to_string(mesh.dpr) + ", " : std::string())
-            << "\"dp\"=" << mesh.dp << ", \"ep\"=" << mesh.ep << ", \"cp\"=" << mesh.cp << ", \"tp\"=" << mesh.tp
-            << "]>\n";
+            << "\"dp\"=" << mesh.dp << ", "
+            << (mesh.splitsExperts()
+                    ? "\"epo\"=" + std::to_string(mesh.ep / mesh.epi) + ", \"epi\"=" + std::to_string(mesh.epi)
+                    : "\"ep\"=" + std::to_string(mesh.ep))
+            << ", \"cp\"=" << mesh.cp << ", \"tp\"=" << mesh.tp << "]>\n";
         out << "  func.func public @main(";
         for (std::size_t i = 0; i < m_args.size(); ++i)
             out << (i ? ",\n      " : "") << m_args[i];
@@ -295,13 +298,16 @@ struct Shape {
     std::int64_t s = 0;   ///< query tokens per sequence (1 when decoding)
     std::int64_t ctx = 0; ///< key/value tokens (decode: the cache)
     std::int64_t h = 0, n = 0, kv = 0, d = 0, g = 0, v = 0;
-    Axes batch;        ///< axes splitting the batch: "dpr" (HSDP), "dp", "ep"
+    Axes batch;        ///< axes splitting the batch: "dpr" (HSDP), "dp", "ep" (split: "epi", "epo")
     Axes dataReplicas; ///< axes holding replicas of a routed expert: "dpr" (HSDP), "dp"
-    Axes seq;          ///< axes splitting the sequence outside the norms: "cp"
-    Axes tp;           ///< "tp" when tp > 1
-    Axes actSeq;       ///< the sequence's axes between layers: seq, plus "tp" under sequence parallelism
-    Axes dataAxes;     ///< axes a weight gradient is a partial sum over: batch and sequence
-    Axes zeroAxes;     ///< axes parameters (ZeRO-3) or their update (ZeRO-1/2) are sharded over
+    Axes experts;      ///< axes splitting the routed experts: "ep", or "epo" then "epi"
+    /// HybridEP's two hops: the expert axes across NVLink domains (the network) and inside one.
+    Axes expertsAcross, expertsWithin;
+    Axes seq;      ///< axes splitting the sequence outside the norms: "cp"
+    Axes tp;       ///< "tp" when tp > 1
+    Axes actSeq;   ///< the sequence's axes between layers: seq, plus "tp" under sequence parallelism
+    Axes dataAxes; ///< axes a weight gradient is a partial sum over: batch and sequence
+    Axes zeroAxes; ///< axes parameters (ZeRO-3) or their update (ZeRO-1/2) are sharded over
     bool training = true;
     bool fp8 = false;
 
@@ -332,8 +338,18 @@ struct Shape {
         if (mesh.dp > 1)
             batch.push_back("dp");
         dataReplicas = batch;
-        if (mesh.ep > 1)
+        if (mesh.splitsExperts()) {
+            // The batch's minor axis is the one the network hop moves (docs/models.md, "Token
+            // dispatch"); which replica holds which sequences does not matter elsewhere.
+            batch.insert(batch.end(), {"epi", "epo"});
+            experts = {"epo", "epi"};
+            expertsAcross = {"epo"};
+            expertsWithin = {"epi"};
+        } else if (mesh.ep > 1) {
             batch.push_back("ep");
+            experts = {"ep"};
+            (mesh.epi >= mesh.ep ? expertsWithin : expertsAcross) = {"ep"};
+        }
         if (mesh.cp > 1)
             seq.push_back("cp");
         if (mesh.tp > 1)
@@ -374,11 +390,13 @@ struct Shape {
     bool fullySharded() const { return parallel.zero == ZeroStage::Parameters && training; }
     std::int64_t axisSize(const std::string& axis) const
     {
-        return axis == "dpr"  ? mesh.dpr
-               : axis == "dp" ? mesh.dp
-               : axis == "ep" ? mesh.ep
-               : axis == "cp" ? mesh.cp
-                              : mesh.tp;
+        return axis == "dpr"   ? mesh.dpr
+               : axis == "dp"  ? mesh.dp
+               : axis == "ep"  ? mesh.ep
+               : axis == "epo" ? mesh.ep / mesh.epi
+               : axis == "epi" ? mesh.epi
+               : axis == "cp"  ? mesh.cp
+                               : mesh.tp;
     }
     std::int64_t ways(const Axes& axes) const
     {
@@ -612,9 +630,7 @@ LayerWeights layerWeights(Emitter& e, const Shape& sh, bool moe)
         return w;
     }
     w.router = e.arg("router", {sh.h, m.experts}, {{}, {}});
-    Axes ep;
-    if (sh.mesh.ep > 1)
-        ep.push_back("ep");
+    const Axes& ep = sh.experts;
     w.e1 = e.arg("expert_w1", {m.experts, sh.h, m.expertFfn}, {ep, {}, sh.tp});
     if (m.gatedMlp)
         w.e3 = e.arg("expert_w3", {m.experts, sh.h, m.expertFfn}, {ep, {}, sh.tp});
@@ -640,8 +656,99 @@ Value denseFfn(Emitter& e, const Shape& sh, const Value& x, const Value& w1, con
     return linear(e, sh, hidden, w2, 0, name + "/down");
 }
 
+/// The chance that a token's k experts, chosen uniformly among `experts` (as balanced routing spreads
+/// them), include at least one of `held` given ones: 1 - C(experts - held, k) / C(experts, k).
+double hitsAny(std::int64_t experts, std::int64_t held, std::int64_t k)
+{
+    double miss = 1;
+    for (std::int64_t i = 0; i < k; ++i)
+        miss *= static_cast<double>(std::max<std::int64_t>(0, experts - held - i)) / static_cast<double>(experts - i);
+    return 1 - miss;
+}
+
+/// Tokens per sequence that one hop of HybridEP sends to one destination holding `held` experts:
+/// the sequence's tokens that chose at least one of them.
+std::int64_t tokensHitting(const Shape& sh, std::int64_t s, std::int64_t held)
+{
+    return std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(
+                                         static_cast<double>(s) * hitsAny(sh.model.experts, held, sh.model.topK))));
+}
+
+/// HybridEP's dispatch (docs/models.md, "Token dispatch"): tokens [b, s, h] to the per-expert copies
+/// [b, E, C, h] the expert matmuls read, sharded over the data replicas and the expert axes. A token
+/// crosses the network once for each NVLink domain holding one of its experts, to the rank with its
+/// own local index there (an all-to-all over the axes across domains), then NVLink once for each rank
+/// of the domain holding one (an all-to-all over the axes within a domain); each rank then lays its
+/// tokens out by expert (the permutation HybridEP fuses into its kernel). The reductions and
+/// broadcasts between the hops stand for the kernel's reads and writes of the buffers it moves.
+Value hybridEpDispatch(Emitter& e, const Shape& sh, const Value& tokens, const std::string& what)
+{
+    const TransformerConfig& m = sh.model;
+    const std::int64_t b = tokens.shape[0], s = tokens.shape[1], experts = m.experts;
+    const std::int64_t ep = sh.mesh.ep, across = sh.ways(sh.expertsAcross), within = sh.ways(sh.expertsWithin);
+    const std::int64_t perRank = experts / ep, capacity = s * m.topK / experts;
+    const Axes& dp = sh.dataReplicas;
+    Value rows = e.reduce(tokens, {1}, "add", what + "/read"); // [b, h]
+    Value held;                                                // [b, destinations, tokens, h]
+    if (!sh.expertsAcross.empty()) {
+        const std::int64_t perDomain = tokensHitting(sh, s, experts / across);
+        const Value out = e.broadcast(rows, {0, 3}, {b, across, perDomain, sh.h}, what + "/network_buffer");
+        held = e.constrain(out, {concat(dp, sh.expertsWithin), sh.expertsAcross, {}, {}}, what + "/network");
+        rows = e.reduce(held, {2}, "add", what + "/forward"); // [b, across, h]
+    }
+    if (!sh.expertsWithin.empty()) {
+        const std::int64_t perRankTokens = tokensHitting(sh, s, perRank);
+        const Value out = sh.expertsAcross.empty()
+                              ? e.broadcast(rows, {0, 3}, {b, ep, perRankTokens, sh.h}, what + "/nvlink_buffer")
+                              : e.reshape(e.broadcast(rows, {0, 1, 4}, {b, across, within, perRankTokens, sh.h},
+                                                      what + "/nvlink_buffer"),
+                                          {b, ep, perRankTokens, sh.h}, what + "/nvlink_buffer");
+        held = e.constrain(out, {dp, sh.experts, {}, {}}, what + "/nvlink");
+    }
+    const Value mine = e.reduce(held, {2}, "add", what + "/permute"); // [b, ep, h]
+    const Value copies = e.broadcast(mine, {0, 1, 4}, {b, ep, perRank, capacity, sh.h}, what + "/permute");
+    return e.reshape(copies, {b, experts, capacity, sh.h}, what + "/permute");
+}
+
+/// HybridEP's combine: expert outputs [b, E, C, h], laid out as hybridEpDispatch left them, back to
+/// their tokens [b, s, h], each token's k outputs summed: every rank sums its own experts' outputs
+/// per token, the NVLink hop back sums a domain's at the rank that forwarded the token, the network
+/// hop back the domains'.
+Value hybridEpCombine(Emitter& e, const Shape& sh, const Value& byExpert, std::int64_t s, const std::string& what)
+{
+    const std::int64_t b = byExpert.shape[0], experts = byExpert.shape[1], capacity = byExpert.shape[2];
+    const std::int64_t ep = sh.mesh.ep, across = sh.ways(sh.expertsAcross), within = sh.ways(sh.expertsWithin);
+    const std::int64_t perRank = experts / ep;
+    const Axes& dp = sh.dataReplicas;
+    const Value perExpert = e.reshape(byExpert, {b, ep, perRank, capacity, sh.h}, what + "/unpermute");
+    Value rows = e.reduce(perExpert, {2, 3}, "add", what + "/unpermute"); // [b, ep, h]
+    if (!sh.expertsWithin.empty()) {
+        const std::int64_t perRankTokens = tokensHitting(sh, s, perRank);
+        const Value out = e.broadcast(rows, {0, 1, 3}, {b, ep, perRankTokens, sh.h}, what + "/nvlink_buffer");
+        const Value back = e.constrain(out, {concat(dp, sh.expertsWithin), sh.expertsAcross, {}, {}}, what + "/nvlink");
+        rows = sh.expertsAcross.empty()
+                   ? e.reduce(back, {1, 2}, "add", what + "/sum") // [b, h]
+                   : e.reduce(e.reshape(back, {b, across, within, perRankTokens, sh.h}, what + "/forward"), {2, 3},
+                              "add", what + "/forward"); // [b, across, h]
+    }
+    if (!sh.expertsAcross.empty()) {
+        const std::int64_t perDomain = tokensHitting(sh, s, experts / across);
+        const Value out = e.broadcast(rows, {0, 1, 3}, {b, across, perDomain, sh.h}, what + "/network_buffer");
+        const Value back = e.constrain(out, {sh.batch, {}, {}, {}}, what + "/network");
+        rows = e.reduce(back, {1, 2}, "add", what + "/sum"); // [b, h]
+    }
+    return e.broadcast(rows, {0, 2}, {b, s, sh.h}, what + "/write");
+}
+
+/// Whether routed tokens travel by HybridEP (EP > 1 and that dispatcher chosen).
+bool hybridEp(const Shape& sh)
+{
+    return sh.mesh.ep > 1 && sh.parallel.moeDispatcher == MoeDispatcher::HybridEp;
+}
+
 /// Routed experts: tokens [b, s, h] (replicated over "tp") to experts and back, as Megatron-LM's
-/// all-to-all token dispatcher does it, with tokens spread evenly over experts (capacity factor 1).
+/// all-to-all token dispatcher does it (or HybridEP, above), with tokens spread evenly over experts
+/// (capacity factor 1).
 Value moeFfn(Emitter& e, const Shape& sh, const Value& x, const LayerWeights& w)
 {
     const TransformerConfig& m = sh.model;
@@ -654,14 +761,17 @@ Value moeFfn(Emitter& e, const Shape& sh, const Value& x, const LayerWeights& w)
         "divide", ex, e.broadcast(e.reduce(ex, {2}, "add", "softmax"), {0, 1}, ex.shape, "softmax"), "softmax");
     (void)probs;
     e.scope("");
-    const Value copies = e.broadcast(x, {0, 1, 3}, {b, s, k, sh.h}, "moe/dispatch_copies");
-    const Value byExpert =
-        e.reshape(e.reshape(copies, {b, s * k, sh.h}, "moe/permute"), {b, experts, capacity, sh.h}, "moe/permute");
     const Axes dp = sh.dataReplicas;
-    Axes ep;
-    if (sh.mesh.ep > 1)
-        ep.push_back("ep");
-    const Value dispatched = e.constrain(byExpert, {dp, ep, {}, {}}, "moe/dispatch");
+    const Axes& ep = sh.experts;
+    Value dispatched;
+    if (hybridEp(sh)) {
+        dispatched = hybridEpDispatch(e, sh, x, "moe/dispatch");
+    } else {
+        const Value copies = e.broadcast(x, {0, 1, 3}, {b, s, k, sh.h}, "moe/dispatch_copies");
+        const Value byExpert =
+            e.reshape(e.reshape(copies, {b, s * k, sh.h}, "moe/permute"), {b, experts, capacity, sh.h}, "moe/permute");
+        dispatched = e.constrain(byExpert, {dp, ep, {}, {}}, "moe/dispatch");
+    }
     const Value up = e.dot(dispatched, w.e1, {1}, {0}, {3}, {1}, "moe/expert_up");
     Value hidden = activation(e, up, "moe/expert_act");
     if (!w.e3.name.empty())
@@ -669,9 +779,14 @@ Value moeFfn(Emitter& e, const Shape& sh, const Value& x, const LayerWeights& w)
                           "moe/expert_act.fused/glu");
     const Value down = e.dot(hidden, w.e2, {0}, {0}, {3}, {1}, "moe/expert_down"); // [E, b, C, h]
     const Value back = e.transpose(down, {1, 0, 2, 3}, "moe/unpermute");
-    const Value combined = e.constrain(back, {sh.batch, {}, {}, {}}, "moe/combine");
-    const Value tokens = e.reshape(combined, {b, s, k, sh.h}, "moe/unpermute");
-    Value out = e.reduce(tokens, {2}, "add", "moe/weighted_sum");
+    Value out;
+    if (hybridEp(sh)) {
+        out = hybridEpCombine(e, sh, back, s, "moe/combine");
+    } else {
+        const Value combined = e.constrain(back, {sh.batch, {}, {}, {}}, "moe/combine");
+        const Value tokens = e.reshape(combined, {b, s, k, sh.h}, "moe/unpermute");
+        out = e.reduce(tokens, {2}, "add", "moe/weighted_sum");
+    }
     if (!w.s1.name.empty())
         out = e.binary(
             "add", out,
@@ -896,9 +1011,7 @@ std::string layerBackwardBlock(const Shape& sh, bool moe)
         // data and weight gradients, and the combine's all-to-all in reverse.
         const std::int64_t b = sh.b, s = sh.s, k = m.topK, experts = m.experts, capacity = s * k / experts;
         const Axes dp = sh.dataReplicas;
-        Axes ep;
-        if (sh.mesh.ep > 1)
-            ep.push_back("ep");
+        const Axes& ep = sh.experts;
         e.scope("router_backward.fused");
         const Value logits = e.matmul(f.a2full, w.router, 0, "logits");
         const Value dLogits = e.binary("multiply", logits, logits, "dsoftmax");
@@ -906,6 +1019,8 @@ std::string layerBackwardBlock(const Shape& sh, bool moe)
         const Value routerGrad = e.dot(f.a2full, dLogits, {}, {}, {0, 1}, {0, 1}, "router/wgrad");
         keepPartial(routerGrad, {{}, {}}, "router/wgrad_partial");
         const auto toExperts = [&](const Value& tokens, const std::string& what) {
+            if (hybridEp(sh))
+                return hybridEpDispatch(e, sh, tokens, what);
             const Value copies = e.broadcast(tokens, {0, 1, 3}, {b, s, k, sh.h}, what + "_copies");
             const Value byExpert =
                 e.reshape(e.reshape(copies, {b, s * k, sh.h}, what), {b, experts, capacity, sh.h}, what);
@@ -948,9 +1063,13 @@ std::string layerBackwardBlock(const Shape& sh, bool moe)
             keepPartial(dE3, {ep, {}, sh.tp}, "moe/expert_gate/wgrad_partial", &dp);
         }
         // Back to the tokens' owners (the dispatch all-to-all in reverse), summed over the k copies.
-        const Value back = e.constrain(e.transpose(dIn, {1, 0, 2, 3}, "moe/unpermute_backward"), {sh.batch, {}, {}, {}},
-                                       "moe/dispatch_backward");
-        da2 = e.reduce(e.reshape(back, {b, s, k, sh.h}, "moe/unpermute_backward"), {2}, "add", "moe/sum_copies");
+        const Value dByExpert = e.transpose(dIn, {1, 0, 2, 3}, "moe/unpermute_backward");
+        if (hybridEp(sh)) {
+            da2 = hybridEpCombine(e, sh, dByExpert, s, "moe/dispatch_backward");
+        } else {
+            const Value back = e.constrain(dByExpert, {sh.batch, {}, {}, {}}, "moe/dispatch_backward");
+            da2 = e.reduce(e.reshape(back, {b, s, k, sh.h}, "moe/unpermute_backward"), {2}, "add", "moe/sum_copies");
+        }
         if (!w.s1.name.empty()) {
             const Value sUp =
                 full ? linear(e, sh, f.a2full, w.s1, 0, "shared_experts/up_recompute")
@@ -1064,9 +1183,7 @@ std::vector<Param> unitParameters(const Shape& sh, Block block, bool moe)
 {
     const TransformerConfig& m = sh.model;
     std::vector<Param> params;
-    Axes ep;
-    if (sh.mesh.ep > 1)
-        ep.push_back("ep");
+    const Axes& ep = sh.experts;
     if (block == Block::LayerGradientSync) {
         params.push_back({"ln1", {sh.h}, {{}}});
         params.push_back({"wq", {sh.h, sh.n * sh.d}, {{}, sh.tp}});
@@ -1150,9 +1267,7 @@ FlatParameter flatParameter(const Shape& sh, const std::vector<Param>& params, b
     const std::int64_t length = flatParameterLength(sh, params, expert, sh.ways(axes));
     if (!expert)
         return {{sh.mesh.tp, length}, {sh.tp, axes}, {sh.tp, {}}};
-    Axes ep;
-    if (sh.mesh.ep > 1)
-        ep.push_back("ep");
+    const Axes& ep = sh.experts;
     return {{sh.mesh.ep, sh.mesh.tp, length}, {ep, sh.tp, axes}, {ep, sh.tp, {}}};
 }
 
@@ -1419,8 +1534,10 @@ std::string optimizerBlock(const Shape& sh, double stageParameters)
 std::string StageMesh::text() const
 {
     std::string out;
-    for (const auto& [name, size] :
-         {std::pair{"dpr", dpr}, std::pair{"dp", dp}, std::pair{"ep", ep}, std::pair{"cp", cp}, std::pair{"tp", tp}})
+    const bool split = splitsExperts();
+    for (const auto& [name, size] : {std::pair{"dpr", dpr}, std::pair{"dp", dp}, std::pair{"ep", split ? 1 : ep},
+                                     std::pair{"epo", split ? ep / epi : 1}, std::pair{"epi", split ? epi : 1},
+                                     std::pair{"cp", cp}, std::pair{"tp", tp}})
         if (size > 1)
             out += (out.empty() ? "" : ",") + std::string(name) + "=" + std::to_string(size);
     return out.empty() ? "dp=1" : out;
@@ -1430,6 +1547,8 @@ StageMesh stageMesh(const ParallelConfig& parallel)
 {
     StageMesh mesh;
     mesh.ep = parallel.ep;
+    if (parallel.moeDispatcher == MoeDispatcher::HybridEp)
+        mesh.epi = parallel.expertRanksPerDomain();
     mesh.dp = parallel.dp / std::max<std::int64_t>(1, parallel.ep);
     if (parallel.zero == ZeroStage::Parameters && parallel.phase == Phase::Training &&
         parallel.shardGroup() < parallel.dp && mesh.dp % parallel.shardGroup() == 0) {

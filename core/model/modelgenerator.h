@@ -40,10 +40,14 @@ struct StageMesh {
     std::int64_t dpr = 1; ///< HSDP replica groups; 1 otherwise
     std::int64_t dp = 1;  ///< ParallelConfig::dp / ep (under HSDP: the shard group)
     std::int64_t ep = 1;
+    /// HybridEP: the EP ranks inside one NVLink domain. When 1 < epi < ep the module's mesh names two
+    /// axes, "epo" (across domains, ep / epi) and "epi" (inside one), in place of "ep".
+    std::int64_t epi = 1;
     std::int64_t cp = 1;
     std::int64_t tp = 1;
 
     std::int64_t devices() const { return dpr * dp * ep * cp * tp; }
+    bool splitsExperts() const { return epi > 1 && epi < ep; }
     /// "dp=16,tp=8": the axes of size > 1 in mesh order ("dp=1" when every size is 1).
     std::string text() const;
 };

@@ -115,6 +115,18 @@ std::string_view displayName(Recompute recompute)
     return "?";
 }
 
+std::string_view displayName(MoeDispatcher dispatcher)
+{
+    return dispatcher == MoeDispatcher::HybridEp ? "HybridEP" : "all-to-all";
+}
+
+std::int64_t ParallelConfig::expertRanksPerDomain() const
+{
+    const std::int64_t between = std::max<std::int64_t>(1, tp * cp);
+    const std::int64_t inDomain = std::max<std::int64_t>(1, nvlinkDomain / between);
+    return std::gcd(std::max<std::int64_t>(1, ep), inDomain);
+}
+
 std::string_view displayName(ZeroStage zero)
 {
     switch (zero) {
@@ -215,6 +227,8 @@ std::string ParallelConfig::describe() const
             text += ", fused cross entropy";
         if (eagerKernels)
             text += ", eager kernels";
+        if (ep > 1 && moeDispatcher == MoeDispatcher::HybridEp)
+            text += ", HybridEP dispatch";
     } else {
         text += ", " + std::string(displayName(phase)) + ", batch " + number(effectiveGlobalBatch());
     }
@@ -307,6 +321,10 @@ std::vector<StrategyProblem> validateStrategy(const TransformerConfig& model, co
                 "EP " + divisorList(model.experts, parallel.dp));
         if (parallel.cp > 1)
             add("expert parallelism with context parallelism is not modelled", "CP 1 or EP 1");
+        if (parallel.moeDispatcher == MoeDispatcher::HybridEp && parallel.nvlinkDomain < 1)
+            add("the NVLink domain of the HybridEP dispatcher must hold at least 1 rank, not " +
+                    number(parallel.nvlinkDomain),
+                "NVLink domain 8 (a DGX or HGX node)");
         if (parallel.dp % parallel.ep != 0)
             add("EP " + number(parallel.ep) + " must divide DP " + number(parallel.dp) +
                     " (expert-parallel groups are carved out of the data-parallel ranks)",

@@ -3,6 +3,7 @@
 // schedules, memory and FLOPs by hand, and the collectives, groups and bytes of compiled steps
 // against hand calculation on a tiny model.
 #include "core/error.h"
+#include "core/estimator/collectivemodel.h"
 #include "core/estimator/estimate.h"
 #include "core/model/modelconfig.h"
 #include "core/model/pipelineschedule.h"
@@ -608,6 +609,107 @@ private Q_SLOTS:
         QCOMPARE(a2a.groups, (std::set<std::vector<std::int32_t>>{{0, 1}}));
         // Each rank sends its 128 tokens x 2 copies x 256 x bf16 through each.
         QCOMPARE(a2a.bytes, std::uint64_t{2 * 128 * 2 * 256 * 2});
+    }
+
+    void hybridEpSendsATokenOncePerDomainAndGpu()
+    {
+        // 16 experts, top 4, over EP 8 in NVLink domains of 4 ranks (docs/models.md, "Token dispatch").
+        // Balanced routing: a token reaches the other domain (8 of its experts) with chance
+        // 1 - C(8, 4) / C(16, 4) = 0.9615, a given rank (2 experts) with 1 - C(14, 4) / C(16, 4) = 0.45.
+        // Of 128 tokens a sequence, 124 then cross to each domain and 58 go to each rank.
+        TransformerConfig moe = tinyModel();
+        moe.experts = 16;
+        moe.topK = 4;
+        moe.expertFfn = 512;
+        ParallelConfig p;
+        p.dp = 8;
+        p.ep = 8;
+        p.globalBatch = 8;
+        p.recompute = Recompute::None;
+        p.moeDispatcher = MoeDispatcher::HybridEp;
+        p.nvlinkDomain = 4;
+        ModelCompiler compiler;
+        const CompiledModel c = compiler.compile(moe, p);
+        QCOMPARE(c.workload.validate(), std::string());
+        const std::string forward = "microbatch 0/layer 0/forward";
+        std::map<std::vector<std::int32_t>, std::vector<std::uint64_t>> byGroup;
+        for (const Op& op : c.workload.programOf(0).ops)
+            if (op.kind == OpKind::Collective && op.scope.rfind(forward, 0) == 0) {
+                QCOMPARE(op.collective, CollectiveKind::AllToAll);
+                byGroup[c.workload.membersOf(0, op)].push_back(op.commBytes);
+            }
+        // The network hop between rank 0 and its peer in the other domain (a sequence's 124 tokens for
+        // each of the 2 domains), the NVLink hop inside the domain (2 sequences' 58 tokens for each
+        // of its 4 ranks), each once for the dispatch and once for the combine.
+        const std::uint64_t network = 1 * 2 * 124 * 256 * 2, nvlink = 2 * 4 * 58 * 256 * 2;
+        QCOMPARE(byGroup, (std::map<std::vector<std::int32_t>, std::vector<std::uint64_t>>{
+                              {{0, 4}, {network, network}}, {{0, 1, 2, 3}, {nvlink, nvlink}}}));
+        // The experts compute the same copies as under the all-to-all dispatcher: 128 x 4 a sequence.
+        const auto expertFlops = [](const CompiledModel& compiled) {
+            double flops = 0;
+            for (const Op& op : compiled.workload.programOf(0).ops)
+                if (op.kind == OpKind::Compute && op.scope.find("/moe/expert") != std::string::npos)
+                    flops += static_cast<double>(op.flops);
+            return flops;
+        };
+        ParallelConfig plain = p;
+        plain.moeDispatcher = MoeDispatcher::AllToAll;
+        const CompiledModel a2a = compiler.compile(moe, plain);
+        QCOMPARE(expertFlops(c), expertFlops(a2a));
+        QVERIFY(expertFlops(c) > 0);
+        // A domain holding every EP rank leaves only the NVLink hop; one rank per domain only the network's.
+        for (const std::int64_t domain : {8, 1}) {
+            p.nvlinkDomain = domain;
+            const CompiledModel one = compiler.compile(moe, p);
+            const Count hops = collectives(one.workload, 0, CollectiveKind::AllToAll, forward);
+            QCOMPARE(hops.ops, std::size_t{2});
+            QCOMPARE(hops.groups, (std::set<std::vector<std::int32_t>>{{0, 1, 2, 3, 4, 5, 6, 7}}));
+            // 58 tokens (2 of 16 experts) for each of the 8 ranks, or for each of 8 one-rank domains.
+            QCOMPARE(hops.bytes, std::uint64_t{2 * 8 * 58 * 256 * 2});
+        }
+    }
+
+    void hybridEpRunsAtItsMeasuredSpeed()
+    {
+        // HybridEP's own H100 benchmark (deepseek-ai/DeepEP, branch hybrid-ep at 94a9f8f,
+        // docs/README_Hybrid-EP.md, "H100 Platform"): 16 ranks (two 8-GPU nodes), 4,096 tokens of
+        // hidden 7,168 a rank, top 8 of 128 experts (8 a rank), uniformly random routing, 16 SMs, the
+        // torch API: BF16 dispatch 54.47 GB/s and combine 53.35 GB/s of "RDMA bytes", which count a
+        // token once for every node (its own too) holding one of its experts (tests/utils.py,
+        // count_rdma_send_from_routing_map). Our two hops over dgx-h100-ib at line rate, one after
+        // the other, take within 5% of the times these imply.
+        const TransformerConfig moe =
+            parseModelText("layers = 1\nhidden = 7168\nheads = 56\nvocab = 1024\nseq_len = 4096\nexperts = 128\n"
+                           "top_k = 8\nexpert_ffn = 2048\n",
+                           "deepep.model");
+        ParallelConfig p;
+        p.dp = 16;
+        p.ep = 16;
+        p.globalBatch = 16;
+        p.recompute = Recompute::None;
+        p.moeDispatcher = MoeDispatcher::HybridEp;
+        ModelCompiler compiler;
+        const CompiledModel c = compiler.compile(moe, p);
+        const Cluster cluster = *clusterPreset("dgx-h100-ib", 16);
+        const CollectiveModel model(cluster);
+        std::map<std::string, double> seconds; // dispatch, combine
+        for (const Op& op : c.workload.programOf(0).ops)
+            if (op.kind == OpKind::Collective && op.scope.rfind("microbatch 0/layer 0/forward/", 0) == 0) {
+                const std::vector<std::int32_t> members = c.workload.membersOf(0, op);
+                const bool dispatch = op.scope.find("/moe/dispatch") != std::string::npos;
+                QVERIFY2(dispatch || op.scope.find("/moe/combine") != std::string::npos, op.scope.c_str());
+                seconds[dispatch ? "dispatch" : "combine"] +=
+                    model.collective(op.collective, op.commBytes, members).duration;
+            }
+        double missBoth = 1; // C(64, 8) / C(128, 8): a token skips the 64 experts of one node
+        for (int i = 0; i < 8; ++i)
+            missBoth *= (64.0 - i) / (128.0 - i);
+        const double rdmaBytes = 4096 * 2 * (1 - missBoth) * 7168 * 2;
+        const double dispatch = rdmaBytes / 54.47e9, combine = rdmaBytes / 53.35e9;
+        QVERIFY2(std::abs(seconds["dispatch"] / dispatch - 1) < 0.05,
+                 qPrintable(QStringLiteral("%1 vs %2 ms").arg(seconds["dispatch"] * 1e3).arg(dispatch * 1e3)));
+        QVERIFY2(std::abs(seconds["combine"] / combine - 1) < 0.05,
+                 qPrintable(QStringLiteral("%1 vs %2 ms").arg(seconds["combine"] * 1e3).arg(combine * 1e3)));
     }
 
     void pipelineStagesExchangeActivations()

@@ -27,6 +27,7 @@ private Q_SLOTS:
     void choosingAModelWithAFileOpenReplacesItDeliberately();
     void overlapChoicesFollowTheZeroStage();
     void frameworkKernelChoicesReachTheStrategy();
+    void tokenDispatchFollowsExpertParallelism();
 };
 
 namespace {
@@ -167,6 +168,36 @@ void TestParallelismPanel::frameworkKernelChoicesReachTheStrategy()
     QVERIFY(changed.wait(2000));
     const ParallelConfig announced = changed.back().at(1).value<ParallelConfig>();
     QVERIFY(!announced.fusedCrossEntropy && announced.eagerKernels);
+}
+
+void TestParallelismPanel::tokenDispatchFollowsExpertParallelism()
+{
+    // The dispatcher applies with EP > 1 only, the NVLink domain to HybridEP only; both reach the strategy.
+    using core::model::MoeDispatcher;
+    views::ParallelismPanel panel;
+    ParallelConfig p;
+    p.dp = 8;
+    panel.setStrategy(*core::model::findModel("mixtral-8x7b"), p);
+    auto* dispatcher = panel.findChild<QComboBox*>(QStringLiteral("moeDispatcher"));
+    QSpinBox* domain = spin(panel, "nvlinkDomain");
+    QVERIFY(dispatcher && domain);
+    QVERIFY(!dispatcher->isEnabled() && !domain->isEnabled());
+    QSignalSpy changed(&panel, &views::ParallelismPanel::strategyChanged);
+    spin(panel, "ep")->setValue(8);
+    QVERIFY(changed.wait(2000));
+    QVERIFY(dispatcher->isEnabled() && !domain->isEnabled());
+    QCOMPARE(changed.back().at(1).value<ParallelConfig>().moeDispatcher, MoeDispatcher::AllToAll);
+    dispatcher->setCurrentIndex(dispatcher->findData(static_cast<int>(MoeDispatcher::HybridEp)));
+    QVERIFY(domain->isEnabled());
+    domain->setValue(4);
+    QVERIFY(changed.wait(2000));
+    const ParallelConfig announced = changed.back().at(1).value<ParallelConfig>();
+    QCOMPARE(announced.moeDispatcher, MoeDispatcher::HybridEp);
+    QCOMPARE(announced.nvlinkDomain, std::int64_t{4});
+    // Shown again as held: a strategy from elsewhere (a session, undo) sets both.
+    panel.setStrategy(*core::model::findModel("mixtral-8x7b"), announced);
+    QCOMPARE(dispatcher->currentData().toInt(), static_cast<int>(MoeDispatcher::HybridEp));
+    QCOMPARE(domain->value(), 4);
 }
 
 QTEST_MAIN(TestParallelismPanel)
