@@ -739,6 +739,10 @@ auf %2</translation>
         <source>HybridEP dispatch (NVLink domains of %1)</source>
         <translation>HybridEP-Verteilung (NVLink-Domänen zu %1)</translation>
     </message>
+    <message>
+        <source>bf16 gradient reduction</source>
+        <translation>Gradientenreduktion in bf16</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::SweepPage</name>
@@ -1648,6 +1652,14 @@ auf %2</translation>
     <message>
         <source>Dispatch</source>
         <translation>Verteilung</translation>
+    </message>
+    <message>
+        <source>Reduce gradients in bf16</source>
+        <translation>Gradienten in bf16 reduzieren</translation>
+    </message>
+    <message>
+        <source>Accumulate and reduce data-parallel gradients in bf16 (Megatron-Bridge&apos;s performance recipes); off, in fp32 as Megatron-LM does by default</source>
+        <translation>Datenparallele Gradienten in bf16 akkumulieren und reduzieren (Performance-Rezepte von Megatron-Bridge); aus: in fp32, wie Megatron-LM es standardmäßig tut</translation>
     </message>
 </context>
 <context>

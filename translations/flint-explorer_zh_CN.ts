@@ -732,6 +732,10 @@ on %2</source>
         <source>HybridEP dispatch (NVLink domains of %1)</source>
         <translation>HybridEP 分发（每个 NVLink 域 %1 个）</translation>
     </message>
+    <message>
+        <source>bf16 gradient reduction</source>
+        <translation>bf16 梯度归约</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::SweepPage</name>
@@ -1636,6 +1640,14 @@ on %2</source>
     <message>
         <source>Dispatch</source>
         <translation>分发</translation>
+    </message>
+    <message>
+        <source>Reduce gradients in bf16</source>
+        <translation>以 bf16 归约梯度</translation>
+    </message>
+    <message>
+        <source>Accumulate and reduce data-parallel gradients in bf16 (Megatron-Bridge&apos;s performance recipes); off, in fp32 as Megatron-LM does by default</source>
+        <translation>以 bf16 累加并归约数据并行梯度（Megatron-Bridge 的性能配方）；关闭时按 Megatron-LM 的默认做法使用 fp32</translation>
     </message>
 </context>
 <context>

@@ -121,6 +121,10 @@ ParallelismPanel::ParallelismPanel(QWidget* parent)
     m_overlapGather->setObjectName(QStringLiteral("overlapParamGather"));
     m_overlapGather->setToolTip(tr("ZeRO 1-2: gather the updated weights layer by layer during the forward pass "
                                    "(Megatron-Core's --overlap-param-gather); off, after the optimizer"));
+    m_bf16Grads = new QCheckBox(tr("Reduce gradients in bf16"), this);
+    m_bf16Grads->setObjectName(QStringLiteral("bf16GradReduce"));
+    m_bf16Grads->setToolTip(tr("Accumulate and reduce data-parallel gradients in bf16 (Megatron-Bridge's "
+                               "performance recipes); off, in fp32 as Megatron-LM does by default"));
     m_tp->setObjectName(QStringLiteral("tp"));
     m_pp->setObjectName(QStringLiteral("pp"));
     m_dp->setObjectName(QStringLiteral("dp"));
@@ -150,6 +154,7 @@ ParallelismPanel::ParallelismPanel(QWidget* parent)
     form->addRow(tr("Shard group"), m_hsdpShard);
     form->addRow(QString(), m_overlapGrad);
     form->addRow(QString(), m_overlapGather);
+    form->addRow(QString(), m_bf16Grads);
     form->addRow(tr("Recompute"), m_recompute);
     form->addRow(tr("Matmul dtype"), m_dtype);
     form->addRow(tr("Phase"), m_phase);
@@ -188,7 +193,8 @@ ParallelismPanel::ParallelismPanel(QWidget* parent)
         setStrategy(m_models.at(static_cast<std::size_t>(index)), ParallelConfig{});
         check();
     });
-    for (QCheckBox* box : {m_sp, m_flash, m_fusedLoss, m_eager, m_reshard, m_tpOverlap, m_overlapGrad, m_overlapGather})
+    for (QCheckBox* box :
+         {m_sp, m_flash, m_fusedLoss, m_eager, m_reshard, m_tpOverlap, m_overlapGrad, m_overlapGather, m_bf16Grads})
         connect(box, &QCheckBox::toggled, this, &ParallelismPanel::edited);
     connect(m_zero, &QComboBox::currentIndexChanged, this, &ParallelismPanel::enableDependentControls);
     connect(m_ep, &QSpinBox::valueChanged, this, &ParallelismPanel::enableDependentControls);
@@ -234,6 +240,7 @@ void ParallelismPanel::setStrategy(const core::model::TransformerConfig& model,
     m_hsdpShard->setValue(static_cast<int>(parallel.hsdpShard));
     m_overlapGrad->setChecked(parallel.overlapGradReduce);
     m_overlapGather->setChecked(parallel.overlapParamGather);
+    m_bf16Grads->setChecked(!parallel.gradReduceFp32);
     enableDependentControls();
     m_updating = false;
     updateRanks();
@@ -280,6 +287,7 @@ core::model::ParallelConfig ParallelismPanel::parallel() const
     p.hsdpShard = p.zero == ZeroStage::Parameters ? m_hsdpShard->value() : 0;
     p.overlapGradReduce = m_overlapGrad->isChecked();
     p.overlapParamGather = m_overlapGather->isChecked();
+    p.gradReduceFp32 = !m_bf16Grads->isChecked();
     return p;
 }
 

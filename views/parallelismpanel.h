@@ -87,6 +87,7 @@ private:
     QCheckBox* m_flash = nullptr;
     QCheckBox* m_fusedLoss = nullptr;
     QCheckBox* m_eager = nullptr;
+    QCheckBox* m_bf16Grads = nullptr; ///< !ParallelConfig::gradReduceFp32
     QCheckBox* m_tpOverlap = nullptr;
     QCheckBox* m_reshard = nullptr;       ///< ZeRO-3 only
     QSpinBox* m_hsdpShard = nullptr;      ///< ZeRO-3 only; 0: all of DP

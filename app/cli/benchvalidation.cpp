@@ -233,10 +233,13 @@ void appendNemoRows(std::vector<Row>& rows)
     // stated, taken as none; tensor-parallel overlap on, as NeMo's H100 userbuffer configurations for
     // these shapes imply). Megatron-Bridge fuses the cross entropy (gpt_provider.py:
     // cross_entropy_loss_fusion = True) and its performance scripts run Transformer Engine's
-    // (scripts/performance/utils/overrides.py: cross_entropy_fusion_impl = "te").
+    // (scripts/performance/utils/overrides.py: cross_entropy_fusion_impl = "te"); its performance
+    // recipes reduce gradients in bf16 (scripts/performance/configs/*/..._llm_pretrain.py at 17a381f,
+    // the commit that published the table: grad_reduce_in_fp32 = False for Llama 3, 3.1 and Qwen3).
     const std::string bridgeTable = "NeMo 26.04.01 performance summary, DGX H100 FP8";
     const auto bridge = [&](ParallelConfig p) {
         p.fusedCrossEntropy = true;
+        p.gradReduceFp32 = false;
         return p;
     };
     rows.push_back({bridgeTable + ", Llama 3 70B", *core::model::findModel("llama3-70b"),
@@ -260,6 +263,12 @@ void appendNemoRows(std::vector<Row>& rows)
     ParallelConfig qwen3Parallel = bridge(nemo(16, 1024, 1, 4096, 1, 1, 1, 1));
     qwen3Parallel.ep = 16;
     qwen3Parallel.moeDispatcher = core::model::MoeDispatcher::HybridEp;
+    // Megatron-Bridge's recipes overlap the distributed optimizer's parameter gather with the
+    // forward pass (recipes/qwen/qwen3_moe.py: ddp.overlap_param_gather = True). The Llama rows
+    // above run it with the optimizer step instead (utils/overrides.py sets
+    // overlap_param_gather_with_optimizer_step with PP and virtual stages), which our gather after
+    // the optimizer stands for.
+    qwen3Parallel.overlapParamGather = true;
     rows.push_back(
         {bridgeTable + ", Qwen3 30B-A3B, EP 16", qwen3, qwen3Parallel, "dgx-h100-ib", Metric::TokensPerGpu, 8960});
 }

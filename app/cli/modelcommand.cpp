@@ -74,6 +74,11 @@ std::vector<OptionSpec> withStrategyOptions(std::vector<OptionSpec> own)
          0,
          {},
          "pipeline tensor-parallel all-gathers and reduce-scatters with their GEMMs (Megatron-LM)"},
+        {"bf16-grad-reduce",
+         0,
+         {},
+         "accumulate and reduce data-parallel gradients in bf16, not fp32 (Megatron-Core's grad_reduce_in_fp32 "
+         "= False, as Megatron-Bridge's performance recipes set it)"},
         {"moe-dispatcher", 0, "NAME",
          "how routed tokens reach their experts: alltoall (default: a copy per expert, NCCL all-to-all) or "
          "hybrid-ep (once per node over the network, once per GPU over NVLink: Megatron-Core's flex dispatcher "
@@ -191,6 +196,8 @@ core::model::ParallelConfig strategyFromCli(const CommandLine& cli, core::model:
         p.overlapParamGather = true;
     if (cli.has("hsdp-shard"))
         p.hsdpShard = positive(cli, "hsdp-shard", 1);
+    if (cli.has("bf16-grad-reduce"))
+        p.gradReduceFp32 = false;
     if (cli.has("moe-dispatcher")) {
         const std::string name = cli.value("moe-dispatcher");
         if (name == "hybrid-ep" || name == "hybridep" || name == "deepep")

@@ -207,6 +207,8 @@ QString StepSummary::strategy(const core::model::ParallelConfig& p)
             parts << tr("fused cross entropy");
         if (p.eagerKernels)
             parts << tr("eager kernels");
+        if (p.dp > 1 && !p.gradReduceFp32)
+            parts << tr("bf16 gradient reduction");
         if (p.ep > 1 && p.moeDispatcher == core::model::MoeDispatcher::HybridEp)
             parts << tr("HybridEP dispatch (NVLink domains of %1)").arg(n(p.nvlinkDomain));
     } else {

@@ -169,6 +169,11 @@ struct ParallelConfig {
     /// norm's forward and backward pass, 20 + 20 for the rotary embedding), instead of one fused kernel
     /// each (Megatron-LM with Transformer Engine, XLA). docs/models.md.
     bool eagerKernels = false;
+    /// Data-parallel gradients accumulated and reduced in fp32 (Megatron-Core's grad_reduce_in_fp32,
+    /// Megatron-LM's default when training in bf16; PyTorch FSDP with reduce_dtype=float32). Off, in
+    /// bf16: half the bytes in the gradient buffers and on the wire (Megatron-Bridge's performance
+    /// recipes: set_*_common_configs set grad_reduce_in_fp32 = False).
+    bool gradReduceFp32 = true;
     /// The token dispatcher of a mixture of experts with EP > 1.
     MoeDispatcher moeDispatcher = MoeDispatcher::AllToAll;
     /// Ranks that share one NVLink domain, the fabric HybridEP forwards tokens over after the network

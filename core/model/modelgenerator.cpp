@@ -1304,8 +1304,8 @@ std::string parameterGatherBlock(const Shape& sh, Block block, Block unit, bool 
 /// A gradient-sync block: the partial weight gradients of one layer (or of the embedding/output
 /// layer) in, completed gradients out. Data-parallel gradient reduction runs in fp32 (Megatron-LM's
 /// main gradients; Llama 3, Sec. 3.3.4, reduce-scatters in fp32 too; PyTorch FSDP with
-/// reduce_dtype=float32 as torchtitan configures it). Under ZeRO the unit's gradients are one flat
-/// buffer, padded to a multiple of the shards, reduce-scattered in one collective: FSDP's
+/// reduce_dtype=float32 as torchtitan configures it), or in bf16 with gradReduceFp32 off. Under ZeRO the unit's
+/// gradients are one flat buffer, padded to a multiple of the shards, reduce-scattered in one collective: FSDP's
 /// post-backward reduce-scatter of the flat parameter's gradient (ZeRO-3, after every microbatch's
 /// backward pass), and the distributed optimizer's reduce-scatter of its contiguous, padded gradient
 /// buffer (ZeRO-1/2: Megatron-LM's DistributedOptimizer and DeepSpeed both flatten, so any
@@ -1316,6 +1316,7 @@ std::string gradientSyncBlock(const Shape& sh, Block block, bool moe)
     const std::vector<Param> params = unitParameters(sh, block, moe);
     std::vector<Value> results;
     std::vector<Sharding> shardings;
+    const char* gradType = sh.parallel.gradReduceFp32 ? "f32" : "bf16";
     if (sh.parallel.zero != ZeroStage::None && sh.training && !sh.zeroAxes.empty()) {
         const bool fsdp = sh.fullySharded();
         for (bool expert : {false, true}) {
@@ -1324,8 +1325,8 @@ std::string gradientSyncBlock(const Shape& sh, Block block, bool moe)
             const FlatParameter flat = flatParameter(sh, params, expert);
             const Sharding& shard = flat.shard;
             const Axes partial = concat(expert ? sh.dataReplicas : sh.batch, sh.seq);
-            const Value g =
-                e.partialArg(expert ? "d_expert_parameters" : "d_parameters", flat.shape, flat.whole, partial, "f32");
+            const Value g = e.partialArg(expert ? "d_expert_parameters" : "d_parameters", flat.shape, flat.whole,
+                                         partial, gradType);
             // Reduce-scatter inside the shard group; under HSDP the shard is then all-reduced across
             // the replica groups (and over "cp", whose partial sums no shard group spans).
             Axes pending;
@@ -1348,7 +1349,7 @@ std::string gradientSyncBlock(const Shape& sh, Block block, bool moe)
         // Experts are replicated over "dp" only (their "ep" shards differ), dense parameters over every data axis.
         const Axes replicas = p.expert ? sh.dataReplicas : sh.batch;
         const Axes partial = concat(replicas, sh.seq);
-        const Value g = e.partialArg("d_" + p.name, p.shape, p.sharding, partial, "f32");
+        const Value g = e.partialArg("d_" + p.name, p.shape, p.sharding, partial, gradType);
         results.push_back(e.constrain(g, p.sharding, p.name + "/reduce_gradient"));
         shardings.push_back(p.sharding);
     }

@@ -227,6 +227,8 @@ std::string ParallelConfig::describe() const
             text += ", fused cross entropy";
         if (eagerKernels)
             text += ", eager kernels";
+        if (dp > 1 && !gradReduceFp32)
+            text += ", bf16 gradient reduction";
         if (ep > 1 && moeDispatcher == MoeDispatcher::HybridEp)
             text += ", HybridEP dispatch";
     } else {
@@ -452,11 +454,13 @@ MemoryBreakdown memoryPerRank(const TransformerConfig& model, const ParallelConf
         m.weights = weightBytes *
                     (parallel.zero == ZeroStage::Parameters ? dense / denseShards + experts / expertShards : params);
         if (training) {
-            // Megatron-LM accumulates gradients in fp32 main-grad buffers; mixed-precision Adam keeps
-            // an fp32 master copy and two fp32 moments: 4 + 12 bytes per parameter (Rajbhandari et
-            // al. 2020, ZeRO, Sec. 3.1, with fp32 gradients as Megatron-LM keeps them).
+            // Megatron-LM accumulates gradients in fp32 main-grad buffers (bf16 ones without
+            // grad_reduce_in_fp32); mixed-precision Adam keeps an fp32 master copy and two fp32
+            // moments: 4 + 12 bytes per parameter (Rajbhandari et al. 2020, ZeRO, Sec. 3.1, with fp32
+            // gradients as Megatron-LM keeps them).
             const bool shardGrads = parallel.zero >= ZeroStage::Gradients;
-            m.gradients = 4 * (shardGrads ? dense / denseShards + experts / expertShards : params);
+            m.gradients = (parallel.gradReduceFp32 ? 4.0 : 2.0) *
+                          (shardGrads ? dense / denseShards + experts / expertShards : params);
             m.optimizer = 12 * (dense / denseShards + experts / expertShards);
             const std::vector<PipelineStep> order = pipelineOrder(
                 parallel.schedule, parallel.pp, parallel.virtualStages, parallel.microbatches(), stage, true);

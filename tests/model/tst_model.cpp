@@ -611,6 +611,32 @@ private Q_SLOTS:
         QCOMPARE(a2a.bytes, std::uint64_t{2 * 128 * 2 * 256 * 2});
     }
 
+    void bf16GradientReductionHalvesItsBytes()
+    {
+        // Megatron-Core's grad_reduce_in_fp32 = False: the data-parallel reductions and the gradient
+        // buffers in bf16, half of fp32's bytes, under ZeRO-1 (one reduce-scatter a layer) and without
+        // ZeRO (an all-reduce a parameter).
+        const TransformerConfig tiny = tinyModel();
+        ModelCompiler compiler;
+        for (const ZeroStage zero : {ZeroStage::OptimizerState, ZeroStage::None}) {
+            ParallelConfig p;
+            p.dp = 2;
+            p.globalBatch = 2;
+            p.zero = zero;
+            const CollectiveKind kind =
+                zero == ZeroStage::None ? CollectiveKind::AllReduce : CollectiveKind::ReduceScatter;
+            const Count fp32 = collectives(compiler.compile(tiny, p).workload, 0, kind, "gradient sync");
+            const double fp32Memory = memoryPerRank(tiny, p).gradients;
+            p.gradReduceFp32 = false;
+            const Count bf16 = collectives(compiler.compile(tiny, p).workload, 0, kind, "gradient sync");
+            QVERIFY(fp32.ops > 0);
+            QCOMPARE(bf16.ops, fp32.ops);
+            QCOMPARE(2 * bf16.bytes, fp32.bytes);
+            QCOMPARE(2 * memoryPerRank(tiny, p).gradients, fp32Memory);
+            QVERIFY(has(p.describe(), "bf16 gradient reduction"));
+        }
+    }
+
     void hybridEpSendsATokenOncePerDomainAndGpu()
     {
         // 16 experts, top 4, over EP 8 in NVLink domains of 4 ranks (docs/models.md, "Token dispatch").

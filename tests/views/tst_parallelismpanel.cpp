@@ -168,6 +168,11 @@ void TestParallelismPanel::frameworkKernelChoicesReachTheStrategy()
     QVERIFY(changed.wait(2000));
     const ParallelConfig announced = changed.back().at(1).value<ParallelConfig>();
     QVERIFY(!announced.fusedCrossEntropy && announced.eagerKernels);
+    auto* bf16 = panel.findChild<QCheckBox*>(QStringLiteral("bf16GradReduce"));
+    QVERIFY(bf16 && !bf16->isChecked()); // fp32 by default, as Megatron-LM
+    bf16->setChecked(true);
+    QVERIFY(changed.wait(2000));
+    QVERIFY(!changed.back().at(1).value<ParallelConfig>().gradReduceFp32);
 }
 
 void TestParallelismPanel::tokenDispatchFollowsExpertParallelism()
