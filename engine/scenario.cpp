@@ -94,13 +94,23 @@ core::Cluster fitCluster(const core::Cluster& cluster, std::int64_t ranks)
     return fitted;
 }
 
-std::shared_ptr<const core::LoadedWorkload> asLoadedWorkload(const core::model::CompiledModel& compiled)
+std::shared_ptr<const core::LoadedWorkload> asLoadedWorkload(const core::model::CompiledModel& compiled,
+                                                             const core::Cluster* cluster)
 {
     auto loaded = std::make_shared<core::LoadedWorkload>();
     loaded->kind = core::InputKind::BuiltinModel;
     loaded->workload = compiled.workload;
     loaded->name = compiled.model.title + " — " + compiled.parallel.describe();
     loaded->warnings = compiled.warnings;
+    // HybridEP forwards inside an NVLink domain; a domain wider than the cluster's scale-up
+    // dimension sends that hop over the network, which HybridEP does not do.
+    const core::model::ParallelConfig& p = compiled.parallel;
+    if (cluster && p.ep > 1 && p.moeDispatcher == core::model::MoeDispatcher::HybridEp &&
+        cluster->topology.dims.size() > 1 && p.nvlinkDomain > cluster->topology.dims.front().npus)
+        loaded->warnings.push_back("HybridEP's NVLink domain of " + std::to_string(p.nvlinkDomain) +
+                                   " ranks is wider than the cluster's scale-up dimension of " +
+                                   std::to_string(cluster->topology.dims.front().npus) +
+                                   " ranks: its in-domain hop crosses the network here");
     loaded->notes.push_back("generated as StableHLO blocks, partitioned for the stage mesh " + compiled.meshText +
                             " and composed into " + std::to_string(compiled.parallel.pp) +
                             " pipeline stage program(s) (docs/models.md)");
@@ -123,7 +133,8 @@ Evaluation prepare(const Scenario& scenario, core::model::ModelCompiler* compile
             throw std::logic_error("engine::prepare: a model scenario needs a model compiler");
         e.compiled = std::make_shared<const core::model::CompiledModel>(
             compiler->compile(*scenario.model, scenario.parallel, control));
-        e.workload = asLoadedWorkload(*e.compiled);
+        settleCluster(e);
+        e.workload = asLoadedWorkload(*e.compiled, &e.scenario.cluster);
 #else
         (void)compiler;
         (void)control;
@@ -134,8 +145,8 @@ Evaluation prepare(const Scenario& scenario, core::model::ModelCompiler* compile
         if (!scenario.workload)
             throw std::logic_error("engine::prepare: a scenario needs a model or a workload");
         e.workload = scenario.workload;
+        settleCluster(e);
     }
-    settleCluster(e);
     return e;
 }
 

@@ -89,8 +89,10 @@ void scaleBandwidth(core::Cluster& cluster, double factor);
 /// file) is left as it is: its size is the user's.
 core::Cluster fitCluster(const core::Cluster& cluster, std::int64_t ranks);
 
-/// A compiled model as the LoadedWorkload the views and exports take.
-std::shared_ptr<const core::LoadedWorkload> asLoadedWorkload(const core::model::CompiledModel& compiled);
+/// A compiled model as the LoadedWorkload the views and exports take; with the cluster it will run
+/// on, warnings about choices the cluster does not fit (a HybridEP NVLink domain wider than a node).
+std::shared_ptr<const core::LoadedWorkload> asLoadedWorkload(const core::model::CompiledModel& compiled,
+                                                             const core::Cluster* cluster = nullptr);
 
 /// First stage: compiles a model (with `compiler`, whose lowered blocks are reused between calls;
 /// required for models) or takes the workload, then settles the cluster (fitCluster, streams). An

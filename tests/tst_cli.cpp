@@ -61,6 +61,7 @@ private Q_SLOTS:
     void inspectUnpartitionedHlo();
     void builtinModels();
     void sweepWritesCsvWithBest();
+    void sweepComparesTokenDispatchers();
     void oddButValidInputsRead();
     void manyRanksInBoundedMemory();
     void interruptedImportLeavesNothing();
@@ -502,6 +503,42 @@ void TestCli::sweepWritesCsvWithBest()
     for (const QByteArray& line : lines.mid(1))
         best += line.endsWith(",1") ? 1 : 0;
     QCOMPARE(best, 1);
+#endif
+}
+
+void TestCli::sweepComparesTokenDispatchers()
+{
+#ifndef FLINT_HAVE_MLIR
+    QSKIP("built without the MLIR frontend");
+#else
+    // A small mixture of experts on two 8-GPU nodes, swept over the dispatcher and the NVLink
+    // domain: every combination estimated, the columns as wide as their names, and a domain wider
+    // than a node warned about.
+    QTemporaryDir dir;
+    const QString model = dir.filePath(QStringLiteral("moe.txt"));
+    QFile file(model);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("layers = 2\nhidden = 256\nheads = 4\nvocab = 1024\nseq_len = 256\nexperts = 16\ntop_k = 2\n"
+               "expert_ffn = 512\ngated_mlp = true\n");
+    file.close();
+    const Run run =
+        flintCli({QStringLiteral("sweep"), model, QStringLiteral("--ranks"), QStringLiteral("16"),
+                  QStringLiteral("--ep"), QStringLiteral("16"), QStringLiteral("--global-batch"), QStringLiteral("16"),
+                  QStringLiteral("--vary"), QStringLiteral("moe-dispatcher=alltoall,hybrid-ep"),
+                  QStringLiteral("--vary"), QStringLiteral("nvlink-domain=8,16")});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.out.contains("moe-dispatcher nvlink-domain"), run.out.constData());
+    QVERIFY2(run.out.contains("hybrid-ep      8"), run.out.constData());
+    QVERIFY2(!run.out.contains("invalid"), run.out.constData());
+    QVERIFY2(run.out.contains("* best feasible:"), run.out.constData());
+    const Run wide =
+        flintCli({QStringLiteral("model"), QStringLiteral("estimate"), model, QStringLiteral("--ranks"),
+                  QStringLiteral("16"), QStringLiteral("--ep"), QStringLiteral("16"), QStringLiteral("--global-batch"),
+                  QStringLiteral("16"), QStringLiteral("--moe-dispatcher"), QStringLiteral("hybrid-ep"),
+                  QStringLiteral("--nvlink-domain"), QStringLiteral("16")});
+    QCOMPARE(wide.exitCode, 0);
+    QVERIFY2(QByteArray(wide.out + wide.err).contains("wider than the cluster's scale-up dimension"),
+             wide.err.constData());
 #endif
 }
 

@@ -378,7 +378,7 @@ int runModel(const std::vector<std::string>& arguments)
     }
     std::printf("%s on %zu x %s (%s): %s\n", model.title.c_str(), compiled.workload.rankCount(),
                 cluster.device.name.c_str(), cluster.topology.describe().c_str(), parallel.describe().c_str());
-    for (const std::string& w : compiled.warnings)
+    for (const std::string& w : evaluation.workload->warnings)
         std::fprintf(stderr, "warning: %s\n", w.c_str());
     std::fputs(figuresText(compiled, figures).c_str(), stdout);
     const auto tops = core::topOps(result, compiled.workload, 8);
@@ -419,6 +419,8 @@ Sweep parseSweep(const std::string& text)
                                                    "recompute",
                                                    "dtype",
                                                    "schedule",
+                                                   "moe-dispatcher",
+                                                   "nvlink-domain",
                                                    "bandwidth-scale",
                                                    "scale-out-bandwidth",
                                                    "ranks"};
@@ -538,8 +540,8 @@ int runSweep(const std::vector<std::string>& arguments)
         return CommandLine(
             "sweep", "MODEL --vary NAME=V1,V2,... [--vary NAME=...] [STRATEGY] [CLUSTER] [--csv FILE]",
             "Estimates MODEL for every combination of one or two swept parameters (strategy options such\n"
-            "as tp, pp, dp, ranks, microbatch-size, zero, recompute, dtype, schedule; or the network's\n"
-            "bandwidth-scale / scale-out-bandwidth), prints a table and marks the best feasible\n"
+            "as tp, pp, dp, ranks, microbatch-size, zero, recompute, dtype, schedule, moe-dispatcher; or\n"
+            "the network's bandwidth-scale / scale-out-bandwidth), prints a table and marks the best feasible\n"
             "configuration (valid, fits in memory): most tokens/s per GPU, or highest MFU with --objective\n"
             "mfu. With --ranks fixed, DP follows TP x PP x CP. Compiled blocks are reused between points.\n"
             "Started by mpirun (or srun), the points are dealt out to the processes and rank 0 prints the\n"
@@ -646,12 +648,20 @@ int printSweep(const CommandLine& cli, const core::model::TransformerConfig& mod
     // Per GPU, so that points with different GPU counts compare fairly.
     std::printf("%s: sweep of %s%s\n", model.title.c_str(), sweeps[0].name.c_str(),
                 sweeps.size() > 1 ? (" x " + sweeps[1].name).c_str() : "");
-    std::string head;
+    // Each swept column as wide as its name or its longest value, and at least 10.
+    std::vector<std::size_t> widths;
     for (const Sweep& s : sweeps) {
-        char cell[32];
-        std::snprintf(cell, sizeof cell, "%-10s", s.name.c_str());
-        head += cell;
+        std::size_t width = std::max<std::size_t>(9, s.name.size());
+        for (const std::string& v : s.values)
+            width = std::max(width, v.size());
+        widths.push_back(width + 1);
     }
+    const auto cell = [&widths](std::size_t column, const std::string& text) {
+        return text + std::string(widths[column] - std::min(widths[column], text.size()), ' ');
+    };
+    std::string head;
+    for (std::size_t k = 0; k < sweeps.size(); ++k)
+        head += cell(k, sweeps[k].name);
     std::printf("  %s %12s %14s %7s %7s %8s %10s  %s\n", head.c_str(), "step time", "tokens/s", "MFU", "bubble",
                 "exposed", "memory", "note");
     std::ostringstream csv;
@@ -661,11 +671,8 @@ int printSweep(const CommandLine& cli, const core::model::TransformerConfig& mod
     for (std::size_t r = 0; r < rows.size(); ++r) {
         const SweepRow& row = rows[r];
         std::string point;
-        for (const std::string& v : row.point) {
-            char cell[32];
-            std::snprintf(cell, sizeof cell, "%-10s", v.c_str());
-            point += cell;
-        }
+        for (std::size_t k = 0; k < row.point.size() && k < widths.size(); ++k)
+            point += cell(k, row.point[k]);
         const engine::Evaluation& e = row.evaluation;
         const bool estimated = e.estimated();
         const core::model::StepFigures f = e.figures.value_or(core::model::StepFigures{});

@@ -22,6 +22,7 @@ private Q_SLOTS:
     void modelScenarioEvaluates();
     void sweepRecordsProblemsAndGoesOn();
     void rebindSettlesTheCluster();
+    void hybridEpDomainWiderThanANodeWarns();
 };
 
 namespace {
@@ -192,6 +193,30 @@ void TestEngine::rebindSettlesTheCluster()
     QCOMPARE(rebound.scenario.cluster.topology.dims[0].bandwidthGBps, 100.0);
     QCOMPARE(rebound.scenario.cluster.commStreams, prepared.compiled->commStreams);
     QCOMPARE(rebound.compiled, prepared.compiled); // not recompiled
+}
+
+void TestEngine::hybridEpDomainWiderThanANodeWarns()
+{
+    // Mixtral's 8 experts over 16 ranks of two 8-GPU nodes: a domain of 8 fits a node, 16 does not.
+    core::model::ModelCompiler compiler;
+    engine::Scenario s;
+    s.model = *core::model::findModel("mixtral-8x7b");
+    s.parallel.dp = 16;
+    s.parallel.ep = 8;
+    s.parallel.moeDispatcher = core::model::MoeDispatcher::HybridEp;
+    s.cluster = *core::clusterPreset("dgx-h100-ib", 16);
+    const auto warned = [](const engine::Evaluation& e) {
+        for (const std::string& w : e.workload->warnings)
+            if (w.find("NVLink domain of 16 ranks is wider than the cluster's scale-up dimension of 8") !=
+                std::string::npos)
+                return true;
+        return false;
+    };
+    const engine::Evaluation fits = engine::prepare(s, &compiler);
+    QVERIFY2(fits.problem.empty(), fits.problem.c_str());
+    QVERIFY(!warned(fits));
+    s.parallel.nvlinkDomain = 16;
+    QVERIFY(warned(engine::prepare(s, &compiler)));
 }
 
 QTEST_MAIN(TestEngine)
