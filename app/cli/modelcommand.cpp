@@ -81,9 +81,11 @@ std::vector<OptionSpec> withStrategyOptions(std::vector<OptionSpec> own)
          "= False, as Megatron-Bridge's performance recipes set it)"},
         {"moe-dispatcher", 0, "NAME",
          "how routed tokens reach their experts: alltoall (default: a copy per expert, NCCL all-to-all) or "
-         "hybrid-ep (once per node over the network, once per GPU over NVLink: Megatron-Core's flex dispatcher "
-         "with HybridEP or DeepEP)"},
-        {"nvlink-domain", 0, "N", "hybrid-ep: ranks per NVLink domain (default 8, one DGX/HGX node; 72 for NVL72)"}};
+         "hybrid-ep (once per NVLink domain over the network, once per GPU over NVLink: Megatron-Core's flex "
+         "dispatcher with HybridEP or DeepEP)"},
+        {"nvlink-domain", 0, "N",
+         "hybrid-ep: ranks per NVLink domain, whose EP ranks must divide EP (default 8, one DGX/HGX node; 72 on a "
+         "GB200 NVL72 rack)"}};
     options.insert(options.end(), own.begin(), own.end());
     return options;
 }

@@ -209,12 +209,12 @@ QString StepSummary::strategy(const core::model::ParallelConfig& p)
             parts << tr("eager kernels");
         if (p.dp > 1 && !p.gradReduceFp32)
             parts << tr("bf16 gradient reduction");
-        if (p.ep > 1 && p.moeDispatcher == core::model::MoeDispatcher::HybridEp)
-            parts << tr("HybridEP dispatch (NVLink domains of %1)").arg(n(p.nvlinkDomain));
     } else {
         parts << (p.phase == Phase::Prefill ? tr("prefill, batch %1") : tr("decode, batch %1"))
                      .arg(n(p.effectiveGlobalBatch()));
     }
+    if (p.ep > 1 && p.moeDispatcher == core::model::MoeDispatcher::HybridEp)
+        parts << tr("HybridEP dispatch (NVLink domains of %1)").arg(n(p.nvlinkDomain));
     parts << qs(std::string(core::displayName(p.dtype)));
     return parts.join(QStringLiteral(", "));
 }

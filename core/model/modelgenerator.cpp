@@ -9,6 +9,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <numeric>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -656,6 +657,29 @@ Value denseFfn(Emitter& e, const Shape& sh, const Value& x, const Value& w1, con
     return linear(e, sh, hidden, w2, 0, name + "/down");
 }
 
+/// Sequences routed as one group. The k copies of a sequence's s tokens spread evenly over E
+/// experts only when E divides s k; decoding (one token a sequence, k copies, far fewer than E)
+/// routes groups of g sequences of a microbatch together, [b, s] seen as [b / g, g s], g dividing the
+/// microbatch size. Before 2026-12-06 a decode step's experts got no tokens at all.
+std::int64_t routingGroup(const Shape& sh, std::int64_t s)
+{
+    const std::int64_t copies = s * sh.model.topK, experts = sh.model.experts;
+    if (copies % experts == 0)
+        return 1;
+    const std::int64_t even = experts / std::gcd(experts, copies);
+    std::int64_t g = 1;
+    for (std::int64_t d = 1; d <= sh.parallel.microbatchSize; ++d)
+        if (sh.parallel.microbatchSize % d == 0 && d <= even)
+            g = d;
+    return g;
+}
+
+/// Token copies per expert and sequence group, at least 1 (capacity factor 1: an even spread).
+std::int64_t expertCapacity(const Shape& sh, std::int64_t s)
+{
+    return std::max<std::int64_t>(1, s * sh.model.topK / sh.model.experts);
+}
+
 /// The chance that a token's k experts, chosen uniformly among `experts` (as balanced routing spreads
 /// them), include at least one of `held` given ones: 1 - C(experts - held, k) / C(experts, k).
 double hitsAny(std::int64_t experts, std::int64_t held, std::int64_t k)
@@ -666,75 +690,96 @@ double hitsAny(std::int64_t experts, std::int64_t held, std::int64_t k)
     return 1 - miss;
 }
 
-/// Tokens per sequence that one hop of HybridEP sends to one destination holding `held` experts:
-/// the sequence's tokens that chose at least one of them.
-std::int64_t tokensHitting(const Shape& sh, std::int64_t s, std::int64_t held)
+/// How routed tokens travel to the ranks holding their experts: over which expert axes each hop moves
+/// them (the network hop across NVLink domains, then the one inside a domain), and whether a token
+/// goes once per destination holding one of its experts (HybridEP) or once per expert it chose there
+/// (the all-to-all dispatcher, one hop over all of EP).
+struct TokenRoute {
+    Axes across, within;
+    bool once = true;
+    const char* acrossName = "network";
+    const char* withinName = "nvlink";
+};
+
+/// Tokens per sequence (group) a hop sends to one destination holding `held` of the experts: those
+/// that chose at least one of them (at least 1), or their copies for them.
+std::int64_t tokensTo(const Shape& sh, const TokenRoute& route, std::int64_t s, std::int64_t held)
 {
-    return std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(
-                                         static_cast<double>(s) * hitsAny(sh.model.experts, held, sh.model.topK))));
+    const TransformerConfig& m = sh.model;
+    const double tokens = route.once ? static_cast<double>(s) * hitsAny(m.experts, held, m.topK)
+                                     : static_cast<double>(s * m.topK * held) / static_cast<double>(m.experts);
+    return std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(tokens)));
 }
 
-/// HybridEP's dispatch (docs/models.md, "Token dispatch"): tokens [b, s, h] to the per-expert copies
-/// [b, E, C, h] the expert matmuls read, sharded over the data replicas and the expert axes. A token
-/// crosses the network once for each NVLink domain holding one of its experts, to the rank with its
-/// own local index there (an all-to-all over the axes across domains), then NVLink once for each rank
-/// of the domain holding one (an all-to-all over the axes within a domain); each rank then lays its
-/// tokens out by expert (the permutation HybridEP fuses into its kernel). The reductions and
-/// broadcasts between the hops stand for the kernel's reads and writes of the buffers it moves.
-Value hybridEpDispatch(Emitter& e, const Shape& sh, const Value& tokens, const std::string& what)
+/// Tokens [b, s, h] to the per-expert copies [b, E, C, h] the expert matmuls read, sharded over the
+/// data replicas and the expert axes, hop by hop along `route` (docs/models.md, "Token dispatch").
+/// HybridEP: a token crosses the network once for each NVLink domain holding one of its experts, to
+/// the rank with its own local index there, then NVLink once for each rank of the domain holding
+/// one; each rank then lays its tokens out by expert (the permutation HybridEP fuses into its
+/// kernel). The reductions and broadcasts between the hops stand for the kernel's reads and writes.
+Value routeToExperts(Emitter& e, const Shape& sh, const TokenRoute& route, const Value& tokens, const std::string& what)
 {
     const TransformerConfig& m = sh.model;
     const std::int64_t b = tokens.shape[0], s = tokens.shape[1], experts = m.experts;
-    const std::int64_t ep = sh.mesh.ep, across = sh.ways(sh.expertsAcross), within = sh.ways(sh.expertsWithin);
-    const std::int64_t perRank = experts / ep, capacity = s * m.topK / experts;
+    const std::int64_t ep = sh.mesh.ep, across = sh.ways(route.across), within = sh.ways(route.within);
+    const std::int64_t perRank = experts / ep, capacity = expertCapacity(sh, s);
     const Axes& dp = sh.dataReplicas;
     Value rows = e.reduce(tokens, {1}, "add", what + "/read"); // [b, h]
     Value held;                                                // [b, destinations, tokens, h]
-    if (!sh.expertsAcross.empty()) {
-        const std::int64_t perDomain = tokensHitting(sh, s, experts / across);
-        const Value out = e.broadcast(rows, {0, 3}, {b, across, perDomain, sh.h}, what + "/network_buffer");
-        held = e.constrain(out, {concat(dp, sh.expertsWithin), sh.expertsAcross, {}, {}}, what + "/network");
+    if (!route.across.empty()) {
+        const std::int64_t perDomain = tokensTo(sh, route, s, experts / across);
+        const Value out =
+            e.broadcast(rows, {0, 3}, {b, across, perDomain, sh.h}, what + "/" + route.acrossName + "_buffer");
+        held = e.constrain(out, {concat(dp, route.within), route.across, {}, {}}, what + "/" + route.acrossName);
         rows = e.reduce(held, {2}, "add", what + "/forward"); // [b, across, h]
     }
-    if (!sh.expertsWithin.empty()) {
-        const std::int64_t perRankTokens = tokensHitting(sh, s, perRank);
-        const Value out = sh.expertsAcross.empty()
-                              ? e.broadcast(rows, {0, 3}, {b, ep, perRankTokens, sh.h}, what + "/nvlink_buffer")
-                              : e.reshape(e.broadcast(rows, {0, 1, 4}, {b, across, within, perRankTokens, sh.h},
-                                                      what + "/nvlink_buffer"),
-                                          {b, ep, perRankTokens, sh.h}, what + "/nvlink_buffer");
-        held = e.constrain(out, {dp, sh.experts, {}, {}}, what + "/nvlink");
+    if (!route.within.empty()) {
+        const std::int64_t perRankTokens = tokensTo(sh, route, s, perRank);
+        const std::string buffer = what + "/" + route.withinName + "_buffer";
+        const Value out =
+            route.across.empty()
+                ? e.broadcast(rows, {0, 3}, {b, ep, perRankTokens, sh.h}, buffer)
+                : e.reshape(e.broadcast(rows, {0, 1, 4}, {b, across, within, perRankTokens, sh.h}, buffer),
+                            {b, ep, perRankTokens, sh.h}, buffer);
+        held = e.constrain(out, {dp, sh.experts, {}, {}}, what + "/" + route.withinName);
     }
-    const Value mine = e.reduce(held, {2}, "add", what + "/permute"); // [b, ep, h]
+    const Value mine = held.name.empty() ? e.broadcast(rows, {0, 2}, {b, 1, sh.h}, what + "/permute") // no hop
+                                         : e.reduce(held, {2}, "add", what + "/permute");             // [b, ep, h]
     const Value copies = e.broadcast(mine, {0, 1, 4}, {b, ep, perRank, capacity, sh.h}, what + "/permute");
     return e.reshape(copies, {b, experts, capacity, sh.h}, what + "/permute");
 }
 
-/// HybridEP's combine: expert outputs [b, E, C, h], laid out as hybridEpDispatch left them, back to
-/// their tokens [b, s, h], each token's k outputs summed: every rank sums its own experts' outputs
-/// per token, the NVLink hop back sums a domain's at the rank that forwarded the token, the network
-/// hop back the domains'.
-Value hybridEpCombine(Emitter& e, const Shape& sh, const Value& byExpert, std::int64_t s, const std::string& what)
+/// Expert outputs [b, E, C, h], laid out as routeToExperts left them, back to their tokens [b, s, h],
+/// each token's k outputs summed: every rank sums its own experts' outputs per token, the hop inside
+/// a domain back sums a domain's at the rank that forwarded the token (HybridEP), the network hop
+/// back the domains'.
+Value routeToTokens(Emitter& e, const Shape& sh, const TokenRoute& route, const Value& byExpert, std::int64_t s,
+                    const std::string& what)
 {
     const std::int64_t b = byExpert.shape[0], experts = byExpert.shape[1], capacity = byExpert.shape[2];
-    const std::int64_t ep = sh.mesh.ep, across = sh.ways(sh.expertsAcross), within = sh.ways(sh.expertsWithin);
+    const std::int64_t ep = sh.mesh.ep, across = sh.ways(route.across), within = sh.ways(route.within);
     const std::int64_t perRank = experts / ep;
     const Axes& dp = sh.dataReplicas;
     const Value perExpert = e.reshape(byExpert, {b, ep, perRank, capacity, sh.h}, what + "/unpermute");
     Value rows = e.reduce(perExpert, {2, 3}, "add", what + "/unpermute"); // [b, ep, h]
-    if (!sh.expertsWithin.empty()) {
-        const std::int64_t perRankTokens = tokensHitting(sh, s, perRank);
-        const Value out = e.broadcast(rows, {0, 1, 3}, {b, ep, perRankTokens, sh.h}, what + "/nvlink_buffer");
-        const Value back = e.constrain(out, {concat(dp, sh.expertsWithin), sh.expertsAcross, {}, {}}, what + "/nvlink");
-        rows = sh.expertsAcross.empty()
+    if (!route.within.empty()) {
+        const std::int64_t perRankTokens = tokensTo(sh, route, s, perRank);
+        const Value out =
+            e.broadcast(rows, {0, 1, 3}, {b, ep, perRankTokens, sh.h}, what + "/" + route.withinName + "_buffer");
+        const Value back =
+            e.constrain(out, {concat(dp, route.within), route.across, {}, {}}, what + "/" + route.withinName);
+        rows = route.across.empty()
                    ? e.reduce(back, {1, 2}, "add", what + "/sum") // [b, h]
                    : e.reduce(e.reshape(back, {b, across, within, perRankTokens, sh.h}, what + "/forward"), {2, 3},
                               "add", what + "/forward"); // [b, across, h]
+    } else if (route.across.empty()) {
+        rows = e.reduce(rows, {1}, "add", what + "/sum"); // one rank holds every expert
     }
-    if (!sh.expertsAcross.empty()) {
-        const std::int64_t perDomain = tokensHitting(sh, s, experts / across);
-        const Value out = e.broadcast(rows, {0, 1, 3}, {b, across, perDomain, sh.h}, what + "/network_buffer");
-        const Value back = e.constrain(out, {sh.batch, {}, {}, {}}, what + "/network");
+    if (!route.across.empty()) {
+        const std::int64_t perDomain = tokensTo(sh, route, s, experts / across);
+        const Value out =
+            e.broadcast(rows, {0, 1, 3}, {b, across, perDomain, sh.h}, what + "/" + route.acrossName + "_buffer");
+        const Value back = e.constrain(out, {sh.batch, {}, {}, {}}, what + "/" + route.acrossName);
         rows = e.reduce(back, {1, 2}, "add", what + "/sum"); // [b, h]
     }
     return e.broadcast(rows, {0, 2}, {b, s, sh.h}, what + "/write");
@@ -746,14 +791,23 @@ bool hybridEp(const Shape& sh)
     return sh.mesh.ep > 1 && sh.parallel.moeDispatcher == MoeDispatcher::HybridEp;
 }
 
+/// The route of the layer's tokens: HybridEP's two hops, or the all-to-all dispatcher's one.
+TokenRoute tokenRoute(const Shape& sh)
+{
+    if (hybridEp(sh))
+        return {sh.expertsAcross, sh.expertsWithin, true};
+    return {{}, sh.experts, false, "network", "exchange"};
+}
+
 /// Routed experts: tokens [b, s, h] (replicated over "tp") to experts and back, as Megatron-LM's
 /// all-to-all token dispatcher does it (or HybridEP, above), with tokens spread evenly over experts
 /// (capacity factor 1).
 Value moeFfn(Emitter& e, const Shape& sh, const Value& x, const LayerWeights& w)
 {
     const TransformerConfig& m = sh.model;
-    const std::int64_t b = x.shape[0], s = x.shape[1], k = m.topK, experts = m.experts;
-    const std::int64_t capacity = s * k / experts;
+    const std::int64_t group = routingGroup(sh, x.shape[1]);
+    const std::int64_t b = x.shape[0] / group, s = x.shape[1] * group, k = m.topK, experts = m.experts;
+    const std::int64_t capacity = expertCapacity(sh, s);
     e.scope("router.fused");
     const Value logits = e.matmul(x, w.router, 0, "logits");
     const Value ex = e.unary("exponential", logits, "softmax");
@@ -763,11 +817,16 @@ Value moeFfn(Emitter& e, const Shape& sh, const Value& x, const LayerWeights& w)
     e.scope("");
     const Axes dp = sh.dataReplicas;
     const Axes& ep = sh.experts;
+    const Value routed = group > 1 ? e.reshape(x, {b, s, sh.h}, "moe/group") : x;
+    const bool exact = s * k == experts * capacity;
+    // The all-to-all dispatcher's copies exactly fill the experts (the usual case); HybridEP, and
+    // groups too small to fill them, go hop by hop with tokens counted per destination.
+    const bool byHops = hybridEp(sh) || !exact;
     Value dispatched;
-    if (hybridEp(sh)) {
-        dispatched = hybridEpDispatch(e, sh, x, "moe/dispatch");
+    if (byHops) {
+        dispatched = routeToExperts(e, sh, tokenRoute(sh), routed, "moe/dispatch");
     } else {
-        const Value copies = e.broadcast(x, {0, 1, 3}, {b, s, k, sh.h}, "moe/dispatch_copies");
+        const Value copies = e.broadcast(routed, {0, 1, 3}, {b, s, k, sh.h}, "moe/dispatch_copies");
         const Value byExpert =
             e.reshape(e.reshape(copies, {b, s * k, sh.h}, "moe/permute"), {b, experts, capacity, sh.h}, "moe/permute");
         dispatched = e.constrain(byExpert, {dp, ep, {}, {}}, "moe/dispatch");
@@ -780,13 +839,15 @@ Value moeFfn(Emitter& e, const Shape& sh, const Value& x, const LayerWeights& w)
     const Value down = e.dot(hidden, w.e2, {0}, {0}, {3}, {1}, "moe/expert_down"); // [E, b, C, h]
     const Value back = e.transpose(down, {1, 0, 2, 3}, "moe/unpermute");
     Value out;
-    if (hybridEp(sh)) {
-        out = hybridEpCombine(e, sh, back, s, "moe/combine");
+    if (byHops) {
+        out = routeToTokens(e, sh, tokenRoute(sh), back, s, "moe/combine");
     } else {
         const Value combined = e.constrain(back, {sh.batch, {}, {}, {}}, "moe/combine");
         const Value tokens = e.reshape(combined, {b, s, k, sh.h}, "moe/unpermute");
         out = e.reduce(tokens, {2}, "add", "moe/weighted_sum");
     }
+    if (group > 1)
+        out = e.reshape(out, x.shape, "moe/group");
     if (!w.s1.name.empty())
         out = e.binary(
             "add", out,
@@ -1009,7 +1070,11 @@ std::string layerBackwardBlock(const Shape& sh, bool moe)
     } else {
         // Experts: the forward dispatch again (recomputed permutation), the expert matmuls'
         // data and weight gradients, and the combine's all-to-all in reverse.
-        const std::int64_t b = sh.b, s = sh.s, k = m.topK, experts = m.experts, capacity = s * k / experts;
+        // Sequences routed in groups as in the forward pass (routingGroup).
+        const std::int64_t group = routingGroup(sh, sh.s);
+        const std::int64_t b = sh.b / group, s = sh.s * group, k = m.topK, experts = m.experts;
+        const std::int64_t capacity = expertCapacity(sh, s);
+        const bool exact = s * k == experts * capacity;
         const Axes dp = sh.dataReplicas;
         const Axes& ep = sh.experts;
         e.scope("router_backward.fused");
@@ -1018,9 +1083,11 @@ std::string layerBackwardBlock(const Shape& sh, bool moe)
         e.scope("");
         const Value routerGrad = e.dot(f.a2full, dLogits, {}, {}, {0, 1}, {0, 1}, "router/wgrad");
         keepPartial(routerGrad, {{}, {}}, "router/wgrad_partial");
-        const auto toExperts = [&](const Value& tokens, const std::string& what) {
-            if (hybridEp(sh))
-                return hybridEpDispatch(e, sh, tokens, what);
+        const bool byHops = hybridEp(sh) || !exact;
+        const auto toExperts = [&](const Value& layerTokens, const std::string& what) {
+            const Value tokens = group > 1 ? e.reshape(layerTokens, {b, s, sh.h}, "moe/group") : layerTokens;
+            if (byHops)
+                return routeToExperts(e, sh, tokenRoute(sh), tokens, what);
             const Value copies = e.broadcast(tokens, {0, 1, 3}, {b, s, k, sh.h}, what + "_copies");
             const Value byExpert =
                 e.reshape(e.reshape(copies, {b, s * k, sh.h}, what), {b, experts, capacity, sh.h}, what);
@@ -1064,12 +1131,14 @@ std::string layerBackwardBlock(const Shape& sh, bool moe)
         }
         // Back to the tokens' owners (the dispatch all-to-all in reverse), summed over the k copies.
         const Value dByExpert = e.transpose(dIn, {1, 0, 2, 3}, "moe/unpermute_backward");
-        if (hybridEp(sh)) {
-            da2 = hybridEpCombine(e, sh, dByExpert, s, "moe/dispatch_backward");
+        if (byHops) {
+            da2 = routeToTokens(e, sh, tokenRoute(sh), dByExpert, s, "moe/dispatch_backward");
         } else {
             const Value back = e.constrain(dByExpert, {sh.batch, {}, {}, {}}, "moe/dispatch_backward");
             da2 = e.reduce(e.reshape(back, {b, s, k, sh.h}, "moe/unpermute_backward"), {2}, "add", "moe/sum_copies");
         }
+        if (group > 1)
+            da2 = e.reshape(da2, {sh.b, sh.s, sh.h}, "moe/group");
         if (!w.s1.name.empty()) {
             const Value sUp =
                 full ? linear(e, sh, f.a2full, w.s1, 0, "shared_experts/up_recompute")

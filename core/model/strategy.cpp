@@ -124,7 +124,7 @@ std::int64_t ParallelConfig::expertRanksPerDomain() const
 {
     const std::int64_t between = std::max<std::int64_t>(1, tp * cp);
     const std::int64_t inDomain = std::max<std::int64_t>(1, nvlinkDomain / between);
-    return std::gcd(std::max<std::int64_t>(1, ep), inDomain);
+    return std::min(std::max<std::int64_t>(1, ep), inDomain);
 }
 
 std::string_view displayName(ZeroStage zero)
@@ -229,11 +229,11 @@ std::string ParallelConfig::describe() const
             text += ", eager kernels";
         if (dp > 1 && !gradReduceFp32)
             text += ", bf16 gradient reduction";
-        if (ep > 1 && moeDispatcher == MoeDispatcher::HybridEp)
-            text += ", HybridEP dispatch";
     } else {
         text += ", " + std::string(displayName(phase)) + ", batch " + number(effectiveGlobalBatch());
     }
+    if (ep > 1 && moeDispatcher == MoeDispatcher::HybridEp)
+        text += ", HybridEP dispatch (NVLink domains of " + number(nvlinkDomain) + ")";
     text += ", " + std::string(core::displayName(dtype));
     return text;
 }
@@ -323,10 +323,25 @@ std::vector<StrategyProblem> validateStrategy(const TransformerConfig& model, co
                 "EP " + divisorList(model.experts, parallel.dp));
         if (parallel.cp > 1)
             add("expert parallelism with context parallelism is not modelled", "CP 1 or EP 1");
-        if (parallel.moeDispatcher == MoeDispatcher::HybridEp && parallel.nvlinkDomain < 1)
+        if (parallel.moeDispatcher == MoeDispatcher::HybridEp && parallel.nvlinkDomain < 1) {
             add("the NVLink domain of the HybridEP dispatcher must hold at least 1 rank, not " +
                     number(parallel.nvlinkDomain),
                 "NVLink domain 8 (a DGX or HGX node)");
+        } else if (parallel.moeDispatcher == MoeDispatcher::HybridEp &&
+                   parallel.ep % parallel.expertRanksPerDomain() != 0) {
+            // HybridEP's domains split the EP group evenly: its network hop joins ranks of equal
+            // local index, one per domain.
+            const std::int64_t between = std::max<std::int64_t>(1, tp * parallel.cp);
+            std::string sizes;
+            for (std::int64_t d = 1; d <= parallel.ep; ++d)
+                if (parallel.ep % d == 0)
+                    sizes += (sizes.empty() ? "" : ", ") + number(d * between);
+            add("an NVLink domain of " + number(parallel.nvlinkDomain) + " ranks holds " +
+                    number(parallel.expertRanksPerDomain()) + " of the EP ranks" +
+                    (between > 1 ? " (they are TP x CP = " + number(between) + " ranks apart)" : std::string()) +
+                    ", which does not divide EP " + number(parallel.ep),
+                "an NVLink domain of " + sizes + " ranks (8 on DGX and HGX nodes)");
+        }
         if (parallel.dp % parallel.ep != 0)
             add("EP " + number(parallel.ep) + " must divide DP " + number(parallel.dp) +
                     " (expert-parallel groups are carved out of the data-parallel ranks)",

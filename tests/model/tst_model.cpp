@@ -674,7 +674,7 @@ private Q_SLOTS:
         const auto expertFlops = [](const CompiledModel& compiled) {
             double flops = 0;
             for (const Op& op : compiled.workload.programOf(0).ops)
-                if (op.kind == OpKind::Compute && op.scope.find("/moe/expert") != std::string::npos)
+                if (op.kind == OpKind::Compute && op.scope.ends_with("/forward/moe") && op.name.rfind("dot", 0) == 0)
                     flops += static_cast<double>(op.flops);
             return flops;
         };
@@ -683,6 +683,13 @@ private Q_SLOTS:
         const CompiledModel a2a = compiler.compile(moe, plain);
         QCOMPARE(expertFlops(c), expertFlops(a2a));
         QVERIFY(expertFlops(c) > 0);
+        // A domain must split EP evenly: 3 ranks of EP 8 do not; 72 hold all 8.
+        p.nvlinkDomain = 3;
+        const auto problems = validateStrategy(moe, p);
+        QVERIFY(!problems.empty() && has(problems.front().message, "does not divide EP 8"));
+        p.nvlinkDomain = 72;
+        QCOMPARE(p.expertRanksPerDomain(), std::int64_t{8});
+        QVERIFY(has(p.describe(), "HybridEP dispatch (NVLink domains of 72)"));
         // A domain holding every EP rank leaves only the NVLink hop; one rank per domain only the network's.
         for (const std::int64_t domain : {8, 1}) {
             p.nvlinkDomain = domain;
@@ -692,6 +699,41 @@ private Q_SLOTS:
             QCOMPARE(hops.groups, (std::set<std::vector<std::int32_t>>{{0, 1, 2, 3, 4, 5, 6, 7}}));
             // 58 tokens (2 of 16 experts) for each of the 8 ranks, or for each of 8 one-rank domains.
             QCOMPARE(hops.bytes, std::uint64_t{2 * 8 * 58 * 256 * 2});
+        }
+    }
+
+    void decodeRoutesEveryTokenToItsExperts()
+    {
+        // Decoding, a sequence brings one token and k = 2 copies for E = 16 experts. Sequences of a
+        // microbatch are routed together: 8 of them fill the experts exactly (16 copies); one alone
+        // sends its copies rank by rank, at least one token to each of the 8 EP ranks. Either way the
+        // experts compute on real tokens (before 2026-12-06 they got none).
+        TransformerConfig moe = tinyModel();
+        moe.experts = 16;
+        moe.topK = 2;
+        moe.expertFfn = 512;
+        ModelCompiler compiler;
+        for (const std::int64_t perRank : {8, 1}) {
+            ParallelConfig p;
+            p.dp = 8;
+            p.ep = 8;
+            p.phase = Phase::Decode;
+            p.zero = ZeroStage::None;
+            p.microbatchSize = perRank;
+            p.globalBatch = 8 * perRank;
+            const CompiledModel c = compiler.compile(moe, p);
+            QCOMPARE(c.workload.validate(), std::string());
+            const Count a2a = collectives(c.workload, 0, CollectiveKind::AllToAll, "microbatch 0/layer 0/forward");
+            QCOMPARE(a2a.ops, std::size_t{2}); // dispatch and combine
+            // Per dispatch: 8 sequences' 16 copies, or one token to each of the 8 ranks.
+            QCOMPARE(a2a.bytes, std::uint64_t{2} * (perRank == 8 ? 16 : 8) * 256 * 2);
+            // The experts' matmuls of layer 0: 16 token copies x (256 x 512 up + 512 x 256 down) x 2.
+            double expertFlops = 0;
+            for (const Op& op : c.workload.programOf(0).ops)
+                if (op.kind == OpKind::Compute && op.scope == "microbatch 0/layer 0/forward/moe" &&
+                    op.name.rfind("dot", 0) == 0)
+                    expertFlops += static_cast<double>(op.flops);
+            QVERIFY2(expertFlops >= 16.0 * 2 * 256 * 512 * 2, qPrintable(QString::number(expertFlops)));
         }
     }
 
