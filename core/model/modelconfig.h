@@ -82,8 +82,8 @@ enum class MoeDispatcher : std::uint8_t {
     /// all-to-all over the expert-parallel group.
     AllToAll,
     /// Megatron-Core's flex dispatcher with the HybridEP backend (DeepEP's normal kernels move the same
-    /// bytes): a token crosses the network once per node holding one of its experts and NVLink once
-    /// per GPU holding one; the combine sums on the way back.
+    /// bytes): a token crosses the network once per NVLink domain holding one of its experts and
+    /// NVLink once per GPU holding one; the combine sums on the way back.
     HybridEp,
 };
 
@@ -181,7 +181,7 @@ struct ParallelConfig {
     /// NVL72). Consecutive ranks, as the cluster presets number them.
     std::int64_t nvlinkDomain = 8;
     /// HybridEP: the expert-parallel ranks inside one NVLink domain (EP ranks are cp x tp ranks
-    /// apart), at least 1 and dividing EP.
+    /// apart), from 1 to EP; validateStrategy requires that it divide EP.
     std::int64_t expertRanksPerDomain() const;
 
     std::int64_t sequenceLength(const TransformerConfig& model) const { return seqLen > 0 ? seqLen : model.seqLen; }

@@ -28,6 +28,16 @@ TransformerConfig tinyModel()
     return parseModelText("layers = 2\nhidden = 256\nheads = 4\nffn = 1024\nvocab = 1024\nseq_len = 128\n",
                           "tiny.model");
 }
+/// tinyModel with every layer a mixture of `experts` experts of 512, `topK` of them active.
+TransformerConfig tinyMoe(std::int64_t experts, std::int64_t topK)
+{
+    TransformerConfig moe = tinyModel();
+    moe.experts = experts;
+    moe.topK = topK;
+    moe.expertFfn = 512;
+    return moe;
+}
+
 // layer: Q, K, V, O 4 x 256 x 256 + FFN 2 x 256 x 1,024 + two norms 2 x 256 = 786,944;
 // embedding 1,024 x 256, output 256 x 1,024, final norm 256: 524,544.
 constexpr double kTinyParameters = 2 * 786'944.0 + 524'544.0;
@@ -594,10 +604,7 @@ private Q_SLOTS:
 
     void expertParallelDispatchIsAllToAll()
     {
-        TransformerConfig moe = tinyModel();
-        moe.experts = 4;
-        moe.topK = 2;
-        moe.expertFfn = 512;
+        const TransformerConfig moe = tinyMoe(4, 2);
         ParallelConfig p;
         p.dp = 2;
         p.ep = 2;
@@ -643,10 +650,7 @@ private Q_SLOTS:
         // Balanced routing: a token reaches the other domain (8 of its experts) with chance
         // 1 - C(8, 4) / C(16, 4) = 0.9615, a given rank (2 experts) with 1 - C(14, 4) / C(16, 4) = 0.45.
         // Of 128 tokens a sequence, 124 then cross to each domain and 58 go to each rank.
-        TransformerConfig moe = tinyModel();
-        moe.experts = 16;
-        moe.topK = 4;
-        moe.expertFfn = 512;
+        const TransformerConfig moe = tinyMoe(16, 4);
         ParallelConfig p;
         p.dp = 8;
         p.ep = 8;
@@ -708,10 +712,7 @@ private Q_SLOTS:
         // microbatch are routed together: 8 of them fill the experts exactly (16 copies); one alone
         // sends its copies rank by rank, at least one token to each of the 8 EP ranks. Either way the
         // experts compute on real tokens (before 2026-12-06 they got none).
-        TransformerConfig moe = tinyModel();
-        moe.experts = 16;
-        moe.topK = 2;
-        moe.expertFfn = 512;
+        const TransformerConfig moe = tinyMoe(16, 2);
         ModelCompiler compiler;
         for (const std::int64_t perRank : {8, 1}) {
             ParallelConfig p;
