@@ -426,6 +426,31 @@ Value linear(Emitter& e, const Shape& sh, const Value& x, const Value& w, std::i
     return e.matmul(x8, w8, wDim, what);
 }
 
+/// What an operand of an FP8 matmul is: Transformer Engine keeps activations and weights in e4m3,
+/// incoming gradients in e5m2.
+enum class Fp8Operand : std::uint8_t { Value, Gradient };
+
+/// `v` as an FP8 matmul reads it under an FP8 strategy (unchanged otherwise, or when already cast):
+/// one cast, which every matmul reading the tensor then shares, as Transformer Engine quantizes a
+/// layer's input once for its GEMMs and an incoming gradient once for its data and weight gradients.
+Value fp8Operand(Emitter& e, const Shape& sh, const Value& v, Fp8Operand kind, const std::string& what)
+{
+    if (!sh.fp8 || v.type.rfind("f8", 0) == 0)
+        return v;
+    return e.convert(v, kind == Fp8Operand::Gradient ? "f8E5M2" : "f8E4M3FN", what);
+}
+
+/// A batched matmul of the routed experts at the strategy's precision: with FP8 both operands are
+/// cast (fp8Operand), as Transformer Engine's grouped linear layers run the experts of an FP8 recipe
+/// (before 2026-12-06 the experts stayed in BF16 whatever the recipe).
+Value expertDot(Emitter& e, const Shape& sh, const Value& a, Fp8Operand aKind, const Value& b, Fp8Operand bKind,
+                const Dims& batchA, const Dims& batchB, const Dims& contractA, const Dims& contractB,
+                const std::string& what)
+{
+    return e.dot(fp8Operand(e, sh, a, aKind, what + "_cast"), fp8Operand(e, sh, b, bKind, what + "_cast"), batchA,
+                 batchB, contractA, contractB, what);
+}
+
 /// A weight gradient: dy^T x over batch and sequence (dims 0 and 1 of both).
 Value weightGradient(Emitter& e, const Shape& sh, const Value& x, const Value& dy, const std::string& what,
                      Fp8 fp8 = Fp8::AsStrategy)
@@ -831,12 +856,18 @@ Value moeFfn(Emitter& e, const Shape& sh, const Value& x, const LayerWeights& w)
             e.reshape(e.reshape(copies, {b, s * k, sh.h}, "moe/permute"), {b, experts, capacity, sh.h}, "moe/permute");
         dispatched = e.constrain(byExpert, {dp, ep, {}, {}}, "moe/dispatch");
     }
-    const Value up = e.dot(dispatched, w.e1, {1}, {0}, {3}, {1}, "moe/expert_up");
+    // FP8: the tokens cast once for the up and gate projections (Transformer Engine's fc1).
+    const Value tokens8 = fp8Operand(e, sh, dispatched, Fp8Operand::Value, "moe/expert_up_cast");
+    const Value up =
+        expertDot(e, sh, tokens8, Fp8Operand::Value, w.e1, Fp8Operand::Value, {1}, {0}, {3}, {1}, "moe/expert_up");
     Value hidden = activation(e, up, "moe/expert_act");
     if (!w.e3.name.empty())
-        hidden = e.binary("multiply", hidden, e.dot(dispatched, w.e3, {1}, {0}, {3}, {1}, "moe/expert_gate"),
+        hidden = e.binary("multiply", hidden,
+                          expertDot(e, sh, tokens8, Fp8Operand::Value, w.e3, Fp8Operand::Value, {1}, {0}, {3}, {1},
+                                    "moe/expert_gate"),
                           "moe/expert_act.fused/glu");
-    const Value down = e.dot(hidden, w.e2, {0}, {0}, {3}, {1}, "moe/expert_down"); // [E, b, C, h]
+    const Value down = expertDot(e, sh, hidden, Fp8Operand::Value, w.e2, Fp8Operand::Value, {0}, {0}, {3}, {1},
+                                 "moe/expert_down"); // [E, b, C, h]
     const Value back = e.transpose(down, {1, 0, 2, 3}, "moe/unpermute");
     Value out;
     if (byHops) {
@@ -1099,34 +1130,51 @@ std::string layerBackwardBlock(const Shape& sh, bool moe)
         const Value dDispatched = toExperts(dyFull, "moe/combine_backward");
         // dDispatched [b, E, C, h] -> [E, b, C, h] as the expert outputs are laid out.
         const Value dDown = e.transpose(dDispatched, {1, 0, 2, 3}, "moe/combine_backward");
+        // FP8: each operand two matmuls read is cast once (fp8Operand).
+        const Value dDown8 = fp8Operand(e, sh, dDown, Fp8Operand::Gradient, "moe/expert_down/dgrad_cast");
+        const Value tokens8 =
+            full ? fp8Operand(e, sh, dispatched, Fp8Operand::Value, "moe/expert_up_recompute_cast") : dispatched;
         const Sharding expertHidden{ep, dp, {}, sh.tp};
         const Dims expertHiddenShape{experts, b, capacity, m.expertFfn};
-        const Value up = full ? e.dot(dispatched, w.e1, {1}, {0}, {3}, {1}, "moe/expert_up_recompute")
+        const Value up = full ? expertDot(e, sh, tokens8, Fp8Operand::Value, w.e1, Fp8Operand::Value, {1}, {0}, {3},
+                                          {1}, "moe/expert_up_recompute")
                               : e.arg("expert_up", expertHiddenShape, expertHidden);
         const Value act = activation(e, up, "moe/expert_act_recompute");
         Value hidden = act;
         if (!w.e3.name.empty())
             hidden = e.binary("multiply", act,
-                              full ? e.dot(dispatched, w.e3, {1}, {0}, {3}, {1}, "moe/expert_gate_recompute")
+                              full ? expertDot(e, sh, tokens8, Fp8Operand::Value, w.e3, Fp8Operand::Value, {1}, {0},
+                                               {3}, {1}, "moe/expert_gate_recompute")
                                    : e.arg("expert_gate", expertHiddenShape, expertHidden),
                               "moe/expert_act_recompute.fused/glu");
         // d(hidden) [E, b, C, f] = dDown [E, b, C, h] x e2 [E, f, h]^T; d(e2) [E, f, h] over b, C.
-        const Value dHidden = e.dot(dDown, w.e2, {0}, {0}, {3}, {2}, "moe/expert_down/dgrad");
-        const Value dE2 = e.dot(hidden, dDown, {0}, {0}, {1, 2}, {1, 2}, "moe/expert_down/wgrad");
+        const Value dHidden = expertDot(e, sh, dDown8, Fp8Operand::Gradient, w.e2, Fp8Operand::Value, {0}, {0}, {3},
+                                        {2}, "moe/expert_down/dgrad");
+        const Value dE2 = expertDot(e, sh, hidden, Fp8Operand::Value, dDown8, Fp8Operand::Gradient, {0}, {0}, {1, 2},
+                                    {1, 2}, "moe/expert_down/wgrad");
         keepPartial(dE2, {ep, sh.tp, {}}, "moe/expert_down/wgrad_partial", &dp);
         e.scope("moe/expert_act_backward.fused");
         const Value dUp = e.binary("multiply", dHidden, e.unary("logistic", up, "dsigmoid"), "dact");
         e.scope("");
+        const Value dUp8 = fp8Operand(e, sh, dUp, Fp8Operand::Gradient, "moe/expert_up/dgrad_cast");
         // d(dispatched) [E, b, C, h] = dUp [E, b, C, f] x e1 [E, h, f]^T; d(e1) [E, h, f].
-        Value dIn = e.dot(dUp, w.e1, {0}, {0}, {3}, {2}, "moe/expert_up/dgrad");
-        const Value dispatchedE = e.transpose(dispatched, {1, 0, 2, 3}, "moe/expert_layout");
-        const Value dE1 = e.dot(dispatchedE, dUp, {0}, {0}, {1, 2}, {1, 2}, "moe/expert_up/wgrad");
+        Value dIn = expertDot(e, sh, dUp8, Fp8Operand::Gradient, w.e1, Fp8Operand::Value, {0}, {0}, {3}, {2},
+                              "moe/expert_up/dgrad");
+        const Value dispatchedE = fp8Operand(e, sh, e.transpose(dispatched, {1, 0, 2, 3}, "moe/expert_layout"),
+                                             Fp8Operand::Value, "moe/expert_up/wgrad_cast");
+        const Value dE1 = expertDot(e, sh, dispatchedE, Fp8Operand::Value, dUp8, Fp8Operand::Gradient, {0}, {0}, {1, 2},
+                                    {1, 2}, "moe/expert_up/wgrad");
         keepPartial(dE1, {ep, {}, sh.tp}, "moe/expert_up/wgrad_partial", &dp);
         if (!w.e3.name.empty()) {
-            const Value dGate = e.binary("multiply", dHidden, act, "moe/expert_act_backward.fused/dglu");
-            dIn =
-                e.binary("add", dIn, e.dot(dGate, w.e3, {0}, {0}, {3}, {2}, "moe/expert_gate/dgrad"), "moe/sum_dgrad");
-            const Value dE3 = e.dot(dispatchedE, dGate, {0}, {0}, {1, 2}, {1, 2}, "moe/expert_gate/wgrad");
+            const Value dGate =
+                fp8Operand(e, sh, e.binary("multiply", dHidden, act, "moe/expert_act_backward.fused/dglu"),
+                           Fp8Operand::Gradient, "moe/expert_gate/dgrad_cast");
+            dIn = e.binary("add", dIn,
+                           expertDot(e, sh, dGate, Fp8Operand::Gradient, w.e3, Fp8Operand::Value, {0}, {0}, {3}, {2},
+                                     "moe/expert_gate/dgrad"),
+                           "moe/sum_dgrad");
+            const Value dE3 = expertDot(e, sh, dispatchedE, Fp8Operand::Value, dGate, Fp8Operand::Gradient, {0}, {0},
+                                        {1, 2}, {1, 2}, "moe/expert_gate/wgrad");
             keepPartial(dE3, {ep, {}, sh.tp}, "moe/expert_gate/wgrad_partial", &dp);
         }
         // Back to the tokens' owners (the dispatch all-to-all in reverse), summed over the k copies.

@@ -1140,6 +1140,29 @@ private Q_SLOTS:
         QCOMPARE(layerFp8, std::size_t{18});
     }
 
+    void fp8CoversTheExperts()
+    {
+        // Transformer Engine's grouped linear layers run the routed experts of an FP8 recipe in FP8
+        // too: forward up and down, backward the data and weight gradients of each (2 x 3 matmuls).
+        ParallelConfig p;
+        p.dp = 2;
+        p.ep = 2;
+        p.globalBatch = 2;
+        p.zero = ZeroStage::None;
+        p.dtype = Precision::FP8;
+        ModelCompiler compiler;
+        const CompiledModel c = compiler.compile(tinyMoe(4, 2), p);
+        std::size_t expertMatmuls = 0, fp8 = 0;
+        for (const Op& op : c.workload.programOf(0).ops)
+            if (op.kind == OpKind::Compute && op.scope.rfind("microbatch 0/layer 0/", 0) == 0 &&
+                op.scope.find("/moe") != std::string::npos && op.name.rfind("dot", 0) == 0) {
+                ++expertMatmuls;
+                fp8 += precisionOf(op.dtype) == Precision::FP8 ? 1 : 0;
+            }
+        QCOMPARE(expertMatmuls, std::size_t{6});
+        QCOMPARE(fp8, std::size_t{6});
+    }
+
     void tensorParallelOverlapSplitsTheCollectives()
     {
         // --tp-comm-overlap (TP 2, SP): each all-gather of layer 0's forward becomes a first chunk
