@@ -105,8 +105,8 @@ std::shared_ptr<const core::LoadedWorkload> asLoadedWorkload(const core::model::
     // HybridEP forwards inside an NVLink domain; a domain wider than the cluster's scale-up
     // dimension sends that hop over the network, which HybridEP does not do.
     const core::model::ParallelConfig& p = compiled.parallel;
-    if (cluster && p.ep > 1 && p.moeDispatcher == core::model::MoeDispatcher::HybridEp &&
-        cluster->topology.dims.size() > 1 && p.nvlinkDomain > cluster->topology.dims.front().npus)
+    if (cluster && p.dispatchesByHybridEp() && cluster->topology.dims.size() > 1 &&
+        p.nvlinkDomain > cluster->topology.dims.front().npus)
         loaded->warnings.push_back("HybridEP's NVLink domain of " + std::to_string(p.nvlinkDomain) +
                                    " ranks is wider than the cluster's scale-up dimension of " +
                                    std::to_string(cluster->topology.dims.front().npus) +

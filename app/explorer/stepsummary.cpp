@@ -213,7 +213,7 @@ QString StepSummary::strategy(const core::model::ParallelConfig& p)
         parts << (p.phase == Phase::Prefill ? tr("prefill, batch %1") : tr("decode, batch %1"))
                      .arg(n(p.effectiveGlobalBatch()));
     }
-    if (p.ep > 1 && p.moeDispatcher == core::model::MoeDispatcher::HybridEp)
+    if (p.dispatchesByHybridEp())
         parts << tr("HybridEP dispatch (NVLink domains of %1)").arg(n(p.nvlinkDomain));
     parts << qs(std::string(core::displayName(p.dtype)));
     return parts.join(QStringLiteral(", "));

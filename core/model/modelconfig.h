@@ -183,6 +183,8 @@ struct ParallelConfig {
     /// HybridEP: the expert-parallel ranks inside one NVLink domain (EP ranks are cp x tp ranks
     /// apart), from 1 to EP; validateStrategy requires that it divide EP.
     std::int64_t expertRanksPerDomain() const;
+    /// Whether routed tokens travel by HybridEP: EP > 1 and that dispatcher chosen.
+    bool dispatchesByHybridEp() const { return ep > 1 && moeDispatcher == MoeDispatcher::HybridEp; }
 
     std::int64_t sequenceLength(const TransformerConfig& model) const { return seqLen > 0 ? seqLen : model.seqLen; }
     /// One line: "TP 8 x PP 8 x DP 16, 1F1B, 96 microbatches of 1, ZeRO-1, selective recompute, bf16".

@@ -415,17 +415,6 @@ struct Shape {
 /// skips the output projection; both run it in BF16.
 enum class Fp8 : std::uint8_t { AsStrategy, Never };
 
-/// x @ w with the chosen matmul precision: fp8 casts both operands (Transformer Engine's recipe).
-Value linear(Emitter& e, const Shape& sh, const Value& x, const Value& w, std::int64_t wDim, const std::string& what,
-             Fp8 fp8 = Fp8::AsStrategy)
-{
-    if (!sh.fp8 || fp8 == Fp8::Never)
-        return e.matmul(x, w, wDim, what);
-    const Value x8 = e.convert(x, "f8E4M3FN", what + "_cast");
-    const Value w8 = e.convert(w, "f8E4M3FN", what + "_cast");
-    return e.matmul(x8, w8, wDim, what);
-}
-
 /// What an operand of an FP8 matmul is: Transformer Engine keeps activations and weights in e4m3,
 /// incoming gradients in e5m2.
 enum class Fp8Operand : std::uint8_t { Value, Gradient };
@@ -438,6 +427,16 @@ Value fp8Operand(Emitter& e, const Shape& sh, const Value& v, Fp8Operand kind, c
     if (!sh.fp8 || v.type.rfind("f8", 0) == 0)
         return v;
     return e.convert(v, kind == Fp8Operand::Gradient ? "f8E5M2" : "f8E4M3FN", what);
+}
+
+/// x @ w with the chosen matmul precision: fp8 casts both operands (Transformer Engine's recipe).
+Value linear(Emitter& e, const Shape& sh, const Value& x, const Value& w, std::int64_t wDim, const std::string& what,
+             Fp8 fp8 = Fp8::AsStrategy)
+{
+    if (!sh.fp8 || fp8 == Fp8::Never)
+        return e.matmul(x, w, wDim, what);
+    return e.matmul(fp8Operand(e, sh, x, Fp8Operand::Value, what + "_cast"),
+                    fp8Operand(e, sh, w, Fp8Operand::Value, what + "_cast"), wDim, what);
 }
 
 /// A batched matmul of the routed experts at the strategy's precision: with FP8 both operands are
@@ -458,9 +457,8 @@ Value weightGradient(Emitter& e, const Shape& sh, const Value& x, const Value& d
     if (!sh.fp8 || fp8 == Fp8::Never)
         return e.dot(x, dy, {}, {}, {0, 1}, {0, 1}, what);
     // Transformer Engine keeps the incoming gradient in e5m2 and the saved input in e4m3.
-    const Value x8 = e.convert(x, "f8E4M3FN", what + "_cast");
-    const Value dy8 = e.convert(dy, "f8E5M2", what + "_cast");
-    return e.dot(x8, dy8, {}, {}, {0, 1}, {0, 1}, what);
+    return e.dot(fp8Operand(e, sh, x, Fp8Operand::Value, what + "_cast"),
+                 fp8Operand(e, sh, dy, Fp8Operand::Gradient, what + "_cast"), {}, {}, {0, 1}, {0, 1}, what);
 }
 
 /// One eager PyTorch kernel that combines `a` with a smaller tensor broadcast to a's shape along
@@ -810,16 +808,10 @@ Value routeToTokens(Emitter& e, const Shape& sh, const TokenRoute& route, const 
     return e.broadcast(rows, {0, 2}, {b, s, sh.h}, what + "/write");
 }
 
-/// Whether routed tokens travel by HybridEP (EP > 1 and that dispatcher chosen).
-bool hybridEp(const Shape& sh)
-{
-    return sh.mesh.ep > 1 && sh.parallel.moeDispatcher == MoeDispatcher::HybridEp;
-}
-
 /// The route of the layer's tokens: HybridEP's two hops, or the all-to-all dispatcher's one.
 TokenRoute tokenRoute(const Shape& sh)
 {
-    if (hybridEp(sh))
+    if (sh.parallel.dispatchesByHybridEp())
         return {sh.expertsAcross, sh.expertsWithin, true};
     return {{}, sh.experts, false, "network", "exchange"};
 }
@@ -846,7 +838,7 @@ Value moeFfn(Emitter& e, const Shape& sh, const Value& x, const LayerWeights& w)
     const bool exact = s * k == experts * capacity;
     // The all-to-all dispatcher's copies exactly fill the experts (the usual case); HybridEP, and
     // groups too small to fill them, go hop by hop with tokens counted per destination.
-    const bool byHops = hybridEp(sh) || !exact;
+    const bool byHops = sh.parallel.dispatchesByHybridEp() || !exact;
     Value dispatched;
     if (byHops) {
         dispatched = routeToExperts(e, sh, tokenRoute(sh), routed, "moe/dispatch");
@@ -990,8 +982,8 @@ LinearGrad linearBackward(Emitter& e, const Shape& sh, const Value& xFull, const
     LinearGrad g;
     // dy [b, s, out], w [in, out]: dx = dy w^T; dw = x^T dy.
     if (sh.fp8 && fp8 == Fp8::AsStrategy)
-        g.dx = e.matmul(e.convert(dy, "f8E5M2", name + "/dgrad_cast"), e.convert(w, "f8E4M3FN", name + "/dgrad_cast"),
-                        1, name + "/dgrad");
+        g.dx = e.matmul(fp8Operand(e, sh, dy, Fp8Operand::Gradient, name + "/dgrad_cast"),
+                        fp8Operand(e, sh, w, Fp8Operand::Value, name + "/dgrad_cast"), 1, name + "/dgrad");
     else
         g.dx = e.matmul(dy, w, 1, name + "/dgrad");
     g.dw = weightGradient(e, sh, xFull, dy, name + "/wgrad", fp8);
@@ -1114,7 +1106,7 @@ std::string layerBackwardBlock(const Shape& sh, bool moe)
         e.scope("");
         const Value routerGrad = e.dot(f.a2full, dLogits, {}, {}, {0, 1}, {0, 1}, "router/wgrad");
         keepPartial(routerGrad, {{}, {}}, "router/wgrad_partial");
-        const bool byHops = hybridEp(sh) || !exact;
+        const bool byHops = sh.parallel.dispatchesByHybridEp() || !exact;
         const auto toExperts = [&](const Value& layerTokens, const std::string& what) {
             const Value tokens = group > 1 ? e.reshape(layerTokens, {b, s, sh.h}, "moe/group") : layerTokens;
             if (byHops)

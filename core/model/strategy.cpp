@@ -232,7 +232,7 @@ std::string ParallelConfig::describe() const
     } else {
         text += ", " + std::string(displayName(phase)) + ", batch " + number(effectiveGlobalBatch());
     }
-    if (ep > 1 && moeDispatcher == MoeDispatcher::HybridEp)
+    if (dispatchesByHybridEp())
         text += ", HybridEP dispatch (NVLink domains of " + number(nvlinkDomain) + ")";
     text += ", " + std::string(core::displayName(dtype));
     return text;
