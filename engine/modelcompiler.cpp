@@ -593,6 +593,8 @@ std::vector<std::pair<std::string, std::string>> ModelCompiler::blockTexts(const
             add(Block::LayerGradientSync, isMoe);
             if (parallel.gathersParametersPerLayer())
                 add(Block::LayerParameterGather, isMoe);
+            if (parallel.dtype == Precision::FP8)
+                add(Block::LayerWeightCast, isMoe);
         }
     }
     add(Block::HeadForward, false);
@@ -711,7 +713,10 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
     const bool fsdp = training && parallel.zero == ZeroStage::Parameters;
     // ZeRO-1/2 with overlapped parameter gathers: the layers gather before their first forward pass.
     const bool gatherFirst = training && !fsdp && parallel.gathersParametersPerLayer();
-    std::shared_ptr<const LoweredBlock> fwd[2], bwd[2], sync[2], gather[2];
+    // FP8 training: the layers' weights cast once a step, before the first microbatch's forward
+    // pass (under ZeRO-3 after every gather); the layer blocks read the cast (docs/models.md).
+    const bool fp8Training = training && parallel.dtype == Precision::FP8;
+    std::shared_ptr<const LoweredBlock> fwd[2], bwd[2], sync[2], gather[2], cast[2];
     for (int isMoe = 0; isMoe < 2; ++isMoe) {
         if (!(isMoe ? hasMoe : hasDense))
             continue;
@@ -720,6 +725,8 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
             bwd[isMoe] = lowerBlock(Block::LayerBackward, isMoe);
             sync[isMoe] = lowerBlock(Block::LayerGradientSync, isMoe);
         }
+        if (fp8Training)
+            cast[isMoe] = lowerBlock(Block::LayerWeightCast, isMoe);
         if (fsdp || gatherFirst)
             gather[isMoe] = lowerBlock(Block::LayerParameterGather, isMoe);
     }
@@ -805,6 +812,8 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
                     count += (step.backward ? bwd[isMoe] : fwd[isMoe])->program.ops.size();
                     if (gather[isMoe])
                         count += gather[isMoe]->program.ops.size();
+                    if (cast[isMoe] && !step.backward)
+                        count += cast[isMoe]->program.ops.size();
                     if (step.backward && (fsdp || step.microbatch == microbatches - 1))
                         count += sync[isMoe]->program.ops.size();
                 }
@@ -817,14 +826,16 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
             }
             builder.program().ops.reserve(count);
         }
-        // One unit of a step: a block, the FSDP parameter gather that must precede it (or none) and the
-        // gradient sync that follows it (or none).
+        // One unit of a step: a block, the FSDP parameter gather that must precede it (or none), the
+        // FP8 weight cast between the two (or none) and the gradient sync that follows it (or none).
         struct Unit {
             const LoweredBlock* block;
             std::string scope;
             const LoweredBlock* gather = nullptr;
             const LoweredBlock* sync = nullptr;
             std::string syncScope;
+            const LoweredBlock* cast = nullptr;
+            std::string castScope;
         };
         // FSDP prefetch: the gather of the next unit is issued when the current one may start (the
         // unit before it has finished), after the previous gather, so at most two units are gathered
@@ -856,6 +867,8 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
                     }
                 std::vector<std::uint64_t> after = entry;
                 after.insert(after.end(), gathered[i].begin(), gathered[i].end());
+                if (unit.cast)
+                    after = builder.append(*unit.cast, unit.castScope, after);
                 exits = builder.append(*unit.block, unit.scope, after);
                 if (unit.sync && deferSyncs) {
                     deferred.emplace_back(unit.sync, unit.syncScope);
@@ -888,17 +901,23 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
                     return gatherNow ? block.get() : nullptr;
                 };
                 if (first)
-                    units.push_back({embF.get(), mbScope + "/embedding/forward", gathered(embGather), nullptr, {}});
+                    units.push_back(
+                        {embF.get(), mbScope + "/embedding/forward", gathered(embGather), nullptr, {}, nullptr, {}});
+                const bool castNow = fp8Training && (fsdp || step.microbatch == 0);
                 for (std::int64_t layer : chunk) {
                     const int isMoe = model.isMoeLayer(layer) ? 1 : 0;
+                    const std::string layerScope = mbScope + "/layer " + std::to_string(layer);
                     units.push_back({fwd[isMoe].get(),
-                                     mbScope + "/layer " + std::to_string(layer) + "/forward",
+                                     layerScope + "/forward",
                                      gathered(gather[isMoe]),
                                      nullptr,
-                                     {}});
+                                     {},
+                                     castNow ? cast[isMoe].get() : nullptr,
+                                     layerScope + "/fp8 weight cast"});
                 }
                 if (last)
-                    units.push_back({headF.get(), mbScope + "/head/forward", gathered(headGather), nullptr, {}});
+                    units.push_back(
+                        {headF.get(), mbScope + "/head/forward", gathered(headGather), nullptr, {}, nullptr, {}});
                 const std::vector<std::uint64_t> exits = runUnits(units, entry);
                 if (!last)
                     builder.transfer(true, (stage + 1) % pp, fwdTag(vstage + 1, step.microbatch), p2pBytes,
@@ -917,18 +936,32 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
             // The head and the embedding form FSDP's root unit: gathered for the forward pass and kept
             // for the backward pass (the embedding's backward pass reads no parameter).
             if (last)
-                units.push_back({headB.get(), mbScope + "/head/backward", nullptr, syncNow ? headSync.get() : nullptr,
-                                 syncPrefix + "head"});
+                units.push_back({headB.get(),
+                                 mbScope + "/head/backward",
+                                 nullptr,
+                                 syncNow ? headSync.get() : nullptr,
+                                 syncPrefix + "head",
+                                 nullptr,
+                                 {}});
             for (auto it = chunk.rbegin(); it != chunk.rend(); ++it) {
                 const std::int64_t layer = *it;
                 const int isMoe = model.isMoeLayer(layer) ? 1 : 0;
-                units.push_back({bwd[isMoe].get(), mbScope + "/layer " + std::to_string(layer) + "/backward",
+                units.push_back({bwd[isMoe].get(),
+                                 mbScope + "/layer " + std::to_string(layer) + "/backward",
                                  fsdp && parallel.reshardAfterForward ? gather[isMoe].get() : nullptr,
-                                 syncNow ? sync[isMoe].get() : nullptr, syncPrefix + "layer " + std::to_string(layer)});
+                                 syncNow ? sync[isMoe].get() : nullptr,
+                                 syncPrefix + "layer " + std::to_string(layer),
+                                 nullptr,
+                                 {}});
             }
             if (first)
-                units.push_back({embB.get(), mbScope + "/embedding/backward", nullptr,
-                                 syncNow ? embSync.get() : nullptr, syncPrefix + "embedding"});
+                units.push_back({embB.get(),
+                                 mbScope + "/embedding/backward",
+                                 nullptr,
+                                 syncNow ? embSync.get() : nullptr,
+                                 syncPrefix + "embedding",
+                                 nullptr,
+                                 {}});
             const std::vector<std::uint64_t> exits = runUnits(units, entry);
             if (!first)
                 builder.transfer(true, (stage + pp - 1) % pp, bwdTag(vstage, step.microbatch), p2pBytes,

@@ -62,6 +62,7 @@ private Q_SLOTS:
     void builtinModels();
     void sweepWritesCsvWithBest();
     void sweepComparesTokenDispatchers();
+    void fp8ScalingIsAnOptionAndASweep();
     void oddButValidInputsRead();
     void manyRanksInBoundedMemory();
     void interruptedImportLeavesNothing();
@@ -539,6 +540,28 @@ void TestCli::sweepComparesTokenDispatchers()
     QCOMPARE(wide.exitCode, 0);
     QVERIFY2(QByteArray(wide.out + wide.err).contains("wider than the cluster's scale-up dimension"),
              wide.err.constData());
+#endif
+}
+
+void TestCli::fp8ScalingIsAnOptionAndASweep()
+{
+#ifndef FLINT_HAVE_MLIR
+    QSKIP("built without the MLIR frontend");
+#else
+    // FP8 current scaling reads every tensor it casts once more (its amax): slower than delayed
+    // scaling, named in the strategy, sweepable; a misspelt recipe is refused.
+    const Run run =
+        flintCli({QStringLiteral("sweep"), QStringLiteral("llama3-8b"), QStringLiteral("--ranks"), QStringLiteral("8"),
+                  QStringLiteral("--tp"), QStringLiteral("2"), QStringLiteral("--dtype"), QStringLiteral("fp8"),
+                  QStringLiteral("--vary"), QStringLiteral("fp8-scaling=delayed,current")});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.out.contains("* delayed"), run.out.constData()); // the faster one
+    QVERIFY2(run.out.contains("  current"), run.out.constData());
+    const Run bad = flintCli({QStringLiteral("model"), QStringLiteral("estimate"), QStringLiteral("llama3-8b"),
+                              QStringLiteral("--dtype"), QStringLiteral("fp8"), QStringLiteral("--fp8-scaling"),
+                              QStringLiteral("tensor")});
+    QVERIFY(bad.exitCode != 0);
+    QVERIFY2(bad.err.contains("--fp8-scaling must be delayed or current"), bad.err.constData());
 #endif
 }
 

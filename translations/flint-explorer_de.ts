@@ -743,6 +743,10 @@ auf %2</translation>
         <source>bf16 gradient reduction</source>
         <translation>Gradientenreduktion in bf16</translation>
     </message>
+    <message>
+        <source>FP8 current scaling</source>
+        <translation>FP8 mit aktueller Skalierung</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::SweepPage</name>
@@ -1660,6 +1664,18 @@ auf %2</translation>
     <message>
         <source>Accumulate and reduce data-parallel gradients in bf16 (Megatron-Bridge&apos;s performance recipes); off, in fp32 as Megatron-LM does by default</source>
         <translation>Datenparallele Gradienten in bf16 akkumulieren und reduzieren (Performance-Rezepte von Megatron-Bridge); aus: in fp32, wie Megatron-LM es standardmäßig tut</translation>
+    </message>
+    <message>
+        <source>fp8, delayed scaling</source>
+        <translation>fp8, verzögerte Skalierung</translation>
+    </message>
+    <message>
+        <source>fp8, current scaling</source>
+        <translation>fp8, aktuelle Skalierung</translation>
+    </message>
+    <message>
+        <source>The matmuls&apos; precision. FP8 as Transformer Engine runs it: weights cast once a step, activations and gradients cast once each; current scaling reads each tensor once more for its amax (docs/models.md)</source>
+        <translation>Die Genauigkeit der Matrixmultiplikationen. FP8 so, wie Transformer Engine es ausführt: Gewichte einmal pro Schritt umgewandelt, Aktivierungen und Gradienten je einmal; aktuelle Skalierung liest jeden Tensor ein weiteres Mal für sein Amax (docs/models.md)</translation>
     </message>
 </context>
 <context>

@@ -736,6 +736,10 @@ on %2</source>
         <source>bf16 gradient reduction</source>
         <translation>bf16 梯度归约</translation>
     </message>
+    <message>
+        <source>FP8 current scaling</source>
+        <translation>FP8 当前缩放</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::SweepPage</name>
@@ -1648,6 +1652,18 @@ on %2</source>
     <message>
         <source>Accumulate and reduce data-parallel gradients in bf16 (Megatron-Bridge&apos;s performance recipes); off, in fp32 as Megatron-LM does by default</source>
         <translation>以 bf16 累加并归约数据并行梯度（Megatron-Bridge 的性能配方）；关闭时按 Megatron-LM 的默认做法使用 fp32</translation>
+    </message>
+    <message>
+        <source>fp8, delayed scaling</source>
+        <translation>fp8，延迟缩放</translation>
+    </message>
+    <message>
+        <source>fp8, current scaling</source>
+        <translation>fp8，当前缩放</translation>
+    </message>
+    <message>
+        <source>The matmuls&apos; precision. FP8 as Transformer Engine runs it: weights cast once a step, activations and gradients cast once each; current scaling reads each tensor once more for its amax (docs/models.md)</source>
+        <translation>矩阵乘法的精度。FP8 按 Transformer Engine 的方式运行：权重每步转换一次，激活和梯度各转换一次；当前缩放为求 amax 再读取每个张量一次（docs/models.md）</translation>
     </message>
 </context>
 <context>

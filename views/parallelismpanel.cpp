@@ -24,6 +24,12 @@ QSpinBox* degree(QWidget* parent, int maximum, const QString& tip)
     return spin;
 }
 
+/// The dtype box's item data: the precision in the low byte, an FP8 recipe's scaling above it.
+int dtypeKey(core::Precision precision, core::model::Fp8Scaling scaling)
+{
+    return static_cast<int>(precision) | static_cast<int>(scaling) << 8;
+}
+
 } // namespace
 
 ParallelismPanel::ParallelismPanel(QWidget* parent)
@@ -82,8 +88,14 @@ ParallelismPanel::ParallelismPanel(QWidget* parent)
     m_recompute->addItem(tr("selective", "recomputation"), static_cast<int>(Recompute::Selective));
     m_recompute->addItem(tr("full", "recomputation"), static_cast<int>(Recompute::Full));
     m_dtype = new QComboBox(this);
-    m_dtype->addItem(QStringLiteral("bf16"), static_cast<int>(core::Precision::BF16));
-    m_dtype->addItem(QStringLiteral("fp8"), static_cast<int>(core::Precision::FP8));
+    m_dtype->setObjectName(QStringLiteral("dtype"));
+    m_dtype->setToolTip(tr("The matmuls' precision. FP8 as Transformer Engine runs it: weights cast once a step, "
+                           "activations and gradients cast once each; current scaling reads each tensor once more "
+                           "for its amax (docs/models.md)"));
+    // The matmul precision and, for FP8, the recipe's scaling (ParallelConfig::fp8Scaling).
+    m_dtype->addItem(QStringLiteral("bf16"), dtypeKey(core::Precision::BF16, Fp8Scaling::Delayed));
+    m_dtype->addItem(tr("fp8, delayed scaling"), dtypeKey(core::Precision::FP8, Fp8Scaling::Delayed));
+    m_dtype->addItem(tr("fp8, current scaling"), dtypeKey(core::Precision::FP8, Fp8Scaling::Current));
     m_phase = new QComboBox(this);
     m_phase->addItem(tr("training"), static_cast<int>(Phase::Training));
     m_phase->addItem(tr("prefill"), static_cast<int>(Phase::Prefill));
@@ -230,7 +242,10 @@ void ParallelismPanel::setStrategy(const core::model::TransformerConfig& model,
     m_globalBatch->setValue(static_cast<int>(parallel.effectiveGlobalBatch()));
     m_zero->setCurrentIndex(m_zero->findData(static_cast<int>(parallel.zero)));
     m_recompute->setCurrentIndex(m_recompute->findData(static_cast<int>(parallel.recompute)));
-    m_dtype->setCurrentIndex(std::max(0, m_dtype->findData(static_cast<int>(parallel.dtype))));
+    m_dtype->setCurrentIndex(
+        std::max(0, m_dtype->findData(dtypeKey(parallel.dtype, parallel.dtype == core::Precision::FP8
+                                                                   ? parallel.fp8Scaling
+                                                                   : core::model::Fp8Scaling::Delayed))));
     m_phase->setCurrentIndex(m_phase->findData(static_cast<int>(parallel.phase)));
     m_flash->setChecked(parallel.flashAttention);
     m_fusedLoss->setChecked(parallel.fusedCrossEntropy);
@@ -277,7 +292,8 @@ core::model::ParallelConfig ParallelismPanel::parallel() const
     p.globalBatch = m_globalBatch->value();
     p.zero = static_cast<ZeroStage>(m_zero->currentData().toInt());
     p.recompute = static_cast<Recompute>(m_recompute->currentData().toInt());
-    p.dtype = static_cast<core::Precision>(m_dtype->currentData().toInt());
+    p.dtype = static_cast<core::Precision>(m_dtype->currentData().toInt() & 0xff);
+    p.fp8Scaling = static_cast<Fp8Scaling>(m_dtype->currentData().toInt() >> 8);
     p.phase = static_cast<Phase>(m_phase->currentData().toInt());
     p.flashAttention = m_flash->isChecked();
     p.fusedCrossEntropy = m_fusedLoss->isChecked();

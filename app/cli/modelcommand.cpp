@@ -56,6 +56,9 @@ std::vector<OptionSpec> withStrategyOptions(std::vector<OptionSpec> own)
          "(Megatron-Core's --overlap-param-gather)"},
         {"recompute", 0, "MODE", "activation recomputation: none, selective (default), full"},
         {"dtype", 0, "TYPE", "matmul precision: bf16 (default) or fp8"},
+        {"fp8-scaling", 0, "MODE",
+         "fp8: how tensors are scaled before their casts: delayed (default, Transformer Engine's DelayedScaling) or "
+         "current (Float8CurrentScaling, Megatron-Bridge's fp8_cs: an amax pass before each cast)"},
         {"phase", 0, "NAME", "train (default), prefill or decode"},
         {"seq-len", 0, "N", "sequence length (default: the model's)"},
         {"decode-context", 0, "N", "decode: tokens already in the KV cache (default: the sequence length)"},
@@ -169,6 +172,15 @@ core::model::ParallelConfig strategyFromCli(const CommandLine& cli, core::model:
             p.dtype = core::Precision::FP8;
         else
             throw UsageError("--dtype must be bf16 or fp8");
+    }
+    if (cli.has("fp8-scaling")) {
+        const std::string mode = cli.value("fp8-scaling");
+        if (mode == "delayed")
+            p.fp8Scaling = Fp8Scaling::Delayed;
+        else if (mode == "current" || mode == "tensorwise")
+            p.fp8Scaling = Fp8Scaling::Current;
+        else
+            throw UsageError("--fp8-scaling must be delayed or current, not '" + mode + "'");
     }
     if (cli.has("phase")) {
         const auto ph = parsePhase(cli.value("phase"));
@@ -420,6 +432,7 @@ Sweep parseSweep(const std::string& text)
                                                    "zero",
                                                    "recompute",
                                                    "dtype",
+                                                   "fp8-scaling",
                                                    "schedule",
                                                    "moe-dispatcher",
                                                    "nvlink-domain",

@@ -216,6 +216,8 @@ QString StepSummary::strategy(const core::model::ParallelConfig& p)
     if (p.dispatchesByHybridEp())
         parts << tr("HybridEP dispatch (NVLink domains of %1)").arg(n(p.nvlinkDomain));
     parts << qs(std::string(core::displayName(p.dtype)));
+    if (p.dtype == core::Precision::FP8 && p.fp8Scaling == core::model::Fp8Scaling::Current)
+        parts << tr("FP8 current scaling");
     return parts.join(QStringLiteral(", "));
 }
 

@@ -86,11 +86,23 @@ enum class MoeDispatcher : std::uint8_t {
     /// NVLink once per GPU holding one; the combine sums on the way back.
     HybridEp,
 };
+/// How an FP8 recipe scales a tensor before casting it (Transformer Engine's recipes; docs/models.md,
+/// "FP8 as Transformer Engine runs it").
+enum class Fp8Scaling : std::uint8_t {
+    /// DelayedScaling (Transformer Engine's default; NeMo until 2025): the scale comes from the amax
+    /// history of earlier steps, and the cast kernel records this step's amax as it casts: one pass.
+    Delayed,
+    /// Float8CurrentScaling ("tensorwise"; Megatron-Bridge's fp8_cs): the tensor's own amax, found by a
+    /// pass over it before the cast (TransformerEngine pytorch/csrc/quantizer.cpp,
+    /// Float8CurrentScalingQuantizer::quantize: compute amax, then scale, then cast).
+    Current,
+};
 
 std::string_view displayName(Phase phase);
 std::string_view displayName(PipelineSchedule schedule);
 std::string_view displayName(Recompute recompute);
 std::string_view displayName(MoeDispatcher dispatcher);               ///< "all-to-all", "HybridEP"
+std::string_view displayName(Fp8Scaling scaling);                     ///< "delayed", "current"
 std::string_view displayName(ZeroStage zero);                         ///< "none", "ZeRO-1", "ZeRO-2", "ZeRO-3 (FSDP)"
 std::optional<Phase> parsePhase(std::string_view text);               ///< "train", "prefill", "decode"
 std::optional<PipelineSchedule> parseSchedule(std::string_view text); ///< "gpipe", "1f1b", "interleaved"
@@ -147,7 +159,8 @@ struct ParallelConfig {
     /// Data-parallel ranks one ZeRO-3 shard group spans (hsdpShard, or all of DP).
     std::int64_t shardGroup() const { return hsdpShard > 0 && hsdpShard < dp ? hsdpShard : dp; }
     Recompute recompute = Recompute::Selective;
-    Precision dtype = Precision::BF16; ///< BF16 or FP8 matmuls (weights kept in bf16, master fp32)
+    Precision dtype = Precision::BF16;           ///< BF16 or FP8 matmuls (weights kept in bf16, master fp32)
+    Fp8Scaling fp8Scaling = Fp8Scaling::Delayed; ///< with FP8: how tensors are scaled before their casts
     Phase phase = Phase::Training;
     std::int64_t seqLen = 0;        ///< 0: the model's
     std::int64_t decodeContext = 0; ///< Decode: tokens already in the KV cache (0: seqLen)

@@ -93,6 +93,7 @@ public:
         return v;
     }
     void scope(std::string name) { m_scope = std::move(name); }
+    const std::string& currentScope() const { return m_scope; }
 
     Value dot(const Value& a, const Value& b, const Dims& batchA, const Dims& batchB, const Dims& contractA,
               const Dims& contractB, const std::string& what, const std::string& resultType = "bf16")
@@ -311,6 +312,7 @@ struct Shape {
     Axes zeroAxes; ///< axes parameters (ZeRO-3) or their update (ZeRO-1/2) are sharded over
     bool training = true;
     bool fp8 = false;
+    bool currentScaling = false; ///< FP8 with Fp8Scaling::Current: an amax pass before each cast
 
     Shape(const TransformerConfig& m, const ParallelConfig& p)
         : model(m)
@@ -364,7 +366,10 @@ struct Shape {
             if (axis != "dpr")
                 zeroAxes.push_back(axis);
         fp8 = p.dtype == Precision::FP8;
+        currentScaling = fp8 && p.fp8Scaling == Fp8Scaling::Current;
     }
+    /// Whether the input of a column-parallel linear is gathered over "tp" (sequence parallelism).
+    bool gathersInputs() const { return actSeq.size() != seq.size(); }
     Sharding act() const { return {batch, actSeq, {}}; }
     /// The scope of a flash-attention kernel. A causal one (queries and keys from the same sequence:
     /// training, prefill) is named "causal_*": the kernel skips the tiles above the diagonal, and the
@@ -419,17 +424,93 @@ enum class Fp8 : std::uint8_t { AsStrategy, Never };
 /// incoming gradients in e5m2.
 enum class Fp8Operand : std::uint8_t { Value, Gradient };
 
-/// `v` as an FP8 matmul reads it under an FP8 strategy (unchanged otherwise, or when already cast):
-/// one cast, which every matmul reading the tensor then shares, as Transformer Engine quantizes a
-/// layer's input once for its GEMMs and an incoming gradient once for its data and weight gradients.
-Value fp8Operand(Emitter& e, const Shape& sh, const Value& v, Fp8Operand kind, const std::string& what)
+/// An FP8 GEMM operand as Transformer Engine's quantizers write it (docs/models.md, "FP8 as
+/// Transformer Engine runs it"). Hopper's FP8 GEMMs read both operands with the contracted dimension
+/// innermost (cuBLASLt runs FP8 in the "TN" layout only), so a tensor that a weight gradient contracts
+/// over its tokens needs a second, transposed copy: `rows` is what the forward and data-gradient GEMMs
+/// read, `cols` (features first, the tokens last) what the weight gradient reads. Without FP8 both
+/// are the bf16 tensor itself.
+struct Fp8Copies {
+    Value rows, cols;
+};
+
+/// The permutation that puts the last dimension first ([b, s, f] -> [f, b, s]); with
+/// `leading` = 1 the first dimension stays (experts: [E, b, C, f] -> [E, f, b, C]).
+Dims featuresFirst(std::size_t rank, std::size_t leading = 0)
 {
-    if (!sh.fp8 || v.type.rfind("f8", 0) == 0)
-        return v;
-    return e.convert(v, kind == Fp8Operand::Gradient ? "f8E5M2" : "f8E4M3FN", what);
+    Dims perm;
+    for (std::size_t d = 0; d < leading; ++d)
+        perm.push_back(static_cast<std::int64_t>(d));
+    perm.push_back(static_cast<std::int64_t>(rank - 1));
+    for (std::size_t d = leading; d + 1 < rank; ++d)
+        perm.push_back(static_cast<std::int64_t>(d));
+    return perm;
 }
 
-/// x @ w with the chosen matmul precision: fp8 casts both operands (Transformer Engine's recipe).
+/// Which FP8 copies a cast writes (Fp8Copies).
+enum class Copies : std::uint8_t { Rows, Both, Cols };
+
+/// Casts `v` to FP8 under an FP8 strategy as one kernel writing the copies asked for: the row-wise
+/// one, the transposed one (`perm`), or both (Transformer Engine's fused cast-transpose: one read of
+/// the bf16 tensor, both copies written). Current scaling first reads the tensor once more for its
+/// amax (`amaxKnown`: a kernel before it found it already). `intoKernel`: the cast is part of the
+/// fused kernel `what` names (a norm's). `v` unchanged (rows and cols) without FP8 or when already FP8.
+Fp8Copies quantize(Emitter& e, const Shape& sh, const Value& v, Fp8Operand kind, const std::string& what,
+                   Copies copies = Copies::Rows, const Dims& perm = {}, bool amaxKnown = false, bool intoKernel = false)
+{
+    if (!sh.fp8 || v.type.rfind("f8", 0) == 0)
+        return {v, v};
+    const std::string outer = e.currentScope();
+    if (sh.currentScaling && !amaxKnown) {
+        e.scope(what);
+        Dims all(v.shape.size());
+        for (std::size_t d = 0; d < all.size(); ++d)
+            all[d] = static_cast<std::int64_t>(d);
+        (void)e.reduce(v, all, "maximum", "amax"); // a per-tensor scale: read, never written back
+    }
+    const std::string type = kind == Fp8Operand::Gradient ? "f8E5M2" : "f8E4M3FN";
+    if (copies == Copies::Rows && !intoKernel) { // one op, one kernel
+        e.scope(outer);
+        return {e.convert(v, type, what), {}};
+    }
+    e.scope(what + ".fused");
+    Fp8Copies q;
+    if (copies != Copies::Cols)
+        q.rows = e.convert(v, type, "cast");
+    // Each copy converted from the kernel's bf16 input, so that each one is written (a copy made
+    // from the other inside the kernel would count as never leaving it).
+    if (copies != Copies::Rows)
+        q.cols = e.convert(e.transpose(v, perm.empty() ? featuresFirst(v.shape.size()) : perm, "transpose"), type,
+                           "cast_transposed");
+    e.scope(outer);
+    return q;
+}
+
+/// A tensor's copies for a training step: both (the transposed one for the weight gradient) when
+/// training, the row-wise one otherwise.
+Copies trainingCopies(const Shape& sh)
+{
+    return sh.training ? Copies::Both : Copies::Rows;
+}
+
+/// `v` as an FP8 matmul reads it, row-wise only (quantize() without the transposed copy).
+Value fp8Operand(Emitter& e, const Shape& sh, const Value& v, Fp8Operand kind, const std::string& what)
+{
+    return quantize(e, sh, v, kind, what).rows;
+}
+
+/// The transposed copy of an FP8 tensor that arrived row-wise only (an all-gather moves row-wise data;
+/// Transformer Engine transposes after it); `v` itself without FP8.
+Value transposedCopy(Emitter& e, const Shape& sh, const Value& v, const std::string& what, std::size_t leading = 0)
+{
+    if (!sh.fp8)
+        return v;
+    return e.transpose(v, featuresFirst(v.shape.size(), leading), what);
+}
+
+/// x @ w with the chosen matmul precision: fp8 casts an operand not yet cast (Transformer Engine's
+/// recipe; the layer blocks cast inputs once for all the GEMMs that read them and take the weights
+/// cast already, once a step, by the layer weight cast block).
 Value linear(Emitter& e, const Shape& sh, const Value& x, const Value& w, std::int64_t wDim, const std::string& what,
              Fp8 fp8 = Fp8::AsStrategy)
 {
@@ -450,15 +531,15 @@ Value expertDot(Emitter& e, const Shape& sh, const Value& a, Fp8Operand aKind, c
                  batchB, contractA, contractB, what);
 }
 
-/// A weight gradient: dy^T x over batch and sequence (dims 0 and 1 of both).
-Value weightGradient(Emitter& e, const Shape& sh, const Value& x, const Value& dy, const std::string& what,
+/// A weight gradient over the tokens: in bf16 x^T dy over dims 0 and 1 of both; with FP8 from the
+/// transposed copies ([in, b, s] and [out, b, s]), Transformer Engine keeping the input in e4m3 and the
+/// incoming gradient in e5m2.
+Value weightGradient(Emitter& e, const Shape& sh, const Fp8Copies& x, const Fp8Copies& dy, const std::string& what,
                      Fp8 fp8 = Fp8::AsStrategy)
 {
     if (!sh.fp8 || fp8 == Fp8::Never)
-        return e.dot(x, dy, {}, {}, {0, 1}, {0, 1}, what);
-    // Transformer Engine keeps the incoming gradient in e5m2 and the saved input in e4m3.
-    return e.dot(fp8Operand(e, sh, x, Fp8Operand::Value, what + "_cast"),
-                 fp8Operand(e, sh, dy, Fp8Operand::Gradient, what + "_cast"), {}, {}, {0, 1}, {0, 1}, what);
+        return e.dot(x.cols, dy.rows, {}, {}, {0, 1}, {0, 1}, what);
+    return e.dot(x.cols, dy.cols, {}, {}, {1, 2}, {1, 2}, what);
 }
 
 /// One eager PyTorch kernel that combines `a` with a smaller tensor broadcast to a's shape along
@@ -636,48 +717,61 @@ struct LayerWeights {
     Value s1, s3, s2; ///< shared experts as one dense FFN
 };
 
+/// A layer's parameters as its forward and backward blocks read them. Under an FP8 strategy the
+/// matrices arrive in FP8: cast once a step by the layer weight cast block (Megatron-Core passes
+/// is_first_microbatch to Transformer Engine, which casts a weight on the first microbatch and reuses
+/// the cast, row-wise for the forward pass and transposed for the data gradient); inference keeps its
+/// weights in FP8. The norms and the router stay in bf16.
 LayerWeights layerWeights(Emitter& e, const Shape& sh, bool moe)
 {
     const TransformerConfig& m = sh.model;
+    const std::string matrix = sh.fp8 ? "f8E4M3FN" : "bf16";
     LayerWeights w;
     w.ln1 = e.arg("ln1", {sh.h}, sh.vectorSharding());
-    w.wq = e.arg("wq", {sh.h, sh.n * sh.d}, sh.weight(1));
-    w.wk = e.arg("wk", {sh.h, sh.kv * sh.d}, sh.weight(1));
-    w.wv = e.arg("wv", {sh.h, sh.kv * sh.d}, sh.weight(1));
-    w.wo = e.arg("wo", {sh.n * sh.d, sh.h}, sh.weight(0));
+    w.wq = e.arg("wq", {sh.h, sh.n * sh.d}, sh.weight(1), matrix);
+    w.wk = e.arg("wk", {sh.h, sh.kv * sh.d}, sh.weight(1), matrix);
+    w.wv = e.arg("wv", {sh.h, sh.kv * sh.d}, sh.weight(1), matrix);
+    w.wo = e.arg("wo", {sh.n * sh.d, sh.h}, sh.weight(0), matrix);
     w.ln2 = e.arg("ln2", {sh.h}, sh.vectorSharding());
     if (!moe) {
-        w.w1 = e.arg("w1", {sh.h, m.ffn}, sh.weight(1));
+        w.w1 = e.arg("w1", {sh.h, m.ffn}, sh.weight(1), matrix);
         if (m.gatedMlp)
-            w.w3 = e.arg("w3", {sh.h, m.ffn}, sh.weight(1));
-        w.w2 = e.arg("w2", {m.ffn, sh.h}, sh.weight(0));
+            w.w3 = e.arg("w3", {sh.h, m.ffn}, sh.weight(1), matrix);
+        w.w2 = e.arg("w2", {m.ffn, sh.h}, sh.weight(0), matrix);
         return w;
     }
     w.router = e.arg("router", {sh.h, m.experts}, {{}, {}});
     const Axes& ep = sh.experts;
-    w.e1 = e.arg("expert_w1", {m.experts, sh.h, m.expertFfn}, {ep, {}, sh.tp});
+    w.e1 = e.arg("expert_w1", {m.experts, sh.h, m.expertFfn}, {ep, {}, sh.tp}, matrix);
     if (m.gatedMlp)
-        w.e3 = e.arg("expert_w3", {m.experts, sh.h, m.expertFfn}, {ep, {}, sh.tp});
-    w.e2 = e.arg("expert_w2", {m.experts, m.expertFfn, sh.h}, {ep, sh.tp, {}});
+        w.e3 = e.arg("expert_w3", {m.experts, sh.h, m.expertFfn}, {ep, {}, sh.tp}, matrix);
+    w.e2 = e.arg("expert_w2", {m.experts, m.expertFfn, sh.h}, {ep, sh.tp, {}}, matrix);
     if (m.sharedExperts > 0) {
         const std::int64_t f = m.expertFfn * m.sharedExperts;
-        w.s1 = e.arg("shared_w1", {sh.h, f}, sh.weight(1));
+        w.s1 = e.arg("shared_w1", {sh.h, f}, sh.weight(1), matrix);
         if (m.gatedMlp)
-            w.s3 = e.arg("shared_w3", {sh.h, f}, sh.weight(1));
-        w.s2 = e.arg("shared_w2", {f, sh.h}, sh.weight(0));
+            w.s3 = e.arg("shared_w3", {sh.h, f}, sh.weight(1), matrix);
+        w.s2 = e.arg("shared_w2", {f, sh.h}, sh.weight(0), matrix);
     }
     return w;
 }
 
 /// Dense FFN on the gathered input: returns the row-parallel output (a partial sum over "tp").
+/// Under FP8 its input is cast once for the up and gate projections (a dense layer's comes cast by
+/// its norm's kernel), and the activation's output once for the down projection, each with its
+/// transposed copy when training (Megatron-Core runs the activation, then Transformer Engine's fc2
+/// casts its input).
 Value denseFfn(Emitter& e, const Shape& sh, const Value& x, const Value& w1, const Value& w3, const Value& w2,
                const std::string& name)
 {
-    const Value up = linear(e, sh, x, w1, 0, name + "/up");
+    const Copies copies = trainingCopies(sh);
+    const Value x8 = quantize(e, sh, x, Fp8Operand::Value, name + "/up_cast", copies).rows;
+    const Value up = linear(e, sh, x8, w1, 0, name + "/up");
     Value hidden = activation(e, up, name + "/act");
     if (!w3.name.empty())
-        hidden = e.binary("multiply", hidden, linear(e, sh, x, w3, 0, name + "/gate"), name + "/act.fused/glu");
-    return linear(e, sh, hidden, w2, 0, name + "/down");
+        hidden = e.binary("multiply", hidden, linear(e, sh, x8, w3, 0, name + "/gate"), name + "/act.fused/glu");
+    return linear(e, sh, quantize(e, sh, hidden, Fp8Operand::Value, name + "/down_cast", copies).rows, w2, 0,
+                  name + "/down");
 }
 
 /// Sequences routed as one group. The k copies of a sequence's s tokens spread evenly over E
@@ -848,8 +942,11 @@ Value moeFfn(Emitter& e, const Shape& sh, const Value& x, const LayerWeights& w)
             e.reshape(e.reshape(copies, {b, s * k, sh.h}, "moe/permute"), {b, experts, capacity, sh.h}, "moe/permute");
         dispatched = e.constrain(byExpert, {dp, ep, {}, {}}, "moe/dispatch");
     }
-    // FP8: the tokens cast once for the up and gate projections (Transformer Engine's fc1).
-    const Value tokens8 = fp8Operand(e, sh, dispatched, Fp8Operand::Value, "moe/expert_up_cast");
+    // FP8: the tokens cast once for the up and gate projections (Transformer Engine's grouped fc1), and
+    // the activation's output once for the down projection, each with its transposed copy ([E, f, b,
+    // C]) when training.
+    const Value tokens8 =
+        quantize(e, sh, dispatched, Fp8Operand::Value, "moe/expert_up_cast", trainingCopies(sh), {1, 3, 0, 2}).rows;
     const Value up =
         expertDot(e, sh, tokens8, Fp8Operand::Value, w.e1, Fp8Operand::Value, {1}, {0}, {3}, {1}, "moe/expert_up");
     Value hidden = activation(e, up, "moe/expert_act");
@@ -858,7 +955,10 @@ Value moeFfn(Emitter& e, const Shape& sh, const Value& x, const LayerWeights& w)
                           expertDot(e, sh, tokens8, Fp8Operand::Value, w.e3, Fp8Operand::Value, {1}, {0}, {3}, {1},
                                     "moe/expert_gate"),
                           "moe/expert_act.fused/glu");
-    const Value down = expertDot(e, sh, hidden, Fp8Operand::Value, w.e2, Fp8Operand::Value, {0}, {0}, {3}, {1},
+    const Value hidden8 =
+        quantize(e, sh, hidden, Fp8Operand::Value, "moe/expert_down_cast", trainingCopies(sh), featuresFirst(4, 1))
+            .rows;
+    const Value down = expertDot(e, sh, hidden8, Fp8Operand::Value, w.e2, Fp8Operand::Value, {0}, {0}, {3}, {1},
                                  "moe/expert_down"); // [E, b, C, h]
     const Value back = e.transpose(down, {1, 0, 2, 3}, "moe/unpermute");
     Value out;
@@ -883,7 +983,24 @@ Value moeFfn(Emitter& e, const Shape& sh, const Value& x, const LayerWeights& w)
 struct LayerForwardValues {
     Value x, a1, a1full, q, k, v, q5, k4, v4, p, o2, x2, a2, a2full, out;
     Dropout dropped; ///< attention dropout on p (out empty without it)
+    /// FP8 training: the transposed copies of the linear layers' inputs that the forward pass wrote
+    /// (a norm's output only when it is not gathered over "tp"); empty otherwise.
+    Value a1t, a2t, o2t;
 };
+
+/// A norm's output as the linear layers after it read it. Under FP8 Transformer Engine's norm
+/// kernel writes it in FP8 (the cast fused; current scaling: the kernel finds the amax, a second one
+/// casts), with its transposed copy when training and it is not gathered over "tp" first (an FP8
+/// all-gather moves row-wise data only). TransformerEngine pytorch/module/layernorm_linear.py
+/// (with_quantized_norm) and csrc/extensions/normalization.cpp (FUSED_NORM_AMAX_FP8).
+Fp8Copies normOutput(Emitter& e, const Shape& sh, const Value& normed, const std::string& norm)
+{
+    const bool teKernel = !(sh.parallel.eagerKernels && sh.model.gatedMlp);
+    const Copies copies = sh.gathersInputs() ? Copies::Rows : trainingCopies(sh);
+    if (teKernel && !sh.currentScaling)
+        return quantize(e, sh, normed, Fp8Operand::Value, norm, copies, {}, false, true); // the norm's kernel
+    return quantize(e, sh, normed, Fp8Operand::Value, norm + "_cast", copies, {}, teKernel);
+}
 
 /// One layer's forward pass; `withMlp` false stops after the MLP's gathered input (a full
 /// recomputation's backward pass recomputes the MLP itself).
@@ -892,7 +1009,9 @@ LayerForwardValues layerForward(Emitter& e, const Shape& sh, const Value& x, con
 {
     LayerForwardValues f;
     f.x = x;
-    f.a1 = norm(e, sh, x, w.ln1, "attention/norm");
+    const Fp8Copies a1 = normOutput(e, sh, norm(e, sh, x, w.ln1, "attention/norm"), "attention/norm");
+    f.a1 = a1.rows;
+    f.a1t = sh.fp8 ? a1.cols : Value{};
     f.a1full = e.constrain(f.a1, sh.full(), "attention/gather_sequence");
     f.q = linear(e, sh, f.a1full, w.wq, 0, "attention/q");
     f.k = linear(e, sh, f.a1full, w.wk, 0, "attention/k");
@@ -929,10 +1048,17 @@ LayerForwardValues layerForward(Emitter& e, const Shape& sh, const Value& x, con
     const Value ot =
         e.transpose(o, {0, 2, 1, 3, 4}, flash ? sh.flashScope("core") + "/output_layout" : "attention/merge_heads");
     f.o2 = e.reshape(ot, {b, s, sh.n * sh.d}, "attention/merge_heads");
-    const Value proj = linear(e, sh, f.o2, w.wo, 0, "attention/out");
+    const Fp8Copies o2 = quantize(e, sh, f.o2, Fp8Operand::Value, "attention/out_cast", trainingCopies(sh));
+    f.o2t = sh.fp8 ? o2.cols : Value{};
+    const Value proj = linear(e, sh, o2.rows, w.wo, 0, "attention/out");
     const Value projDone = e.constrain(proj, sh.act(), "attention/reduce_output");
     f.x2 = e.binary("add", x, projDone, "attention/residual");
     f.a2 = norm(e, sh, f.x2, w.ln2, "mlp/norm");
+    if (!moe) { // a mixture of experts routes and dispatches the bf16 tokens
+        const Fp8Copies a2 = normOutput(e, sh, f.a2, "mlp/norm");
+        f.a2 = a2.rows;
+        f.a2t = sh.fp8 ? a2.cols : Value{};
+    }
     f.a2full = e.constrain(f.a2, sh.full(), "mlp/gather_sequence");
     if (!withMlp)
         return f;
@@ -976,18 +1102,51 @@ std::string layerForwardBlock(const Shape& sh, bool moe)
 struct LinearGrad {
     Value dx, dw;
 };
-LinearGrad linearBackward(Emitter& e, const Shape& sh, const Value& xFull, const Value& w, const Value& dy,
+/// `x` is the layer's input as weightGradient() reads it (wgradInput()), `dy` the incoming gradient as
+/// gradCopies() gives it; under FP8 the weight arrives cast (layerWeights()).
+LinearGrad linearBackward(Emitter& e, const Shape& sh, const Fp8Copies& x, const Value& w, const Fp8Copies& dy,
                           const std::string& name, Fp8 fp8 = Fp8::AsStrategy)
 {
     LinearGrad g;
     // dy [b, s, out], w [in, out]: dx = dy w^T; dw = x^T dy.
-    if (sh.fp8 && fp8 == Fp8::AsStrategy)
-        g.dx = e.matmul(fp8Operand(e, sh, dy, Fp8Operand::Gradient, name + "/dgrad_cast"),
-                        fp8Operand(e, sh, w, Fp8Operand::Value, name + "/dgrad_cast"), 1, name + "/dgrad");
-    else
-        g.dx = e.matmul(dy, w, 1, name + "/dgrad");
-    g.dw = weightGradient(e, sh, xFull, dy, name + "/wgrad", fp8);
+    g.dx = e.matmul(dy.rows, w, 1, name + "/dgrad");
+    g.dw = weightGradient(e, sh, x, dy, name + "/wgrad", fp8);
     return g;
+}
+
+/// A linear layer's input as its weight gradient reads it: the bf16 tensor; under FP8 its transposed
+/// copy, saved by the forward pass (`cols`), made here from an FP8 row-wise copy (one gathered again
+/// over "tp" for the backward pass, as Transformer Engine does under sequence parallelism), or cast
+/// here from bf16 (the transposed copy alone written).
+Fp8Copies wgradInput(Emitter& e, const Shape& sh, const Value& x, const std::string& what, const Value& cols = {},
+                     std::size_t leading = 0)
+{
+    if (!sh.fp8)
+        return {x, x};
+    if (!cols.name.empty())
+        return {x, cols};
+    if (x.type.rfind("f8", 0) == 0)
+        return {x, transposedCopy(e, sh, x, what + "_transpose", leading)};
+    return quantize(e, sh, x, Fp8Operand::Value, what + "_cast", Copies::Cols, featuresFirst(x.shape.size(), leading));
+}
+
+/// An incoming gradient as a linear layer's backward GEMMs read it. Under FP8 it is cast once, in one
+/// kernel, row-wise for the data gradient and transposed for the weight gradient (Transformer Engine's
+/// fused cast-transpose). `gather` (the collective's name): a row-parallel layer's gradient,
+/// all-gathered over "tp" under sequence parallelism, in FP8 (cast row-wise, gathered, then transposed:
+/// grad_output_preprocess in TransformerEngine pytorch/module/base.py).
+Fp8Copies gradCopies(Emitter& e, const Shape& sh, const Value& dy, const std::string& what,
+                     const std::string& gather = {}, std::size_t leading = 0)
+{
+    if (!gather.empty() && sh.fp8 && sh.gathersInputs()) {
+        const Value rows = e.constrain(fp8Operand(e, sh, dy, Fp8Operand::Gradient, what + "_cast"), sh.full(), gather);
+        return {rows, transposedCopy(e, sh, rows, what + "_transpose")};
+    }
+    const Value full = gather.empty() ? dy : e.constrain(dy, sh.full(), gather);
+    if (!sh.fp8)
+        return {full, full};
+    return quantize(e, sh, full, Fp8Operand::Gradient, what + "_cast", Copies::Both,
+                    featuresFirst(full.shape.size(), leading));
 }
 
 std::string layerBackwardBlock(const Shape& sh, bool moe)
@@ -1006,15 +1165,34 @@ std::string layerBackwardBlock(const Shape& sh, bool moe)
         f = layerForward(e, sh, x, w, moe, {}, {}, false);
     } else {
         f.x = x;
-        f.a1 = e.arg("a1", {sh.b, sh.s, sh.h}, sh.act());
+        // The inputs of the linear layers as the forward pass kept them: in bf16, or under FP8 in
+        // FP8, a norm's output row-wise when it is gathered over "tp" (gathered again here) and
+        // otherwise as the transposed copy the weight gradients read.
+        const std::string f8 = "f8E4M3FN";
+        const auto normSaved = [&](const std::string& name, Value& rows, Value& cols, Value& full,
+                                   const std::string& gather) {
+            if (sh.fp8 && !sh.gathersInputs()) {
+                cols = e.arg(name, {sh.h, sh.b, sh.s}, {{}, sh.batch, sh.actSeq}, f8);
+                return;
+            }
+            rows = e.arg(name, {sh.b, sh.s, sh.h}, sh.act(), sh.fp8 ? f8 : "bf16");
+            full = e.constrain(rows, sh.full(), gather);
+        };
+        normSaved("a1", f.a1, f.a1t, f.a1full, "attention/gather_sequence");
         f.q = e.arg("q", {sh.b, sh.s, sh.n * sh.d}, {sh.batch, sh.seq, sh.tp});
         f.k = e.arg("k", {sh.b, sh.s, sh.kv * sh.d}, {sh.batch, sh.seq, sh.tp});
         f.v = e.arg("v", {sh.b, sh.s, sh.kv * sh.d}, {sh.batch, sh.seq, sh.tp});
-        f.o2 = e.arg("context", {sh.b, sh.s, sh.n * sh.d}, {sh.batch, sh.seq, sh.tp});
+        if (sh.fp8)
+            f.o2t = e.arg("context", {sh.n * sh.d, sh.b, sh.s}, {sh.tp, sh.batch, sh.seq}, f8);
+        else
+            f.o2 = e.arg("context", {sh.b, sh.s, sh.n * sh.d}, {sh.batch, sh.seq, sh.tp});
         f.x2 = e.arg("x2", {sh.b, sh.s, sh.h}, sh.act());
-        f.a2 = e.arg("a2", {sh.b, sh.s, sh.h}, sh.act());
-        f.a1full = e.constrain(f.a1, sh.full(), "attention/gather_sequence");
-        f.a2full = e.constrain(f.a2, sh.full(), "mlp/gather_sequence");
+        if (moe) { // routed and dispatched in bf16
+            f.a2 = e.arg("a2", {sh.b, sh.s, sh.h}, sh.act());
+            f.a2full = e.constrain(f.a2, sh.full(), "mlp/gather_sequence");
+        } else {
+            normSaved("a2", f.a2, f.a2t, f.a2full, "mlp/gather_sequence");
+        }
         f.q5 = e.reshape(f.q, {sh.b, sh.s, sh.kv, sh.g, sh.d}, "attention/heads");
         f.k4 = e.reshape(f.k, {sh.b, sh.s, sh.kv, sh.d}, "attention/heads");
         f.v4 = e.reshape(f.v, {sh.b, sh.s, sh.kv, sh.d}, "attention/heads");
@@ -1051,7 +1229,6 @@ std::string layerBackwardBlock(const Shape& sh, bool moe)
     };
 
     // MLP: dy -> d(a2), weight gradients.
-    const Value dyFull = e.constrain(dy, sh.full(), "mlp/gather_output_grad");
     Value da2;
     if (!moe) {
         // Without a full recomputation the up-projection(s) and the activation's output, the down
@@ -1072,21 +1249,30 @@ std::string layerBackwardBlock(const Shape& sh, bool moe)
             up = e.arg("mlp_up", {sh.b, sh.s, m.ffn}, hiddenSharding);
             if (m.gatedMlp)
                 gate = e.arg("mlp_gate", {sh.b, sh.s, m.ffn}, hiddenSharding);
-            hidden = e.arg("mlp_hidden", {sh.b, sh.s, m.ffn}, hiddenSharding);
+            if (sh.fp8) // kept as the transposed FP8 copy the down projection's weight gradient reads
+                hidden = e.arg("mlp_hidden", {m.ffn, sh.b, sh.s}, {sh.tp, sh.batch, sh.seq}, "f8E4M3FN");
+            else
+                hidden = e.arg("mlp_hidden", {sh.b, sh.s, m.ffn}, hiddenSharding);
         }
-        const LinearGrad down = linearBackward(e, sh, hidden, w.w2, dyFull, "mlp/down");
+        const Fp8Copies hiddenIn = full || !sh.fp8 ? wgradInput(e, sh, hidden, "mlp/down/wgrad")
+                                                   : wgradInput(e, sh, {}, "mlp/down/wgrad", hidden);
+        const LinearGrad down = linearBackward(
+            e, sh, hiddenIn, w.w2, gradCopies(e, sh, dy, "mlp/down/output_grad", "mlp/gather_output_grad"), "mlp/down");
         keepPartial(down.dw, sh.weight(0), "mlp/down/wgrad_partial");
         e.scope("mlp/act_backward.fused");
         if (!full && m.gatedMlp) // the gated product's derivative needs the activation: recomputed in-kernel
             act = e.binary("multiply", up, e.unary("logistic", up, "sigmoid"), "gate");
         const Value dUp = e.binary("multiply", down.dx, e.unary("logistic", up, "dsigmoid"), "dact");
         e.scope("");
-        const LinearGrad upGrad = linearBackward(e, sh, f.a2full, w.w1, dUp, "mlp/up");
+        const Fp8Copies a2In = wgradInput(e, sh, f.a2full, "mlp/up/wgrad", f.a2t);
+        const LinearGrad upGrad =
+            linearBackward(e, sh, a2In, w.w1, gradCopies(e, sh, dUp, "mlp/up/output_grad"), "mlp/up");
         keepPartial(upGrad.dw, sh.weight(1), "mlp/up/wgrad_partial");
         da2 = upGrad.dx;
         if (m.gatedMlp) {
             const Value dGate = e.binary("multiply", down.dx, act, "mlp/act_backward.fused/dglu");
-            const LinearGrad gateGrad = linearBackward(e, sh, f.a2full, w.w3, dGate, "mlp/gate");
+            const LinearGrad gateGrad =
+                linearBackward(e, sh, a2In, w.w3, gradCopies(e, sh, dGate, "mlp/gate/output_grad"), "mlp/gate");
             keepPartial(gateGrad.dw, sh.weight(1), "mlp/gate/wgrad_partial");
             da2 = e.binary("add", da2, gateGrad.dx, "mlp/sum_dgrad");
         }
@@ -1100,6 +1286,7 @@ std::string layerBackwardBlock(const Shape& sh, bool moe)
         const bool exact = s * k == experts * capacity;
         const Axes dp = sh.dataReplicas;
         const Axes& ep = sh.experts;
+        const Value dyFull = e.constrain(dy, sh.full(), "mlp/gather_output_grad");
         e.scope("router_backward.fused");
         const Value logits = e.matmul(f.a2full, w.router, 0, "logits");
         const Value dLogits = e.binary("multiply", logits, logits, "dsoftmax");
@@ -1117,56 +1304,65 @@ std::string layerBackwardBlock(const Shape& sh, bool moe)
             return e.constrain(byExpert, {dp, ep, {}, {}}, what);
         };
         const bool full = recompute == Recompute::Full;
-        const Value dispatched = full ? toExperts(f.a2full, "moe/dispatch")
-                                      : e.arg("dispatched", {b, experts, capacity, sh.h}, {dp, ep, {}, {}});
+        // The tokens the experts read, row-wise ([b, E, C, h]) for the recomputed up and gate
+        // projections and, as their weight gradients read them, [E, h, b, C] (bf16: [E, b, C, h]).
+        // Without a full recomputation they were kept, under FP8 as that transposed FP8 copy.
+        Fp8Copies tokens;
+        if (full) {
+            const Value dispatched = toExperts(f.a2full, "moe/dispatch");
+            tokens = quantize(e, sh, dispatched, Fp8Operand::Value, "moe/expert_up_recompute_cast", Copies::Both,
+                              {1, 3, 0, 2});
+            if (!sh.fp8)
+                tokens.cols = e.transpose(dispatched, {1, 0, 2, 3}, "moe/expert_layout");
+        } else if (sh.fp8) {
+            tokens.cols = e.arg("dispatched", {experts, sh.h, b, capacity}, {ep, {}, dp, {}}, "f8E4M3FN");
+        } else {
+            const Value dispatched = e.arg("dispatched", {b, experts, capacity, sh.h}, {dp, ep, {}, {}});
+            tokens = {dispatched, e.transpose(dispatched, {1, 0, 2, 3}, "moe/expert_layout")};
+        }
         const Value dDispatched = toExperts(dyFull, "moe/combine_backward");
         // dDispatched [b, E, C, h] -> [E, b, C, h] as the expert outputs are laid out.
         const Value dDown = e.transpose(dDispatched, {1, 0, 2, 3}, "moe/combine_backward");
-        // FP8: each operand two matmuls read is cast once (fp8Operand).
-        const Value dDown8 = fp8Operand(e, sh, dDown, Fp8Operand::Gradient, "moe/expert_down/dgrad_cast");
-        const Value tokens8 =
-            full ? fp8Operand(e, sh, dispatched, Fp8Operand::Value, "moe/expert_up_recompute_cast") : dispatched;
+        // FP8: each incoming gradient cast once, with its transposed copy (gradCopies).
+        const Fp8Copies dDown8 = gradCopies(e, sh, dDown, "moe/expert_down/output_grad", {}, 1);
         const Sharding expertHidden{ep, dp, {}, sh.tp};
         const Dims expertHiddenShape{experts, b, capacity, m.expertFfn};
-        const Value up = full ? expertDot(e, sh, tokens8, Fp8Operand::Value, w.e1, Fp8Operand::Value, {1}, {0}, {3},
+        const Value up = full ? expertDot(e, sh, tokens.rows, Fp8Operand::Value, w.e1, Fp8Operand::Value, {1}, {0}, {3},
                                           {1}, "moe/expert_up_recompute")
                               : e.arg("expert_up", expertHiddenShape, expertHidden);
         const Value act = activation(e, up, "moe/expert_act_recompute");
         Value hidden = act;
         if (!w.e3.name.empty())
             hidden = e.binary("multiply", act,
-                              full ? expertDot(e, sh, tokens8, Fp8Operand::Value, w.e3, Fp8Operand::Value, {1}, {0},
+                              full ? expertDot(e, sh, tokens.rows, Fp8Operand::Value, w.e3, Fp8Operand::Value, {1}, {0},
                                                {3}, {1}, "moe/expert_gate_recompute")
                                    : e.arg("expert_gate", expertHiddenShape, expertHidden),
                               "moe/expert_act_recompute.fused/glu");
+        // A weight gradient of the experts [E, in, out] over the tokens (b, C).
+        const auto expertWgrad = [&](const Fp8Copies& in, const Fp8Copies& grad, const std::string& what) {
+            return sh.fp8 ? e.dot(in.cols, grad.cols, {0}, {0}, {2, 3}, {2, 3}, what)
+                          : e.dot(in.cols, grad.rows, {0}, {0}, {1, 2}, {1, 2}, what);
+        };
         // d(hidden) [E, b, C, f] = dDown [E, b, C, h] x e2 [E, f, h]^T; d(e2) [E, f, h] over b, C.
-        const Value dHidden = expertDot(e, sh, dDown8, Fp8Operand::Gradient, w.e2, Fp8Operand::Value, {0}, {0}, {3},
-                                        {2}, "moe/expert_down/dgrad");
-        const Value dE2 = expertDot(e, sh, hidden, Fp8Operand::Value, dDown8, Fp8Operand::Gradient, {0}, {0}, {1, 2},
-                                    {1, 2}, "moe/expert_down/wgrad");
+        const Value dHidden = e.dot(dDown8.rows, w.e2, {0}, {0}, {3}, {2}, "moe/expert_down/dgrad");
+        const Value dE2 =
+            expertWgrad(wgradInput(e, sh, hidden, "moe/expert_down/wgrad", {}, 1), dDown8, "moe/expert_down/wgrad");
         keepPartial(dE2, {ep, sh.tp, {}}, "moe/expert_down/wgrad_partial", &dp);
         e.scope("moe/expert_act_backward.fused");
         const Value dUp = e.binary("multiply", dHidden, e.unary("logistic", up, "dsigmoid"), "dact");
         e.scope("");
-        const Value dUp8 = fp8Operand(e, sh, dUp, Fp8Operand::Gradient, "moe/expert_up/dgrad_cast");
+        const Fp8Copies dUp8 = gradCopies(e, sh, dUp, "moe/expert_up/output_grad", {}, 1);
         // d(dispatched) [E, b, C, h] = dUp [E, b, C, f] x e1 [E, h, f]^T; d(e1) [E, h, f].
-        Value dIn = expertDot(e, sh, dUp8, Fp8Operand::Gradient, w.e1, Fp8Operand::Value, {0}, {0}, {3}, {2},
-                              "moe/expert_up/dgrad");
-        const Value dispatchedE = fp8Operand(e, sh, e.transpose(dispatched, {1, 0, 2, 3}, "moe/expert_layout"),
-                                             Fp8Operand::Value, "moe/expert_up/wgrad_cast");
-        const Value dE1 = expertDot(e, sh, dispatchedE, Fp8Operand::Value, dUp8, Fp8Operand::Gradient, {0}, {0}, {1, 2},
-                                    {1, 2}, "moe/expert_up/wgrad");
+        Value dIn = e.dot(dUp8.rows, w.e1, {0}, {0}, {3}, {2}, "moe/expert_up/dgrad");
+        const Value dE1 = expertWgrad(tokens, dUp8, "moe/expert_up/wgrad");
         keepPartial(dE1, {ep, {}, sh.tp}, "moe/expert_up/wgrad_partial", &dp);
         if (!w.e3.name.empty()) {
-            const Value dGate =
-                fp8Operand(e, sh, e.binary("multiply", dHidden, act, "moe/expert_act_backward.fused/dglu"),
-                           Fp8Operand::Gradient, "moe/expert_gate/dgrad_cast");
-            dIn = e.binary("add", dIn,
-                           expertDot(e, sh, dGate, Fp8Operand::Gradient, w.e3, Fp8Operand::Value, {0}, {0}, {3}, {2},
-                                     "moe/expert_gate/dgrad"),
+            const Fp8Copies dGate =
+                gradCopies(e, sh, e.binary("multiply", dHidden, act, "moe/expert_act_backward.fused/dglu"),
+                           "moe/expert_gate/output_grad", {}, 1);
+            dIn = e.binary("add", dIn, e.dot(dGate.rows, w.e3, {0}, {0}, {3}, {2}, "moe/expert_gate/dgrad"),
                            "moe/sum_dgrad");
-            const Value dE3 = expertDot(e, sh, dispatchedE, Fp8Operand::Value, dGate, Fp8Operand::Gradient, {0}, {0},
-                                        {1, 2}, {1, 2}, "moe/expert_gate/wgrad");
+            const Value dE3 = expertWgrad(tokens, dGate, "moe/expert_gate/wgrad");
             keepPartial(dE3, {ep, {}, sh.tp}, "moe/expert_gate/wgrad_partial", &dp);
         }
         // Back to the tokens' owners (the dispatch all-to-all in reverse), summed over the k copies.
@@ -1183,13 +1379,17 @@ std::string layerBackwardBlock(const Shape& sh, bool moe)
             const Value sUp =
                 full ? linear(e, sh, f.a2full, w.s1, 0, "shared_experts/up_recompute")
                      : e.arg("shared_up", {b, s, m.expertFfn * m.sharedExperts}, {sh.batch, sh.seq, sh.tp});
-            const LinearGrad sDown = linearBackward(e, sh, activation(e, sUp, "shared_experts/act_recompute"), w.s2,
-                                                    dyFull, "shared_experts/down");
+            const LinearGrad sDown = linearBackward(
+                e, sh,
+                wgradInput(e, sh, activation(e, sUp, "shared_experts/act_recompute"), "shared_experts/down/wgrad"),
+                w.s2, gradCopies(e, sh, dyFull, "shared_experts/down/output_grad"), "shared_experts/down");
             keepPartial(sDown.dw, sh.weight(0), "shared_experts/down/wgrad_partial");
-            const LinearGrad sUpGrad = linearBackward(e, sh, f.a2full, w.s1, sDown.dx, "shared_experts/up");
+            const Fp8Copies sIn = wgradInput(e, sh, f.a2full, "shared_experts/up/wgrad");
+            const Fp8Copies dShared = gradCopies(e, sh, sDown.dx, "shared_experts/up/output_grad");
+            const LinearGrad sUpGrad = linearBackward(e, sh, sIn, w.s1, dShared, "shared_experts/up");
             keepPartial(sUpGrad.dw, sh.weight(1), "shared_experts/up/wgrad_partial");
             if (!w.s3.name.empty()) {
-                const LinearGrad sGate = linearBackward(e, sh, f.a2full, w.s3, sDown.dx, "shared_experts/gate");
+                const LinearGrad sGate = linearBackward(e, sh, sIn, w.s3, dShared, "shared_experts/gate");
                 keepPartial(sGate.dw, sh.weight(1), "shared_experts/gate/wgrad_partial");
                 da2 = e.binary("add", da2, sGate.dx, "shared_experts/sum_dgrad");
             }
@@ -1203,8 +1403,9 @@ std::string layerBackwardBlock(const Shape& sh, bool moe)
     const Value dx2 = e.binary("add", dy, dNorm2, "mlp/residual_backward");
 
     // Attention: d(context) from the output projection, then the core, then Q/K/V.
-    const Value dx2Full = e.constrain(dx2, sh.full(), "attention/gather_output_grad");
-    const LinearGrad out = linearBackward(e, sh, f.o2, w.wo, dx2Full, "attention/out");
+    const LinearGrad out = linearBackward(
+        e, sh, wgradInput(e, sh, f.o2, "attention/out/wgrad", f.o2t), w.wo,
+        gradCopies(e, sh, dx2, "attention/out/output_grad", "attention/gather_output_grad"), "attention/out");
     keepPartial(out.dw, sh.weight(0), "attention/out/wgrad_partial");
     const bool flash = sh.parallel.flashAttention;
     const Value dCtx = e.transpose(
@@ -1253,9 +1454,13 @@ std::string layerBackwardBlock(const Shape& sh, bool moe)
         dQr = rotary(e, sh, dQr, "attention/rotary_q_backward");
         dK2 = rotary(e, sh, dK2, "attention/rotary_k_backward");
     }
-    const LinearGrad gq = linearBackward(e, sh, f.a1full, w.wq, dQr, "attention/q");
-    const LinearGrad gk = linearBackward(e, sh, f.a1full, w.wk, dK2, "attention/k");
-    const LinearGrad gv = linearBackward(e, sh, f.a1full, w.wv, dV2, "attention/v");
+    const Fp8Copies a1In = wgradInput(e, sh, f.a1full, "attention/qkv/wgrad", f.a1t);
+    const LinearGrad gq =
+        linearBackward(e, sh, a1In, w.wq, gradCopies(e, sh, dQr, "attention/q/output_grad"), "attention/q");
+    const LinearGrad gk =
+        linearBackward(e, sh, a1In, w.wk, gradCopies(e, sh, dK2, "attention/k/output_grad"), "attention/k");
+    const LinearGrad gv =
+        linearBackward(e, sh, a1In, w.wv, gradCopies(e, sh, dV2, "attention/v/output_grad"), "attention/v");
     keepPartial(gq.dw, sh.weight(1), "attention/q/wgrad_partial");
     keepPartial(gk.dw, sh.weight(1), "attention/k/wgrad_partial");
     keepPartial(gv.dw, sh.weight(1), "attention/v/wgrad_partial");
@@ -1408,6 +1613,40 @@ std::string parameterGatherBlock(const Shape& sh, Block block, Block unit, bool 
         shardings.push_back(flat.whole);
     }
     return e.module(moduleName(block, moe), sh.mesh, results, shardings, header(sh, block, moe));
+}
+
+/// FP8 training: casts a layer's matrices to FP8 once, each in one kernel that writes the row-wise copy
+/// the forward pass reads and the transposed copy the data gradients read (Transformer Engine's
+/// cast-transpose of a weight on the first microbatch, cached for the others: Megatron-Core's
+/// is_first_microbatch, megatron/core/pipeline_parallel/schedules.py; under FSDP, whose gathered
+/// weights do not outlive a microbatch, once per gather).
+std::string layerWeightCastBlock(const Shape& sh, bool moe)
+{
+    Emitter e;
+    std::vector<Value> results;
+    std::vector<Sharding> shardings;
+    for (const Param& p : unitParameters(sh, Block::LayerGradientSync, moe)) {
+        if (p.shape.size() < 2 || p.name == "router")
+            continue; // the norms and the router stay in bf16
+        const Value w = e.arg(p.name, p.shape, p.sharding);
+        const std::size_t leading = p.shape.size() - 2;
+        Dims perm;
+        for (std::size_t d = 0; d < leading; ++d)
+            perm.push_back(static_cast<std::int64_t>(d));
+        perm.push_back(static_cast<std::int64_t>(leading + 1));
+        perm.push_back(static_cast<std::int64_t>(leading));
+        // The transposed copy from the cast one: a kernel reading a block's argument twice would be
+        // charged twice (one byte a parameter more than Transformer Engine's cast-transpose, once a step).
+        Fp8Copies q = quantize(e, sh, w, Fp8Operand::Value, p.name + "/fp8_cast", Copies::Rows);
+        q.cols = e.transpose(q.rows, perm, p.name + "/fp8_transpose");
+        Sharding transposed;
+        for (std::int64_t d : perm)
+            transposed.push_back(p.sharding[static_cast<std::size_t>(d)]);
+        results.insert(results.end(), {q.rows, q.cols});
+        shardings.insert(shardings.end(), {p.sharding, transposed});
+    }
+    return e.module(moduleName(Block::LayerWeightCast, moe), sh.mesh, results, shardings,
+                    header(sh, Block::LayerWeightCast, moe));
 }
 
 /// A gradient-sync block: the partial weight gradients of one layer (or of the embedding/output
@@ -1579,7 +1818,7 @@ std::string headBackwardBlock(const Shape& sh)
     e.scope("head/loss_backward");
     const Value dLogits = e.convert(dLogitsRaw, "bf16", "downcast");
     e.scope("");
-    const LinearGrad g = linearBackward(e, sh, full, w, dLogits, "head/logits", Fp8::Never);
+    const LinearGrad g = linearBackward(e, sh, {full, full}, w, {dLogits, dLogits}, "head/logits", Fp8::Never);
     const Value dxDone = e.constrain(g.dx, sh.act(), "head/reduce_dgrad");
     const auto [dx, dGamma] = normBackward(e, sh, x, dxDone, gamma, "head/norm_backward");
     const Value dw = e.constrain(g.dw, {{}, sh.tp}, "head/logits/wgrad_partial", sh.dataAxes);
@@ -1699,6 +1938,8 @@ std::string_view displayName(Block block)
         return "head parameter gather";
     case Block::EmbeddingParameterGather:
         return "embedding parameter gather";
+    case Block::LayerWeightCast:
+        return "layer weight cast";
     }
     return "block";
 }
@@ -1732,6 +1973,8 @@ std::string generateBlock(Block block, const TransformerConfig& model, const Par
         return parameterGatherBlock(sh, block, Block::HeadGradientSync, false);
     case Block::EmbeddingParameterGather:
         return parameterGatherBlock(sh, block, Block::EmbeddingGradientSync, false);
+    case Block::LayerWeightCast:
+        return layerWeightCastBlock(sh, moe);
     }
     throw std::invalid_argument("unknown block");
 }

@@ -30,6 +30,9 @@ enum class Block : std::uint8_t {
     LayerParameterGather,
     HeadParameterGather,
     EmbeddingParameterGather,
+    /// FP8 training: casts a layer's matrices to FP8 (row-wise and transposed) for the step's
+    /// microbatches, before the first one's forward pass (under ZeRO-3 after every gather).
+    LayerWeightCast,
 };
 
 /// Mesh axes of a stage's program: "dp" (data-parallel replicas per expert group), "ep", "cp", "tp";

@@ -120,6 +120,11 @@ std::string_view displayName(MoeDispatcher dispatcher)
     return dispatcher == MoeDispatcher::HybridEp ? "HybridEP" : "all-to-all";
 }
 
+std::string_view displayName(Fp8Scaling scaling)
+{
+    return scaling == Fp8Scaling::Current ? "current" : "delayed";
+}
+
 std::int64_t ParallelConfig::expertRanksPerDomain() const
 {
     const std::int64_t between = std::max<std::int64_t>(1, tp * cp);
@@ -235,6 +240,8 @@ std::string ParallelConfig::describe() const
     if (dispatchesByHybridEp())
         text += ", HybridEP dispatch (NVLink domains of " + number(nvlinkDomain) + ")";
     text += ", " + std::string(core::displayName(dtype));
+    if (dtype == Precision::FP8 && fp8Scaling == Fp8Scaling::Current)
+        text += " (current scaling)";
     return text;
 }
 
@@ -394,10 +401,14 @@ double activationBytesPerLayer(const TransformerConfig& model, const ParallelCon
     const double input = s * b * h * kBf16 / split;
     if (parallel.recompute == Recompute::Full)
         return input;
-    double bytes = 2 * input;                     // layer input, first norm's output
-    bytes += b * s * (a + 2 * k) * d * kBf16 / t; // Q, K, V
+    // Under FP8 the inputs of the linear layers are kept as the FP8 copies their weight gradients
+    // read (Transformer Engine saves the quantized input): one byte an element (docs/models.md).
+    const double linearInput = parallel.dtype == Precision::FP8 ? 1.0 : kBf16;
+    const bool moe = model.isMoeLayer(layer);
+    double bytes = input + input / kBf16 * linearInput; // layer input, first norm's output
+    bytes += b * s * (a + 2 * k) * d * kBf16 / t;       // Q, K, V
     if (parallel.recompute == Recompute::None) {
-        bytes += b * s * a * d * kBf16 / t; // attention output
+        bytes += b * s * a * d * linearInput / t; // attention output
         if (parallel.flashAttention) {
             bytes += b * a * s * 4 / t; // the kernel's row statistics
         } else {
@@ -407,18 +418,20 @@ double activationBytesPerLayer(const TransformerConfig& model, const ParallelCon
             bytes += probabilities * (model.attentionDropout > 0 ? 2 * kBf16 + 1 : kBf16);
         }
     }
-    bytes += 2 * input; // residual sum, second norm's output
+    // Residual sum, second norm's output (routed and dispatched in bf16 by a mixture of experts).
+    bytes += input + (moe ? input : input / kBf16 * linearInput);
     const double up = model.gatedMlp ? 2.0 : 1.0;
-    if (model.isMoeLayer(layer)) {
+    if (moe) {
         const double routed = b * s * static_cast<double>(model.topK);
         const double fe = static_cast<double>(model.expertFfn);
-        bytes += routed * h * kBf16;                             // dispatched tokens
-        bytes += routed * (up + 1) * fe * kBf16 / t;             // expert up-projection(s) and activation
+        bytes += routed * h * linearInput;                       // dispatched tokens
+        bytes += routed * fe * (up * kBf16 + linearInput) / t;   // expert up-projection(s), activation
         bytes += b * s * static_cast<double>(model.experts) * 4; // router probabilities (fp32)
         if (model.sharedExperts > 0)
             bytes += b * s * (up + 1) * fe * static_cast<double>(model.sharedExperts) * kBf16 / t;
     } else {
-        bytes += b * s * (up + 1) * static_cast<double>(model.ffn) * kBf16 / t; // up-projection(s), activation
+        // Up-projection(s), activation.
+        bytes += b * s * static_cast<double>(model.ffn) * (up * kBf16 + linearInput) / t;
     }
     return bytes;
 }
@@ -440,6 +453,7 @@ MemoryBreakdown memoryPerRank(const TransformerConfig& model, const ParallelConf
         // Parameters on one rank of this stage: dense ones split over TP, experts over EP x TP.
         double dense = 0;
         double experts = 0;
+        double matrices = 0; // the layers' matrices on this rank: what an FP8 recipe casts
         const std::vector<std::int64_t> layers = stageLayers(model, parallel, stage);
         for (std::int64_t layer : layers) {
             // Norms (and a router) are replicated over TP; matrices are split.
@@ -450,8 +464,10 @@ MemoryBreakdown memoryPerRank(const TransformerConfig& model, const ParallelConf
                                       static_cast<double>(model.expertFfn);
                 experts += routed / (ep * t);
                 dense += (all - routed) / t + replicated;
+                matrices += routed / (ep * t) + (all - routed) / t;
             } else {
                 dense += all / t + replicated;
+                matrices += all / t;
             }
         }
         const double table = static_cast<double>(model.vocab) * h / t;
@@ -468,6 +484,15 @@ MemoryBreakdown memoryPerRank(const TransformerConfig& model, const ParallelConf
         MemoryBreakdown m;
         m.weights = weightBytes *
                     (parallel.zero == ZeroStage::Parameters ? dense / denseShards + experts / expertShards : params);
+        // FP8 training: each matrix cast once a step and kept for its microbatches, row-wise and
+        // transposed (Transformer Engine's weight workspace): 2 bytes a parameter; under ZeRO-3 only
+        // for the units gathered at once.
+        if (training && parallel.dtype == Precision::FP8 && !layers.empty()) {
+            const double held = parallel.zero != ZeroStage::Parameters ? static_cast<double>(layers.size())
+                                : parallel.reshardAfterForward         ? 2.0
+                                                                       : static_cast<double>(layers.size());
+            m.weights += 2.0 * matrices / static_cast<double>(layers.size()) * held;
+        }
         if (training) {
             // Megatron-LM accumulates gradients in fp32 main-grad buffers (bf16 ones without
             // grad_reduce_in_fp32); mixed-precision Adam keeps an fp32 master copy and two fp32

@@ -256,6 +256,30 @@ private Q_SLOTS:
         QCOMPARE(memoryPerRank(tiny, p).weights, 2 * ((kTinyParameters - norms) / 2 + norms));
     }
 
+    void fp8MemoryKeepsCastWeightsAndFp8Inputs()
+    {
+        // FP8 training keeps each layer matrix cast for the step, row-wise and transposed (2 bytes a
+        // parameter on top of the bf16 weights), and the linear layers' inputs as their FP8 copies:
+        // the two norms' outputs and the activation's output at 1 byte an element, not 2.
+        const TransformerConfig tiny = tinyModel();
+        ParallelConfig p;
+        p.dp = 2;
+        p.globalBatch = 2;
+        p.recompute = Recompute::Selective;
+        ParallelConfig fp8 = p;
+        fp8.dtype = Precision::FP8;
+        const MemoryBreakdown bf16 = memoryPerRank(tiny, p);
+        const MemoryBreakdown f8 = memoryPerRank(tiny, fp8);
+        const double matrices = 2 * (4 * 256.0 * 256 + 2 * 256.0 * 1024);
+        QCOMPARE(f8.weights - bf16.weights, 2 * matrices);
+        const double tokens = 128; // one sequence of 128 a microbatch
+        QCOMPARE(activationBytesPerLayer(tiny, p, 0) - activationBytesPerLayer(tiny, fp8, 0),
+                 tokens * (256 + 256 + 1024));
+        QCOMPARE(bf16.activations - f8.activations, 2 * tokens * (256 + 256 + 1024)); // one microbatch, two layers
+        QCOMPARE(f8.gradients, bf16.gradients);
+        QCOMPARE(f8.optimizer, bf16.optimizer);
+    }
+
     void modelFlopsFollowPaLM()
     {
         const TransformerConfig& gpt3 = *findModel("gpt3-175b");
@@ -1161,6 +1185,118 @@ private Q_SLOTS:
             }
         QCOMPARE(expertMatmuls, std::size_t{6});
         QCOMPARE(fp8, std::size_t{6});
+    }
+
+    void fp8CastsEachWeightOnceAStep()
+    {
+        // Megatron-Core passes is_first_microbatch to Transformer Engine, which casts a weight on the
+        // first microbatch, row-wise and transposed, and reuses both copies for the step's other
+        // microbatches. Under ZeRO-3 the gathered weights do not outlive a microbatch: cast after
+        // every gather. We charge the cast (2 bytes read, 1 written a parameter) and the transpose of
+        // its result (1 and 1): one byte more than Transformer Engine's fused cast-transpose.
+        const TransformerConfig tiny = tinyModel();
+        const double matricesPerRank = (4 * 256.0 * 256 + 2 * 256.0 * 1024) / 2; // TP 2
+        for (const ZeroStage zero : {ZeroStage::None, ZeroStage::Parameters}) {
+            ParallelConfig p;
+            p.tp = 2;
+            p.dp = zero == ZeroStage::None ? 1 : 2;
+            p.globalBatch = 4 * p.dp;
+            p.zero = zero;
+            p.dtype = Precision::FP8;
+            ModelCompiler compiler;
+            const CompiledModel c = compiler.compile(tiny, p);
+            std::map<std::int64_t, std::uint64_t> castBytes; // per microbatch, layer 0
+            std::size_t casts = 0;
+            for (const Op& op : c.workload.programOf(0).ops) {
+                if (op.scope.find("/layer 0/fp8 weight cast") == std::string::npos)
+                    continue;
+                castBytes[std::stoll(op.scope.substr(std::string("microbatch ").size()))] += op.memoryBytes();
+                casts += op.scope.rfind("microbatch 0/", 0) == 0 && op.name.rfind("convert", 0) == 0 ? 1 : 0;
+            }
+            QCOMPARE(casts, std::size_t{6}); // Q, K, V, O, up, down
+            QCOMPARE(castBytes.size(), std::size_t{zero == ZeroStage::None ? 1u : 4u});
+            for (const auto& [microbatch, bytes] : castBytes)
+                QCOMPARE(static_cast<double>(bytes), 5 * matricesPerRank);
+        }
+    }
+
+    void fp8CastsEachActivationOnce()
+    {
+        // Under FP8 a layer casts what its GEMMs read once: a norm's output inside the norm's own
+        // kernel (gathered over TP in FP8: half the bytes of bf16), the attention output and the
+        // activation's output for the row-parallel projections, and in the backward pass each
+        // incoming gradient once for its data and weight gradients. Current scaling reads every tensor
+        // it casts once more for its amax first, except a norm's output (the norm kernel finds it).
+        const TransformerConfig tiny = tinyModel();
+        ParallelConfig bf16;
+        bf16.tp = 2;
+        bf16.globalBatch = 2;
+        bf16.zero = ZeroStage::None;
+        ParallelConfig fp8 = bf16;
+        fp8.dtype = Precision::FP8;
+        ParallelConfig current = fp8;
+        current.fp8Scaling = Fp8Scaling::Current;
+        ModelCompiler compiler;
+        const auto layerOps = [&](const ParallelConfig& p, const std::string& pass) {
+            std::vector<Op> ops;
+            const CompiledModel c = compiler.compile(tiny, p);
+            for (const Op& op : c.workload.programOf(0).ops)
+                if (op.scope.rfind("microbatch 1/layer 0/" + pass, 0) == 0)
+                    ops.push_back(op);
+            return ops;
+        };
+        const auto named = [](const std::vector<Op>& ops, const std::string& part) {
+            std::vector<const Op*> found;
+            for (const Op& op : ops)
+                if (op.name.find(part) != std::string::npos || op.scope.find(part) != std::string::npos)
+                    found.push_back(&op);
+            return found;
+        };
+        const std::vector<Op> forward = layerOps(fp8, "forward");
+        // No weight is cast after the first microbatch; the attention output and the activation's
+        // output are (row-wise and transposed for the weight gradient), the norms' outputs in the norms.
+        std::vector<std::string> casts;
+        for (const Op* op : named(forward, "cast"))
+            if (op->kind == OpKind::Compute)
+                casts.push_back(op->name);
+        std::sort(casts.begin(), casts.end());
+        QCOMPARE(casts, (std::vector<std::string>{"down_cast", "out_cast"}));
+        const std::uint64_t tokens = 128, hidden = 256;
+        // A cast-transpose: the bf16 tensor read once, both FP8 copies written.
+        QCOMPARE(named(forward, "out_cast").front()->memoryBytes(), tokens * hidden / 2 * 4);
+        // The gathered norms' outputs: one FP8 byte an element, against two in bf16.
+        const auto gatherBytes = [&](const std::vector<Op>& ops) {
+            std::uint64_t bytes = 0;
+            for (const Op* op : named(ops, "all-gather"))
+                bytes += op->kind == OpKind::Collective ? op->commBytes : 0;
+            return bytes;
+        };
+        QVERIFY(gatherBytes(forward) > 0);
+        QCOMPARE(2 * gatherBytes(forward), gatherBytes(layerOps(bf16, "forward")));
+        // Backward: the incoming gradients of Q, K, V and up cast with their transposed copy in one
+        // kernel each; those of O and down (gathered over TP first) cast, gathered, then transposed.
+        const std::vector<Op> backward = layerOps(fp8, "backward");
+        // The norms' outputs, kept row-wise and gathered again, are transposed after their gathers.
+        std::size_t castTransposes = 0, backwardCasts = 0, transposes = 0;
+        for (const Op& op : backward) {
+            castTransposes += op.name == "output_grad_cast" ? 1 : 0;
+            backwardCasts += op.name.rfind("convert", 0) == 0 ? 1 : 0;
+            transposes += op.name.rfind("transpose", 0) == 0 ? 1 : 0;
+        }
+        QCOMPARE(castTransposes, std::size_t{4});
+        QCOMPARE(backwardCasts, std::size_t{2});
+        QCOMPARE(transposes, std::size_t{4});
+        // Current scaling: one amax pass (a read of the bf16 tensor) before each cast outside a norm
+        // (the norm's kernel finds its output's amax; a second kernel casts it).
+        std::size_t amax = 0;
+        std::uint64_t amaxBytes = 0;
+        for (const Op& op : layerOps(current, "forward"))
+            if (op.name.rfind("reduce", 0) == 0 && op.scope.find("_cast") != std::string::npos) {
+                ++amax;
+                amaxBytes += op.bytesRead;
+            }
+        QCOMPARE(amax, std::size_t{2}); // the attention output, the activation's output
+        QCOMPARE(amaxBytes, tokens * (hidden / 2 + 1024 / 2) * 2 + 2 * 2); // and their bf16 initial values
     }
 
     void tensorParallelOverlapSplitsTheCollectives()

@@ -28,6 +28,7 @@ private Q_SLOTS:
     void overlapChoicesFollowTheZeroStage();
     void frameworkKernelChoicesReachTheStrategy();
     void tokenDispatchFollowsExpertParallelism();
+    void fp8ScalingReachesTheStrategy();
 };
 
 namespace {
@@ -173,6 +174,31 @@ void TestParallelismPanel::frameworkKernelChoicesReachTheStrategy()
     bf16->setChecked(true);
     QVERIFY(changed.wait(2000));
     QVERIFY(!changed.back().at(1).value<ParallelConfig>().gradReduceFp32);
+}
+
+void TestParallelismPanel::fp8ScalingReachesTheStrategy()
+{
+    // The dtype box offers FP8 with either recipe's scaling; the strategy shown is the one set, the
+    // one chosen is the one announced.
+    views::ParallelismPanel panel;
+    ParallelConfig p;
+    p.dp = 4;
+    p.dtype = core::Precision::FP8;
+    p.fp8Scaling = core::model::Fp8Scaling::Current;
+    panel.setStrategy(llama8b(), p);
+    auto* dtype = panel.findChild<QComboBox*>(QStringLiteral("dtype"));
+    QVERIFY(dtype);
+    QCOMPARE(dtype->count(), 3);
+    QCOMPARE(dtype->currentIndex(), 2);
+    QSignalSpy changed(&panel, &views::ParallelismPanel::strategyChanged);
+    dtype->setCurrentIndex(1);
+    QVERIFY(changed.wait(2000));
+    ParallelConfig announced = changed.back().at(1).value<ParallelConfig>();
+    QCOMPARE(announced.dtype, core::Precision::FP8);
+    QCOMPARE(announced.fp8Scaling, core::model::Fp8Scaling::Delayed);
+    dtype->setCurrentIndex(0);
+    QVERIFY(changed.wait(2000));
+    QCOMPARE(changed.back().at(1).value<ParallelConfig>().dtype, core::Precision::BF16);
 }
 
 void TestParallelismPanel::tokenDispatchFollowsExpertParallelism()
