@@ -475,13 +475,17 @@ Fp8Copies quantize(Emitter& e, const Shape& sh, const Value& v, Fp8Operand kind,
     }
     e.scope(what + ".fused");
     Fp8Copies q;
-    if (copies != Copies::Cols)
+    // Both copies: the transposed one made from the row-wise one, so that the kernel reads its input once
+    // also when that is a block argument (kernel fusion cannot tell two reads of one argument apart); the
+    // row-wise copy is written because a GEMM outside reads it.
+    const Dims order = perm.empty() ? featuresFirst(v.shape.size()) : perm;
+    if (copies == Copies::Cols) {
+        q.cols = e.convert(e.transpose(v, order, "transpose"), type, "cast");
+    } else {
         q.rows = e.convert(v, type, "cast");
-    // Each copy converted from the kernel's bf16 input, so that each one is written (a copy made
-    // from the other inside the kernel would count as never leaving it).
-    if (copies != Copies::Rows)
-        q.cols = e.convert(e.transpose(v, perm.empty() ? featuresFirst(v.shape.size()) : perm, "transpose"), type,
-                           "cast_transposed");
+        if (copies == Copies::Both)
+            q.cols = e.transpose(q.rows, order, "transpose");
+    }
     e.scope(outer);
     return q;
 }
