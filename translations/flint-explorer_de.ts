@@ -747,6 +747,10 @@ auf %2</translation>
         <source>FP8 current scaling</source>
         <translation>FP8 mit aktueller Skalierung</translation>
     </message>
+    <message>
+        <source>&lt;br&gt;&lt;small&gt;matmuls and attention at the throughput %1 sustains power-saturated (%2% of its burst figure in bf16)&lt;/small&gt;</source>
+        <translation>&lt;br&gt;&lt;small&gt;Matrixmultiplikationen und Attention mit dem Durchsatz, den %1 unter voller Leistungsaufnahme hält (%2 % seines Spitzenwerts in bf16)&lt;/small&gt;</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::SweepPage</name>

@@ -740,6 +740,10 @@ on %2</source>
         <source>FP8 current scaling</source>
         <translation>FP8 当前缩放</translation>
     </message>
+    <message>
+        <source>&lt;br&gt;&lt;small&gt;matmuls and attention at the throughput %1 sustains power-saturated (%2% of its burst figure in bf16)&lt;/small&gt;</source>
+        <translation>&lt;br&gt;&lt;small&gt;矩阵乘法和注意力按 %1 在满功耗下可持续的吞吐量计算（bf16 峰值的 %2%）&lt;/small&gt;</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::SweepPage</name>

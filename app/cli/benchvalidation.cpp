@@ -533,7 +533,7 @@ double estimateMetric(const Row& row, const engine::Evaluation& evaluation)
 int runValidation(const std::vector<std::string>& arguments)
 {
     CommandLine cli(
-        "bench validation", "[--quick] [--gemm-efficiency shape|best]",
+        "bench validation", "[--quick] [--gemm-efficiency shape|best] [--burst-clocks]",
         "Estimates the configurations whose training throughput was measured and published\n"
         "(Megatron-LM weak scaling on A100s, selective recomputation, Megatron-Core weak scaling on H100s,\n"
         "Llama 3 405B on H100s, PyTorch FSDP on A100s and H100s from torchtitan, IBM and MosaicML\n"
@@ -545,7 +545,12 @@ int runValidation(const std::vector<std::string>& arguments)
         {{"quick", 0, {}, "the small rows only: Narayanan et al.'s models on up to 64 GPUs (for tests)"},
          {"gemm-efficiency", 0, "MODE",
           "shape (default: matmuls at the device's measured throughput by shape) or best (the device's best "
-          "efficiency for every matmul), to see what the table changes"}});
+          "efficiency for every matmul), to see what the table changes"},
+         {"burst-clocks",
+          0,
+          {},
+          "matmuls at the burst throughput of short benchmarks rather than the sustained one, to see what the "
+          "sustained clock changes"}});
     if (!cli.parseOrShowHelp(arguments))
         return ExitSuccess;
     const std::string gemmMode = cli.value("gemm-efficiency", "shape");
@@ -567,6 +572,7 @@ int runValidation(const std::vector<std::string>& arguments)
             scenario.cluster.topology.dims.back().bandwidthGBps = core::fromDecimalGBps(row.scaleOutGBps);
         scenario.cluster.compute.attentionKernel = row.attention;
         scenario.cluster.compute.gemmByShape = gemmMode == "shape";
+        scenario.cluster.compute.sustainedClocks = !cli.has("burst-clocks");
         scenario.options.commMatrix = false;
         scenario.options.recordEvents = false;
         const engine::Evaluation evaluation = engine::evaluate(scenario, &compiler);

@@ -23,6 +23,11 @@ std::vector<OptionSpec> withClusterOptions(std::vector<OptionSpec> own, ModelAli
         {"gemm-efficiency", 0, "MODE",
          "how matmuls are priced: shape (default: the device's measured GEMM throughput by M, N, K where it has a "
          "table) or best (every matmul at the device's best measured efficiency)"},
+        {"burst-clocks",
+         0,
+         {},
+         "matmuls at the burst throughput of short benchmarks (the boost clock), not at the throughput the device "
+         "sustains power-saturated through a training step (the default where it is measured)"},
         {"overlap-slowdown", 0, "X",
          "compute runs X times the overlap longer while communication runs beside it (default: the device's "
          "measured 0.189 on GPUs; 0 turns it off)"},
@@ -85,6 +90,8 @@ core::Cluster makeCluster(const CommandLine& cli, std::int64_t ranks, ModelAlias
             throw UsageError("--gemm-efficiency must be shape or best");
         cluster.compute.gemmByShape = mode == "shape";
     }
+    if (cli.has("burst-clocks"))
+        cluster.compute.sustainedClocks = false;
     if (cli.has("overlap-slowdown")) {
         const double slowdown = cli.decimal("overlap-slowdown", 0);
         if (!(slowdown >= 0 && slowdown <= 10))

@@ -60,6 +60,12 @@ QString StepSummary::summaryHtml(const engine::Evaluation& evaluation)
                    "overlap)</small>")
                     .arg(duration(now.contention))
                     .arg(QLocale().toString(100 * cluster.overlapSlowdown(), 'f', 1));
+    if (const double sustained = cluster.device.sustainedMatmulFor(core::Precision::BF16);
+        cluster.compute.sustainedClocks && !cluster.compute.flopEfficiency && sustained < 1)
+        text += tr("<br><small>matmuls and attention at the throughput %1 sustains power-saturated (%2% of its "
+                   "burst figure in bf16)</small>")
+                    .arg(qs(cluster.device.name))
+                    .arg(QLocale().toString(100 * sustained, 'f', 0));
     return text;
 }
 

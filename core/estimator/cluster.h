@@ -49,6 +49,10 @@ struct ComputeModel {
     /// runs alongside it (0.189: 18.9% of the overlap). Unset: the device's measured figure
     /// (DeviceSpec::overlapSlowdown). Ops with recorded durations already contain it.
     std::optional<double> overlapSlowdown;
+    /// Matmuls run at the throughput the device sustains power-saturated, as through a training step
+    /// (DeviceSpec::sustainedMatmul), rather than at the burst throughput of short benchmarks. An
+    /// explicit flopEfficiency overrides it.
+    bool sustainedClocks = true;
 
     /// The FLOP efficiency on `device` at `precision`: flopEfficiency when set, else the device's
     /// measured one.

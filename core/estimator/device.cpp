@@ -49,6 +49,31 @@ DeviceSpec withMatmulEfficiency(DeviceSpec d, double bf16, double fp8, const cha
 // measurement was found for TPU v5p; it keeps the compute model's default.
 constexpr const char* kMamfSource = "Bekman, ML Engineering Open Book: maximum achievable matmul FLOPS (torch.mm)";
 
+// The figures above are burst figures: short runs at the boost clock. Under the sustained load of a
+// training step a GPU draws its rated power and its clock settles lower. S. Bekman, "Machine Learning
+// Engineering Open Book", compute/accelerator/README.md, "Maximum Achievable and Sustainable Matmul
+// FLOPS comparison table" (github.com/stas00/ml-engineering at 082816f, 2026-08-10; torch
+// 2.13.0+cu130, one GPU at a time with its siblings idle) measures both on the same device: the burst
+// MAMF (boost clock) and the MSMF, the throughput a shape holds over a 2 s window power-saturated,
+// "the number that matches sustained training throughput". TFLOP/s, MSMF / MAMF:
+//   H200 SXM BF16 708.5 / 841.9 (~693 W at 1,465 MHz), FP8 1,288.7 / 1,491.9 (~693 W at 1,374 MHz);
+//   B200 SXM BF16 1,456.3 / 1,770.9 (~994 W at 1,339 MHz), FP8 2,795.7 / 3,435.2 (~990 W at 1,331 MHz).
+// H100 SXM has no MSMF in the table; it is the H200's compute die at the same 700 W, so it takes the
+// H200's fractions (an assumption: the H200's faster HBM3e draws its own share of the power). A100,
+// MI300X and TPU v5p have none measured and keep their burst figures.
+constexpr double kHopperSustainedBf16 = 708.5 / 841.9;
+constexpr double kHopperSustainedFp8 = 1288.7 / 1491.9;
+constexpr const char* kMsmfSource = "Bekman, ML Engineering Open Book: maximum sustainable matmul FLOPS (082816f)";
+
+/// `d` with the fractions of its burst matmul throughput it sustains under full load.
+DeviceSpec withSustainedMatmul(DeviceSpec d, double bf16, double fp8)
+{
+    d.sustainedMatmul[static_cast<std::size_t>(Precision::BF16)] = bf16;
+    d.sustainedMatmul[static_cast<std::size_t>(Precision::FP8)] = fp8;
+    d.sustainedMatmulSource = kMsmfSource;
+    return d;
+}
+
 // Fused attention on Hopper, head dimension 128, causal forward and the backward pass at 4k tokens
 // (batch x sequence 16k, hidden 2,048, FP16/BF16): J. Shah et al., "FlashAttention-3: Fast and
 // Accurate Attention with Asynchrony and Low-precision", 2024, attention speed figures (H100 80GB SXM5),
@@ -112,19 +137,25 @@ std::vector<DeviceSpec> makePresets()
              80),
         // NVIDIA H100 Tensor Core GPU datasheet, SXM column: FP64 Tensor Core 67, FP32 67, TF32 989*,
         // BF16/FP16 1,979*, FP8 3,958* (* with sparsity); HBM3 3.35 TB/s, 80 GB.
-        withHopperAttention(withMatmulEfficiency(make("H100", "NVIDIA H100 SXM5 80GB", "NVIDIA H100 datasheet (SXM)",
-                                                      67, 67, 494.5, 989.5, 989.5, 1979, 3350, 80),
-                                                 794.5 / 989.5, 1402.6 / 1979, kMamfSource, GemmFamily::Sm90)),
+        withSustainedMatmul(withHopperAttention(withMatmulEfficiency(
+                                make("H100", "NVIDIA H100 SXM5 80GB", "NVIDIA H100 datasheet (SXM)", 67, 67, 494.5,
+                                     989.5, 989.5, 1979, 3350, 80),
+                                794.5 / 989.5, 1402.6 / 1979, kMamfSource, GemmFamily::Sm90)),
+                            kHopperSustainedBf16, kHopperSustainedFp8),
         // NVIDIA H200 Tensor Core GPU datasheet, SXM column: compute as H100 SXM; HBM3e 4.8 TB/s, 141 GB.
-        withHopperAttention(withMatmulEfficiency(make("H200", "NVIDIA H200 SXM 141GB", "NVIDIA H200 datasheet (SXM)",
-                                                      67, 67, 494.5, 989.5, 989.5, 1979, 4800, 141),
-                                                 794.5 / 989.5, 1453.4 / 1979, kMamfSource, GemmFamily::Sm90)),
+        withSustainedMatmul(withHopperAttention(withMatmulEfficiency(
+                                make("H200", "NVIDIA H200 SXM 141GB", "NVIDIA H200 datasheet (SXM)", 67, 67, 494.5,
+                                     989.5, 989.5, 1979, 4800, 141),
+                                794.5 / 989.5, 1453.4 / 1979, kMamfSource, GemmFamily::Sm90)),
+                            kHopperSustainedBf16, kHopperSustainedFp8),
         // NVIDIA HGX B200 specifications, 8-GPU figures divided by 8: FP64 296 TF -> 37, FP32 600 TF -> 75,
         // TF32 18 PF* -> 1,125, BF16/FP16 36 PF* -> 2,250, FP8 72 PF* -> 4,500 (* sparse, halved);
         // HBM3e 64 TB/s -> 8 TB/s and 1,440 GB -> 180 GB per GPU.
-        withMatmulEfficiency(make("B200", "NVIDIA B200 (HGX)", "NVIDIA HGX B200 specifications (per GPU)", 37, 75, 1125,
-                                  2250, 2250, 4500, 8000, 180),
-                             1745.0 / 2250, 3432.5 / 4500, kMamfSource, GemmFamily::Sm100),
+        withSustainedMatmul(
+            withMatmulEfficiency(make("B200", "NVIDIA B200 (HGX)", "NVIDIA HGX B200 specifications (per GPU)", 37, 75,
+                                      1125, 2250, 2250, 4500, 8000, 180),
+                                 1745.0 / 2250, 3432.5 / 4500, kMamfSource, GemmFamily::Sm100),
+            1456.3 / 1770.9, 2795.7 / 3435.2),
         // AMD Instinct MI300X data sheet: FP64 matrix 163.4, FP32 163.4, TF32 653.7, BF16/FP16 1,307.4,
         // FP8 2,614.9 TFLOP/s (dense); HBM3 5.3 TB/s, 192 GB.
         withMatmulEfficiency(make("MI300X", "AMD Instinct MI300X", "AMD Instinct MI300X data sheet", 163.4, 163.4,
@@ -261,6 +292,13 @@ std::optional<AttentionKernel> parseAttentionKernel(std::string_view text)
         if (text == displayName(static_cast<AttentionKernel>(k)))
             return static_cast<AttentionKernel>(k);
     return std::nullopt;
+}
+
+double DeviceSpec::sustainedMatmulFor(Precision precision) const
+{
+    const double own = sustainedMatmul[static_cast<std::size_t>(precision)];
+    const double bf16 = sustainedMatmul[static_cast<std::size_t>(Precision::BF16)];
+    return own > 0 ? own : (bf16 > 0 ? bf16 : 1.0);
 }
 
 double DeviceSpec::matmulEfficiencyFor(Precision precision) const

@@ -63,6 +63,12 @@ struct DeviceSpec {
     /// The measured table of GEMM throughput by shape this device's matmuls follow (None: the
     /// efficiencies above for every shape).
     GemmFamily gemm = GemmFamily::None;
+    /// Fraction of the burst throughput above (efficiencies and tables measured in short runs, at the
+    /// boost clock) that a matmul keeps under sustained full load, when the device draws its rated
+    /// power and the clock settles below boost, by precision (0: not measured); see
+    /// sustainedMatmulFor() and ComputeModel::sustainedClocks.
+    std::array<double, static_cast<std::size_t>(Precision::Count)> sustainedMatmul{};
+    std::string sustainedMatmulSource;
 
     /// Measured fused-attention throughput per implementation (index AttentionKernel), and the one the
     /// device's usual software stack runs (AttentionKernel::Default resolves to it).
@@ -81,6 +87,10 @@ struct DeviceSpec {
     /// without a measurement) the BF16 one, whose tensor-core pipeline they share; 0 when the device
     /// has no measurement at all.
     double matmulEfficiencyFor(Precision precision) const;
+
+    /// The sustained fraction for `precision`: its own, else the BF16 one (the same tensor-core
+    /// pipeline), else 1 (no measurement: the burst throughput).
+    double sustainedMatmulFor(Precision precision) const;
 
     /// Peak FLOP/s for `precision`, with the fallback described above. Never 0 for a preset.
     double peakFlops(Precision precision) const;

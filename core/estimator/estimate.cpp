@@ -1823,6 +1823,13 @@ ComputeRate computeRate(const Op& op, const Cluster& cluster)
         rate.precision = Precision::BF16;
         rate.efficiency = m.attentionEfficiencyFor(cluster.device, rate.kernelClass == KernelClass::AttentionBackward);
     }
+    // The burst figures above (matmul tables and attention benchmarks: short runs at the boost clock)
+    // at the clock a power-saturated device settles to, where a training step keeps it; not under an
+    // explicit efficiency, which states the answer itself.
+    if (m.sustainedClocks && !m.flopEfficiency) {
+        rate.sustained = cluster.device.sustainedMatmulFor(rate.precision);
+        rate.efficiency *= rate.sustained;
+    }
     rate.peak = cluster.device.peakFlops(rate.precision);
     return rate;
 }

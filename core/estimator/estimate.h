@@ -211,6 +211,9 @@ struct ComputeRate {
     /// The GEMM the op was priced as when the device's measured table by shape set `efficiency`
     /// (ComputeModel::gemmByShape); invalid otherwise.
     GemmShape gemm;
+    /// The fraction of its burst throughput the op keeps at the sustained clock, included in
+    /// `efficiency` (ComputeModel::sustainedClocks); 1 when not applied.
+    double sustained = 1;
 };
 ComputeRate computeRate(const Op& op, const Cluster& cluster);
 

@@ -155,7 +155,11 @@ OpExplanation explainOp(const Workload& workload, const Cluster& cluster, std::s
                                  "(%.4g TFLOP/s)",
                                  static_cast<long long>(rate.gemm.m), static_cast<long long>(rate.gemm.n),
                                  static_cast<long long>(rate.gemm.k), cluster.device.name.c_str(),
-                                 rate.peak * rate.efficiency / 1e12));
+                                 rate.peak * rate.efficiency / rate.sustained / 1e12));
+    if (rate.sustained < 1)
+        e.lines.push_back(format("eff_flop includes x %.3f: the throughput %s sustains power-saturated, against "
+                                 "the burst figure of short benchmarks at the boost clock",
+                                 rate.sustained, cluster.device.name.c_str()));
     e.lines.push_back(format("t = max(%.4g FLOP / (%.4g TFLOP/s %s x %.2f), %.4g bytes / (%.4g TB/s x %.2f)) + %s",
                              static_cast<double>(op.flops), peak / 1e12, std::string(displayName(precision)).c_str(),
                              rate.efficiency, static_cast<double>(op.memoryBytes()),

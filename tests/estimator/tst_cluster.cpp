@@ -71,6 +71,15 @@ void TestCluster::devicePresetsHaveFigures()
     const ComputeModel compute;
     QCOMPARE(compute.flopEfficiencyFor(*findDevice("TPUv5p"), Precision::BF16), ComputeModel::kDefaultFlopEfficiency);
     QCOMPARE(compute.flopEfficiencyFor(*findDevice("B200"), Precision::FP8), 3432.5 / 4500);
+    // The fraction of the burst throughput sustained power-saturated (MSMF / MAMF, device.cpp): the
+    // H200's measurement, the H100 taking it (the same die at 700 W), the B200's own; FP16 takes the
+    // BF16 figure; a device without a measurement keeps its burst throughput.
+    QCOMPARE(findDevice("H200")->sustainedMatmulFor(Precision::BF16), 708.5 / 841.9);
+    QCOMPARE(findDevice("H100")->sustainedMatmulFor(Precision::FP8), 1288.7 / 1491.9);
+    QCOMPARE(findDevice("H100")->sustainedMatmulFor(Precision::FP16), 708.5 / 841.9);
+    QCOMPARE(findDevice("B200")->sustainedMatmulFor(Precision::FP8), 2795.7 / 3435.2);
+    QCOMPARE(findDevice("A100")->sustainedMatmulFor(Precision::BF16), 1.0);
+    QCOMPARE(findDevice("MI300X")->sustainedMatmulFor(Precision::FP8), 1.0);
 }
 
 void TestCluster::deviceLookupAcceptsAliases_data()

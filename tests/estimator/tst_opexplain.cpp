@@ -69,12 +69,14 @@ void TestOpExplain::computeIsTheRoofline()
     const Cluster cluster = switchCluster(2);
     const OpExplanation e = explainOp(w, cluster, 1, 0);
     QCOMPARE(e.seconds, computeTime(gemm, cluster));
-    const double peak = cluster.device.peakFlops(Precision::BF16) * cluster.compute.flopEfficiencyFor(cluster.device);
+    const double peak = cluster.device.peakFlops(Precision::BF16) * cluster.compute.flopEfficiencyFor(cluster.device) *
+                        cluster.device.sustainedMatmulFor(Precision::BF16);
     const double expected = static_cast<double>(gemm.flops) / peak + cluster.compute.launchOverhead;
     QVERIFY2(std::abs(e.seconds - expected) < 1e-12, qPrintable(QString::number(e.seconds)));
     const std::string text = joined(e);
     QVERIFY2(text.find("roofline") != std::string::npos, text.c_str());
     QVERIFY2(text.find("compute-bound") != std::string::npos, text.c_str());
+    QVERIFY2(text.find("sustains power-saturated") != std::string::npos, text.c_str());
     QVERIFY2(text.find("GEMM") == std::string::npos, text.c_str()); // no shape: the one efficiency
 
     // With its result shape the op is priced by the H100's measured GEMM table, and says so.
