@@ -211,15 +211,22 @@ Program dropFreeOps(Program in)
 }
 
 /// Megatron-LM's tensor-parallel communication overlap (`--tp-comm-overlap`, Transformer Engine's
-/// userbuffers): a sequence-parallel all-gather feeds its GEMM chunk by chunk, and a reduce-scatter
-/// sends each chunk of a GEMM's output as soon as it is computed, tp chunks each. Modelled on the
-/// lowered block: an all-gather over a tensor-parallel slot becomes its first chunk, which its
-/// consumers wait for, and the remaining chunks, which only the users of the GEMMs it feeds wait for;
-/// a reduce-scatter becomes all chunks but the last, started with the GEMM that produces its input,
-/// and the last chunk after it. So an overlapped pair takes about C / tp + max(G, C (tp-1) / tp)
-/// (the last chunk's own GEMM share is not charged again). `tpSlots` marks the tensor-parallel slots.
-Program overlapTensorParallelComm(const Program& in, const std::vector<char>& tpSlots, std::int64_t tp)
+/// userbuffers, with the methods TransformerEngine pytorch/module/base.py initialize_ub gives each
+/// GEMM by default). A sequence-parallel all-gather feeding GEMMs runs as a ring exchange
+/// (qkv_fprop, fc1_fprop, proj_dgrad, fc2_dgrad): each rank starts its GEMM on its own shard while
+/// the next shard arrives from its neighbour, so the GEMMs wait for no communication and only their
+/// users wait for all of it. A reduce-scatter of a GEMM's output is pipelined (proj_fprop,
+/// fc2_fprop; num_splits 4): the GEMM runs in 4 chunks and each chunk's reduce-scatter starts when
+/// the chunk is done, so 3/4 of the bytes go while the GEMM runs and the last 1/4 after it. Modelled
+/// on the lowered block: the all-gather's GEMMs no longer depend on it, their users do; the
+/// reduce-scatter becomes its first three chunks, started with the GEMM that produces its input, and
+/// the last chunk after it. So an overlapped pair takes about max(G, C_ag) + C_rs / 4. The backward
+/// pass's bulk overlaps (the gathered input for the weight gradients beside the data-gradient GEMM,
+/// the data gradient's reduce-scatter beside the weight-gradient GEMMs) need no rewrite: nothing in
+/// the dependency graph holds them back. `tpSlots` marks the tensor-parallel slots.
+Program overlapTensorParallelComm(const Program& in, const std::vector<char>& tpSlots)
 {
+    constexpr std::uint64_t kPipelineSplits = 4; // initialize_ub's num_splits for "pipeline" layers
     const auto isTp = [&](const Op& op) {
         return op.kind == OpKind::Collective && op.commSlot >= 0 &&
                static_cast<std::size_t>(op.commSlot) < tpSlots.size() && tpSlots[static_cast<std::size_t>(op.commSlot)];
@@ -283,26 +290,28 @@ Program overlapTensorParallelComm(const Program& in, const std::vector<char>& tp
     std::vector<std::pair<std::size_t, Op>> inserts; // new op before position
     for (std::size_t i = 0; i < in.ops.size(); ++i) {
         Op& c = out.ops[i];
-        if (!isTp(c) || c.commBytes < static_cast<std::uint64_t>(tp))
+        if (!isTp(c) || c.commBytes < kPipelineSplits)
             continue;
-        const std::uint64_t chunk = c.commBytes / static_cast<std::uint64_t>(tp);
         if (c.collective == CollectiveKind::AllGather) {
             // The GEMMs the gathered tensor feeds, through at most a few cheap ops (casts).
             const std::vector<std::size_t> gemms = gemmsNear(c, true);
             if (gemms.empty())
                 continue;
-            Op first = chunkOf(c, "/first_chunk", chunk);
-            c.commBytes -= chunk;
-            c.ctrlDeps.push_back(first.id);
-            for (std::size_t u : usersOf(c.id))
-                for (std::uint64_t& d : out.ops[u].dataDeps)
-                    if (d == c.id)
-                        d = first.id;
+            // Ring exchange: a GEMM reading the gathered tensor starts on the rank's own shard, i.e. once
+            // what the gather waited for is there; every other reader waits for the whole gather.
+            for (std::size_t u : usersOf(c.id)) {
+                Op& user = out.ops[u];
+                if (!isGemm(user))
+                    continue;
+                std::erase(user.dataDeps, c.id);
+                user.dataDeps.insert(user.dataDeps.end(), c.dataDeps.begin(), c.dataDeps.end());
+                user.ctrlDeps.insert(user.ctrlDeps.end(), c.ctrlDeps.begin(), c.ctrlDeps.end());
+            }
             for (std::size_t g : gemms)
                 for (std::size_t u : usersOf(out.ops[g].id))
                     out.ops[u].ctrlDeps.push_back(c.id);
-            inserts.emplace_back(i, std::move(first));
         } else if (c.collective == CollectiveKind::ReduceScatter) {
+            const std::uint64_t chunk = c.commBytes / kPipelineSplits;
             // The GEMMs that produce the scattered tensor, through at most a few cheap ops.
             const std::vector<std::size_t> gemms = gemmsNear(c, false);
             if (gemms.empty())
@@ -699,7 +708,7 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
                 tpSlots[slot] = all ? 1 : 0;
             }
             auto overlapped = std::make_shared<LoweredBlock>(*lowered);
-            overlapped->program = overlapTensorParallelComm(lowered->program, tpSlots, parallel.tp);
+            overlapped->program = overlapTensorParallelComm(lowered->program, tpSlots);
             return std::shared_ptr<const LoweredBlock>(std::move(overlapped));
         }
         return lowered;

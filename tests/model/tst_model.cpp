@@ -1301,11 +1301,12 @@ private Q_SLOTS:
 
     void tensorParallelOverlapSplitsTheCollectives()
     {
-        // --tp-comm-overlap (TP 2, SP): each all-gather of layer 0's forward becomes a first chunk
-        // (1/TP of the bytes) that its GEMMs wait for and the rest; each reduce-scatter becomes the
-        // chunks that overlap the GEMM producing its input and a last chunk after it. The bytes add
-        // up to the collectives without overlap, and the step is faster (hidden 4,096 and 4,096 tokens,
-        // so that bandwidth, not the latency of the extra collective, sets the collectives' time).
+        // --tp-comm-overlap (TP 2, SP), Transformer Engine's userbuffers methods: an all-gather of layer
+        // 0's forward is a ring exchange, so the GEMMs it feeds start on the rank's own shard (they no
+        // longer depend on it) and only their users wait for it; a reduce-scatter is pipelined in 4
+        // chunks, the first three started with the GEMM producing its input, the last after it. The
+        // bytes add up to the collectives without overlap, and the step is faster (hidden 4,096 and
+        // 4,096 tokens, so that bandwidth, not the latency of the extra collective, sets the time).
         const TransformerConfig tiny = parseModelText(
             "layers = 2\nhidden = 4096\nheads = 32\nffn = 16384\nvocab = 1024\nseq_len = 4096\n", "wide.model");
         ParallelConfig p;
@@ -1321,17 +1322,33 @@ private Q_SLOTS:
         for (CollectiveKind kind : {CollectiveKind::AllGather, CollectiveKind::ReduceScatter}) {
             const Count before = collectives(plain.workload, 0, kind, layer0);
             const Count after = collectives(overlapped.workload, 0, kind, layer0);
-            QCOMPARE(after.ops, 2 * before.ops);
+            QCOMPARE(after.ops, (kind == CollectiveKind::ReduceScatter ? 2 : 1) * before.ops);
             QCOMPARE(after.bytes, before.bytes);
             QCOMPARE(after.groups, before.groups);
         }
-        std::size_t firstChunks = 0;
-        for (const Op& op : overlapped.workload.programOf(0).ops)
-            if (op.scope.rfind(layer0, 0) == 0 && op.name.ends_with("/first_chunk")) {
-                ++firstChunks;
-                QCOMPARE(op.commBytes, std::uint64_t{2048 * 4096 * 2 / 2}); // half of a rank's [2048, 4096] bf16
-            }
-        QCOMPARE(firstChunks, std::size_t{2});
+        const Program& program = overlapped.workload.programOf(0);
+        std::set<std::uint64_t> gathers;
+        std::size_t lastChunks = 0;
+        for (const Op& op : program.ops) {
+            if (op.scope.rfind(layer0, 0) != 0 || op.kind != OpKind::Collective)
+                continue;
+            if (op.collective == CollectiveKind::AllGather)
+                gathers.insert(op.id);
+            if (op.name.ends_with("/overlapped_chunks"))
+                QCOMPARE(op.commBytes,
+                         std::uint64_t{4096 * 4096 * 2 * 3 / 4}); // 3/4 of the [4096, 4096] bf16 partial sums
+            else if (op.collective == CollectiveKind::ReduceScatter && ++lastChunks)
+                QCOMPARE(op.commBytes, std::uint64_t{4096 * 4096 * 2 / 4});
+        }
+        QCOMPARE(gathers.size(), std::size_t{2});
+        QCOMPARE(lastChunks, std::size_t{2});
+        // No matmul of layer 0 reads a gathered tensor directly: they start on the local shard.
+        std::size_t gemmsAfterGathers = 0;
+        for (const Op& op : program.ops)
+            if (op.scope.rfind(layer0, 0) == 0 && op.kind == OpKind::Compute && op.name.rfind("dot", 0) == 0)
+                for (std::uint64_t d : op.dataDeps)
+                    gemmsAfterGathers += gathers.count(d);
+        QCOMPARE(gemmsAfterGathers, std::size_t{0});
         const Cluster cluster = *clusterPreset("dgx-h100-ib", 4);
         const double without = estimate(plain.workload, cluster)->stepTime;
         const double with = estimate(overlapped.workload, cluster)->stepTime;
