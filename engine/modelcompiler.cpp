@@ -838,13 +838,13 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
         // One unit of a step: a block, the FSDP parameter gather that must precede it (or none), the
         // FP8 weight cast between the two (or none) and the gradient sync that follows it (or none).
         struct Unit {
-            const LoweredBlock* block;
-            std::string scope;
+            const LoweredBlock* block = nullptr;
+            std::string scope{};
             const LoweredBlock* gather = nullptr;
             const LoweredBlock* sync = nullptr;
-            std::string syncScope;
+            std::string syncScope{};
             const LoweredBlock* cast = nullptr;
-            std::string castScope;
+            std::string castScope{};
         };
         // FSDP prefetch: the gather of the next unit is issued when the current one may start (the
         // unit before it has finished), after the previous gather, so at most two units are gathered
@@ -911,22 +911,20 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
                 };
                 if (first)
                     units.push_back(
-                        {embF.get(), mbScope + "/embedding/forward", gathered(embGather), nullptr, {}, nullptr, {}});
+                        {.block = embF.get(), .scope = mbScope + "/embedding/forward", .gather = gathered(embGather)});
                 const bool castNow = fp8Training && (fsdp || step.microbatch == 0);
                 for (std::int64_t layer : chunk) {
                     const int isMoe = model.isMoeLayer(layer) ? 1 : 0;
                     const std::string layerScope = mbScope + "/layer " + std::to_string(layer);
-                    units.push_back({fwd[isMoe].get(),
-                                     layerScope + "/forward",
-                                     gathered(gather[isMoe]),
-                                     nullptr,
-                                     {},
-                                     castNow ? cast[isMoe].get() : nullptr,
-                                     layerScope + "/fp8 weight cast"});
+                    units.push_back({.block = fwd[isMoe].get(),
+                                     .scope = layerScope + "/forward",
+                                     .gather = gathered(gather[isMoe]),
+                                     .cast = castNow ? cast[isMoe].get() : nullptr,
+                                     .castScope = layerScope + "/fp8 weight cast"});
                 }
                 if (last)
                     units.push_back(
-                        {headF.get(), mbScope + "/head/forward", gathered(headGather), nullptr, {}, nullptr, {}});
+                        {.block = headF.get(), .scope = mbScope + "/head/forward", .gather = gathered(headGather)});
                 const std::vector<std::uint64_t> exits = runUnits(units, entry);
                 if (!last)
                     builder.transfer(true, (stage + 1) % pp, fwdTag(vstage + 1, step.microbatch), p2pBytes,
@@ -945,32 +943,24 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
             // The head and the embedding form FSDP's root unit: gathered for the forward pass and kept
             // for the backward pass (the embedding's backward pass reads no parameter).
             if (last)
-                units.push_back({headB.get(),
-                                 mbScope + "/head/backward",
-                                 nullptr,
-                                 syncNow ? headSync.get() : nullptr,
-                                 syncPrefix + "head",
-                                 nullptr,
-                                 {}});
+                units.push_back({.block = headB.get(),
+                                 .scope = mbScope + "/head/backward",
+                                 .sync = syncNow ? headSync.get() : nullptr,
+                                 .syncScope = syncPrefix + "head"});
             for (auto it = chunk.rbegin(); it != chunk.rend(); ++it) {
                 const std::int64_t layer = *it;
                 const int isMoe = model.isMoeLayer(layer) ? 1 : 0;
-                units.push_back({bwd[isMoe].get(),
-                                 mbScope + "/layer " + std::to_string(layer) + "/backward",
-                                 fsdp && parallel.reshardAfterForward ? gather[isMoe].get() : nullptr,
-                                 syncNow ? sync[isMoe].get() : nullptr,
-                                 syncPrefix + "layer " + std::to_string(layer),
-                                 nullptr,
-                                 {}});
+                units.push_back({.block = bwd[isMoe].get(),
+                                 .scope = mbScope + "/layer " + std::to_string(layer) + "/backward",
+                                 .gather = fsdp && parallel.reshardAfterForward ? gather[isMoe].get() : nullptr,
+                                 .sync = syncNow ? sync[isMoe].get() : nullptr,
+                                 .syncScope = syncPrefix + "layer " + std::to_string(layer)});
             }
             if (first)
-                units.push_back({embB.get(),
-                                 mbScope + "/embedding/backward",
-                                 nullptr,
-                                 syncNow ? embSync.get() : nullptr,
-                                 syncPrefix + "embedding",
-                                 nullptr,
-                                 {}});
+                units.push_back({.block = embB.get(),
+                                 .scope = mbScope + "/embedding/backward",
+                                 .sync = syncNow ? embSync.get() : nullptr,
+                                 .syncScope = syncPrefix + "embedding"});
             const std::vector<std::uint64_t> exits = runUnits(units, entry);
             if (!first)
                 builder.transfer(true, (stage + pp - 1) % pp, bwdTag(vstage, step.microbatch), p2pBytes,
