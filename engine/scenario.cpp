@@ -94,6 +94,24 @@ core::Cluster fitCluster(const core::Cluster& cluster, std::int64_t ranks)
     return fitted;
 }
 
+namespace {
+
+/// What a compiled strategy warns about on `cluster` beyond its compile warnings: HybridEP forwards
+/// inside an NVLink domain, and a domain wider than the cluster's scale-up dimension sends that hop
+/// over the network, which HybridEP does not do. Empty when nothing.
+std::string clusterWarning(const core::model::CompiledModel& compiled, const core::Cluster* cluster)
+{
+    const core::model::ParallelConfig& p = compiled.parallel;
+    if (!cluster || !p.dispatchesByHybridEp() || cluster->topology.dims.size() < 2 ||
+        p.nvlinkDomain <= cluster->topology.dims.front().npus)
+        return {};
+    return "HybridEP's NVLink domain of " + std::to_string(p.nvlinkDomain) +
+           " ranks is wider than the cluster's scale-up dimension of " +
+           std::to_string(cluster->topology.dims.front().npus) + " ranks: its in-domain hop crosses the network here";
+}
+
+} // namespace
+
 std::shared_ptr<const core::LoadedWorkload> asLoadedWorkload(const core::model::CompiledModel& compiled,
                                                              const core::Cluster* cluster)
 {
@@ -102,15 +120,8 @@ std::shared_ptr<const core::LoadedWorkload> asLoadedWorkload(const core::model::
     loaded->workload = compiled.workload;
     loaded->name = compiled.model.title + " — " + compiled.parallel.describe();
     loaded->warnings = compiled.warnings;
-    // HybridEP forwards inside an NVLink domain; a domain wider than the cluster's scale-up
-    // dimension sends that hop over the network, which HybridEP does not do.
-    const core::model::ParallelConfig& p = compiled.parallel;
-    if (cluster && p.dispatchesByHybridEp() && cluster->topology.dims.size() > 1 &&
-        p.nvlinkDomain > cluster->topology.dims.front().npus)
-        loaded->warnings.push_back("HybridEP's NVLink domain of " + std::to_string(p.nvlinkDomain) +
-                                   " ranks is wider than the cluster's scale-up dimension of " +
-                                   std::to_string(cluster->topology.dims.front().npus) +
-                                   " ranks: its in-domain hop crosses the network here");
+    if (std::string warning = clusterWarning(compiled, cluster); !warning.empty())
+        loaded->warnings.push_back(std::move(warning));
     loaded->notes.push_back("generated as StableHLO blocks, partitioned for the stage mesh " + compiled.meshText +
                             " and composed into " + std::to_string(compiled.parallel.pp) +
                             " pipeline stage program(s) (docs/models.md)");
@@ -157,6 +168,13 @@ Evaluation rebind(const Evaluation& prepared, const core::Cluster& cluster)
     e.figures.reset();
     e.scenario.cluster = cluster;
     settleCluster(e);
+#if defined(FLINT_HAVE_MODELS)
+    // The warnings that depend on the cluster follow it (the workload itself does not change, so it
+    // is copied only when they do).
+    if (e.compiled &&
+        clusterWarning(*e.compiled, &e.scenario.cluster) != clusterWarning(*e.compiled, &prepared.scenario.cluster))
+        e.workload = asLoadedWorkload(*e.compiled, &e.scenario.cluster);
+#endif
     return e;
 }
 

@@ -216,7 +216,18 @@ void TestEngine::hybridEpDomainWiderThanANodeWarns()
     QVERIFY2(fits.problem.empty(), fits.problem.c_str());
     QVERIFY(!warned(fits));
     s.parallel.nvlinkDomain = 16;
-    QVERIFY(warned(engine::prepare(s, &compiler)));
+    const engine::Evaluation wide = engine::prepare(s, &compiler);
+    QVERIFY(warned(wide));
+    // A what-if edit of the cluster (rebind, no recompile) re-checks it: a 16-GPU scale-up domain
+    // (one NVL-style dimension in front) holds the domain, the 8-GPU nodes again do not.
+    core::Cluster wider = wide.scenario.cluster;
+    wider.name = "nvl16.yml"; // a network file's cluster: kept as given, not refitted from a preset
+    wider.topology.dims[0].npus = 16;
+    wider.topology.dims[1].npus = 1;
+    const engine::Evaluation rebound = engine::rebind(wide, wider);
+    QCOMPARE(rebound.compiled, wide.compiled); // not recompiled
+    QVERIFY(!warned(rebound));
+    QVERIFY(warned(engine::rebind(rebound, wide.scenario.cluster)));
 }
 
 QTEST_MAIN(TestEngine)
