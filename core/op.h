@@ -163,4 +163,12 @@ KernelClass kernelClassOf(const Op& op);
 /// Sets (or, for Generic, removes) the op's kernel-class attribute.
 void setKernelClass(Op& op, KernelClass kernelClass);
 
+/// A communication op whose transfers run on the GPU's copy engines and hold no SMs (Transformer
+/// Engine's ring-exchange all-gathers), so compute beside it is not slowed the way NCCL's kernels
+/// slow it (DeviceSpec::overlapSlowdown). Carried as the attribute kCommEngineAttribute =
+/// "copy_engine", so that it survives a Chakra round trip.
+inline constexpr const char* kCommEngineAttribute = "comm_engine";
+bool runsOnCopyEngines(const Op& op);
+void setRunsOnCopyEngines(Op& op);
+
 } // namespace flint::core

@@ -153,6 +153,23 @@ KernelClass kernelClassOf(const Op& op)
     return KernelClass::Generic;
 }
 
+bool runsOnCopyEngines(const Op& op)
+{
+    if (!op.extras.has())
+        return false;
+    for (const Attribute& a : op.extras.get().attributes)
+        if (a.name == kCommEngineAttribute)
+            return a.asString() == "copy_engine";
+    return false;
+}
+
+void setRunsOnCopyEngines(Op& op)
+{
+    std::vector<Attribute>& attributes = op.extras.mutate().attributes;
+    std::erase_if(attributes, [](const Attribute& a) { return a.name == kCommEngineAttribute; });
+    attributes.push_back(Attribute::makeString(kCommEngineAttribute, "copy_engine"));
+}
+
 void setKernelClass(Op& op, KernelClass kernelClass)
 {
     if (kernelClass == KernelClass::Generic && !op.extras.has())

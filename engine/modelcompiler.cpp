@@ -310,6 +310,9 @@ Program overlapTensorParallelComm(const Program& in, const std::vector<char>& tp
             for (std::size_t g : gemms)
                 for (std::size_t u : usersOf(out.ops[g].id))
                     out.ops[u].ctrlDeps.push_back(c.id);
+            // The ring exchange copies on the copy engines (initialize_ub: use_ce, num_sm 1): it
+            // takes no SMs from the GEMMs beside it.
+            setRunsOnCopyEngines(c);
         } else if (c.collective == CollectiveKind::ReduceScatter) {
             const std::uint64_t chunk = c.commBytes / kPipelineSplits;
             // The GEMMs that produce the scattered tensor, through at most a few cheap ops.

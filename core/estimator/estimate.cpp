@@ -1540,10 +1540,12 @@ bool Simulator::contend(double slowdown)
     for (ClassState& c : m_classes) {
         const auto n = static_cast<std::uint32_t>(c.info->program->ops.size());
         // The union of the rank's communication intervals (collectives and transfers from their
-        // start, when every member is there, to their end).
+        // start, when every member is there, to their end), but for those on copy engines, which
+        // hold no SMs.
         comm.clear();
         for (std::uint32_t i = 0; i < n; ++i)
-            if (c.info->commIndex[i] != kNone && c.events[i].end > c.events[i].start)
+            if (c.info->commIndex[i] != kNone && c.events[i].end > c.events[i].start &&
+                !runsOnCopyEngines(c.info->program->ops[i]))
                 comm.emplace_back(c.events[i].start, c.events[i].end);
         if (comm.empty())
             continue;

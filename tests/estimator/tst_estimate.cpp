@@ -877,6 +877,12 @@ void TestEstimate::computeOverlappedWithCommunicationRunsSlower()
         Program recorded = program;
         recorded.ops[2].durationMicros = static_cast<std::uint64_t>(b * 1e6) + 1;
         QCOMPARE(estimate(spmd(recorded, 8), cluster)->ranks[5].contention, 0.0);
+
+        // A collective on the copy engines (a ring exchange) holds no SMs: nothing slows.
+        Program copies = program;
+        setRunsOnCopyEngines(copies.ops[1]);
+        QVERIFY(runsOnCopyEngines(copies.ops[1]) && !runsOnCopyEngines(program.ops[1]));
+        QCOMPARE(estimate(spmd(copies, 8), cluster)->ranks[5].contention, 0.0);
     }
 }
 

@@ -1332,8 +1332,10 @@ private Q_SLOTS:
         for (const Op& op : program.ops) {
             if (op.scope.rfind(layer0, 0) != 0 || op.kind != OpKind::Collective)
                 continue;
-            if (op.collective == CollectiveKind::AllGather)
+            if (op.collective == CollectiveKind::AllGather) {
                 gathers.insert(op.id);
+                QVERIFY(runsOnCopyEngines(op)); // the ring exchange (initialize_ub: use_ce)
+            }
             if (op.name.ends_with("/overlapped_chunks"))
                 QCOMPARE(op.commBytes,
                          std::uint64_t{4096 * 4096 * 2 * 3 / 4}); // 3/4 of the [4096, 4096] bf16 partial sums
