@@ -824,7 +824,7 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
                     count += (step.backward ? bwd[isMoe] : fwd[isMoe])->program.ops.size();
                     if (gather[isMoe])
                         count += gather[isMoe]->program.ops.size();
-                    if (cast[isMoe] && !step.backward)
+                    if (cast[isMoe] && !step.backward && (fsdp || step.microbatch == 0))
                         count += cast[isMoe]->program.ops.size();
                     if (step.backward && (fsdp || step.microbatch == microbatches - 1))
                         count += sync[isMoe]->program.ops.size();

@@ -424,6 +424,10 @@ enum class Fp8 : std::uint8_t { AsStrategy, Never };
 /// incoming gradients in e5m2.
 enum class Fp8Operand : std::uint8_t { Value, Gradient };
 
+/// Transformer Engine's FP8 element types: e4m3 for activations and weights, e5m2 for gradients.
+constexpr const char* kE4m3 = "f8E4M3FN";
+constexpr const char* kE5m2 = "f8E5M2";
+
 /// An FP8 GEMM operand as Transformer Engine's quantizers write it (docs/models.md, "FP8 as
 /// Transformer Engine runs it"). Hopper's FP8 GEMMs read both operands with the contracted dimension
 /// innermost (cuBLASLt runs FP8 in the "TN" layout only), so a tensor that a weight gradient contracts
@@ -464,11 +468,10 @@ Fp8Copies quantize(Emitter& e, const Shape& sh, const Value& v, Fp8Operand kind,
     if (sh.currentScaling && !amaxKnown) {
         e.scope(what);
         Dims all(v.shape.size());
-        for (std::size_t d = 0; d < all.size(); ++d)
-            all[d] = static_cast<std::int64_t>(d);
+        std::iota(all.begin(), all.end(), 0);
         (void)e.reduce(v, all, "maximum", "amax"); // a per-tensor scale: read, never written back
     }
-    const std::string type = kind == Fp8Operand::Gradient ? "f8E5M2" : "f8E4M3FN";
+    const std::string type = kind == Fp8Operand::Gradient ? kE5m2 : kE4m3;
     if (copies == Copies::Rows && !intoKernel) { // one op, one kernel
         e.scope(outer);
         return {e.convert(v, type, what), {}};
@@ -729,7 +732,7 @@ struct LayerWeights {
 LayerWeights layerWeights(Emitter& e, const Shape& sh, bool moe)
 {
     const TransformerConfig& m = sh.model;
-    const std::string matrix = sh.fp8 ? "f8E4M3FN" : "bf16";
+    const std::string matrix = sh.fp8 ? kE4m3 : "bf16";
     LayerWeights w;
     w.ln1 = e.arg("ln1", {sh.h}, sh.vectorSharding());
     w.wq = e.arg("wq", {sh.h, sh.n * sh.d}, sh.weight(1), matrix);
@@ -1172,14 +1175,13 @@ std::string layerBackwardBlock(const Shape& sh, bool moe)
         // The inputs of the linear layers as the forward pass kept them: in bf16, or under FP8 in
         // FP8, a norm's output row-wise when it is gathered over "tp" (gathered again here) and
         // otherwise as the transposed copy the weight gradients read.
-        const std::string f8 = "f8E4M3FN";
         const auto normSaved = [&](const std::string& name, Value& rows, Value& cols, Value& full,
                                    const std::string& gather) {
             if (sh.fp8 && !sh.gathersInputs()) {
-                cols = e.arg(name, {sh.h, sh.b, sh.s}, {{}, sh.batch, sh.actSeq}, f8);
+                cols = e.arg(name, {sh.h, sh.b, sh.s}, {{}, sh.batch, sh.actSeq}, kE4m3);
                 return;
             }
-            rows = e.arg(name, {sh.b, sh.s, sh.h}, sh.act(), sh.fp8 ? f8 : "bf16");
+            rows = e.arg(name, {sh.b, sh.s, sh.h}, sh.act(), sh.fp8 ? kE4m3 : "bf16");
             full = e.constrain(rows, sh.full(), gather);
         };
         normSaved("a1", f.a1, f.a1t, f.a1full, "attention/gather_sequence");
@@ -1187,7 +1189,7 @@ std::string layerBackwardBlock(const Shape& sh, bool moe)
         f.k = e.arg("k", {sh.b, sh.s, sh.kv * sh.d}, {sh.batch, sh.seq, sh.tp});
         f.v = e.arg("v", {sh.b, sh.s, sh.kv * sh.d}, {sh.batch, sh.seq, sh.tp});
         if (sh.fp8)
-            f.o2t = e.arg("context", {sh.n * sh.d, sh.b, sh.s}, {sh.tp, sh.batch, sh.seq}, f8);
+            f.o2t = e.arg("context", {sh.n * sh.d, sh.b, sh.s}, {sh.tp, sh.batch, sh.seq}, kE4m3);
         else
             f.o2 = e.arg("context", {sh.b, sh.s, sh.n * sh.d}, {sh.batch, sh.seq, sh.tp});
         f.x2 = e.arg("x2", {sh.b, sh.s, sh.h}, sh.act());
@@ -1254,7 +1256,7 @@ std::string layerBackwardBlock(const Shape& sh, bool moe)
             if (m.gatedMlp)
                 gate = e.arg("mlp_gate", {sh.b, sh.s, m.ffn}, hiddenSharding);
             if (sh.fp8) // kept as the transposed FP8 copy the down projection's weight gradient reads
-                hidden = e.arg("mlp_hidden", {m.ffn, sh.b, sh.s}, {sh.tp, sh.batch, sh.seq}, "f8E4M3FN");
+                hidden = e.arg("mlp_hidden", {m.ffn, sh.b, sh.s}, {sh.tp, sh.batch, sh.seq}, kE4m3);
             else
                 hidden = e.arg("mlp_hidden", {sh.b, sh.s, m.ffn}, hiddenSharding);
         }
@@ -1319,7 +1321,7 @@ std::string layerBackwardBlock(const Shape& sh, bool moe)
             if (!sh.fp8)
                 tokens.cols = e.transpose(dispatched, {1, 0, 2, 3}, "moe/expert_layout");
         } else if (sh.fp8) {
-            tokens.cols = e.arg("dispatched", {experts, sh.h, b, capacity}, {ep, {}, dp, {}}, "f8E4M3FN");
+            tokens.cols = e.arg("dispatched", {experts, sh.h, b, capacity}, {ep, {}, dp, {}}, kE4m3);
         } else {
             const Value dispatched = e.arg("dispatched", {b, experts, capacity, sh.h}, {dp, ep, {}, {}});
             tokens = {dispatched, e.transpose(dispatched, {1, 0, 2, 3}, "moe/expert_layout")};
@@ -1633,12 +1635,7 @@ std::string layerWeightCastBlock(const Shape& sh, bool moe)
         if (p.shape.size() < 2 || p.name == "router")
             continue; // the norms and the router stay in bf16
         const Value w = e.arg(p.name, p.shape, p.sharding);
-        const std::size_t leading = p.shape.size() - 2;
-        Dims perm;
-        for (std::size_t d = 0; d < leading; ++d)
-            perm.push_back(static_cast<std::int64_t>(d));
-        perm.push_back(static_cast<std::int64_t>(leading + 1));
-        perm.push_back(static_cast<std::int64_t>(leading));
+        const Dims perm = featuresFirst(p.shape.size(), p.shape.size() - 2); // the last two swapped
         // The transposed copy from the cast one: a kernel reading a block's argument twice would be
         // charged twice (one byte a parameter more than Transformer Engine's cast-transpose, once a step).
         Fp8Copies q = quantize(e, sh, w, Fp8Operand::Value, p.name + "/fp8_cast", Copies::Rows);

@@ -488,9 +488,9 @@ MemoryBreakdown memoryPerRank(const TransformerConfig& model, const ParallelConf
         // transposed (Transformer Engine's weight workspace): 2 bytes a parameter; under ZeRO-3 only
         // for the units gathered at once.
         if (training && parallel.dtype == Precision::FP8 && !layers.empty()) {
-            const double held = parallel.zero != ZeroStage::Parameters ? static_cast<double>(layers.size())
-                                : parallel.reshardAfterForward         ? 2.0
-                                                                       : static_cast<double>(layers.size());
+            const double held = parallel.zero == ZeroStage::Parameters && parallel.reshardAfterForward
+                                    ? 2.0
+                                    : static_cast<double>(layers.size());
             m.weights += 2.0 * matrices / static_cast<double>(layers.size()) * held;
         }
         if (training) {
