@@ -22,6 +22,9 @@ struct NodePreset {
     double scaleUpLatencyNs;
     double scaleOutDecimalGBps; ///< per GPU NIC, one direction
     double scaleOutLatencyNs;
+    /// NCCL's LL bus bandwidth limit inside a node for the GPU generation (GB/s), 0 where the
+    /// collectives are not NCCL's (RCCL on MI300X keeps per-chunk latencies).
+    double ncclLlMaxGBps;
 };
 
 // Scale-up: the NVLink bandwidth per GPU and direction that NCCL delivers, as NCCL models it itself
@@ -37,19 +40,25 @@ struct NodePreset {
 // connected dimension at 64 GB/s per link and direction. Scale-out: one NIC per GPU, HDR 200 Gb/s =
 // 25 GB/s or NDR/400GbE 400 Gb/s = 50 GB/s; the 2 us (InfiniBand) and 3 us (RoCE) end-to-end latencies
 // are typical measured figures, an assumption to adjust per site.
+// NCCL's LL protocol limit on the bus bandwidth inside one node, by GPU generation (NVIDIA/nccl
+// src/graph/tuning.cc at 5067397, llMaxBws: Ampere 87.7, Hopper 141, Blackwell 2 x 141 GB/s).
+constexpr double kNcclLlAmpere = 87.7;
+constexpr double kNcclLlHopper = 141.0;
+constexpr double kNcclLlBlackwell = 282.0;
+
 constexpr NodePreset kNodePresets[] = {
     {"dgx-a100-ib", "8 x A100 per node on NVSwitch (NVLink3), HDR InfiniBand 200 Gb/s per GPU", "A100",
-     TopologyKind::Switch, 240, 936.25, 25, 2000},
+     TopologyKind::Switch, 240, 936.25, 25, 2000, kNcclLlAmpere},
     {"dgx-h100-ib", "8 x H100 SXM per node on NVSwitch (NVLink4), NDR InfiniBand 400 Gb/s per GPU", "H100",
-     TopologyKind::Switch, 370.8, 936.25, 50, 2000},
+     TopologyKind::Switch, 370.8, 936.25, 50, 2000, kNcclLlHopper},
     {"dgx-h100-roce", "8 x H100 SXM per node on NVSwitch (NVLink4), RoCE 400 GbE per GPU", "H100", TopologyKind::Switch,
-     370.8, 936.25, 50, 3000},
+     370.8, 936.25, 50, 3000, kNcclLlHopper},
     {"hgx-h200-ib", "8 x H200 per node on NVSwitch (NVLink4), NDR InfiniBand 400 Gb/s per GPU", "H200",
-     TopologyKind::Switch, 370.8, 936.25, 50, 2000},
+     TopologyKind::Switch, 370.8, 936.25, 50, 2000, kNcclLlHopper},
     {"dgx-b200-ib", "8 x B200 per node on NVSwitch (NVLink5), NDR InfiniBand 400 Gb/s per GPU", "B200",
-     TopologyKind::Switch, 721.8, 936.25, 50, 2000},
+     TopologyKind::Switch, 721.8, 936.25, 50, 2000, kNcclLlBlackwell},
     {"mi300x-roce", "8 x MI300X per node, fully connected Infinity Fabric, RoCE 400 GbE per GPU", "MI300X",
-     TopologyKind::FullyConnected, 64, 1000, 50, 3000},
+     TopologyKind::FullyConnected, 64, 1000, 50, 3000, 0},
 };
 
 SystemConfig defaultSystem()
@@ -120,6 +129,8 @@ std::optional<Cluster> clusterPreset(std::string_view name, std::int64_t ranks)
         // message goes straight to its peer through the switch, where a ring would forward the
         // data for the peer k away through k - 1 others ((n - 1) / 2 times the bytes per port).
         c.system.allToAll = {CollectiveAlgorithm::Direct};
+        c.nccl.enabled = p.ncclLlMaxGBps > 0;
+        c.nccl.llMaxBusBandwidthGBps = p.ncclLlMaxGBps;
         return c;
     }
     if (wanted == "tpuv5ptorus" || wanted == "tpuv5p") {

@@ -87,6 +87,19 @@ struct ComputeModel {
     }
 };
 
+/// NCCL's protocols, as NCCL's own tuning model prices them (NVIDIA/nccl src/graph/tuning.cc):
+/// a ring collective takes a base latency plus a latency per ring step, paid once (the ring pipelines
+/// its chunks), plus its bytes at the protocol's share of the link bandwidth; NCCL runs the protocol
+/// that finishes first (LL for small messages, LL128 for medium, Simple for large). Where set, the
+/// flint cost model prices ring all-reduces, all-gathers and reduce-scatters so (docs/estimator.md,
+/// "NCCL's protocols"); otherwise every chunk pays the per-hop latency (ASTRA-sim's convention).
+struct NcclProtocols {
+    bool enabled = false;
+    /// The LL protocol's bus bandwidth limit inside one node, GB/s (NCCL's llMaxBws by GPU
+    /// generation: Ampere 87.7, Hopper 141, Blackwell 282).
+    double llMaxBusBandwidthGBps = 0;
+};
+
 /// Devices, network and collective choices: everything the estimate needs besides the workload.
 struct Cluster {
     /// The preset the cluster was made from ("dgx-h100-ib"), or a network file's name.
@@ -101,6 +114,9 @@ struct Cluster {
     CostModel model = CostModel::Flint;
     /// Communication streams per rank: collectives and send/recv that may run at once.
     std::int32_t commStreams = 1;
+    /// NCCL's protocol latencies for ring collectives (the NVIDIA GPU presets); off: per-chunk
+    /// latencies. Ignored under CostModel::AstraSim.
+    NcclProtocols nccl;
 
     /// Checks the topology and settings; returns the first problem or "".
     std::string validate() const;

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <deque>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -56,11 +57,38 @@ std::int32_t ceilLog2(std::int64_t n)
     return n <= 1 ? 0 : log2i(n - 1) + 1;
 }
 
+/// One of NCCL's protocols as NCCL's tuning model prices a ring (NVIDIA/nccl src/graph/tuning.cc at
+/// 5067397: baseLatencies, hwLatencies and the bandwidth refinements of ncclTopoTuneModel), in us.
+struct NcclProtocol {
+    const char* name;
+    double baseUs;         ///< baseLatencies[Ring]
+    double nvlinkStepUs;   ///< hwLatencies[NVLINK][Ring]: a ring step inside a node
+    double netStepUs;      ///< hwLatencies[NET][Ring]: a step between nodes
+    double netSoloStepUs;  ///< hwLatencies[NET][Tree]: a step between nodes with one GPU per node
+    double netOverheadUs;  ///< the least a step inside a node takes in a multi-node ring (x86 Intel)
+    double bandwidthShare; ///< of the link bandwidth: LL moves 8 bytes of data per 16, LL128 120 per 128
+    bool llLimit;          ///< capped at llMaxBws
+    bool plateau;          ///< a multi-node all-reduce's latency x 1.4 (Simple: "plateau effect of ring")
+};
+
+constexpr NcclProtocol kNcclProtocols[] = {
+    {"LL", 6.6, 0.6, 2.7, 5.0, 1.0, 0.5, true, false},
+    {"LL128", 14.0, 1.9, 4.0, 8.5, 1.0, 0.92, false, false},
+    {"Simple", 8.4, 3.4, 14.0, 14.0, 3.0, 1.0, false, true},
+};
+
+/// NCCL's LL limit on the bus bandwidth of a multi-node ring on x86 Intel hosts (llMaxBws, GB/s):
+/// two nodes, more.
+constexpr double kNcclLlTwoNodesGBps = 39.0;
+constexpr double kNcclLlManyNodesGBps = 20.4;
+
 class Costing {
 public:
-    Costing(const Cluster& cluster, bool insideSubgroup)
+    Costing(const Cluster& cluster, bool insideSubgroup, const NcclProtocol* protocol = nullptr, double llCapGBps = 0)
         : m_cluster(cluster)
         , m_astra(cluster.model == CostModel::AstraSim)
+        , m_protocol(protocol)
+        , m_llCapBytesPerNs(llCapGBps)
     {
         // ASTRA-sim charges a fixed 10 ns per endpoint inside communicator groups smaller than the
         // world (its MemBus for comm groups ignores endpoint-delay); we take the configured value.
@@ -69,9 +97,17 @@ public:
 
     double endpointDelay() const { return m_endpointDelay; }
 
-    /// One message of m bytes over h hops: h L + m / B (ASTRA-sim truncates to whole ns).
+    /// One message of m bytes over h hops: h L + m / B (ASTRA-sim truncates to whole ns). Under an
+    /// NCCL protocol the bytes move at the protocol's share of B, and the latency is the ring's,
+    /// paid once for the collective (ncclLatency), not per message.
     double message(double bytes, std::int32_t hops, const Link& link) const
     {
+        if (m_protocol) {
+            double rate = link.bytesPerNs * m_protocol->bandwidthShare;
+            if (m_protocol->llLimit && m_llCapBytesPerNs > 0)
+                rate = std::min(rate, m_llCapBytesPerNs);
+            return bytes / rate;
+        }
         const double t = hops * link.latencyNs + bytes / link.bytesPerNs;
         return m_astra ? std::floor(t) : t;
     }
@@ -262,6 +298,8 @@ public:
 private:
     const Cluster& m_cluster;
     bool m_astra = false;
+    const NcclProtocol* m_protocol = nullptr;
+    double m_llCapBytesPerNs = 0; ///< GB/s = bytes per ns
     double m_endpointDelay = 0;
 };
 
@@ -817,7 +855,8 @@ struct Plan {
     std::string note;
 };
 
-Plan makePlan(const Cluster& cluster, CollectiveKind kind, std::uint64_t bytes, std::int64_t n, const GroupShape& shape)
+Plan makePlan(const Cluster& cluster, CollectiveKind kind, std::uint64_t bytes, std::int64_t n, const GroupShape& shape,
+              const NcclProtocol* protocol = nullptr, double llCapGBps = 0)
 {
     const Topology& topology = cluster.topology;
     const SystemConfig& system = cluster.system;
@@ -843,7 +882,7 @@ Plan makePlan(const Cluster& cluster, CollectiveKind kind, std::uint64_t bytes, 
         plan.chunk = static_cast<double>(bytes) / static_cast<double>(plan.chunks);
     }
 
-    Costing costing(cluster, !world);
+    Costing costing(cluster, !world, protocol, llCapGBps);
     const auto add = [&](CollectiveKind phaseKind, int dim, std::int32_t npus, double in) {
         CollectiveAlgorithm algorithm = dim >= 0 ? system.algorithmFor(kind, static_cast<std::size_t>(dim))
                                                  : (astra ? CollectiveAlgorithm::Ring : system.algorithmFor(kind, 0));
@@ -938,6 +977,59 @@ Plan makePlan(const Cluster& cluster, CollectiveKind kind, std::uint64_t bytes, 
     return plan;
 }
 
+/// Whether NCCL's protocols price the collective: the flint cost model on a cluster whose collectives
+/// are NCCL's, an all-reduce, all-gather or reduce-scatter whose every phase is a ring.
+bool ncclPrices(const Cluster& cluster, CollectiveKind kind, const Plan& plan)
+{
+    if (!cluster.nccl.enabled || cluster.model != CostModel::Flint || plan.phases.empty())
+        return false;
+    if (kind != CollectiveKind::AllReduce && kind != CollectiveKind::AllGather &&
+        kind != CollectiveKind::ReduceScatter && kind != CollectiveKind::ReduceScatterBlock)
+        return false;
+    return std::all_of(plan.phases.begin(), plan.phases.end(),
+                       [](const CollectivePhase& p) { return p.algorithm == CollectiveAlgorithm::Ring; });
+}
+
+/// Where a group sits among the nodes, as NCCL's tuning sees it: dimension 0 is the node.
+struct NodeSpan {
+    std::int64_t nodes = 1;
+    bool onePerNode = false; ///< one member per node (NCCL's ppn = 1)
+};
+
+NodeSpan nodeSpan(const GroupShape& shape)
+{
+    NodeSpan span;
+    if (shape.grid) {
+        for (std::size_t d = 1; d < shape.counts.size(); ++d)
+            span.nodes *= shape.counts[d];
+        span.onePerNode = span.nodes > 1 && !shape.counts.empty() && shape.counts[0] == 1;
+    } else if (shape.flat.dim > 0) {
+        span.nodes = 2; // a flat ring over nodes: at least two
+    }
+    return span;
+}
+
+/// A ring's latency under `protocol` in ns, paid once for the collective: NCCL's base latency plus
+/// a latency per ring step of every phase (inside a node; between nodes; between nodes with one GPU
+/// per node), each step at least the link's own latency. NCCL counts its steps over one flat ring;
+/// we count them per staged phase.
+double ncclLatency(const NcclProtocol& protocol, CollectiveKind kind, const Plan& plan, const GroupShape& shape,
+                   const NodeSpan& span)
+{
+    double t = protocol.baseUs * 1000;
+    for (const CollectivePhase& p : plan.phases) {
+        const Link& link = p.dim >= 0 ? shape.links[static_cast<std::size_t>(p.dim)] : shape.flat;
+        const double stepUs = link.dim == 0
+                                  ? std::max(protocol.nvlinkStepUs, span.nodes > 1 ? protocol.netOverheadUs : 0.0)
+                                  : (span.onePerNode ? protocol.netSoloStepUs : protocol.netStepUs);
+        t += p.steps * std::max(stepUs * 1000, link.latencyNs);
+    }
+    // NCCL's "plateau effect of ring": a multi-node Simple all-reduce's latency x 1.4 (Ampere on).
+    if (kind == CollectiveKind::AllReduce && span.nodes > 1 && protocol.plateau)
+        t *= 1.4;
+    return t;
+}
+
 /// Takes per-member end times in ns (empty: the model did not apply) as the collective's
 /// duration, keeping them per member only when they differ.
 void applyMemberEnds(std::vector<double> ends, CollectiveCost& cost)
@@ -980,6 +1072,29 @@ CollectiveCost CollectiveModel::collective(CollectiveKind kind, std::uint64_t by
         for (const CollectivePhase& p : plan.phases)
             timeline.emplace_back(p.dim, p.time);
         cost.duration = pipeline(timeline, plan.chunks, std::max(1, system.activeChunksPerDimension)) / kNsPerSecond;
+        if (ncclPrices(m_cluster, kind, plan)) {
+            // The protocol NCCL would pick: the one that finishes first.
+            const NodeSpan span = nodeSpan(shape);
+            const double llCap = span.nodes > 2    ? kNcclLlManyNodesGBps
+                                 : span.nodes == 2 ? kNcclLlTwoNodesGBps
+                                                   : m_cluster.nccl.llMaxBusBandwidthGBps;
+            double best = std::numeric_limits<double>::infinity();
+            for (const NcclProtocol& protocol : kNcclProtocols) {
+                Plan priced = makePlan(m_cluster, kind, bytes, n, shape, &protocol, llCap);
+                std::vector<std::pair<int, double>> steps;
+                for (const CollectivePhase& p : priced.phases)
+                    steps.emplace_back(p.dim, p.time);
+                const double latency = ncclLatency(protocol, kind, priced, shape, span);
+                const double t = latency + pipeline(steps, priced.chunks, std::max(1, system.activeChunksPerDimension));
+                if (t < best) {
+                    best = t;
+                    plan = std::move(priced);
+                    cost.protocol = protocol.name;
+                    cost.protocolLatency = latency / kNsPerSecond;
+                }
+            }
+            cost.duration = best / kNsPerSecond;
+        }
         if (plan.staged && m_cluster.model == CostModel::AstraSim && kind == CollectiveKind::AllReduce &&
             plan.phases.size() == 1 && plan.phases[0].algorithm == CollectiveAlgorithm::DoubleBinaryTree &&
             plan.phases[0].npus == n) {

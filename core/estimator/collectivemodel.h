@@ -39,7 +39,11 @@ struct CollectiveCost {
     /// Bytes sent over each topology dimension by all members together for the whole collective.
     std::vector<double> bytesPerDim;
     bool staged = false; ///< true when staged per dimension, false for a flat logical ring
-    std::string note;    ///< why a fallback was taken, empty otherwise
+    /// The NCCL protocol that prices it (LL, LL128, Simple; Cluster::nccl), empty when the collective
+    /// pays per-chunk latencies. The phases' times are then the protocol's, without the latency.
+    std::string protocol;
+    double protocolLatency = 0; ///< seconds of the protocol's ring latency, included in `duration`
+    std::string note;           ///< why a fallback was taken, empty otherwise
 };
 
 /// Collective and point-to-point cost models for a cluster. Stateless apart from the cluster it

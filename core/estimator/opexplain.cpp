@@ -113,6 +113,11 @@ OpExplanation explainOp(const Workload& workload, const Cluster& cluster, std::s
                                      std::string(chakraName(p.kind)).c_str(), where.c_str(), p.npus, p.bytesIn,
                                      phaseFormula(p.algorithm, p.kind).c_str(), seconds(p.time).c_str()));
         }
+        if (!cost.protocol.empty())
+            e.lines.push_back(format("NCCL's %s protocol, the fastest of LL, LL128 and Simple: its ring latency %s "
+                                     "once (a base and a latency per ring step), the phases above at its share of "
+                                     "the bandwidth and without per-hop latency",
+                                     cost.protocol.c_str(), seconds(cost.protocolLatency).c_str()));
         if (!cost.note.empty())
             e.lines.push_back(cost.note);
         e.lines.push_back("T_msg(m, h) = h L + m / B; T_red(m) = 3 m / BW_red; ED endpoint delay (docs/estimator.md)");

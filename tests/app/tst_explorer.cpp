@@ -37,6 +37,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
@@ -421,7 +422,11 @@ void TestExplorer::whatIfReestimatesAndCompares()
     const QString comparison = window.whatIf()->comparison();
     QVERIFY2(comparison.contains(QStringLiteral("Last change")) && comparison.contains(QStringLiteral("(+")),
              qPrintable(comparison));
-    QVERIFY2(comparison.contains(QString::number(100.0 * (after - before) / before, 'f', 1)), qPrintable(comparison));
+    // The view writes numbers with the locale's digit grouping ("+1,554.2%").
+    QVERIFY2(QString(comparison)
+                 .remove(QLocale().groupSeparator())
+                 .contains(QString::number(100.0 * (after - before) / before, 'f', 1)),
+             qPrintable(comparison));
 }
 
 void TestExplorer::networkEditsSurviveStrategyChanges()
@@ -536,7 +541,8 @@ void TestExplorer::baselineIsComparedAndExported()
     QVERIFY(after > before);
     const QString change = QString::number(100.0 * (after - before) / before, 'f', 1);
     const QString comparison = window.whatIf()->comparison();
-    QVERIFY2(comparison.contains(QStringLiteral("Against baseline #1")) && comparison.contains(change),
+    QVERIFY2(comparison.contains(QStringLiteral("Against baseline #1")) &&
+                 QString(comparison).remove(QLocale().groupSeparator()).contains(change),
              qPrintable(comparison));
     // The baseline's timelines under the current ones, over a time axis long enough for both.
     QCOMPARE(window.timelinePage()->comparisonTitle(), QStringLiteral("Baseline #1"));
@@ -544,7 +550,10 @@ void TestExplorer::baselineIsComparedAndExported()
     app::History& history = *window.history();
     QCOMPARE(history.count(), 2);
     QCOMPARE(history.data(history.index(0, app::History::VersusBaseline)).toString(), QStringLiteral("baseline"));
-    QVERIFY2(history.data(history.index(1, app::History::VersusBaseline)).toString().contains(change),
+    QVERIFY2(history.data(history.index(1, app::History::VersusBaseline))
+                 .toString()
+                 .remove(QLocale().groupSeparator())
+                 .contains(change),
              qPrintable(history.data(history.index(1, app::History::VersusBaseline)).toString()));
     QVERIFY(history.data(history.index(1, app::History::ClusterColumn)).toString().contains(QStringLiteral("edited")));
 

@@ -207,6 +207,7 @@ class TestEstimate : public QObject {
 private Q_SLOTS:
     void ncclMeasuredBusBandwidth_data();
     void ncclMeasuredBusBandwidth();
+    void ncclProtocolsByHand();
     void gpuAllToAllGoesStraightToEachPeer();
     void ringClosedForm_data();
     void ringClosedForm();
@@ -252,19 +253,30 @@ private Q_SLOTS:
 
 void TestEstimate::ncclMeasuredBusBandwidth_data()
 {
-    // nccl-tests bus bandwidth inside one 8-GPU NVSwitch node (busbw = S (n-1)/n / t for all-gather,
-    // 2 S (n-1)/n / t for all-reduce, S the whole buffer): H100 all-gather from Azure/msccl
-    // docs/performance-nd-h100-v5.md (87048bd, NCCL 2.18.3); A100 all-reduce from
-    // Azure/AI-benchmarking-guide (NCCL 2.18.5). The presets' NVLink bandwidth is NCCL's own model of
-    // it (src/graph/topo.h: 20.6 GB/s x 18 links on H100, 20 x 12 on A100), reductions fused into the
-    // transfer; sizes of 128 MiB and up agree within 5%. Smaller messages are not (latency model).
+    // nccl-tests inside one 8-GPU NVSwitch node. H100 all-gather times from Azure/msccl
+    // docs/performance-nd-h100-v5.md (87048bd, NCCL 2.18.3, in place); A100 all-reduce bus
+    // bandwidth from Azure/AI-benchmarking-guide (NCCL 2.18.5). The presets price ring collectives
+    // with NCCL's protocols (Cluster::nccl): from 1 MiB to 1 GiB the H100 times agree within 15%
+    // (the per-chunk latencies we had were 3x too slow at 1 MiB). The A100's measured all-reduce
+    // climbs more slowly than NCCL's own model (109 GB/s at 16 MiB where the model gives 169); only
+    // its large-message figure is held here.
     QTest::addColumn<QString>("preset");
     QTest::addColumn<int>("kind");
     QTest::addColumn<double>("bytes");
-    QTest::addColumn<double>("measured"); // GB/s
-    QTest::newRow("h100_allgather_128MiB") << "dgx-h100-ib" << int(CollectiveKind::AllGather) << 134217728.0 << 318.9;
-    QTest::newRow("h100_allgather_1GiB") << "dgx-h100-ib" << int(CollectiveKind::AllGather) << 1073741824.0 << 352.7;
-    QTest::newRow("a100_allreduce_1GiB") << "dgx-a100-ib" << int(CollectiveKind::AllReduce) << 1073741824.0 << 228.1;
+    QTest::addColumn<double>("measured"); // seconds
+    QTest::addColumn<double>("tolerance");
+    const auto ag = [](const char* name, double bytes, double micros) {
+        QTest::newRow(name) << "dgx-h100-ib" << int(CollectiveKind::AllGather) << bytes << micros * 1e-6 << 0.15;
+    };
+    ag("h100_allgather_1MiB", 1048576.0, 18.33);
+    ag("h100_allgather_4MiB", 4194304.0, 33.66);
+    ag("h100_allgather_16MiB", 16777216.0, 67.19);
+    ag("h100_allgather_64MiB", 67108864.0, 192.4);
+    ag("h100_allgather_128MiB", 134217728.0, 368.3);
+    ag("h100_allgather_1GiB", 1073741824.0, 2663.8);
+    // 228.1 GB/s bus bandwidth: 2 S (n - 1) / n / busbw.
+    QTest::newRow("a100_allreduce_1GiB") << "dgx-a100-ib" << int(CollectiveKind::AllReduce) << 1073741824.0
+                                         << 2 * 1073741824.0 * 7 / 8 / 228.1e9 << 0.05;
 }
 
 void TestEstimate::ncclMeasuredBusBandwidth()
@@ -273,15 +285,49 @@ void TestEstimate::ncclMeasuredBusBandwidth()
     QFETCH(int, kind);
     QFETCH(double, bytes);
     QFETCH(double, measured);
+    QFETCH(double, tolerance);
     const Cluster cluster = *clusterPreset(preset.toStdString(), 8);
     const auto k = static_cast<CollectiveKind>(kind);
-    const bool gather = k == CollectiveKind::AllGather;
     // comm_size of an all-gather is each rank's contribution.
-    const auto size = static_cast<std::uint64_t>(gather ? bytes / 8 : bytes);
+    const auto size = static_cast<std::uint64_t>(k == CollectiveKind::AllGather ? bytes / 8 : bytes);
     const double t = CollectiveModel(cluster).collective(k, size, iota(8)).duration;
-    const double busbw = (gather ? 1.0 : 2.0) * bytes * 7.0 / 8.0 / t / 1e9;
-    QVERIFY2(std::abs(busbw / measured - 1) < 0.05,
-             qPrintable(QStringLiteral("%1 vs %2 GB/s").arg(busbw).arg(measured)));
+    QVERIFY2(std::abs(t / measured - 1) < tolerance,
+             qPrintable(QStringLiteral("%1 us vs %2 us measured").arg(t * 1e6).arg(measured * 1e6)));
+}
+
+void TestEstimate::ncclProtocolsByHand()
+{
+    // NCCL's tuning model (src/graph/tuning.cc): a ring takes the protocol's base latency plus a
+    // latency per step, once, plus its bytes at the protocol's share of the bus bandwidth; the
+    // fastest protocol wins. Endpoint delays off, so that only NCCL's terms remain.
+    Cluster cluster = *clusterPreset("dgx-h100-ib", 16);
+    cluster.system.endpointDelayNs = 0;
+    const double nvlink = cluster.topology.dims[0].bandwidthBytesPerSecond(); // 370.8 GB/s
+    const CollectiveModel model(cluster);
+    // 1 MiB gathered over 8 GPUs of a node: LL, 6.6 us + 7 steps x 0.936 us (the NVSwitch latency
+    // exceeds LL's 0.6 us a step), its data at half the bandwidth up to the 141 GB/s LL limit on Hopper.
+    const CollectiveCost small = model.collective(CollectiveKind::AllGather, 131072, iota(8));
+    QCOMPARE(QString::fromStdString(small.protocol), QStringLiteral("LL"));
+    QVERIFY(std::abs(small.duration - (6.6e-6 + 7 * 0.93625e-6 + 1048576.0 * 7 / 8 / 141e9)) < 1e-9);
+    // 16 MiB: LL128, 14 us + 7 x 1.9 us, at 92% of the bandwidth.
+    const CollectiveCost medium = model.collective(CollectiveKind::AllGather, 2097152, iota(8));
+    QCOMPARE(QString::fromStdString(medium.protocol), QStringLiteral("LL128"));
+    QVERIFY(std::abs(medium.duration - (14e-6 + 7 * 1.9e-6 + 16777216.0 * 7 / 8 / (0.92 * nvlink))) < 1e-9);
+    // 1 GiB all-reduced: Simple, 8.4 us + 14 steps x 3.4 us, at the full bandwidth.
+    const CollectiveCost large = model.collective(CollectiveKind::AllReduce, 1073741824, iota(8));
+    QCOMPARE(QString::fromStdString(large.protocol), QStringLiteral("Simple"));
+    QVERIFY(std::abs(large.duration - (8.4e-6 + 14 * 3.4e-6 + 2 * 1073741824.0 * 7 / 8 / nvlink)) < 1e-9);
+    // Two GPUs in two nodes, one per node, reduce-scatter 64 MiB: a network step with one GPU per
+    // node costs 14 us under Simple (NCCL takes the tree's network latency then), the data crosses
+    // the 50 GB/s NIC.
+    const std::vector<std::int32_t> pair{0, 8};
+    const CollectiveCost scattered = model.collective(CollectiveKind::ReduceScatter, 67108864, pair);
+    QCOMPARE(QString::fromStdString(scattered.protocol), QStringLiteral("Simple"));
+    QVERIFY(std::abs(scattered.duration - (8.4e-6 + 14e-6 + 67108864.0 / 2 / 50e9)) < 1e-9);
+    // Under ASTRA-sim's conventions every chunk pays the per-hop latency, as before.
+    Cluster astra = cluster;
+    astra.model = CostModel::AstraSim;
+    QVERIFY(CollectiveModel(astra).collective(CollectiveKind::AllGather, 2097152, iota(8)).protocol.empty());
 }
 
 void TestEstimate::gpuAllToAllGoesStraightToEachPeer()

@@ -108,6 +108,13 @@ void TestOpExplain::collectiveMatchesTheModel()
              text.c_str());
     QVERIFY2(text.find("2(n-1) T_msg(c/n, h_nb)") != std::string::npos, text.c_str());
     QVERIFY2(text.find("n = 4") != std::string::npos, text.c_str());
+    // On a preset whose collectives are NCCL's, the explanation names the protocol that prices it.
+    const Cluster dgx = *clusterPreset("dgx-h100-ib", 40);
+    const CollectiveCost nccl = CollectiveModel(dgx).collective(op.collective, op.commBytes, members);
+    QVERIFY(!nccl.protocol.empty());
+    const OpExplanation n = explainOp(w, dgx, 5, tp);
+    QCOMPARE(n.seconds, nccl.duration);
+    QVERIFY2(joined(n).find("NCCL's " + nccl.protocol + " protocol") != std::string::npos, joined(n).c_str());
 }
 
 void TestOpExplain::flowsFollowTheRing()
