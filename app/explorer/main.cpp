@@ -173,13 +173,16 @@ int main(int argc, char** argv)
             }
             QApplication::quit();
         };
+        // The graph is laid out on a worker after the estimate: a picture of the Graph tab waits for
+        // its layout, not for "laying out…".
+        const auto saveWhenDrawn = [&window, save] { window.whenDrawn(save); };
         // With a measured run, the picture is of the comparison; else of the estimate.
         if (parser.isSet(measuredOption))
             QObject::connect(&window.session(), &flint::app::Session::validationAvailable, &window,
-                             [save] { QTimer::singleShot(200, save); });
+                             [saveWhenDrawn] { QTimer::singleShot(200, saveWhenDrawn); });
         else
             QObject::connect(&window.session(), &flint::app::Session::estimateAvailable, &window,
-                             [save] { QTimer::singleShot(200, save); });
+                             [saveWhenDrawn] { QTimer::singleShot(200, saveWhenDrawn); });
         QObject::connect(&window.session(), &flint::app::Session::failed, &window,
                          [&status](const QString& summary, const QString& details) {
                              std::fprintf(stderr, "flint-explorer: %s: %s\n", qPrintable(summary), qPrintable(details));

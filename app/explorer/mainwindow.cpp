@@ -27,7 +27,9 @@
 #include "views/viewpalette.h"
 #include "views/whatifpanel.h"
 
+#include <memory>
 #include <numeric>
+#include <utility>
 #if defined(FLINT_HAVE_MODELS)
 #include "engine/modelcompiler.h"
 #endif
@@ -656,6 +658,21 @@ void MainWindow::showError(const QString& summary, const QString& details)
     m_errorBox->setDetailedText(details);
     m_errorBox->show();
     m_errorBox->raise();
+}
+
+void MainWindow::whenDrawn(std::function<void()> drawn)
+{
+    if (!m_graph->isVisible() || !m_graph->isLayingOut()) {
+        drawn();
+        return;
+    }
+    auto pending = std::make_shared<std::function<void()>>(std::move(drawn));
+    const auto once = [pending] {
+        if (*pending)
+            std::exchange(*pending, {})();
+    };
+    connect(m_graph, &views::DagView::layoutReady, this, once, Qt::SingleShotConnection);
+    connect(m_graph, &views::DagView::messageChanged, this, once, Qt::SingleShotConnection);
 }
 
 bool MainWindow::exportCurrentView(const QString& path)

@@ -7,6 +7,7 @@
 #include "engine/scenario.h"
 #include "engine/workloadloader.h"
 
+#include <functional>
 #include <memory>
 
 #include <QMainWindow>
@@ -124,6 +125,10 @@ public:
     static QString keyboardReference();
     /// Writes the current tab as PNG (or SVG, by the file's suffix). Returns false on failure.
     bool exportCurrentView(const QString& path);
+    /// Calls `drawn` once the current tab shows what it will show of the current estimate: at once,
+    /// except on the Graph tab while its layout runs on a worker, then once the layout is on screen
+    /// or has failed (--screenshot waits so, not to capture "laying out…").
+    void whenDrawn(std::function<void()> drawn);
 
 private:
     static int ranksPerNode(const core::Cluster& cluster);

@@ -783,6 +783,21 @@ void TestExplorer::screenshotOfTheWindow()
         for (int x = 0; x < image.width(); x += 7)
             colours.insert(image.pixel(x, y));
     QVERIFY(colours.size() > 20);
+    // On the Graph tab a picture waits for the layout the worker runs (--screenshot does): when
+    // whenDrawn() calls back, the graph is on screen, not "laying out…".
+    window.tabs()->setCurrentWidget(window.graph()->parentWidget());
+    const std::shared_ptr<const core::Program> program = window.session().workload()->workload.programs.at(0);
+    window.graph()->setProgram(nullptr);
+    window.graph()->setProgram(program);
+    QVERIFY(window.graph()->isLayingOut()); // a fresh layout, on the worker
+    bool drawn = false;
+    window.whenDrawn([&] {
+        drawn = true;
+        QVERIFY(!window.graph()->isLayingOut());
+        QVERIFY(window.graph()->currentLayout());
+    });
+    QVERIFY(!drawn);
+    QTRY_VERIFY_WITH_TIMEOUT(drawn, 20000);
     // Every tab exports as PNG and SVG through the window's export.
     for (int tab = 0; tab < window.tabs()->count(); ++tab) {
         window.tabs()->setCurrentIndex(tab);
