@@ -77,6 +77,31 @@ constexpr NcclProtocol kNcclProtocols[] = {
     {"Simple", 8.4, 3.4, 14.0, 14.0, 3.0, 1.0, false, true},
 };
 
+/// NCCL's tree all-reduce across nodes under one protocol (the same source): a chain inside each
+/// node, a double binary tree between nodes. Its bus bandwidth is 0.92 of the link's (LL: then
+/// divided by 3.8; LL128: then x 120/128), corrected by `correction[log2(bytes / 64)]` for the
+/// medium sizes where NCCL's own measurements fall below its model (treeCorrectionFactor).
+struct NcclTree {
+    const char* name;
+    double baseUs;         ///< baseLatencies[Tree]
+    double nvlinkStepUs;   ///< hwLatencies[NVLINK][Tree]
+    double netStepUs;      ///< hwLatencies[NET][Tree]
+    double bandwidthShare; ///< of the link bandwidth
+    bool llLimit;
+    std::array<double, 24> correction; ///< by log2(bytes / 64), 64 B to 512 MiB; 1 beyond
+};
+
+// clang-format off
+constexpr NcclTree kNcclTrees[] = {
+    {"LL", 6.8, 0.6, 5.0, 0.92 / 3.8, true,
+     {1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0, 1.0, 1.0}},
+    {"LL128", 14.0, 1.25, 8.5, 0.92 * 120.0 / 128.0, false,
+     {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .6, .6, .6, .8, .9, .9, .9, .9, 1.0, 1.0, 1.0}},
+    {"Simple", 8.4, 4.0, 14.0, 0.92, false,
+     {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9, .9}},
+};
+// clang-format on
+
 /// NCCL's LL limit on the bus bandwidth of a multi-node ring on x86 Intel hosts (llMaxBws, GB/s):
 /// two nodes, more.
 constexpr double kNcclLlTwoNodesGBps = 39.0;
@@ -1091,6 +1116,47 @@ CollectiveCost CollectiveModel::collective(CollectiveKind kind, std::uint64_t by
                     plan = std::move(priced);
                     cost.protocol = protocol.name;
                     cost.protocolLatency = latency / kNsPerSecond;
+                }
+            }
+            // Across nodes NCCL may all-reduce with its tree: latency in log2 of the nodes, not in
+            // their number, for a little less bandwidth. The phases inside the nodes stay as they
+            // are (NCCL's chain there takes as many steps); the all-reduce between nodes becomes the
+            // tree: 2 c at the tree's bandwidth, 2 log2(nodes) steps.
+            const bool acrossNodes = std::any_of(plan.phases.begin(), plan.phases.end(), [](const CollectivePhase& p) {
+                return p.kind == CollectiveKind::AllReduce && p.dim > 0;
+            });
+            if (kind == CollectiveKind::AllReduce && plan.staged && span.nodes > 1 && acrossNodes) {
+                // NCCL's size class: the all-reduce's buffer in bytes / 64, log2.
+                const int logSize = bytes >= 64 ? log2i(static_cast<std::int64_t>(bytes / 64)) : 0;
+                for (const NcclTree& tree : kNcclTrees) {
+                    const double share =
+                        tree.bandwidthShare *
+                        (logSize < static_cast<int>(tree.correction.size()) ? tree.correction[logSize] : 1.0);
+                    const NcclProtocol asRing{tree.name, 0, 0, 0, 0, 0, share, tree.llLimit, false};
+                    Plan priced = makePlan(m_cluster, kind, bytes, n, shape, &asRing, llCap);
+                    double latency = tree.baseUs * 1000;
+                    std::vector<std::pair<int, double>> steps;
+                    for (CollectivePhase& p : priced.phases) {
+                        const Link& link = shape.links[static_cast<std::size_t>(p.dim)];
+                        if (p.kind == CollectiveKind::AllReduce && p.dim > 0) {
+                            // The ring's 2 (n-1)/n c becomes the tree's 2 c.
+                            p.time *= static_cast<double>(p.npus) / std::max(1, p.npus - 1);
+                            p.steps = 2 * std::max(1, log2i(p.npus));
+                            p.algorithm = CollectiveAlgorithm::DoubleBinaryTree;
+                            latency += p.steps * std::max(tree.netStepUs * 1000, link.latencyNs);
+                        } else {
+                            latency += p.steps * std::max(tree.nvlinkStepUs * 1000, link.latencyNs);
+                        }
+                        steps.emplace_back(p.dim, p.time);
+                    }
+                    const double t =
+                        latency + pipeline(steps, priced.chunks, std::max(1, system.activeChunksPerDimension));
+                    if (t < best) {
+                        best = t;
+                        plan = std::move(priced);
+                        cost.protocol = std::string(tree.name) + ", tree";
+                        cost.protocolLatency = latency / kNsPerSecond;
+                    }
                 }
             }
             cost.duration = best / kNsPerSecond;

@@ -324,6 +324,22 @@ void TestEstimate::ncclProtocolsByHand()
     const CollectiveCost scattered = model.collective(CollectiveKind::ReduceScatter, 67108864, pair);
     QCOMPARE(QString::fromStdString(scattered.protocol), QStringLiteral("Simple"));
     QVERIFY(std::abs(scattered.duration - (8.4e-6 + 14e-6 + 67108864.0 / 2 / 50e9)) < 1e-9);
+    // Across 64 nodes, one GPU each, 1 MiB all-reduced: NCCL's tree (2 log2 64 = 12 network steps
+    // of 8.5 us under LL128, on 14 us of base) beats the ring's 126 steps. Its bandwidth is 0.92 x
+    // 120/128 of the NIC's, times NCCL's correction for 1 MiB (0.6, treeCorrectionFactor), and it
+    // moves 2 S.
+    Cluster wide = *clusterPreset("dgx-h100-ib", 512);
+    wide.system.endpointDelayNs = 0;
+    std::vector<std::int32_t> leaders(64);
+    for (std::int32_t i = 0; i < 64; ++i)
+        leaders[static_cast<std::size_t>(i)] = 8 * i;
+    const CollectiveCost tree = CollectiveModel(wide).collective(CollectiveKind::AllReduce, 1048576, leaders);
+    QCOMPARE(QString::fromStdString(tree.protocol), QStringLiteral("LL128, tree"));
+    QVERIFY(std::abs(tree.duration - (14e-6 + 12 * 8.5e-6 + 2 * 1048576.0 / (50e9 * 0.92 * 120 / 128 * 0.6))) < 1e-9);
+    // The same bytes between two nodes: the ring, with LL's 5 us a network step (one GPU per node).
+    const CollectiveCost ring =
+        CollectiveModel(wide).collective(CollectiveKind::AllReduce, 1048576, std::vector<std::int32_t>{0, 8});
+    QVERIFY2(ring.protocol.find("tree") == std::string::npos, ring.protocol.c_str());
     // Under ASTRA-sim's conventions every chunk pays the per-hop latency, as before.
     Cluster astra = cluster;
     astra.model = CostModel::AstraSim;
