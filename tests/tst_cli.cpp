@@ -69,6 +69,7 @@ private Q_SLOTS:
     void outputsRefuseDevicesAndFullStandardOutput();
     void hostileInputsFailCleanly_data();
     void hostileInputsFailCleanly();
+    void scaleOutBandwidthNeedsANetwork();
 };
 
 void TestCli::helpOnEveryCommand_data()
@@ -495,6 +496,15 @@ void TestCli::sweepWritesCsvWithBest()
                               QStringLiteral("tp=1,2,3,8"), QStringLiteral("--csv"), csv});
     QCOMPARE(run.exitCode, 0);
     QVERIFY2(run.out.contains("* best feasible:"), run.out.constData());
+    // TP 3 does not divide 8 GPUs: a row that says so. A value no option can take is a typo: the
+    // sweep is refused, as a usage error.
+    for (const QString& typo :
+         {QStringLiteral("tp=1,x"), QStringLiteral("bandwidth-scale=1,-1"), QStringLiteral("dtype=bf16,fp9")}) {
+        const Run refused = flintCli({QStringLiteral("sweep"), QStringLiteral("llama3-8b"), QStringLiteral("--ranks"),
+                                      QStringLiteral("8"), QStringLiteral("--vary"), typo});
+        QVERIFY2(refused.exitCode == 1, qPrintable(typo + QStringLiteral(": ") + QString::fromUtf8(refused.err)));
+        QVERIFY(refused.out.isEmpty());
+    }
     QVERIFY2(run.out.contains("invalid"), run.out.constData());
     QFile file(csv);
     QVERIFY(file.open(QIODevice::ReadOnly));
@@ -753,4 +763,33 @@ void TestCli::hostileInputsFailCleanly()
 }
 
 QTEST_GUILESS_MAIN(TestCli)
+void TestCli::scaleOutBandwidthNeedsANetwork()
+{
+    // Eight ranks fit in one node of the preset: there is no scale-out network to change, and the
+    // edit must not slow the node's NVLink down instead (it did). The topology reads in decimal
+    // GB/s, as the options take it.
+    const QString estimate = QStringLiteral("estimate");
+    const Run plain = flintCli({estimate, kBundled});
+    QCOMPARE(plain.exitCode, 0);
+    QVERIFY2(plain.out.contains("Switch(8, 370.8 GB/s, 936.25 ns)"), plain.out.constData());
+    const Run edited = flintCli({estimate, kBundled, QStringLiteral("--scale-out-bandwidth"), QStringLiteral("5")});
+    QCOMPARE(edited.exitCode, 0);
+    QVERIFY2(edited.err.contains("--scale-out-bandwidth changes nothing"), edited.err.constData());
+    const auto stepLine = [](const QByteArray& out) {
+        for (const QByteArray& line : out.split('\n'))
+            if (line.startsWith("step time:"))
+                return line;
+        return QByteArray();
+    };
+    QVERIFY(!stepLine(plain.out).isEmpty());
+    QCOMPARE(stepLine(edited.out), stepLine(plain.out));
+    // Across nodes it is the network's: 16 ranks on two nodes slow down at 5 GB/s per GPU.
+    const Run wide =
+        flintCli({QStringLiteral("model"), estimate, QStringLiteral("llama3-8b"), QStringLiteral("--ranks"),
+                  QStringLiteral("16"), QStringLiteral("--scale-out-bandwidth"), QStringLiteral("5")});
+    QCOMPARE(wide.exitCode, 0);
+    QVERIFY2(wide.out.contains("Switch(2, 5 GB/s, 2000 ns)"), wide.out.constData());
+    QVERIFY(!wide.err.contains("changes nothing"));
+}
+
 #include "tst_cli.moc"

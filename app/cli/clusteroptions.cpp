@@ -81,13 +81,13 @@ core::Cluster makeCluster(const CommandLine& cli, std::int64_t ranks, ModelAlias
     if (cli.has("attention-kernel")) {
         const auto kernel = core::parseAttentionKernel(cli.value("attention-kernel"));
         if (!kernel)
-            throw UsageError("--attention-kernel must be fa2, cudnn, fa3 or default");
+            throw BadOptionValue("--attention-kernel must be fa2, cudnn, fa3 or default");
         cluster.compute.attentionKernel = *kernel;
     }
     if (cli.has("gemm-efficiency")) {
         const std::string mode = cli.value("gemm-efficiency");
         if (mode != "shape" && mode != "best")
-            throw UsageError("--gemm-efficiency must be shape or best");
+            throw BadOptionValue("--gemm-efficiency must be shape or best");
         cluster.compute.gemmByShape = mode == "shape";
     }
     if (cli.has("burst-clocks"))
@@ -95,7 +95,7 @@ core::Cluster makeCluster(const CommandLine& cli, std::int64_t ranks, ModelAlias
     if (cli.has("overlap-slowdown")) {
         const double slowdown = cli.decimal("overlap-slowdown", 0);
         if (!(slowdown >= 0 && slowdown <= 10))
-            throw UsageError("--overlap-slowdown must be a number from 0 to 10");
+            throw BadOptionValue("--overlap-slowdown must be a number from 0 to 10");
         cluster.compute.overlapSlowdown = slowdown;
     }
     const bool older = alias == ModelAlias::Yes && cli.has("model");
@@ -109,26 +109,31 @@ core::Cluster makeCluster(const CommandLine& cli, std::int64_t ranks, ModelAlias
         else if (model == "flint")
             cluster.model = core::CostModel::Flint;
         else
-            throw UsageError("--" + option + " must be 'flint' or 'astrasim'");
+            throw BadOptionValue("--" + option + " must be 'flint' or 'astrasim'");
     }
     if (cli.has("comm-streams")) {
         const std::uint64_t streams = cli.number("comm-streams", 1);
         if (streams < 1 || streams > 64)
-            throw UsageError("--comm-streams must be 1..64");
+            throw BadOptionValue("--comm-streams must be 1..64");
         cluster.commStreams = static_cast<std::int32_t>(streams);
     }
     if (cli.has("bandwidth-scale")) {
         const double scale = cli.decimal("bandwidth-scale", 1);
         if (!(scale > 0))
-            throw UsageError("--bandwidth-scale must be a positive number");
+            throw BadOptionValue("--bandwidth-scale must be a positive number");
         for (core::TopologyDim& dim : cluster.topology.dims)
             dim.bandwidthGBps *= scale;
     }
     if (cli.has("scale-out-bandwidth")) {
         const double gbps = cli.decimal("scale-out-bandwidth", 0);
         if (!(gbps > 0) || cluster.topology.dims.empty())
-            throw UsageError("--scale-out-bandwidth must be a positive number of GB/s");
-        cluster.topology.dims.back().bandwidthGBps = core::fromDecimalGBps(gbps);
+            throw BadOptionValue("--scale-out-bandwidth must be a positive number of GB/s");
+        if (!isFile && cluster.topology.dims.size() < 2)
+            // A preset of one node has no scale-out network: its one dimension is the node's own.
+            std::fprintf(stderr, "warning: %lld ranks fit in one node of %s; --scale-out-bandwidth changes nothing\n",
+                         static_cast<long long>(ranks), cluster.name.c_str());
+        else
+            cluster.topology.dims.back().bandwidthGBps = core::fromDecimalGBps(gbps);
     }
     return cluster;
 }

@@ -112,7 +112,7 @@ std::uint64_t CommandLine::number(const std::string& name, std::uint64_t fallbac
     const std::string& text = it->second;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), result);
     if (ec != std::errc() || end != text.data() + text.size())
-        throw UsageError("option --" + name + " expects a non-negative integer, got '" + text + "'");
+        throw BadOptionValue("option --" + name + " expects a non-negative integer, got '" + text + "'");
     return result;
 }
 
@@ -125,7 +125,7 @@ double CommandLine::decimal(const std::string& name, double fallback) const
     const std::string& text = it->second;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), result);
     if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(result))
-        throw UsageError("option --" + name + " expects a number, got '" + text + "'");
+        throw BadOptionValue("option --" + name + " expects a number, got '" + text + "'");
     return result;
 }
 

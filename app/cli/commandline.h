@@ -14,6 +14,14 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+/// A value an option can never take (not a number, out of its range, not one of its choices): a
+/// typo, never a combination that does not fit. A sweep refuses it instead of listing it as an
+/// infeasible point.
+class BadOptionValue : public UsageError {
+public:
+    using UsageError::UsageError;
+};
+
 /// One option of a subcommand.
 struct OptionSpec {
     std::string name;      ///< long name without dashes ("json")

@@ -103,7 +103,7 @@ int runEstimate(const std::vector<std::string>& arguments)
     core::OutputTransaction outputs;
     if (cli.has("trace")) {
         const std::size_t traceRanks = cli.number("trace-ranks", 256);
-        outputs.write(cli.value("trace"), core::chromeTraceJson(*result, workload, traceRanks));
+        outputs.write(cli.value("trace"), core::chromeTraceJson(*result, workload, traceRanks, &cluster));
     }
     if (cli.has("csv"))
         outputs.write(cli.value("csv"), core::breakdownCsv(*result));

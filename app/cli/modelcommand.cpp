@@ -113,7 +113,7 @@ std::int64_t positive(const CommandLine& cli, const std::string& name, std::int6
         return fallback;
     const std::uint64_t value = cli.number(name, 0);
     if (value < 1 || value > (1u << 30))
-        throw UsageError("--" + name + " must be a positive integer");
+        throw BadOptionValue("--" + name + " must be a positive integer");
     return static_cast<std::int64_t>(value);
 }
 
@@ -143,7 +143,7 @@ core::model::ParallelConfig strategyFromCli(const CommandLine& cli, core::model:
     if (cli.has("schedule")) {
         const auto s = parseSchedule(cli.value("schedule"));
         if (!s)
-            throw UsageError("--schedule must be gpipe, 1f1b or interleaved");
+            throw BadOptionValue("--schedule must be gpipe, 1f1b or interleaved");
         p.schedule = *s;
     }
     p.virtualStages = positive(cli, "virtual-stages", p.virtualStages);
@@ -155,13 +155,13 @@ core::model::ParallelConfig strategyFromCli(const CommandLine& cli, core::model:
     if (cli.has("zero")) {
         const auto z = parseZero(cli.value("zero"));
         if (!z)
-            throw UsageError("--zero must be 0, 1, 2, 3 or fsdp");
+            throw BadOptionValue("--zero must be 0, 1, 2, 3 or fsdp");
         p.zero = *z;
     }
     if (cli.has("recompute")) {
         const auto r = parseRecompute(cli.value("recompute"));
         if (!r)
-            throw UsageError("--recompute must be none, selective or full");
+            throw BadOptionValue("--recompute must be none, selective or full");
         p.recompute = *r;
     }
     if (cli.has("dtype")) {
@@ -171,7 +171,7 @@ core::model::ParallelConfig strategyFromCli(const CommandLine& cli, core::model:
         else if (d == "fp8")
             p.dtype = core::Precision::FP8;
         else
-            throw UsageError("--dtype must be bf16 or fp8");
+            throw BadOptionValue("--dtype must be bf16 or fp8");
     }
     if (cli.has("fp8-scaling")) {
         const std::string mode = cli.value("fp8-scaling");
@@ -180,12 +180,12 @@ core::model::ParallelConfig strategyFromCli(const CommandLine& cli, core::model:
         else if (mode == "current" || mode == "tensorwise")
             p.fp8Scaling = Fp8Scaling::Current;
         else
-            throw UsageError("--fp8-scaling must be delayed or current, not '" + mode + "'");
+            throw BadOptionValue("--fp8-scaling must be delayed or current, not '" + mode + "'");
     }
     if (cli.has("phase")) {
         const auto ph = parsePhase(cli.value("phase"));
         if (!ph)
-            throw UsageError("--phase must be train, prefill or decode");
+            throw BadOptionValue("--phase must be train, prefill or decode");
         p.phase = *ph;
         if (p.phase != Phase::Training && !cli.has("zero"))
             p.zero = ZeroStage::None;
@@ -219,7 +219,7 @@ core::model::ParallelConfig strategyFromCli(const CommandLine& cli, core::model:
         else if (name == "alltoall" || name == "all-to-all")
             p.moeDispatcher = MoeDispatcher::AllToAll;
         else
-            throw UsageError("--moe-dispatcher must be alltoall or hybrid-ep, not '" + name + "'");
+            throw BadOptionValue("--moe-dispatcher must be alltoall or hybrid-ep, not '" + name + "'");
     }
     if (cli.has("nvlink-domain"))
         p.nvlinkDomain = positive(cli, "nvlink-domain", 8);
@@ -378,7 +378,7 @@ int runModel(const std::vector<std::string>& arguments)
     const core::Cluster& cluster = evaluation.scenario.cluster;
     if (cli.has("trace")) {
         core::OutputTransaction outputs;
-        outputs.write(cli.value("trace"), core::chromeTraceJson(result, compiled.workload, 64));
+        outputs.write(cli.value("trace"), core::chromeTraceJson(result, compiled.workload, 64, &cluster));
         outputs.commit();
     }
     if (cli.has("json")) {
@@ -618,6 +618,8 @@ int runSweep(const std::vector<std::string>& arguments)
                 scenario.options.recordEvents = false;
                 scenarios.push_back(std::move(scenario));
                 scenarioRow.push_back(rows.size());
+            } catch (const BadOptionValue&) {
+                throw; // a typo in a swept value: no sweep to show
             } catch (const UsageError& e) {
                 row.evaluation.problem = e.what();
             }

@@ -44,7 +44,8 @@ void ExportActions::exportTrace()
         views::JobRunner::Kind::Export, tr("Writing %1…").arg(path),
         [this, evaluation, path](const core::JobControl&) -> std::function<void()> {
             try {
-                writeWhole(path, core::chromeTraceJson(*evaluation->result, evaluation->workload->workload, 256));
+                writeWhole(path, core::chromeTraceJson(*evaluation->result, evaluation->workload->workload, 256,
+                                                       &evaluation->scenario.cluster));
                 return [this, path] { Q_EMIT written(tr("Wrote %1").arg(path)); };
             } catch (const std::exception& e) {
                 const QString details = QString::fromStdString(e.what());

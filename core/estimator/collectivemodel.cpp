@@ -127,14 +127,22 @@ public:
     /// paid once for the collective (ncclLatency), not per message.
     double message(double bytes, std::int32_t hops, const Link& link) const
     {
-        if (m_protocol) {
-            double rate = link.bytesPerNs * m_protocol->bandwidthShare;
-            if (m_protocol->llLimit && m_llCapBytesPerNs > 0)
-                rate = std::min(rate, m_llCapBytesPerNs);
-            return bytes / rate;
-        }
+        if (m_protocol)
+            return transfer(bytes, link);
         const double t = hops * link.latencyNs + bytes / link.bytesPerNs;
         return m_astra ? std::floor(t) : t;
+    }
+
+    /// The time m bytes take on the wire of `link`, without latency: at B, or at the NCCL protocol's
+    /// share of it. A reduction streams beside this transfer (reductionBeyond).
+    double transfer(double bytes, const Link& link) const
+    {
+        if (!m_protocol)
+            return bytes / link.bytesPerNs;
+        double rate = link.bytesPerNs * m_protocol->bandwidthShare;
+        if (m_protocol->llLimit && m_llCapBytesPerNs > 0)
+            rate = std::min(rate, m_llCapBytesPerNs);
+        return bytes / rate;
     }
 
     /// Reducing m received bytes into the local buffer: 3 m / local memory bandwidth (two reads,
@@ -208,7 +216,7 @@ public:
             // T = steps (h L + m/B) + (steps + 1) ED + reductions max(0, T_red(m) - m/B) (ASTRA-sim:
             // + reductions T_red(m))
             r.timeNs = r.steps * message(m, link.neighbourHops, link) + (r.steps + 1) * ed +
-                       reductions * reductionBeyond(m / link.bytesPerNs, m);
+                       reductions * reductionBeyond(transfer(m, link), m);
             r.sentPerRank = r.steps * m;
             return r;
         }
@@ -265,7 +273,7 @@ public:
                     t += message(m, hopsAt(std::int64_t{1} << (s - 1)), link);
                     // ASTRA-sim charges the reduction only from the second step on.
                     if (!m_astra || s >= 2)
-                        t += reductionBeyond(m / link.bytesPerNs, m);
+                        t += reductionBeyond(transfer(m, link), m);
                     sent += m;
                     ++steps;
                 }
@@ -311,7 +319,7 @@ public:
             const std::int32_t depth = std::max(1, ceilLog2(n + 1) - 1);
             r.steps = 2 * depth;
             r.timeNs = 2 * depth * (message(c / 2, link.maxHops, link) + ed) +
-                       depth * reductionBeyond(c / 2 / link.bytesPerNs, c / 2) + ed;
+                       depth * reductionBeyond(transfer(c / 2, link), c / 2) + ed;
             r.sentPerRank = 2 * c;
             r.bytesOut = c;
             return r;
@@ -1126,12 +1134,15 @@ CollectiveCost CollectiveModel::collective(CollectiveKind kind, std::uint64_t by
                 return p.kind == CollectiveKind::AllReduce && p.dim > 0;
             });
             if (kind == CollectiveKind::AllReduce && plan.staged && span.nodes > 1 && acrossNodes) {
-                // NCCL's size class: the all-reduce's buffer in bytes / 64, log2.
-                const int logSize = bytes >= 64 ? log2i(static_cast<std::int64_t>(bytes / 64)) : 0;
+                // NCCL's correction by size class, log2(bytes / 64), applies to classes 0 to 22 and
+                // changes in steps at powers of two; interpolated here between the classes, so that
+                // a larger message never takes less time.
+                const double logSize = std::log2(std::max(1.0, static_cast<double>(bytes) / 64));
                 for (const NcclTree& tree : kNcclTrees) {
+                    const auto factor = [&tree](int k) { return k <= 22 ? tree.correction[k] : 1.0; };
+                    const int k = static_cast<int>(logSize);
                     const double share =
-                        tree.bandwidthShare *
-                        (logSize < static_cast<int>(tree.correction.size()) ? tree.correction[logSize] : 1.0);
+                        tree.bandwidthShare * (factor(k) + (logSize - k) * (factor(k + 1) - factor(k)));
                     const NcclProtocol asRing{tree.name, 0, 0, 0, 0, 0, share, tree.llLimit, false};
                     Plan priced = makePlan(m_cluster, kind, bytes, n, shape, &asRing, llCap);
                     double latency = tree.baseUs * 1000;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/estimator/estimateexport.h"
 
+#include "core/estimator/collectivemodel.h"
+
 #include <algorithm>
 #include <map>
 #include <string_view>
@@ -76,8 +78,21 @@ std::vector<OpTotal> topOps(const EstimateResult& result, const Workload& worklo
     return out;
 }
 
-std::string chromeTraceJson(const EstimateResult& result, const Workload& workload, std::size_t maxRanks)
+std::string chromeTraceJson(const EstimateResult& result, const Workload& workload, std::size_t maxRanks,
+                            const Cluster* cluster)
 {
+    // The protocol of each distinct collective (group, kind, bytes), found once.
+    std::map<std::tuple<const CommGroup*, CollectiveKind, std::uint64_t>, std::string> protocols;
+    const auto protocolOf = [&](std::size_t rank, const Op& op) -> const std::string& {
+        const CommGroup* group = workload.groupOf(rank, op);
+        auto [it, added] = protocols.try_emplace({group, op.collective, op.commBytes});
+        if (added && op.collective != CollectiveKind::CollectivePermute) {
+            std::vector<std::int32_t> members = workload.membersOf(rank, op);
+            std::sort(members.begin(), members.end());
+            it->second = CollectiveModel(*cluster).collective(op.collective, op.commBytes, members).protocol;
+        }
+        return it->second;
+    };
     const std::size_t ranks = std::min(result.ranks.size(), maxRanks);
     std::string out = "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
     bool first = true;
@@ -125,6 +140,9 @@ std::string chromeTraceJson(const EstimateResult& result, const Workload& worklo
             nlohmann::json args{{"op_id", op.id}};
             if (op.isCommunication()) {
                 args["comm_bytes"] = op.commBytes;
+                if (cluster && op.kind == OpKind::Collective)
+                    if (const std::string& protocol = protocolOf(r, op); !protocol.empty())
+                        args["protocol"] = protocol;
                 if (e->start > e->ready)
                     args["waited_us"] = (e->start - e->ready) * 1e6;
             } else {

@@ -25,9 +25,11 @@ std::vector<OpTotal> topOps(const EstimateResult& result, const Workload& worklo
 
 /// Perfetto / Chrome trace-event JSON: a process per rank (at most `maxRanks`, the lowest ones), a
 /// thread per stream, a slice per op (times in microseconds), and flow arrows joining the members of
-/// each collective instance and each send/recv pair.
+/// each collective instance and each send/recv pair. With the `cluster` the estimate ran on, each
+/// collective's slice names the NCCL protocol that priced it (args.protocol: "LL128", "Simple, tree";
+/// CollectiveCost::protocol) where one did.
 std::string chromeTraceJson(const EstimateResult& result, const Workload& workload,
-                            std::size_t maxRanks = static_cast<std::size_t>(-1));
+                            std::size_t maxRanks = static_cast<std::size_t>(-1), const Cluster* cluster = nullptr);
 
 /// CSV of the per-rank breakdown: rank,finish_s,compute_s,exposed_comm_s,idle_s,comm_s.
 std::string breakdownCsv(const EstimateResult& result);

@@ -10,6 +10,7 @@
 #include <array>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <numeric>
 
 #include <QJsonArray>
@@ -208,6 +209,7 @@ private Q_SLOTS:
     void ncclMeasuredBusBandwidth_data();
     void ncclMeasuredBusBandwidth();
     void ncclProtocolsByHand();
+    void ncclPricingIsMonotonic();
     void gpuAllToAllGoesStraightToEachPeer();
     void ringClosedForm_data();
     void ringClosedForm();
@@ -293,6 +295,36 @@ void TestEstimate::ncclMeasuredBusBandwidth()
     const double t = CollectiveModel(cluster).collective(k, size, iota(8)).duration;
     QVERIFY2(std::abs(t / measured - 1) < tolerance,
              qPrintable(QStringLiteral("%1 us vs %2 us measured").arg(t * 1e6).arg(measured * 1e6)));
+}
+
+void TestEstimate::ncclPricingIsMonotonic()
+{
+    // NCCL's pricing takes the fastest of several protocols and algorithms and corrects the tree
+    // by size class; whatever it picks, more bytes never take less time, and more bandwidth never
+    // more (a reduction streams beside the transfer at the protocol's rate, not the link's).
+    for (const std::int64_t ranks : {8, 16, 128}) {
+        const Cluster base = *clusterPreset("dgx-h100-ib", ranks);
+        std::vector<std::int32_t> members = iota(static_cast<std::int32_t>(ranks));
+        for (const CollectiveKind kind : {CollectiveKind::AllReduce, CollectiveKind::AllGather}) {
+            double previous = 0;
+            for (double e = 10; e <= 30; e += 0.125) {
+                const auto bytes = static_cast<std::uint64_t>(std::pow(2.0, e));
+                const double t = CollectiveModel(base).collective(kind, bytes, members).duration;
+                QVERIFY2(t >= previous, qPrintable(QStringLiteral("%1 ranks, %2 bytes").arg(ranks).arg(bytes)));
+                previous = t;
+                double slower = std::numeric_limits<double>::infinity();
+                for (const double scale : {0.5, 1.0, 2.0, 4.0, 8.0}) {
+                    Cluster scaled = base;
+                    for (TopologyDim& dim : scaled.topology.dims)
+                        dim.bandwidthGBps *= scale;
+                    const double s = CollectiveModel(scaled).collective(kind, bytes, members).duration;
+                    QVERIFY2(s <= slower,
+                             qPrintable(QStringLiteral("%1 ranks, %2 bytes, x%3").arg(ranks).arg(bytes).arg(scale)));
+                    slower = s;
+                }
+            }
+        }
+    }
 }
 
 void TestEstimate::ncclProtocolsByHand()
@@ -1521,6 +1553,19 @@ void TestEstimate::exports()
     QCOMPARE(slices, 8 * 30);
     QCOMPARE(flowStarts, 6); // 30 ops hold 6 all-reduces
     QCOMPARE(flowEnds, 6);
+    // Given the cluster, each collective's slice names the NCCL protocol that priced it.
+    const QJsonDocument priced =
+        QJsonDocument::fromJson(QByteArray::fromStdString(chromeTraceJson(*result, w, 8, &cluster)));
+    int withProtocol = 0;
+    for (const QJsonValue v : priced.object().value(QStringLiteral("traceEvents")).toArray()) {
+        const QJsonObject args = v.toObject().value(QStringLiteral("args")).toObject();
+        if (args.contains(QStringLiteral("protocol"))) {
+            QVERIFY(args.contains(QStringLiteral("comm_bytes")));
+            QVERIFY(!args.value(QStringLiteral("protocol")).toString().isEmpty());
+            ++withProtocol;
+        }
+    }
+    QCOMPARE(withProtocol, 8 * 6);
     const std::string csv = breakdownCsv(*result);
     QCOMPARE(std::count(csv.begin(), csv.end(), '\n'), 9l);
     QVERIFY(csv.starts_with("rank,finish_s,compute_s,exposed_comm_s,idle_s"));
