@@ -36,12 +36,14 @@ struct NodePreset {
 // all-reduce on Hopper (about 470 GB/s) is not modelled. NVSwitch latency 936.25 ns is ASTRA-sim's
 // validated HGX-H100 figure
 // (examples/network/analytical/HGX-H100-validated.yml). MI300X: 7 Infinity Fabric links of
-// 128 GB/s bidirectional each (AMD MI300X data sheet, 896 GB/s aggregate), modelled as a fully
-// connected dimension at 64 GB/s per link and direction. Scale-out: one NIC per GPU, HDR 200 Gb/s =
-// 25 GB/s or NDR/400GbE 400 Gb/s = 50 GB/s; the 2 us (InfiniBand) and 3 us (RoCE) end-to-end latencies
-// are typical measured figures, an assumption to adjust per site.
-// NCCL's LL protocol limit on the bus bandwidth inside one node, by GPU generation (NVIDIA/nccl
-// src/graph/tuning.cc at 5067397, llMaxBws: Ampere 87.7, Hopper 141, Blackwell 2 x 141 GB/s).
+// 128 GB/s bidirectional each (AMD MI300X data sheet, 896 GB/s aggregate): a fully connected
+// dimension at the 48 GB/s per link and direction that remain after CRC and protocol overhead (75%
+// of the 64 rated; AMD ROCm blog "Understanding RCCL Bandwidth and xGMI Performance on AMD Instinct
+// MI300X", 2025-03-02), a ring collective on all 7 links at once (collectivemodel.cpp). Scale-out: one NIC per GPU, HDR
+// 200 Gb/s = 25 GB/s or NDR/400GbE 400 Gb/s = 50 GB/s; the 2 us (InfiniBand) and 3 us (RoCE) end-to-end latencies are
+// typical measured figures, an assumption to adjust per site. NCCL's LL protocol limit on the bus bandwidth inside one
+// node, by GPU generation (NVIDIA/nccl src/graph/tuning.cc at 5067397, llMaxBws: Ampere 87.7, Hopper 141, Blackwell 2 x
+// 141 GB/s).
 constexpr double kNcclLlAmpere = 87.7;
 constexpr double kNcclLlHopper = 141.0;
 constexpr double kNcclLlBlackwell = 282.0;
@@ -58,7 +60,7 @@ constexpr NodePreset kNodePresets[] = {
     {"dgx-b200-ib", "8 x B200 per node on NVSwitch (NVLink5), NDR InfiniBand 400 Gb/s per GPU", "B200",
      TopologyKind::Switch, 721.8, 936.25, 50, 2000, kNcclLlBlackwell},
     {"mi300x-roce", "8 x MI300X per node, fully connected Infinity Fabric, RoCE 400 GbE per GPU", "MI300X",
-     TopologyKind::FullyConnected, 64, 1000, 50, 3000, 0},
+     TopologyKind::FullyConnected, 48, 1000, 50, 3000, 0},
 };
 
 SystemConfig defaultSystem()

@@ -213,10 +213,15 @@ public:
                 r.steps = n - 1;
                 break;
             }
+            // On a fully connected dimension NCCL and RCCL run a ring per link (as many channels as
+            // a GPU has links to its n - 1 peers, each ring entering and leaving every GPU through
+            // other links), so a step's m bytes leave on n - 1 links at once. ASTRA-sim sends each
+            // step's message over one link.
+            const double lanes = (!m_astra && link.kind == TopologyKind::FullyConnected) ? std::max(1, n - 1) : 1;
             // T = steps (h L + m/B) + (steps + 1) ED + reductions max(0, T_red(m) - m/B) (ASTRA-sim:
             // + reductions T_red(m))
-            r.timeNs = r.steps * message(m, link.neighbourHops, link) + (r.steps + 1) * ed +
-                       reductions * reductionBeyond(transfer(m, link), m);
+            r.timeNs = r.steps * message(m / lanes, link.neighbourHops, link) + (r.steps + 1) * ed +
+                       reductions * reductionBeyond(transfer(m / lanes, link), m);
             r.sentPerRank = r.steps * m;
             return r;
         }

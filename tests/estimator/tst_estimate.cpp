@@ -210,6 +210,7 @@ private Q_SLOTS:
     void ncclMeasuredBusBandwidth();
     void ncclProtocolsByHand();
     void ncclPricingIsMonotonic();
+    void fullyConnectedRingsUseEveryLink();
     void gpuAllToAllGoesStraightToEachPeer();
     void ringClosedForm_data();
     void ringClosedForm();
@@ -295,6 +296,23 @@ void TestEstimate::ncclMeasuredBusBandwidth()
     const double t = CollectiveModel(cluster).collective(k, size, iota(8)).duration;
     QVERIFY2(std::abs(t / measured - 1) < tolerance,
              qPrintable(QStringLiteral("%1 us vs %2 us measured").arg(t * 1e6).arg(measured * 1e6)));
+}
+
+void TestEstimate::fullyConnectedRingsUseEveryLink()
+{
+    // Eight MI300X on their Infinity Fabric mesh: RCCL runs a ring per link, so a large all-reduce
+    // moves at 7 links x 48 GB/s of bus bandwidth, not at one link's. ASTRA-sim's ring uses one.
+    const Cluster mesh = *clusterPreset("mi300x-roce", 8);
+    const double link = mesh.topology.dims[0].bandwidthBytesPerSecond();
+    QVERIFY(std::abs(link / 48e9 - 1) < 1e-9);
+    const double bytes = 1073741824.0;
+    const double t = CollectiveModel(mesh).collective(CollectiveKind::AllReduce, 1073741824, iota(8)).duration;
+    const double busbw = 2 * bytes * 7 / 8 / t;
+    QVERIFY2(std::abs(busbw / (7 * link) - 1) < 0.02, qPrintable(QString::number(busbw / 1e9)));
+    Cluster astra = mesh;
+    astra.model = CostModel::AstraSim;
+    const double one = CollectiveModel(astra).collective(CollectiveKind::AllReduce, 1073741824, iota(8)).duration;
+    QVERIFY2(std::abs(2 * bytes * 7 / 8 / one / link - 1) < 0.02, qPrintable(QString::number(one)));
 }
 
 void TestEstimate::ncclPricingIsMonotonic()
