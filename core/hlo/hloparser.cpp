@@ -13,6 +13,58 @@
 namespace flint::core::hlo {
 namespace {
 
+/// Elementwise opcodes whose operands all have the result's dimensions (XLA's shape inference:
+/// binary and unary elementwise operations; not select or clamp, which take scalars, nor
+/// bitcast-convert, which may change the last dimension).
+bool sameDimensionsOpcode(std::string_view opcode)
+{
+    static constexpr std::string_view kOpcodes[] = {"add",
+                                                    "subtract",
+                                                    "multiply",
+                                                    "divide",
+                                                    "maximum",
+                                                    "minimum",
+                                                    "power",
+                                                    "remainder",
+                                                    "atan2",
+                                                    "and",
+                                                    "or",
+                                                    "xor",
+                                                    "compare",
+                                                    "shift-left",
+                                                    "shift-right-arithmetic",
+                                                    "shift-right-logical",
+                                                    "complex",
+                                                    "abs",
+                                                    "negate",
+                                                    "exponential",
+                                                    "exponential-minus-one",
+                                                    "log",
+                                                    "log-plus-one",
+                                                    "sqrt",
+                                                    "rsqrt",
+                                                    "cbrt",
+                                                    "tanh",
+                                                    "tan",
+                                                    "logistic",
+                                                    "cosine",
+                                                    "sine",
+                                                    "floor",
+                                                    "ceil",
+                                                    "sign",
+                                                    "not",
+                                                    "round-nearest-afz",
+                                                    "round-nearest-even",
+                                                    "is-finite",
+                                                    "erf",
+                                                    "popcnt",
+                                                    "count-leading-zeros",
+                                                    "real",
+                                                    "imag",
+                                                    "convert"};
+    return std::find(std::begin(kOpcodes), std::end(kOpcodes), opcode) != std::end(kOpcodes);
+}
+
 bool isNameChar(char c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
@@ -827,9 +879,23 @@ private:
                                         std::string(name) + "' is not defined there");
             return it->second;
         };
-        for (auto& [index, names] : operandNames)
-            for (const auto& [name, position] : names)
-                computation.instructions[index].operands.push_back(resolve(name, position));
+        for (auto& [index, names] : operandNames) {
+            Instruction& instruction = computation.instructions[index];
+            for (const auto& [name, position] : names) {
+                instruction.operands.push_back(resolve(name, position));
+                // Elementwise operands have the result's dimensions (broadcasts are explicit in HLO):
+                // a file that says otherwise is not what a compiler wrote, and its costs would be
+                // the result's, silently.
+                const Shape& operand = computation.instructions[instruction.operands.back()].shape;
+                if (sameDimensionsOpcode(instruction.opcode) && instruction.shape.isArray() && operand.isArray() &&
+                    operand.dims != instruction.shape.dims)
+                    m_in.fail(position, "expected an operand of " + instruction.opcode +
+                                            " with the dimensions of its "
+                                            "result " +
+                                            instruction.shape.toString() + ", '" + std::string(name) + "' is " +
+                                            operand.toString());
+            }
+        }
         for (auto& [index, names] : predecessorNames)
             for (const auto& [name, position] : names)
                 computation.instructions[index].controlPredecessors.push_back(resolve(name, position));

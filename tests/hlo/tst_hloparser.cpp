@@ -249,6 +249,15 @@ void TestHloParser::badInput_data()
     QTest::newRow("duplicate_name")
         << QStringLiteral("HloModule m\nENTRY e {\n  p = f32[] parameter(0)\n  p = f32[] parameter(1)\n}\n") << 4
         << QStringLiteral("defined twice");
+    // Elementwise operands have the result's dimensions (only dimensions: a compare's result is pred,
+    // a convert's another type).
+    QTest::newRow("elementwise_shapes_differ")
+        << QStringLiteral("HloModule m\nENTRY e {\n  p = f32[16] parameter(0)\n  q = f32[8] parameter(1)\n"
+                          "  ROOT r = f32[16] add(p, q)\n}\n")
+        << 5 << QStringLiteral("expected an operand of add with the dimensions of its result f32[16], 'q' is f32[8]");
+    QTest::newRow("unary_shape_differs")
+        << QStringLiteral("HloModule m\nENTRY e {\n  p = f32[2,3] parameter(0)\n  ROOT r = bf16[3,2] convert(p)\n}\n")
+        << 4 << QStringLiteral("'p' is f32[2,3]");
 }
 
 void TestHloParser::badInput()
