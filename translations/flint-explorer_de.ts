@@ -1100,7 +1100,7 @@ auf %2</translation>
     <name>flint::views::CommMatrixPage</name>
     <message>
         <source>Aggregate by node</source>
-        <translation>Nach Knoten zusammenfassen</translation>
+        <translation>Je Knoten</translation>
     </message>
     <message>
         <source>Show the traffic of one collective kind</source>
@@ -1168,7 +1168,7 @@ auf %2</translation>
     </message>
     <message>
         <source>Difference from baseline</source>
-        <translation>Differenz zur Basislinie</translation>
+        <translation>Differenz zur Basis</translation>
     </message>
     <message>
         <source>Colour each cell by its change from the pinned baseline: red where this estimate moves more bytes (or link time), blue where it moves fewer</source>
@@ -1547,7 +1547,7 @@ auf %2</translation>
     </message>
     <message>
         <source>Reshard after forward</source>
-        <translation>Parameter nach dem Vorwärtslauf wieder verteilen</translation>
+        <translation>Nach Vorwärtslauf neu verteilen</translation>
     </message>
     <message>
         <source>ZeRO-3 (FSDP): free each layer&apos;s gathered parameters after its forward pass and gather them again for its backward pass</source>

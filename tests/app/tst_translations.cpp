@@ -2,15 +2,18 @@
 // The explorer's translations: the committed .ts files are complete and keep every placeholder,
 // they hold exactly the strings lupdate finds in the code today, and the real window shows them.
 #include "app/explorer/mainwindow.h"
+#include "app/explorer/session.h"
 #include "app/explorer/translations.h"
 
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QMenu>
 #include <QMenuBar>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSet>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -155,6 +158,8 @@ private Q_SLOTS:
     void languageFromLocale();
     void windowIsTranslated_data();
     void windowIsTranslated();
+    void windowFitsASmallScreen_data();
+    void windowFitsASmallScreen();
 };
 
 void TestTranslations::initTestCase()
@@ -318,10 +323,9 @@ void TestTranslations::windowIsTranslated()
         }
         QCOMPARE(tabTitles, tabs);
         // --tab matches these, whatever the language.
-        QCOMPARE(tabNames,
-                 (QStringList{QStringLiteral("graph"), QStringLiteral("timeline"), QStringLiteral("communication"),
-                              QStringLiteral("charts"), QStringLiteral("ops"), QStringLiteral("validation"),
-                              QStringLiteral("sweep")}));
+        QCOMPARE(tabNames, (QStringList{QStringLiteral("graph"), QStringLiteral("timeline"),
+                                        QStringLiteral("communication"), QStringLiteral("charts"),
+                                        QStringLiteral("ops"), QStringLiteral("validation"), QStringLiteral("sweep")}));
         QMenu* file = window.menuBar()->actions().value(0)->menu();
         QVERIFY(file);
         QCOMPARE(file->actions().value(0)->text(), open);
@@ -348,6 +352,38 @@ void TestTranslations::windowIsTranslated()
     app::MainWindow english;
     QCOMPARE(english.menuBar()->actions().value(0)->text(), QStringLiteral("&File"));
     QCOMPARE(english.tabs()->tabText(1), QStringLiteral("Timeline"));
+}
+
+void TestTranslations::windowFitsASmallScreen_data()
+{
+    QTest::addColumn<QString>("language");
+    QTest::newRow("en") << QString();
+    QTest::newRow("de") << QStringLiteral("de");
+    QTest::newRow("zh_CN") << QStringLiteral("zh_CN");
+}
+
+void TestTranslations::windowFitsASmallScreen()
+{
+    // The explorer opens at 1,280 x 820 and must be able to: no panel's labels may push the
+    // window's minimum width beyond a small laptop screen, in any language, with the default model
+    // estimated and every panel filled.
+    QFETCH(QString, language);
+    const app::Translations translations{language.isEmpty() ? QLocale(QLocale::English) : QLocale(language)};
+    app::MainWindow window;
+    window.show();
+    QSignalSpy estimated(&window.session(), &app::Session::estimateAvailable);
+    window.openDefaultModel();
+    QVERIFY(estimated.wait(60000));
+    QStringList widths;
+    for (QDockWidget* dock : window.findChildren<QDockWidget*>())
+        widths << dock->objectName() + QStringLiteral(" ") + QString::number(dock->minimumSizeHint().width());
+    widths << QStringLiteral("central ") + QString::number(window.centralWidget()->minimumSizeHint().width());
+    for (int i = 0; i < window.tabs()->count(); ++i)
+        widths << window.tabs()->widget(i)->objectName() + QStringLiteral(" ") +
+                      QString::number(window.tabs()->widget(i)->minimumSizeHint().width());
+    const int minimum = window.minimumSizeHint().width();
+    QVERIFY2(minimum <= 1280,
+             qPrintable(QString::number(minimum) + QStringLiteral(": ") + widths.join(QStringLiteral(", "))));
 }
 
 QTEST_MAIN(TestTranslations)
