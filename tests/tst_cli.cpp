@@ -467,6 +467,13 @@ void TestCli::builtinModels()
     QVERIFY(figures.value(QStringLiteral("step_time_s")).toDouble() > 0);
     QVERIFY(figures.value(QStringLiteral("mfu")).toDouble() > 0.01 &&
             figures.value(QStringLiteral("mfu")).toDouble() < 1);
+    // Under ASTRA-sim's conventions the text says so in its first line.
+    run = flintCli({QStringLiteral("model"), QStringLiteral("estimate"), QStringLiteral("llama3-8b"),
+                    QStringLiteral("--ranks"), QStringLiteral("4"), QStringLiteral("--global-batch"),
+                    QStringLiteral("4"), QStringLiteral("--seq-len"), QStringLiteral("512"),
+                    QStringLiteral("--cost-model"), QStringLiteral("astrasim")});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.out.split('\n').value(0).contains("ASTRA-sim cost model"), run.out.constData());
     // The blocks it compiles, as StableHLO files that flint inspect reads.
     QTemporaryDir dir;
     run = flintCli({QStringLiteral("model"), QStringLiteral("emit"), QStringLiteral("llama3-8b"),

@@ -390,8 +390,10 @@ int runModel(const std::vector<std::string>& arguments)
                     figures.memoryBytes, figures.memoryCapacity, figures.outOfMemory ? "true" : "false");
         return ExitSuccess;
     }
-    std::printf("%s on %zu x %s (%s): %s\n", model.title.c_str(), compiled.workload.rankCount(),
-                cluster.device.name.c_str(), cluster.topology.describe().c_str(), parallel.describe().c_str());
+    std::printf("%s on %zu x %s (%s%s): %s\n", model.title.c_str(), compiled.workload.rankCount(),
+                cluster.device.name.c_str(), cluster.topology.describe().c_str(),
+                cluster.model == core::CostModel::AstraSim ? ", ASTRA-sim cost model" : "",
+                parallel.describe().c_str());
     for (const std::string& w : evaluation.workload->warnings)
         std::fprintf(stderr, "warning: %s\n", w.c_str());
     std::fputs(figuresText(compiled, figures).c_str(), stdout);
