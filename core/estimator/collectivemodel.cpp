@@ -1068,6 +1068,76 @@ double ncclLatency(const NcclProtocol& protocol, CollectiveKind kind, const Plan
     return t;
 }
 
+/// The fastest way NCCL moves a ring collective (Cluster::nccl): each protocol over the ring and,
+/// for an all-reduce across nodes, over NCCL's tree, as NCCL's tuning picks among them.
+struct NcclChoice {
+    Plan plan;
+    std::string protocol;
+    double latencyNs = 0;
+    double durationNs = std::numeric_limits<double>::infinity();
+};
+
+NcclChoice ncclChoice(const Cluster& cluster, CollectiveKind kind, std::uint64_t bytes, std::int64_t n,
+                      const GroupShape& shape)
+{
+    const NodeSpan span = nodeSpan(shape);
+    const double llCap = span.nodes > 2    ? kNcclLlManyNodesGBps
+                         : span.nodes == 2 ? kNcclLlTwoNodesGBps
+                                           : cluster.nccl.llMaxBusBandwidthGBps;
+    const std::int32_t active = std::max(1, cluster.system.activeChunksPerDimension);
+    NcclChoice best;
+    const auto consider = [&best, active](Plan&& plan, std::string protocol, double latency) {
+        std::vector<std::pair<int, double>> phases;
+        for (const CollectivePhase& p : plan.phases)
+            phases.emplace_back(p.dim, p.time);
+        const double t = latency + pipeline(phases, plan.chunks, active);
+        if (t < best.durationNs)
+            best = {std::move(plan), std::move(protocol), latency, t};
+    };
+    for (const NcclProtocol& protocol : kNcclProtocols) {
+        Plan priced = makePlan(cluster, kind, bytes, n, shape, &protocol, llCap);
+        const double latency = ncclLatency(protocol, kind, priced, shape, span);
+        consider(std::move(priced), protocol.name, latency);
+    }
+    // Across nodes NCCL may all-reduce with its tree: latency in log2 of the nodes, not in their
+    // number, for a little less bandwidth. The phases inside the nodes stay as they are (NCCL's
+    // chain there takes as many steps); the all-reduce between nodes becomes the tree: 2 c at the
+    // tree's bandwidth, 2 log2(nodes) steps.
+    const bool acrossNodes =
+        std::any_of(best.plan.phases.begin(), best.plan.phases.end(),
+                    [](const CollectivePhase& p) { return p.kind == CollectiveKind::AllReduce && p.dim > 0; });
+    if (kind != CollectiveKind::AllReduce || !best.plan.staged || span.nodes <= 1 || !acrossNodes)
+        return best;
+    // NCCL's correction by size class, log2(bytes / 64), applies to classes 0 to 22 and changes in
+    // steps at powers of two; interpolated here between the classes, so that a larger message
+    // never takes less time.
+    const double logSize = std::log2(std::max(1.0, static_cast<double>(bytes) / 64));
+    const int k = static_cast<int>(logSize);
+    for (const NcclTree& tree : kNcclTrees) {
+        const auto factor = [&tree](int size) {
+            return size <= 22 ? tree.correction[static_cast<std::size_t>(size)] : 1.0;
+        };
+        const double share = tree.bandwidthShare * (factor(k) + (logSize - k) * (factor(k + 1) - factor(k)));
+        const NcclProtocol asRing{tree.name, 0, 0, 0, 0, 0, share, tree.llLimit, false};
+        Plan priced = makePlan(cluster, kind, bytes, n, shape, &asRing, llCap);
+        double latency = tree.baseUs * 1000;
+        for (CollectivePhase& p : priced.phases) {
+            const Link& link = shape.links[static_cast<std::size_t>(p.dim)];
+            if (p.kind == CollectiveKind::AllReduce && p.dim > 0) {
+                // The ring's 2 (n-1)/n c becomes the tree's 2 c.
+                p.time *= static_cast<double>(p.npus) / std::max(1, p.npus - 1);
+                p.steps = 2 * std::max(1, log2i(p.npus));
+                p.algorithm = CollectiveAlgorithm::DoubleBinaryTree;
+                latency += p.steps * std::max(tree.netStepUs * 1000, link.latencyNs);
+            } else {
+                latency += p.steps * std::max(tree.nvlinkStepUs * 1000, link.latencyNs);
+            }
+        }
+        consider(std::move(priced), std::string(tree.name) + ", tree", latency);
+    }
+    return best;
+}
+
 /// Takes per-member end times in ns (empty: the model did not apply) as the collective's
 /// duration, keeping them per member only when they differ.
 void applyMemberEnds(std::vector<double> ends, CollectiveCost& cost)
@@ -1111,71 +1181,11 @@ CollectiveCost CollectiveModel::collective(CollectiveKind kind, std::uint64_t by
             timeline.emplace_back(p.dim, p.time);
         cost.duration = pipeline(timeline, plan.chunks, std::max(1, system.activeChunksPerDimension)) / kNsPerSecond;
         if (ncclPrices(m_cluster, kind, plan)) {
-            // The protocol NCCL would pick: the one that finishes first.
-            const NodeSpan span = nodeSpan(shape);
-            const double llCap = span.nodes > 2    ? kNcclLlManyNodesGBps
-                                 : span.nodes == 2 ? kNcclLlTwoNodesGBps
-                                                   : m_cluster.nccl.llMaxBusBandwidthGBps;
-            double best = std::numeric_limits<double>::infinity();
-            for (const NcclProtocol& protocol : kNcclProtocols) {
-                Plan priced = makePlan(m_cluster, kind, bytes, n, shape, &protocol, llCap);
-                std::vector<std::pair<int, double>> steps;
-                for (const CollectivePhase& p : priced.phases)
-                    steps.emplace_back(p.dim, p.time);
-                const double latency = ncclLatency(protocol, kind, priced, shape, span);
-                const double t = latency + pipeline(steps, priced.chunks, std::max(1, system.activeChunksPerDimension));
-                if (t < best) {
-                    best = t;
-                    plan = std::move(priced);
-                    cost.protocol = protocol.name;
-                    cost.protocolLatency = latency / kNsPerSecond;
-                }
-            }
-            // Across nodes NCCL may all-reduce with its tree: latency in log2 of the nodes, not in
-            // their number, for a little less bandwidth. The phases inside the nodes stay as they
-            // are (NCCL's chain there takes as many steps); the all-reduce between nodes becomes the
-            // tree: 2 c at the tree's bandwidth, 2 log2(nodes) steps.
-            const bool acrossNodes = std::any_of(plan.phases.begin(), plan.phases.end(), [](const CollectivePhase& p) {
-                return p.kind == CollectiveKind::AllReduce && p.dim > 0;
-            });
-            if (kind == CollectiveKind::AllReduce && plan.staged && span.nodes > 1 && acrossNodes) {
-                // NCCL's correction by size class, log2(bytes / 64), applies to classes 0 to 22 and
-                // changes in steps at powers of two; interpolated here between the classes, so that
-                // a larger message never takes less time.
-                const double logSize = std::log2(std::max(1.0, static_cast<double>(bytes) / 64));
-                for (const NcclTree& tree : kNcclTrees) {
-                    const auto factor = [&tree](int k) { return k <= 22 ? tree.correction[k] : 1.0; };
-                    const int k = static_cast<int>(logSize);
-                    const double share =
-                        tree.bandwidthShare * (factor(k) + (logSize - k) * (factor(k + 1) - factor(k)));
-                    const NcclProtocol asRing{tree.name, 0, 0, 0, 0, 0, share, tree.llLimit, false};
-                    Plan priced = makePlan(m_cluster, kind, bytes, n, shape, &asRing, llCap);
-                    double latency = tree.baseUs * 1000;
-                    std::vector<std::pair<int, double>> steps;
-                    for (CollectivePhase& p : priced.phases) {
-                        const Link& link = shape.links[static_cast<std::size_t>(p.dim)];
-                        if (p.kind == CollectiveKind::AllReduce && p.dim > 0) {
-                            // The ring's 2 (n-1)/n c becomes the tree's 2 c.
-                            p.time *= static_cast<double>(p.npus) / std::max(1, p.npus - 1);
-                            p.steps = 2 * std::max(1, log2i(p.npus));
-                            p.algorithm = CollectiveAlgorithm::DoubleBinaryTree;
-                            latency += p.steps * std::max(tree.netStepUs * 1000, link.latencyNs);
-                        } else {
-                            latency += p.steps * std::max(tree.nvlinkStepUs * 1000, link.latencyNs);
-                        }
-                        steps.emplace_back(p.dim, p.time);
-                    }
-                    const double t =
-                        latency + pipeline(steps, priced.chunks, std::max(1, system.activeChunksPerDimension));
-                    if (t < best) {
-                        best = t;
-                        plan = std::move(priced);
-                        cost.protocol = std::string(tree.name) + ", tree";
-                        cost.protocolLatency = latency / kNsPerSecond;
-                    }
-                }
-            }
-            cost.duration = best / kNsPerSecond;
+            NcclChoice choice = ncclChoice(m_cluster, kind, bytes, n, shape);
+            plan = std::move(choice.plan);
+            cost.protocol = std::move(choice.protocol);
+            cost.protocolLatency = choice.latencyNs / kNsPerSecond;
+            cost.duration = choice.durationNs / kNsPerSecond;
         }
         if (plan.staged && m_cluster.model == CostModel::AstraSim && kind == CollectiveKind::AllReduce &&
             plan.phases.size() == 1 && plan.phases[0].algorithm == CollectiveAlgorithm::DoubleBinaryTree &&
