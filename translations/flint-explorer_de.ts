@@ -1342,17 +1342,17 @@ auf %2</translation>
         <translation>Nach Name, Art oder Bereich filtern</translation>
     </message>
     <message numerus="yes">
-        <source>%n op(s) of rank %1</source>
+        <source>%Ln op(s) of rank %1</source>
         <translation>
-            <numerusform>%n Op von Rang %1</numerusform>
-            <numerusform>%n Ops von Rang %1</numerusform>
+            <numerusform>%Ln Op von Rang %1</numerusform>
+            <numerusform>%Ln Ops von Rang %1</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <source>%1 of %n op(s) of rank %2</source>
+        <source>%1 of %Ln op(s) of rank %2</source>
         <translation>
-            <numerusform>%1 von %n Op von Rang %2</numerusform>
-            <numerusform>%1 von %n Ops von Rang %2</numerusform>
+            <numerusform>%1 von %Ln Op von Rang %2</numerusform>
+            <numerusform>%1 von %Ln Ops von Rang %2</numerusform>
         </translation>
     </message>
 </context>

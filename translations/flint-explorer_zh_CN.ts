@@ -1332,15 +1332,15 @@ on %2</source>
         <translation>按名称、类型或作用域筛选</translation>
     </message>
     <message numerus="yes">
-        <source>%n op(s) of rank %1</source>
+        <source>%Ln op(s) of rank %1</source>
         <translation>
-            <numerusform>rank %1 的 %n 个算子</numerusform>
+            <numerusform>rank %1 的 %Ln 个算子</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <source>%1 of %n op(s) of rank %2</source>
+        <source>%1 of %Ln op(s) of rank %2</source>
         <translation>
-            <numerusform>rank %2 的 %n 个算子中的 %1 个</numerusform>
+            <numerusform>rank %2 的 %Ln 个算子中的 %1 个</numerusform>
         </translation>
     </message>
 </context>

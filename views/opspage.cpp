@@ -8,6 +8,7 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -164,8 +165,10 @@ void OpsPage::updateCount()
 {
     const int all = m_model->rowCount();
     const int shown = m_proxy->rowCount();
-    m_count->setText(shown == all ? tr("%n op(s) of rank %1", nullptr, all).arg(m_model->rank())
-                                  : tr("%1 of %n op(s) of rank %2", nullptr, all).arg(shown).arg(m_model->rank()));
+    m_count->setText(
+        shown == all
+            ? tr("%Ln op(s) of rank %1", nullptr, all).arg(m_model->rank())
+            : tr("%1 of %Ln op(s) of rank %2", nullptr, all).arg(QLocale().toString(shown)).arg(m_model->rank()));
 }
 
 } // namespace flint::views

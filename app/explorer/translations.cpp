@@ -11,6 +11,27 @@ namespace {
 const QString kResourceFolder = QStringLiteral(":/i18n");
 const QString kPrefix = QStringLiteral("flint-explorer_");
 
+/// English plural forms for the source texts themselves: "(s)" and "(es)" become the plural ending
+/// when the count is not 1 and vanish when it is. Qt substitutes %n afterwards, and leaves plural
+/// forms to a translation, of which English, the source language, has none.
+class EnglishPlurals final : public QTranslator {
+public:
+    using QTranslator::QTranslator;
+    bool isEmpty() const override { return false; }
+    QString translate(const char*, const char* source, const char*, int n) const override
+    {
+        if (n < 0 || !source)
+            return {};
+        QString text = QString::fromUtf8(source);
+        if (!text.contains(QStringLiteral("(s)")) && !text.contains(QStringLiteral("(es)")))
+            return {};
+        const bool one = n == 1;
+        text.replace(QStringLiteral("(es)"), one ? QString() : QStringLiteral("es"));
+        text.replace(QStringLiteral("(s)"), one ? QString() : QStringLiteral("s"));
+        return text;
+    }
+};
+
 } // namespace
 
 Translations::Translations(const QLocale& locale)
@@ -38,18 +59,26 @@ Translations::Translations(const QLocale& locale)
         if (!m_language.isEmpty())
             break;
     }
-    if (m_language.isEmpty())
+    if (m_language.isEmpty()) {
+        m_englishPlurals = std::make_unique<EnglishPlurals>();
+        QCoreApplication::installTranslator(m_englishPlurals.get());
         return;
+    }
     if (m_explorer.load(kPrefix + m_language, kResourceFolder))
         m_explorerInstalled = QCoreApplication::installTranslator(&m_explorer);
     if (m_qt.load(QStringLiteral("qtbase_") + m_language, QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
         m_qtInstalled = QCoreApplication::installTranslator(&m_qt);
-    if (!m_explorerInstalled)
+    if (!m_explorerInstalled) {
         m_language.clear();
+        m_englishPlurals = std::make_unique<EnglishPlurals>();
+        QCoreApplication::installTranslator(m_englishPlurals.get());
+    }
 }
 
 Translations::~Translations()
 {
+    if (m_englishPlurals)
+        QCoreApplication::removeTranslator(m_englishPlurals.get());
     if (m_qtInstalled)
         QCoreApplication::removeTranslator(&m_qt);
     if (m_explorerInstalled)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <memory>
+
 #include <QLocale>
 #include <QString>
 #include <QTranslator>
@@ -10,8 +12,9 @@ namespace flint::app {
 /// The explorer's translators for one locale, installed while this object lives: ours from the
 /// resources embedded at build time (":/i18n/flint-explorer_<lang>.qm") and Qt's own qtbase
 /// strings (dialog buttons, --help) from QLibraryInfo's translations folder when that file exists.
-/// English is the source language: a locale whose preferred UI language is English loads nothing.
-/// Construct on the GUI thread after the QCoreApplication.
+/// English is the source language: a locale whose preferred UI language is English loads no file,
+/// only the English plural forms of the counted texts ("%n rank(s)" -> "1 rank", "8 ranks"), which
+/// Qt leaves to a translation. Construct on the GUI thread after the QCoreApplication.
 class Translations {
 public:
     explicit Translations(const QLocale& locale);
@@ -28,6 +31,7 @@ public:
     static QStringList available();
 
 private:
+    std::unique_ptr<QTranslator> m_englishPlurals;
     QTranslator m_explorer;
     QTranslator m_qt;
     QString m_language;

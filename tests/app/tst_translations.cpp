@@ -158,6 +158,7 @@ private Q_SLOTS:
     void languageFromLocale();
     void windowIsTranslated_data();
     void windowIsTranslated();
+    void englishCountsTakeTheirPlural();
     void windowFitsASmallScreen_data();
     void windowFitsASmallScreen();
 };
@@ -352,6 +353,20 @@ void TestTranslations::windowIsTranslated()
     app::MainWindow english;
     QCOMPARE(english.menuBar()->actions().value(0)->text(), QStringLiteral("&File"));
     QCOMPARE(english.tabs()->tabText(1), QStringLiteral("Timeline"));
+}
+
+void TestTranslations::englishCountsTakeTheirPlural()
+{
+    // Qt leaves "%n rank(s)" to a translation; in English, the source language, the explorer makes
+    // the plural itself.
+    const app::Translations english{QLocale(QLocale::English)};
+    QCOMPARE(english.language(), QString());
+    const auto say = [](const char* text, int n) { return QCoreApplication::translate("ctx", text, nullptr, n); };
+    QCOMPARE(say("%n rank(s)", 1), QStringLiteral("1 rank"));
+    QCOMPARE(say("%n rank(s)", 1024), QStringLiteral("1024 ranks"));
+    QCOMPARE(say("%Ln microbatch(es) of %1", 96), QStringLiteral("96 microbatches of %1"));
+    QCOMPARE(say("%Ln microbatch(es) of %1", 1), QStringLiteral("1 microbatch of %1"));
+    QCOMPARE(say("Open a file", -1), QStringLiteral("Open a file"));
 }
 
 void TestTranslations::windowFitsASmallScreen_data()
