@@ -52,6 +52,7 @@ ParallelismPanel::ParallelismPanel(QWidget* parent)
     layout->addLayout(modelRow);
 
     auto* form = new QFormLayout;
+    m_form = form;
     m_ranks = new QLabel(this);
     m_tp = degree(this, 1024, tr("Tensor parallelism: Megatron column/row-parallel matmuls"));
     m_pp = degree(this, 1024, tr("Pipeline stages"));
@@ -343,6 +344,10 @@ void ParallelismPanel::setActive(bool active, const QString& why)
     for (QWidget* child : findChildren<QWidget*>())
         if (child != m_figures && child != m_problems && child != m_model && child != m_openFile)
             child->setEnabled(active);
+    // Without a built-in model the strategy's rows would show a default (1 GPU, global batch 4) as
+    // if it were the open workload's: they are hidden until a model is chosen.
+    for (int row = 0; row < m_form->rowCount(); ++row)
+        m_form->setRowVisible(row, active);
     if (active) {
         enableDependentControls();
         updateRanks();

@@ -10,6 +10,7 @@
 QT_BEGIN_NAMESPACE
 class QCheckBox;
 class QComboBox;
+class QFormLayout;
 class QLabel;
 class QSpinBox;
 class QTimer;
@@ -67,6 +68,7 @@ private:
 
     std::vector<core::model::TransformerConfig> m_models;
     QComboBox* m_model = nullptr;
+    QFormLayout* m_form = nullptr;
     QLabel* m_ranks = nullptr;
     QSpinBox* m_tp = nullptr;
     QSpinBox* m_pp = nullptr;

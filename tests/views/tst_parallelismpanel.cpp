@@ -90,12 +90,17 @@ void TestParallelismPanel::aFileFixesTheParallelism()
     QVERIFY(model->isEnabled());
     QCOMPARE(model->currentIndex(), -1); // no model shown as if it were open
     QCOMPARE(panel.figures(), QStringLiteral("fixed by the file"));
+    // The strategy's rows are hidden: a default (1 GPU, global batch 4) is not the file's.
+    panel.show();
+    QVERIFY(!spin(panel, "tp")->isVisible());
+    QVERIFY(!spin(panel, "globalBatch")->isVisible());
     QTest::qWait(3 * views::ParallelismPanel::kDebounceMs);
     QCOMPARE(changed.count(), 0);
     // Active again (a model opened): the controls return, FSDP-only ones only with ZeRO-3.
     panel.setStrategy(llama8b(), ParallelConfig{});
     panel.setActive(true);
     QVERIFY(spin(panel, "tp")->isEnabled());
+    QVERIFY(spin(panel, "tp")->isVisible());
     QVERIFY(!spin(panel, "hsdpShard")->isEnabled());
     QVERIFY(!panel.findChild<QCheckBox*>(QStringLiteral("reshardAfterForward"))->isEnabled());
 }
