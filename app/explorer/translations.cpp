@@ -59,20 +59,22 @@ Translations::Translations(const QLocale& locale)
         if (!m_language.isEmpty())
             break;
     }
-    if (m_language.isEmpty()) {
+    // English, asked for or fallen back to: the source texts with their plural forms.
+    const auto english = [this] {
+        m_language.clear();
         m_englishPlurals = std::make_unique<EnglishPlurals>();
         QCoreApplication::installTranslator(m_englishPlurals.get());
+    };
+    if (m_language.isEmpty()) {
+        english();
         return;
     }
     if (m_explorer.load(kPrefix + m_language, kResourceFolder))
         m_explorerInstalled = QCoreApplication::installTranslator(&m_explorer);
     if (m_qt.load(QStringLiteral("qtbase_") + m_language, QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
         m_qtInstalled = QCoreApplication::installTranslator(&m_qt);
-    if (!m_explorerInstalled) {
-        m_language.clear();
-        m_englishPlurals = std::make_unique<EnglishPlurals>();
-        QCoreApplication::installTranslator(m_englishPlurals.get());
-    }
+    if (!m_explorerInstalled)
+        english();
 }
 
 Translations::~Translations()
