@@ -1176,16 +1176,18 @@ CollectiveCost CollectiveModel::collective(CollectiveKind kind, std::uint64_t by
         cost.chunkBytes = plan.chunk;
         cost.staged = plan.staged;
         cost.note = plan.note;
-        std::vector<std::pair<int, double>> timeline;
-        for (const CollectivePhase& p : plan.phases)
-            timeline.emplace_back(p.dim, p.time);
-        cost.duration = pipeline(timeline, plan.chunks, std::max(1, system.activeChunksPerDimension)) / kNsPerSecond;
         if (ncclPrices(m_cluster, kind, plan)) {
             NcclChoice choice = ncclChoice(m_cluster, kind, bytes, n, shape);
             plan = std::move(choice.plan);
             cost.protocol = std::move(choice.protocol);
             cost.protocolLatency = choice.latencyNs / kNsPerSecond;
             cost.duration = choice.durationNs / kNsPerSecond;
+        } else {
+            std::vector<std::pair<int, double>> timeline;
+            for (const CollectivePhase& p : plan.phases)
+                timeline.emplace_back(p.dim, p.time);
+            cost.duration =
+                pipeline(timeline, plan.chunks, std::max(1, system.activeChunksPerDimension)) / kNsPerSecond;
         }
         if (plan.staged && m_cluster.model == CostModel::AstraSim && kind == CollectiveKind::AllReduce &&
             plan.phases.size() == 1 && plan.phases[0].algorithm == CollectiveAlgorithm::DoubleBinaryTree &&

@@ -3,6 +3,7 @@
 
 #include "core/error.h"
 #include "core/fileio.h"
+#include "core/hlo/hlocost.h"
 
 #include <algorithm>
 #include <charconv>
@@ -13,56 +14,12 @@
 namespace flint::core::hlo {
 namespace {
 
-/// Elementwise opcodes whose operands all have the result's dimensions (XLA's shape inference:
-/// binary and unary elementwise operations; not select or clamp, which take scalars, nor
-/// bitcast-convert, which may change the last dimension).
+/// Elementwise opcodes whose operands all have the result's dimensions (XLA's shape inference):
+/// the cost model's elementwise, transcendental and map opcodes (hlocost.h), but select and clamp,
+/// which may take scalars.
 bool sameDimensionsOpcode(std::string_view opcode)
 {
-    static constexpr std::string_view kOpcodes[] = {"add",
-                                                    "subtract",
-                                                    "multiply",
-                                                    "divide",
-                                                    "maximum",
-                                                    "minimum",
-                                                    "power",
-                                                    "remainder",
-                                                    "atan2",
-                                                    "and",
-                                                    "or",
-                                                    "xor",
-                                                    "compare",
-                                                    "shift-left",
-                                                    "shift-right-arithmetic",
-                                                    "shift-right-logical",
-                                                    "complex",
-                                                    "abs",
-                                                    "negate",
-                                                    "exponential",
-                                                    "exponential-minus-one",
-                                                    "log",
-                                                    "log-plus-one",
-                                                    "sqrt",
-                                                    "rsqrt",
-                                                    "cbrt",
-                                                    "tanh",
-                                                    "tan",
-                                                    "logistic",
-                                                    "cosine",
-                                                    "sine",
-                                                    "floor",
-                                                    "ceil",
-                                                    "sign",
-                                                    "not",
-                                                    "round-nearest-afz",
-                                                    "round-nearest-even",
-                                                    "is-finite",
-                                                    "erf",
-                                                    "popcnt",
-                                                    "count-leading-zeros",
-                                                    "real",
-                                                    "imag",
-                                                    "convert"};
-    return std::find(std::begin(kOpcodes), std::end(kOpcodes), opcode) != std::end(kOpcodes);
+    return isElementwiseOpcode(opcode) && opcode != "select" && opcode != "clamp";
 }
 
 bool isNameChar(char c)
@@ -881,19 +838,17 @@ private:
         };
         for (auto& [index, names] : operandNames) {
             Instruction& instruction = computation.instructions[index];
+            // Elementwise operands have the result's dimensions (broadcasts are explicit in HLO): a
+            // file that says otherwise is not what a compiler wrote, and its costs would be the
+            // result's, silently.
+            const bool sameDimensions = instruction.shape.isArray() && sameDimensionsOpcode(instruction.opcode);
             for (const auto& [name, position] : names) {
                 instruction.operands.push_back(resolve(name, position));
-                // Elementwise operands have the result's dimensions (broadcasts are explicit in HLO):
-                // a file that says otherwise is not what a compiler wrote, and its costs would be
-                // the result's, silently.
                 const Shape& operand = computation.instructions[instruction.operands.back()].shape;
-                if (sameDimensionsOpcode(instruction.opcode) && instruction.shape.isArray() && operand.isArray() &&
-                    operand.dims != instruction.shape.dims)
+                if (sameDimensions && operand.isArray() && operand.dims != instruction.shape.dims)
                     m_in.fail(position, "expected an operand of " + instruction.opcode +
-                                            " with the dimensions of its "
-                                            "result " +
-                                            instruction.shape.toString() + ", '" + std::string(name) + "' is " +
-                                            operand.toString());
+                                            " with the dimensions of its result " + instruction.shape.toString() +
+                                            ", '" + std::string(name) + "' is " + operand.toString());
             }
         }
         for (auto& [index, names] : predecessorNames)
