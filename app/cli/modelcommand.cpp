@@ -82,6 +82,11 @@ std::vector<OptionSpec> withStrategyOptions(std::vector<OptionSpec> own)
          {},
          "accumulate and reduce data-parallel gradients in bf16, not fp32 (Megatron-Core's grad_reduce_in_fp32 "
          "= False, as Megatron-Bridge's performance recipes set it)"},
+        {"adam-param-remainders",
+         0,
+         {},
+         "keep of each fp32 master weight only the 16 bits its bf16 weight lacks: 10 bytes of Adam state a "
+         "parameter, not 12 (NeMo's distributed Adam, store_param_remainders)"},
         {"moe-dispatcher", 0, "NAME",
          "how routed tokens reach their experts: alltoall (default: a copy per expert, NCCL all-to-all) or "
          "hybrid-ep (once per NVLink domain over the network, once per GPU over NVLink: Megatron-Core's flex "
@@ -212,6 +217,8 @@ core::model::ParallelConfig strategyFromCli(const CommandLine& cli, core::model:
         p.hsdpShard = positive(cli, "hsdp-shard", 1);
     if (cli.has("bf16-grad-reduce"))
         p.gradReduceFp32 = false;
+    if (cli.has("adam-param-remainders"))
+        p.adamParamRemainders = true;
     if (cli.has("moe-dispatcher")) {
         const std::string name = cli.value("moe-dispatcher");
         if (name == "hybrid-ep" || name == "hybridep" || name == "deepep")

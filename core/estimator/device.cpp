@@ -23,6 +23,18 @@ DeviceSpec make(std::string name, std::string title, std::string source, double 
     return d;
 }
 
+constexpr double kMiB = 1024.0 * 1024.0;
+
+/// The device memory its driver reports (nvidia-smi's total, rocm-smi's VRAM total), in bytes: what
+/// the frameworks allocate from. HBM stacks hold powers of two, so a datasheet's "80 GB" is about 80
+/// GiB, not 80e9 bytes (7% more); the CUDA context, NCCL's buffers and the allocator's fragmentation
+/// take part of it, which the memory estimate does not model (docs/models.md).
+DeviceSpec withVisibleMemory(DeviceSpec d, double bytes)
+{
+    d.memoryCapacity = bytes;
+    return d;
+}
+
 /// `bf16` and `fp8`: measured fractions of the dense BF16 and FP8 peaks (0: none measured).
 DeviceSpec withMatmulEfficiency(DeviceSpec d, double bf16, double fp8, const char* source,
                                 GemmFamily gemm = GemmFamily::None)
@@ -133,34 +145,45 @@ std::vector<DeviceSpec> makePresets()
         // frameworks behind those rows (unfused kernels of eager PyTorch, communication kernels
         // sharing the SMs) are missing from the model; until they are modelled the A100 keeps the
         // compute model's default.
-        make("A100", "NVIDIA A100 SXM4 80GB", "NVIDIA A100 datasheet (SXM 80GB)", 19.5, 19.5, 156, 312, 312, 0, 2039,
-             80),
+        // nvidia-smi reports 81,920 MiB on an A100-SXM4-80GB.
+        withVisibleMemory(make("A100", "NVIDIA A100 SXM4 80GB", "NVIDIA A100 datasheet (SXM 80GB)", 19.5, 19.5, 156,
+                               312, 312, 0, 2039, 80),
+                          81920 * kMiB),
         // NVIDIA H100 Tensor Core GPU datasheet, SXM column: FP64 Tensor Core 67, FP32 67, TF32 989*,
         // BF16/FP16 1,979*, FP8 3,958* (* with sparsity); HBM3 3.35 TB/s, 80 GB.
-        withSustainedMatmul(withHopperAttention(withMatmulEfficiency(
-                                make("H100", "NVIDIA H100 SXM5 80GB", "NVIDIA H100 datasheet (SXM)", 67, 67, 494.5,
-                                     989.5, 989.5, 1979, 3350, 80),
-                                794.5 / 989.5, 1402.6 / 1979, kMamfSource, GemmFamily::Sm90)),
-                            kHopperSustainedBf16, kHopperSustainedFp8),
+        // nvidia-smi reports 81,559 MiB on an H100 80GB HBM3.
+        withVisibleMemory(withSustainedMatmul(withHopperAttention(withMatmulEfficiency(
+                                                  make("H100", "NVIDIA H100 SXM5 80GB", "NVIDIA H100 datasheet (SXM)",
+                                                       67, 67, 494.5, 989.5, 989.5, 1979, 3350, 80),
+                                                  794.5 / 989.5, 1402.6 / 1979, kMamfSource, GemmFamily::Sm90)),
+                                              kHopperSustainedBf16, kHopperSustainedFp8),
+                          81559 * kMiB),
         // NVIDIA H200 Tensor Core GPU datasheet, SXM column: compute as H100 SXM; HBM3e 4.8 TB/s, 141 GB.
-        withSustainedMatmul(withHopperAttention(withMatmulEfficiency(
-                                make("H200", "NVIDIA H200 SXM 141GB", "NVIDIA H200 datasheet (SXM)", 67, 67, 494.5,
-                                     989.5, 989.5, 1979, 4800, 141),
-                                794.5 / 989.5, 1453.4 / 1979, kMamfSource, GemmFamily::Sm90)),
-                            kHopperSustainedBf16, kHopperSustainedFp8),
+        // nvidia-smi reports 143,771 MiB on an H200.
+        withVisibleMemory(withSustainedMatmul(withHopperAttention(withMatmulEfficiency(
+                                                  make("H200", "NVIDIA H200 SXM 141GB", "NVIDIA H200 datasheet (SXM)",
+                                                       67, 67, 494.5, 989.5, 989.5, 1979, 4800, 141),
+                                                  794.5 / 989.5, 1453.4 / 1979, kMamfSource, GemmFamily::Sm90)),
+                                              kHopperSustainedBf16, kHopperSustainedFp8),
+                          143771 * kMiB),
         // NVIDIA HGX B200 specifications, 8-GPU figures divided by 8: FP64 296 TF -> 37, FP32 600 TF -> 75,
         // TF32 18 PF* -> 1,125, BF16/FP16 36 PF* -> 2,250, FP8 72 PF* -> 4,500 (* sparse, halved);
         // HBM3e 64 TB/s -> 8 TB/s and 1,440 GB -> 180 GB per GPU.
-        withSustainedMatmul(
-            withMatmulEfficiency(make("B200", "NVIDIA B200 (HGX)", "NVIDIA HGX B200 specifications (per GPU)", 37, 75,
-                                      1125, 2250, 2250, 4500, 8000, 180),
-                                 1745.0 / 2250, 3432.5 / 4500, kMamfSource, GemmFamily::Sm100),
-            1456.3 / 1770.9, 2795.7 / 3435.2),
+        // nvidia-smi reports 183,359 MiB on a B200.
+        withVisibleMemory(
+            withSustainedMatmul(
+                withMatmulEfficiency(make("B200", "NVIDIA B200 (HGX)", "NVIDIA HGX B200 specifications (per GPU)", 37,
+                                          75, 1125, 2250, 2250, 4500, 8000, 180),
+                                     1745.0 / 2250, 3432.5 / 4500, kMamfSource, GemmFamily::Sm100),
+                1456.3 / 1770.9, 2795.7 / 3435.2),
+            183359 * kMiB),
         // AMD Instinct MI300X data sheet: FP64 matrix 163.4, FP32 163.4, TF32 653.7, BF16/FP16 1,307.4,
         // FP8 2,614.9 TFLOP/s (dense); HBM3 5.3 TB/s, 192 GB.
-        withMatmulEfficiency(make("MI300X", "AMD Instinct MI300X", "AMD Instinct MI300X data sheet", 163.4, 163.4,
-                                  653.7, 1307.4, 1307.4, 2614.9, 5300, 192),
-                             668.4 / 1307.4, 0, kMamfSource, GemmFamily::Gfx942),
+        // rocm-smi reports a VRAM total of 205,822,885,888 bytes on an MI300X.
+        withVisibleMemory(withMatmulEfficiency(make("MI300X", "AMD Instinct MI300X", "AMD Instinct MI300X data sheet",
+                                                    163.4, 163.4, 653.7, 1307.4, 1307.4, 2614.9, 5300, 192),
+                                               668.4 / 1307.4, 0, kMamfSource, GemmFamily::Gfx942),
+                          205822885888.0),
         // Google Cloud TPU v5p documentation (system architecture): 459 TFLOP/s BF16, 918 TOPS INT8,
         // HBM 95 GB at 2,765 GB/s. No FP64/FP32/FP8 figures: those fall back to BF16 (XLA runs f32
         // matmuls as bf16 passes), which is optimistic for f32.

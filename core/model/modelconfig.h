@@ -187,6 +187,11 @@ struct ParallelConfig {
     /// bf16: half the bytes in the gradient buffers and on the wire (Megatron-Bridge's performance
     /// recipes: set_*_common_configs set grad_reduce_in_fp32 = False).
     bool gradReduceFp32 = true;
+    /// Mixed-precision Adam keeps of each fp32 master weight only the 16 bits its bf16 weight lacks
+    /// (Apex DistributedFusedAdam's store_param_remainders, NeMo 2.0's default for bf16 training with
+    /// its distributed Adam; Transformer Engine's FusedAdam option): 10 bytes of optimizer state a
+    /// parameter instead of 12. Memory only: the update reads and writes the same bytes.
+    bool adamParamRemainders = false;
     /// The token dispatcher of a mixture of experts with EP > 1.
     MoeDispatcher moeDispatcher = MoeDispatcher::AllToAll;
     /// Ranks that share one NVLink domain, the fabric HybridEP forwards tokens over after the network

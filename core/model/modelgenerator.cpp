@@ -8,6 +8,7 @@
 #include "core/model/modelgenerator.h"
 
 #include <charconv>
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <sstream>
@@ -361,10 +362,14 @@ struct Shape {
         if (mesh.tp > 1 && p.sequenceParallel && p.phase != Phase::Decode)
             actSeq.push_back("tp");
         dataAxes = concat(batch, seq);
-        // ZeRO shards over one shard group: every batch axis but HSDP's replica axis.
+        // ZeRO shards over one shard group: every batch axis but HSDP's replica axis, and "cp",
+        // whose ranks hold the same parameters: Megatron-Core's distributed optimizer shards over
+        // its data-parallel-with-context-parallel group (megatron/core/optimizer/__init__.py,
+        // intra_dp_cp_group), PyTorch FSDP with context parallelism over dp_shard x cp (torchtitan).
         for (const std::string& axis : batch)
             if (axis != "dpr")
                 zeroAxes.push_back(axis);
+        zeroAxes.insert(zeroAxes.end(), seq.begin(), seq.end());
         fp8 = p.dtype == Precision::FP8;
         currentScaling = fp8 && p.fp8Scaling == Fp8Scaling::Current;
     }
@@ -1677,10 +1682,10 @@ std::string gradientSyncBlock(const Shape& sh, Block block, bool moe)
             const Value g = e.partialArg(expert ? "d_expert_parameters" : "d_parameters", flat.shape, flat.whole,
                                          partial, gradType);
             // Reduce-scatter inside the shard group; under HSDP the shard is then all-reduced across
-            // the replica groups (and over "cp", whose partial sums no shard group spans).
+            // the replica groups (the partial sums' axes that no shard group spans).
             Axes pending;
             for (const std::string& axis : partial)
-                if (axis == "dpr" || axis == "cp")
+                if (std::find(shard.back().begin(), shard.back().end(), axis) == shard.back().end())
                     pending.push_back(axis);
             const std::string what =
                 std::string(fsdp ? "fsdp" : "zero") + (expert ? "/reduce_scatter_experts" : "/reduce_scatter");

@@ -234,6 +234,8 @@ std::string ParallelConfig::describe() const
             text += ", eager kernels";
         if (dp > 1 && !gradReduceFp32)
             text += ", bf16 gradient reduction";
+        if (adamParamRemainders)
+            text += ", Adam master weights as remainders";
     } else {
         text += ", " + std::string(displayName(phase)) + ", batch " + number(effectiveGlobalBatch());
     }
@@ -476,10 +478,12 @@ MemoryBreakdown memoryPerRank(const TransformerConfig& model, const ParallelConf
         if (stage == parallel.pp - 1)
             dense += (model.tiedEmbeddings && stage == 0 ? 0.0 : table) + h;
         const double params = dense + experts;
-        // Replicas of a dense parameter: DP; of an expert: DP / EP. ZeRO shards over all of them, or
-        // under hybrid sharding over one shard group (HSDP needs EP 1).
+        // Replicas of a dense parameter: DP x CP; of an expert: DP / EP (EP excludes CP). ZeRO shards
+        // over all of them, or under hybrid sharding over one shard group (HSDP needs EP 1) and CP:
+        // Megatron-Core's distributed optimizer shards over data and context parallel ranks
+        // together, as PyTorch FSDP does over dp_shard x cp.
         const double shardDp = static_cast<double>(parallel.shardGroup());
-        const double denseShards = parallel.zero == ZeroStage::None ? 1.0 : shardDp;
+        const double denseShards = parallel.zero == ZeroStage::None ? 1.0 : shardDp * static_cast<double>(parallel.cp);
         const double expertShards = parallel.zero == ZeroStage::None ? 1.0 : shardDp / ep;
         MemoryBreakdown m;
         m.weights = weightBytes *
@@ -501,7 +505,7 @@ MemoryBreakdown memoryPerRank(const TransformerConfig& model, const ParallelConf
             const bool shardGrads = parallel.zero >= ZeroStage::Gradients;
             m.gradients = (parallel.gradReduceFp32 ? 4.0 : 2.0) *
                           (shardGrads ? dense / denseShards + experts / expertShards : params);
-            m.optimizer = 12 * (dense / denseShards + experts / expertShards);
+            m.optimizer = (parallel.adamParamRemainders ? 10 : 12) * (dense / denseShards + experts / expertShards);
             const std::vector<PipelineStep> order = pipelineOrder(
                 parallel.schedule, parallel.pp, parallel.virtualStages, parallel.microbatches(), stage, true);
             const double inFlight = static_cast<double>(peakChunksInFlight(order));

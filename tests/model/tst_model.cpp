@@ -549,6 +549,57 @@ private Q_SLOTS:
         QVERIFY(has(validateStrategy(tiny, p).front().message, "HSDP"));
     }
 
+    void zeroShardsOverDataAndContextParallelRanks()
+    {
+        // DP 2 x CP 2: the context-parallel ranks hold the same parameters, so ZeRO shards over all
+        // four (Megatron-Core's distributed optimizer over its dp-cp group, FSDP over dp_shard x cp):
+        // per layer one fp32 reduce-scatter of the whole flat gradient (786,944 elements) over the
+        // four ranks, no all-reduce over "cp"; ZeRO-3 gathers over the same four.
+        const TransformerConfig tiny = tinyModel();
+        for (const ZeroStage zero : {ZeroStage::OptimizerState, ZeroStage::Parameters}) {
+            ParallelConfig p;
+            p.dp = 2;
+            p.cp = 2;
+            p.globalBatch = 2;
+            p.zero = zero;
+            QVERIFY(validateStrategy(tiny, p).empty());
+            ModelCompiler compiler;
+            const CompiledModel c = compiler.compile(tiny, p);
+            QCOMPARE(c.workload.validate(), std::string());
+            std::size_t scatters = 0;
+            for (const Op& op : c.workload.programOf(0).ops) {
+                if (op.kind != OpKind::Collective || !has(op.scope, "/layer 0/") ||
+                    !(has(op.scope, "zero/") || has(op.scope, "fsdp/")))
+                    continue;
+                QCOMPARE(c.workload.membersOf(0, op).size(), std::size_t{4});
+                QVERIFY2(op.collective != CollectiveKind::AllReduce, op.scope.c_str());
+                if (op.collective == CollectiveKind::ReduceScatter) {
+                    QCOMPARE(op.commBytes, std::uint64_t{786'944 * 4});
+                    ++scatters;
+                }
+            }
+            QCOMPARE(scatters, std::size_t{1});
+            // The optimizer state per rank is that of four shards, as on DP 4 without CP.
+            ParallelConfig four = p;
+            four.dp = 4;
+            four.cp = 1;
+            four.globalBatch = 4;
+            QCOMPARE(memoryPerRank(tiny, p).optimizer, memoryPerRank(tiny, four).optimizer);
+        }
+    }
+
+    void adamParamRemaindersKeepTenBytesOfState()
+    {
+        // 786,944 parameters a layer of the tiny model: Adam's fp32 master weight, two moments (12
+        // bytes a parameter), or with the master as the 16-bit remainder of the bf16 weight, 10.
+        const TransformerConfig tiny = tinyModel();
+        ParallelConfig p;
+        const double full = memoryPerRank(tiny, p).optimizer;
+        p.adamParamRemainders = true;
+        QCOMPARE(memoryPerRank(tiny, p).optimizer, full * 10 / 12);
+        QVERIFY(has(p.describe(), "remainders"));
+    }
+
     void tensorAndSequenceParallelCollectives()
     {
         // TP 2 x DP 2, sequence parallel, one microbatch: per layer forward 2 all-gathers of the
