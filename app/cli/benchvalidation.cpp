@@ -227,6 +227,22 @@ void appendNemoRows(std::vector<Row>& rows)
                     "dgx-h100-ib", Metric::TokensPerGpu, 12273});
     rows.push_back({nemoTable + ", Llama 3 70B", *core::model::findModel("llama3-70b"),
                     nemo(64, 128, 1, 8192, 4, 4, 2, 5, true), "dgx-h100-ib", Metric::TokensPerGpu, 1524});
+    // Gradients synchronised in bf16: NVIDIA's H100 FP8 example runs of the same commit set
+    // +training.model.optim.grad_sync_dtype=bf16 for GPT-3 5B, 20B (TP 2, MBS 2, as in the table) and
+    // 175B, Llama 2 7B, 13B and 70B, Llama 3 8B and 70B (NeMo-Framework-Launcher
+    // examples/training/{gpt,llama}/h100/*_fp8*.sh at 7316a8d), and Nemotron 340B's configuration does
+    // (launcher_scripts/conf/training/nemotron/nemotron_340b.yaml: optim.grad_sync_dtype: bf16);
+    // Nemotron 8B's and 22B's examples leave NeMo's default (Apex DistributedFusedAdam: fp32). NeMo's
+    // distributed Adam keeps the fp32 master weights as 16-bit remainders beside the bf16 weights
+    // (nemo/collections/nlp/models/language_modeling/megatron_base_model.py at v2.0.0, the release of
+    // NeMo 24.07: store_param_remainders when the optimizer is fp32 and the model bf16).
+    for (Row& row : rows) {
+        if (row.source.rfind(nemoTable, 0) != 0)
+            continue;
+        row.parallel.adamParamRemainders = true;
+        if (row.source.find("Nemotron 8B") == std::string::npos && row.source.find("Nemotron 22B") == std::string::npos)
+            row.parallel.gradReduceFp32 = false;
+    }
     // The same table two years on: NeMo 26.04.01 (NVIDIA-NeMo/Megatron-Bridge,
     // docs/performance-summary-archive.md at 067f987), the two DGX H100 FP8 pre-training rows of dense
     // models we have built in (Megatron-Core with Transformer Engine; no FSDP; recomputation not
@@ -274,6 +290,18 @@ void appendNemoRows(std::vector<Row>& rows)
     qwen3Parallel.overlapParamGather = true;
     rows.push_back(
         {bridgeTable + ", Qwen3 30B-A3B, EP 16", qwen3, qwen3Parallel, "dgx-h100-ib", Metric::TokensPerGpu, 8960});
+    // Blackwell: the dense DGX B200 rows of NeMo 25.11 (Megatron-Bridge docs/performance-summary-archive.md
+    // at 5776a6d, "25.11 NeMo Container", FP8-CS) with the recipes of that commit
+    // (scripts/performance/configs/llama/llama3{,1}_workload_base_configs.py): Llama 3 8B on 8 GPUs,
+    // microbatch 2, full-iteration CUDA graphs; Llama 3.1 405B on 128 GPUs, TP 4, PP 8, CP 2, VP 8 with
+    // userbuffers' TP overlap (llama31_llm_pretrain.py: userbuffers_fp8_b200_h16384_tp4_cp2_mbs1_seqlen8192).
+    // The same common settings as the 26.04.01 rows (bf16 gradient reduction, fused cross entropy,
+    // current scaling). DGX B200: NVLink 5 and 400 Gb/s InfiniBand per GPU (`dgx-b200-ib`).
+    const std::string blackwellTable = "NeMo 25.11 performance summary, DGX B200 FP8";
+    rows.push_back({blackwellTable + ", Llama 3 8B", *core::model::findModel("llama3-8b"),
+                    bridge(nemo(8, 128, 2, 8192, 1, 1, 1, 1)), "dgx-b200-ib", Metric::TokensPerGpu, 30624});
+    rows.push_back({blackwellTable + ", Llama 3.1 405B", *core::model::findModel("llama3-405b"),
+                    bridge(nemo(128, 64, 1, 8192, 4, 8, 2, 8, true)), "dgx-b200-ib", Metric::TokensPerGpu, 661});
 }
 
 /// Megatron-Core's weak scaling on H100 (NVIDIA/Megatron-LM README, "Training Speed and
@@ -487,6 +515,9 @@ std::vector<Row> publishedRows(bool quick)
     const auto fsdp = [](std::int64_t gpus, std::int64_t localBatch, core::model::Recompute recompute) {
         ParallelConfig p = fsdpRun(gpus, localBatch, 1, recompute);
         p.eagerKernels = true;
+        // Its loss: F.cross_entropy on the fp32 logits the model returns (train.py and model.py at
+        // 157a12c; that code also keeps the logits through the backward pass, 4 bytes a logit more).
+        p.torchCrossEntropy = true;
         return p;
     };
     const std::string titan = "torchtitan FSDP2, 64 A100";
@@ -530,6 +561,51 @@ double estimateMetric(const Row& row, const engine::Evaluation& evaluation)
     return 0;
 }
 
+/// A published peak of memory per GPU for a configuration we represent.
+struct MemoryRow {
+    std::string source;
+    TransformerConfig model;
+    ParallelConfig parallel;
+    double measuredGiB;
+};
+
+/// torchtitan's Llama 3.1 benchmarks on H100 (pytorch/torchtitan, benchmarks/llama3_h100_202412_torchtitan.md,
+/// torchtitan 9dec370 of 2024-12-26): the "Memory(GiB)" column is torch.cuda.max_memory_reserved, the
+/// caching allocator's peak (torchtitan/metrics.py: max_reserved_gib), the maximum over the GPUs. The
+/// tables whose activation checkpointing we represent: full (Tables 2 and 4); Tables 1 and 3 use
+/// torchtitan's per-op selective policy, Tables 5 and 6 FSDP with PP, which we do not model. All with
+/// torch.compile of each transformer block and torchao's Float8 linears (dynamic tensor-wise
+/// scaling: our current scaling), FSDP2 over dp_shard x cp, bf16 parameters and fp32 gradient
+/// reduction, the loss as eager F.cross_entropy on upcast logits (train.py), and no gradient
+/// accumulation (a local batch is one microbatch). Their throughput is not compared: the GPUs ran at a
+/// 500 W power limit whose clocks the source does not give.
+std::vector<MemoryRow> publishedMemoryRows()
+{
+    const auto titan = [](std::int64_t fsdp, std::int64_t tp, std::int64_t cp, std::int64_t localBatch,
+                          std::int64_t seq) {
+        ParallelConfig p = fsdpRun(fsdp, localBatch, 1, core::model::Recompute::Full);
+        p.tp = tp;
+        p.cp = cp;
+        p.sequenceParallel = tp > 1;
+        p.seqLen = seq;
+        p.dtype = core::Precision::FP8;
+        p.fp8Scaling = core::model::Fp8Scaling::Current;
+        p.torchCrossEntropy = true;
+        return p;
+    };
+    const TransformerConfig& l8 = *core::model::findModel("llama3-8b");
+    const std::string table2 = "torchtitan 2024-12, Table 2, Llama 3.1 8B, FSDP + CP, full AC, Float8";
+    std::vector<MemoryRow> rows = {
+        {table2 + ", FSDP 8, CP 1, 32,768 tokens", l8, titan(8, 1, 1, 1, 32768), 83.9},
+        {table2 + ", FSDP 4, CP 2, 65,536 tokens", l8, titan(4, 1, 2, 1, 65536), 84.2},
+        {table2 + ", FSDP 2, CP 4, 131,072 tokens", l8, titan(2, 1, 4, 1, 131072), 84.0},
+        {table2 + ", FSDP 1, CP 8, 262,144 tokens", l8, titan(1, 1, 8, 1, 262144), 84.5},
+    };
+    rows.push_back({"torchtitan 2024-12, Table 4, Llama 3.1 70B, FSDP 32 x TP 8, full AC, Float8",
+                    *core::model::findModel("llama3-70b"), titan(32, 8, 1, 16, 8192), 71.9});
+    return rows;
+}
+
 int runValidation(const std::vector<std::string>& arguments)
 {
     CommandLine cli(
@@ -560,8 +636,9 @@ int runValidation(const std::vector<std::string>& arguments)
     core::model::ModelCompiler compiler;
     double sumAbs = 0;
     std::map<std::string, std::vector<double>> bySource; // the source's name before its first comma
-    std::printf("%-74s %6s  %-34s %9s %9s %8s %8s  %s\n", "source", "GPUs", "strategy", "measured", "estimate", "error",
-                "time", "unit");
+    std::size_t overCapacity = 0;
+    std::printf("%-74s %6s  %-34s %9s %9s %8s %8s %9s  %s\n", "source", "GPUs", "strategy", "measured", "estimate",
+                "error", "time", "memory", "unit");
     for (const Row& row : rows) {
         const auto start = BenchClock::now();
         engine::Scenario scenario;
@@ -593,9 +670,14 @@ int runValidation(const std::vector<std::string>& arguments)
                                ? "TFLOP/s per GPU"
                            : row.metric == Metric::TokensPerGpu ? "tokens/s per GPU"
                                                                 : "% MFU";
-        std::printf("%-74s %6lld  %-34s %9.1f %9.1f %+7.1f%% %7.1fs  %s\n", row.source.c_str(),
+        // Each run was measured, so it fitted its GPUs: a memory estimate above the device's capacity
+        // is an error of the memory model (a one-sided check; the sources publish no peak memory).
+        const bool fits = !evaluation.figures || !evaluation.figures->outOfMemory;
+        overCapacity += fits ? 0 : 1;
+        const double memoryGiB = evaluation.figures ? evaluation.figures->memoryBytes / (1024.0 * 1024 * 1024) : 0;
+        std::printf("%-74s %6lld  %-34s %9.1f %9.1f %+7.1f%% %7.1fs %5.1f GiB%s  %s\n", row.source.c_str(),
                     static_cast<long long>(row.parallel.ranks()), strategy, row.measured, estimated, 100 * error,
-                    secondsSince(start), unit);
+                    secondsSince(start), memoryGiB, fits ? " " : "!", unit);
         std::fflush(stdout);
     }
     for (const auto& [study, errors] : bySource)
@@ -603,6 +685,31 @@ int runValidation(const std::vector<std::string>& arguments)
                     100 * std::accumulate(errors.begin(), errors.end(), 0.0) / static_cast<double>(errors.size()));
     std::printf("mean absolute percentage error over %zu rows: %.1f%%\n", rows.size(),
                 100 * sumAbs / static_cast<double>(rows.size()));
+    std::printf("measured runs whose estimated memory per GPU exceeds the device's capacity (marked !): %zu of %zu\n",
+                overCapacity, rows.size());
+
+    // Published peaks of memory per GPU (the memory estimate alone: no step is estimated).
+    std::printf("\n%-84s %6s  %-34s %9s %9s %8s\n", "memory per GPU: source", "GPUs", "strategy", "measured",
+                "estimate", "error");
+    double memoryAbs = 0;
+    const std::vector<MemoryRow> memoryRows = publishedMemoryRows();
+    for (const MemoryRow& row : memoryRows) {
+        if (const auto problems = core::model::validateStrategy(row.model, row.parallel); !problems.empty())
+            throw core::InputError("validation row", row.source + ": " + problems.front().message);
+        const double estimated =
+            core::model::memoryPerRank(row.model, row.parallel).total() / (1024.0 * 1024.0 * 1024.0);
+        const double error = (estimated - row.measuredGiB) / row.measuredGiB;
+        memoryAbs += std::abs(error);
+        char strategy[64];
+        std::snprintf(strategy, sizeof strategy, "TP%lld DP%lld%s, gbs %lld", static_cast<long long>(row.parallel.tp),
+                      static_cast<long long>(row.parallel.dp),
+                      row.parallel.cp > 1 ? (" CP" + std::to_string(row.parallel.cp)).c_str() : "",
+                      static_cast<long long>(row.parallel.effectiveGlobalBatch()));
+        std::printf("%-84s %6lld  %-34s %5.1f GiB %5.1f GiB %+7.1f%%\n", row.source.c_str(),
+                    static_cast<long long>(row.parallel.ranks()), strategy, row.measuredGiB, estimated, 100 * error);
+    }
+    std::printf("memory: mean absolute percentage error over %zu rows: %.1f%%\n", memoryRows.size(),
+                100 * memoryAbs / static_cast<double>(memoryRows.size()));
     return ExitSuccess;
 }
 

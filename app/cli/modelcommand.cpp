@@ -82,6 +82,11 @@ std::vector<OptionSpec> withStrategyOptions(std::vector<OptionSpec> own)
          {},
          "accumulate and reduce data-parallel gradients in bf16, not fp32 (Megatron-Core's grad_reduce_in_fp32 "
          "= False, as Megatron-Bridge's performance recipes set it)"},
+        {"torch-cross-entropy",
+         0,
+         {},
+         "the loss as eager PyTorch's F.cross_entropy on upcast logits (torchtitan): 12 bytes a logit held in its "
+         "backward pass, not Megatron-LM's 6 (memory only)"},
         {"adam-param-remainders",
          0,
          {},
@@ -217,6 +222,8 @@ core::model::ParallelConfig strategyFromCli(const CommandLine& cli, core::model:
         p.hsdpShard = positive(cli, "hsdp-shard", 1);
     if (cli.has("bf16-grad-reduce"))
         p.gradReduceFp32 = false;
+    if (cli.has("torch-cross-entropy"))
+        p.torchCrossEntropy = true;
     if (cli.has("adam-param-remainders"))
         p.adamParamRemainders = true;
     if (cli.has("moe-dispatcher")) {

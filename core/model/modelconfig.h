@@ -182,6 +182,12 @@ struct ParallelConfig {
     /// norm's forward and backward pass, 20 + 20 for the rotary embedding), instead of one fused kernel
     /// each (Megatron-LM with Transformer Engine, XLA). docs/models.md.
     bool eagerKernels = false;
+    /// The loss as eager PyTorch's F.cross_entropy on upcast logits computes it (torchtitan's
+    /// loss_fn, outside torch.compile): in its backward pass it holds the saved fp32 log-probabilities,
+    /// the fp32 gradient nll_loss writes and the fp32 gradient log_softmax's backward returns, 12 bytes
+    /// a logit, where Megatron-LM's vocab-parallel cross entropy holds 6. Memory only: the time is
+    /// priced as Megatron-LM's kernel per step (52 bytes moved a logit against PyTorch's 44).
+    bool torchCrossEntropy = false;
     /// Data-parallel gradients accumulated and reduced in fp32 (Megatron-Core's grad_reduce_in_fp32,
     /// Megatron-LM's default when training in bf16; PyTorch FSDP with reduce_dtype=float32). Off, in
     /// bf16: half the bytes in the gradient buffers and on the wire (Megatron-Bridge's performance

@@ -232,6 +232,8 @@ std::string ParallelConfig::describe() const
             text += ", fused cross entropy";
         if (eagerKernels)
             text += ", eager kernels";
+        if (torchCrossEntropy && !fusedCrossEntropy)
+            text += ", PyTorch cross entropy";
         if (dp > 1 && !gradReduceFp32)
             text += ", bf16 gradient reduction";
         if (adamParamRemainders)
@@ -486,7 +488,12 @@ MemoryBreakdown memoryPerRank(const TransformerConfig& model, const ParallelConf
         const double denseShards = parallel.zero == ZeroStage::None ? 1.0 : shardDp * static_cast<double>(parallel.cp);
         const double expertShards = parallel.zero == ZeroStage::None ? 1.0 : shardDp / ep;
         MemoryBreakdown m;
-        m.weights = weightBytes *
+        // PyTorch FSDP keeps the sharded parameters in fp32 (its mixed precision casts a unit to bf16
+        // when gathering it): they are the optimizer's master weights, so ZeRO-3 holds 4 bytes of
+        // weights and 8 of Adam moments a parameter where ZeRO-0/1/2 hold 2 + 12 (DeepSpeed's ZeRO-3
+        // keeps bf16 shards beside fp32 masters: 2 + 12).
+        const bool fsdp = training && parallel.zero == ZeroStage::Parameters;
+        m.weights = (fsdp ? 4.0 : weightBytes) *
                     (parallel.zero == ZeroStage::Parameters ? dense / denseShards + experts / expertShards : params);
         // FP8 training: each matrix cast once a step and kept for its microbatches, row-wise and
         // transposed (Transformer Engine's weight workspace): 2 bytes a parameter; under ZeRO-3 only
@@ -505,7 +512,8 @@ MemoryBreakdown memoryPerRank(const TransformerConfig& model, const ParallelConf
             const bool shardGrads = parallel.zero >= ZeroStage::Gradients;
             m.gradients = (parallel.gradReduceFp32 ? 4.0 : 2.0) *
                           (shardGrads ? dense / denseShards + experts / expertShards : params);
-            m.optimizer = (parallel.adamParamRemainders ? 10 : 12) * (dense / denseShards + experts / expertShards);
+            const double adamBytes = fsdp ? 8.0 : parallel.adamParamRemainders ? 10.0 : 12.0;
+            m.optimizer = adamBytes * (dense / denseShards + experts / expertShards);
             const std::vector<PipelineStep> order = pipelineOrder(
                 parallel.schedule, parallel.pp, parallel.virtualStages, parallel.microbatches(), stage, true);
             const double inFlight = static_cast<double>(peakChunksInFlight(order));
@@ -518,11 +526,26 @@ MemoryBreakdown memoryPerRank(const TransformerConfig& model, const ParallelConf
                 perChunk = std::max(perChunk, bytes);
             }
             m.activations = inFlight * perChunk;
-            // The microbatch whose loss is being taken: its fp32 probabilities (Megatron-LM's cross
-            // entropy), or the bf16 gradient a fused cross entropy writes over its logits.
-            if (stage == parallel.pp - 1)
-                m.activations += b * seq / static_cast<double>(parallel.cp) * static_cast<double>(model.vocab) *
-                                 (parallel.fusedCrossEntropy ? kBf16 : 4) / t;
+            // Full recomputation: the layer whose backward pass runs holds its whole forward pass
+            // again (the heaviest layer of the stage).
+            if (parallel.recompute == Recompute::Full) {
+                ParallelConfig kept = parallel;
+                kept.recompute = Recompute::None;
+                double layerBytes = 0;
+                for (std::int64_t layer : layers)
+                    layerBytes = std::max(layerBytes, activationBytesPerLayer(model, kept, layer));
+                m.activations += layerBytes;
+            }
+            // The microbatch whose loss is being taken, per logit: a fused cross entropy writes its
+            // gradient over the bf16 logits (Transformer Engine's: 2 bytes); Megatron-LM's
+            // vocab-parallel cross entropy takes an fp32 copy beside them and computes the softmax and
+            // its gradient in place (tensor_parallel/cross_entropy.py: 6 bytes); eager PyTorch's
+            // F.cross_entropy on upcast logits 12 (ParallelConfig::torchCrossEntropy).
+            if (stage == parallel.pp - 1) {
+                const double perLogit = parallel.fusedCrossEntropy ? kBf16 : parallel.torchCrossEntropy ? 12.0 : 6.0;
+                m.activations +=
+                    b * seq / static_cast<double>(parallel.cp) * static_cast<double>(model.vocab) * perLogit / t;
+            }
             // Gathered sequence-parallel activations (two in use at once), pipeline send and receive
             // buffers, and under ZeRO-3 two layers of gathered parameters (one in use, one prefetched).
             const double gathered = b * seq / static_cast<double>(parallel.cp) * h * kBf16;

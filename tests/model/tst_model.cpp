@@ -245,8 +245,9 @@ private Q_SLOTS:
         QCOMPARE(m.optimizer, 12 * kTinyParameters / 2); // master + 2 moments, sharded over DP 2
         p.zero = ZeroStage::Parameters;
         const MemoryBreakdown z3 = memoryPerRank(tiny, p);
-        QCOMPARE(z3.weights, kTinyParameters);
-        QCOMPARE(z3.gradients, 2 * kTinyParameters);
+        QCOMPARE(z3.weights, 4 * kTinyParameters / 2);   // PyTorch FSDP's fp32 shards, the masters
+        QCOMPARE(z3.gradients, 4 * kTinyParameters / 2); // fp32, sharded
+        QCOMPARE(z3.optimizer, 8 * kTinyParameters / 2); // the two moments
         p.zero = ZeroStage::OptimizerState;
         p.tp = 2;
         p.dp = 1;
@@ -254,6 +255,32 @@ private Q_SLOTS:
         // Matrices split over TP 2; the five norms (2 per layer and the final one) replicated.
         const double norms = 2 * (2 * 256) + 256;
         QCOMPARE(memoryPerRank(tiny, p).weights, 2 * ((kTinyParameters - norms) / 2 + norms));
+    }
+
+    void lossAndRecomputeWorkingSets()
+    {
+        // The loss's working set per logit (128 tokens x the tiny vocabulary): Megatron-LM's
+        // vocab-parallel cross entropy 6 bytes (an fp32 copy beside the bf16 logits), a fused one 2,
+        // eager PyTorch's F.cross_entropy on upcast logits 12.
+        const TransformerConfig tiny = tinyModel();
+        ParallelConfig p;
+        p.recompute = Recompute::Selective;
+        const double logits = 128.0 * static_cast<double>(tiny.vocab);
+        const double megatron = memoryPerRank(tiny, p).activations;
+        p.fusedCrossEntropy = true;
+        QCOMPARE(megatron - memoryPerRank(tiny, p).activations, 4 * logits);
+        p.fusedCrossEntropy = false;
+        p.torchCrossEntropy = true;
+        QCOMPARE(memoryPerRank(tiny, p).activations - megatron, 6 * logits);
+        // Full recomputation keeps each layer's input, plus the layer whose backward pass runs with its
+        // whole forward pass again.
+        p.torchCrossEntropy = false;
+        p.recompute = Recompute::Full;
+        ParallelConfig none = p;
+        none.recompute = Recompute::None;
+        const double layer = activationBytesPerLayer(tiny, none, 0);
+        QCOMPARE(memoryPerRank(tiny, p).activations,
+                 2 * activationBytesPerLayer(tiny, p, 0) + layer + 6 * logits);
     }
 
     void fp8MemoryKeepsCastWeightsAndFp8Inputs()
