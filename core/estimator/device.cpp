@@ -133,6 +133,19 @@ DeviceSpec withHopperAttention(DeviceSpec d)
     return d;
 }
 
+/// An SXM Hopper: the H100's compute (dense peaks from its datasheet), its measured BF16 matmul
+/// efficiency, sm_90 GEMM tables, attention kernels and sustained clock; its own HBM (decimal GB/s
+/// and datasheet GB), measured FP8 matmul throughput (TFLOP/s) and driver-reported memory (MiB).
+DeviceSpec hopperSxm(std::string name, std::string title, std::string source, double bandwidthGBps, double capacityGB,
+                     double fp8MatmulTflops, double visibleMiB)
+{
+    DeviceSpec d = make(std::move(name), std::move(title), std::move(source), 67, 67, 494.5, 989.5, 989.5, 1979,
+                        bandwidthGBps, capacityGB);
+    d = withMatmulEfficiency(std::move(d), 794.5 / 989.5, fp8MatmulTflops / 1979, kMamfSource, GemmFamily::Sm90);
+    d = withSustainedMatmul(withHopperAttention(std::move(d)), kHopperSustainedBf16, kHopperSustainedFp8);
+    return withVisibleMemory(std::move(d), visibleMiB * kMiB);
+}
+
 std::vector<DeviceSpec> makePresets()
 {
     // All peaks are dense TFLOP/s; datasheets quote tensor-core figures "with sparsity", which are
@@ -150,22 +163,12 @@ std::vector<DeviceSpec> makePresets()
                                312, 312, 0, 2039, 80),
                           81920 * kMiB),
         // NVIDIA H100 Tensor Core GPU datasheet, SXM column: FP64 Tensor Core 67, FP32 67, TF32 989*,
-        // BF16/FP16 1,979*, FP8 3,958* (* with sparsity); HBM3 3.35 TB/s, 80 GB.
-        // nvidia-smi reports 81,559 MiB on an H100 80GB HBM3.
-        withVisibleMemory(withSustainedMatmul(withHopperAttention(withMatmulEfficiency(
-                                                  make("H100", "NVIDIA H100 SXM5 80GB", "NVIDIA H100 datasheet (SXM)",
-                                                       67, 67, 494.5, 989.5, 989.5, 1979, 3350, 80),
-                                                  794.5 / 989.5, 1402.6 / 1979, kMamfSource, GemmFamily::Sm90)),
-                                              kHopperSustainedBf16, kHopperSustainedFp8),
-                          81559 * kMiB),
+        // BF16/FP16 1,979*, FP8 3,958* (* with sparsity); HBM3 3.35 TB/s, 80 GB. nvidia-smi reports
+        // 81,559 MiB on an H100 80GB HBM3.
+        hopperSxm("H100", "NVIDIA H100 SXM5 80GB", "NVIDIA H100 datasheet (SXM)", 3350, 80, 1402.6, 81559),
         // NVIDIA H200 Tensor Core GPU datasheet, SXM column: compute as H100 SXM; HBM3e 4.8 TB/s, 141 GB.
         // nvidia-smi reports 143,771 MiB on an H200.
-        withVisibleMemory(withSustainedMatmul(withHopperAttention(withMatmulEfficiency(
-                                                  make("H200", "NVIDIA H200 SXM 141GB", "NVIDIA H200 datasheet (SXM)",
-                                                       67, 67, 494.5, 989.5, 989.5, 1979, 4800, 141),
-                                                  794.5 / 989.5, 1453.4 / 1979, kMamfSource, GemmFamily::Sm90)),
-                                              kHopperSustainedBf16, kHopperSustainedFp8),
-                          143771 * kMiB),
+        hopperSxm("H200", "NVIDIA H200 SXM 141GB", "NVIDIA H200 datasheet (SXM)", 4800, 141, 1453.4, 143771),
         // NVIDIA HGX B200 specifications, 8-GPU figures divided by 8: FP64 296 TF -> 37, FP32 600 TF -> 75,
         // TF32 18 PF* -> 1,125, BF16/FP16 36 PF* -> 2,250, FP8 72 PF* -> 4,500 (* sparse, halved);
         // HBM3e 64 TB/s -> 8 TB/s and 1,440 GB -> 180 GB per GPU.
