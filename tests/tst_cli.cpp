@@ -524,6 +524,14 @@ void TestCli::sweepWritesCsvWithBest()
     for (const QByteArray& line : lines.mid(1))
         best += line.endsWith(",1") ? 1 : 0;
     QCOMPARE(best, 1);
+    // Without --global-batch every point runs one batch (the largest default, DP x PP x 4, which
+    // every point's DP divides), so that the best point is best at the same work.
+    const Run fixed = flintCli({QStringLiteral("sweep"), QStringLiteral("llama3-8b"), QStringLiteral("--ranks"),
+                                QStringLiteral("8"), QStringLiteral("--seq-len"), QStringLiteral("512"),
+                                QStringLiteral("--vary"), QStringLiteral("tp=1,2"), QStringLiteral("--vary"),
+                                QStringLiteral("pp=1,2")});
+    QCOMPARE(fixed.exitCode, 0);
+    QVERIFY2(fixed.out.contains("global batch 32 sequences at every point"), fixed.out.constData());
 #endif
 }
 

@@ -2,6 +2,20 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE" sourcelanguage="en">
 <context>
+    <name>DagScopeTree</name>
+    <message>
+        <source>×%1 · %2 each</source>
+        <translation>×%1 · je %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln op(s)</source>
+        <translation>
+            <numerusform>%Ln Op</numerusform>
+            <numerusform>%Ln Ops</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>flint::app::DetailsPanel</name>
     <message numerus="yes">
         <source>Its transfers are outlined in the Communication tab (%n cell(s)).</source>

@@ -2,6 +2,19 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
+    <name>DagScopeTree</name>
+    <message>
+        <source>×%1 · %2 each</source>
+        <translation>×%1 · 每个 %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln op(s)</source>
+        <translation>
+            <numerusform>%Ln 个算子</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>flint::app::DetailsPanel</name>
     <message numerus="yes">
         <source>Its transfers are outlined in the Communication tab (%n cell(s)).</source>
@@ -154,7 +167,7 @@ on %2</source>
     </message>
     <message>
         <source>Step time</source>
-        <translation>步长时间</translation>
+        <translation>单步时间</translation>
     </message>
     <message>
         <source>Tokens/s/GPU</source>
@@ -586,7 +599,7 @@ on %2</source>
     </message>
     <message>
         <source>&lt;b&gt;Step %1&lt;/b&gt;, %2 tokens/s (%3 per GPU)&lt;br&gt;MFU %4% (PaLM, of the BF16 peak)&lt;br&gt;pipeline bubble %5%, exposed communication %6%&lt;br&gt;memory per GPU %7 of %8 GiB%9&lt;br&gt;&lt;small&gt;weights %10, gradients %11, optimizer %12, activations %13, buffers %14 GiB&lt;/small&gt;</source>
-        <translation>&lt;b&gt;步长 %1&lt;/b&gt;，%2 token/s（每 GPU %3）&lt;br&gt;MFU %4%（PaLM 定义，相对 BF16 峰值）&lt;br&gt;流水线气泡 %5%，未重叠通信 %6%&lt;br&gt;每 GPU 显存 %7 / %8 GiB%9&lt;br&gt;&lt;small&gt;权重 %10，梯度 %11，优化器 %12，激活 %13，缓冲区 %14 GiB&lt;/small&gt;</translation>
+        <translation>&lt;b&gt;单步时间 %1&lt;/b&gt;，%2 token/s（每 GPU %3）&lt;br&gt;MFU %4%（PaLM 定义，相对 BF16 峰值）&lt;br&gt;流水线气泡 %5%，未重叠通信 %6%&lt;br&gt;每 GPU 显存 %7 / %8 GiB%9&lt;br&gt;&lt;small&gt;权重 %10，梯度 %11，优化器 %12，激活 %13，缓冲区 %14 GiB&lt;/small&gt;</translation>
     </message>
     <message>
         <source> — &lt;span style=&apos;color:#c0392b&apos;&gt;&lt;b&gt;OUT OF MEMORY&lt;/b&gt;&lt;/span&gt;</source>
@@ -773,7 +786,7 @@ on %2</source>
     </message>
     <message>
         <source>Step time</source>
-        <translation>步长时间</translation>
+        <translation>单步时间</translation>
     </message>
     <message>
         <source>MFU</source>
@@ -841,7 +854,7 @@ on %2</source>
     </message>
     <message>
         <source>Step time (s)</source>
-        <translation>步长时间 (s)</translation>
+        <translation>单步时间 (s)</translation>
     </message>
     <message>
         <source>feasible</source>
@@ -861,7 +874,7 @@ on %2</source>
     </message>
     <message>
         <source>step time</source>
-        <translation>步长时间</translation>
+        <translation>单步时间</translation>
     </message>
     <message numerus="yes">
         <source>Cancelled after %n point(s)</source>
@@ -898,7 +911,7 @@ on %2</source>
     </message>
     <message>
         <source>Step time as measured</source>
-        <translation>实测步长时间</translation>
+        <translation>实测单步时间</translation>
     </message>
     <message>
         <source>Estimated (this workload on %1)</source>

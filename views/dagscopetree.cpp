@@ -7,6 +7,8 @@
 #include <functional>
 #include <unordered_map>
 
+#include <QCoreApplication>
+
 namespace flint::views {
 
 namespace {
@@ -62,9 +64,11 @@ DagNodeKind nodeKindOf(core::OpKind kind)
     return DagNodeKind::Other;
 }
 
+/// "541 ops", in the interface's language (layouts run on a worker: translate() is thread-safe).
 std::string opCountText(std::uint32_t count)
 {
-    return std::to_string(count) + (count == 1 ? " op" : " ops");
+    const int n = static_cast<int>(count);
+    return QCoreApplication::translate("DagScopeTree", "%Ln op(s)", nullptr, n).toStdString();
 }
 
 } // namespace
@@ -390,7 +394,10 @@ DagLayout DagScopeTree::buildGraph(const DagCollapseState& state) const
                 DagNode node;
                 node.kind = DagNodeKind::Repeated;
                 node.label = child.name + " … " + last.name;
-                node.detail = "×" + std::to_string(child.runLength) + " · " + opCountText(child.opCount) + " each";
+                node.detail = QCoreApplication::translate("DagScopeTree", "×%1 · %2 each")
+                                  .arg(child.runLength)
+                                  .arg(QString::fromStdString(opCountText(child.opCount)))
+                                  .toStdString();
                 node.group = ci;
                 node.opCount = child.opCount;
                 node.repeat = child.runLength;

@@ -182,7 +182,7 @@ void DagView::applyLayout(std::shared_ptr<const DagScopeTree> tree, std::shared_
     updateMatchFlags();
     if (m_fitPending) {
         m_fitPending = false;
-        m_viewport.fit(m_layout->bounds, size());
+        m_viewport.fitInto(m_layout->bounds, fitArea());
     }
     if (m_focusPending != DagNode::noOp) {
         const std::uint32_t op = m_focusPending;
@@ -333,7 +333,7 @@ void DagView::zoomOut()
 void DagView::fitToView()
 {
     if (m_layout)
-        m_viewport.fit(m_layout->bounds, size());
+        m_viewport.fitInto(m_layout->bounds, fitArea());
     update();
 }
 
@@ -683,16 +683,34 @@ void DagView::paintNode(QPainter& painter, const DagNode& node, std::size_t inde
                      metrics.elidedText(fromStd(node.detail), Qt::ElideRight, textRect.width()));
 }
 
+QRectF DagView::legendBox(const QFontMetricsF& metrics, const QRectF& target, double* textWidthOut) const
+{
+    const std::vector<DagStyle::LegendEntry> entries = DagStyle::legendFor(*m_layout);
+    const double row = metrics.height() + 4;
+    double textWidth = metrics.horizontalAdvance(tr("control dependency"));
+    for (const auto& entry : entries)
+        textWidth = std::max(textWidth, metrics.horizontalAdvance(entry.text));
+    if (textWidthOut)
+        *textWidthOut = textWidth;
+    const double rows = static_cast<double>(entries.size()) + 2;
+    return {target.left() + 8, target.top() + 8, textWidth + 48, rows * row + 10};
+}
+
+QRectF DagView::fitArea() const
+{
+    // Fit the graph where the overlays leave it: below the search box, right of the legend.
+    const double top = m_search->geometry().bottom() + 4.0;
+    const double left = m_layout ? legendBox(QFontMetricsF(font()), rect()).right() : 0.0;
+    return {left, top, std::max(1.0, width() - left), std::max(1.0, height() - top)};
+}
+
 void DagView::paintLegend(QPainter& painter, const QRectF& target) const
 {
     const std::vector<DagStyle::LegendEntry> entries = DagStyle::legendFor(*m_layout);
     const QFontMetricsF metrics(painter.font());
     const double row = metrics.height() + 4;
-    double textWidth = metrics.horizontalAdvance(tr("control dependency"));
-    for (const auto& entry : entries)
-        textWidth = std::max(textWidth, metrics.horizontalAdvance(entry.text));
-    const double rows = static_cast<double>(entries.size()) + 2;
-    const QRectF box(target.left() + 8, target.top() + 8, textWidth + 48, rows * row + 10);
+    double textWidth = 0;
+    const QRectF box = legendBox(metrics, target, &textWidth);
     painter.setPen(QColor(0xc8, 0xcc, 0xd6));
     painter.setBrush(QColor(255, 255, 255, 230));
     painter.drawRoundedRect(box, 5, 5);

@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include <QFontMetricsF>
 #include <QPointer>
 #include <QWidget>
 
@@ -112,6 +113,10 @@ private:
     void paintContents(QPainter& painter, const QRectF& target) const;
     void paintNode(QPainter& painter, const DagNode& node, std::size_t index, bool simple) const;
     void paintLegend(QPainter& painter, const QRectF& target) const;
+    /// Where the legend sits in `target`; its widest text in `textWidth` when given.
+    QRectF legendBox(const QFontMetricsF& metrics, const QRectF& target, double* textWidth = nullptr) const;
+    /// The part of the view no overlay covers, which a fit fills.
+    QRectF fitArea() const;
 
     std::shared_ptr<const core::Workload> m_workload;
     std::shared_ptr<const core::Program> m_program;

@@ -14,12 +14,17 @@ void DagViewport::zoomAround(QPointF screenPos, double factor)
 
 void DagViewport::fit(const QRectF& scene, const QSizeF& widget, double margin)
 {
-    if (scene.isEmpty() || widget.isEmpty())
+    fitInto(scene, QRectF(QPointF(0, 0), widget), margin);
+}
+
+void DagViewport::fitInto(const QRectF& scene, const QRectF& area, double margin)
+{
+    if (scene.isEmpty() || area.isEmpty())
         return;
-    const double sx = (widget.width() - 2 * margin) / scene.width();
-    const double sy = (widget.height() - 2 * margin) / scene.height();
+    const double sx = (area.width() - 2 * margin) / scene.width();
+    const double sy = (area.height() - 2 * margin) / scene.height();
     scale = std::clamp(std::min(sx, sy), minScale, 1.5);
-    centerOn(scene.center(), widget);
+    offset = area.center() - scene.center() * scale;
 }
 
 void DagViewport::centerOn(QPointF scene, const QSizeF& widget)

@@ -27,6 +27,8 @@ struct DagViewport {
     /// Shows all of `scene` centred in a widget of `widget` size with `margin` pixels around, never
     /// enlarging beyond 1.5 (text stays readable, small graphs do not blow up).
     void fit(const QRectF& scene, const QSizeF& widget, double margin = 24.0);
+    /// The same inside `area` of the widget (the part no overlay covers).
+    void fitInto(const QRectF& scene, const QRectF& area, double margin = 24.0);
     /// Pans so that `scene` lands at the centre of a widget of `widget` size.
     void centerOn(QPointF scene, const QSizeF& widget);
 };

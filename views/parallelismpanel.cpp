@@ -211,6 +211,7 @@ ParallelismPanel::ParallelismPanel(QWidget* parent)
         connect(box, &QCheckBox::toggled, this, &ParallelismPanel::edited);
     connect(m_zero, &QComboBox::currentIndexChanged, this, &ParallelismPanel::enableDependentControls);
     connect(m_ep, &QSpinBox::valueChanged, this, &ParallelismPanel::enableDependentControls);
+    connect(m_tp, &QSpinBox::valueChanged, this, &ParallelismPanel::enableDependentControls);
     connect(m_dispatcher, &QComboBox::currentIndexChanged, this, &ParallelismPanel::enableDependentControls);
     setStrategy(m_models.front(), ParallelConfig{});
 }
@@ -317,6 +318,9 @@ void ParallelismPanel::enableDependentControls()
     m_overlapGrad->setEnabled(zero != ZeroStage::Parameters);
     m_overlapGather->setEnabled(zero == ZeroStage::OptimizerState || zero == ZeroStage::Gradients);
     // The token dispatcher matters with expert parallelism only, the NVLink domain to HybridEP only.
+    // Sequence parallelism and TP overlap split the tensor-parallel group's work: nothing to split at TP 1.
+    m_sp->setEnabled(m_tp->value() > 1);
+    m_tpOverlap->setEnabled(m_tp->value() > 1);
     const bool experts = m_ep->value() > 1;
     m_dispatcher->setEnabled(experts);
     m_nvlinkDomain->setEnabled(experts && m_dispatcher->currentData().toInt() ==

@@ -682,7 +682,11 @@ void TimelineView::paintEvent(QPaintEvent*)
     for (double tick : m_time.ticks(std::max(2, static_cast<int>(m_time.plotWidth / 110)))) {
         const double x = m_time.mapTimeToX(tick);
         p.drawLine(QPointF(x, kRulerHeight - 6), QPointF(x, kRulerHeight));
-        p.drawText(QPointF(x + 3, kRulerHeight - 8), toQString(formatDuration(tick)));
+        // Right of its tick, or left of it where the label would run past the edge (the last tick).
+        const QString label = toQString(formatDuration(tick));
+        const double labelWidth = p.fontMetrics().horizontalAdvance(label);
+        const double left = x + 3 + labelWidth <= width() ? x + 3 : x - 3 - labelWidth;
+        p.drawText(QPointF(left, kRulerHeight - 8), label);
     }
     p.setClipRect(QRect(0, kRulerHeight, width(), height() - kRulerHeight));
     FrameCache cache;

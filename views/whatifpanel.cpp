@@ -77,7 +77,11 @@ WhatIfPanel::WhatIfPanel(QWidget* parent)
         header->setToolTip(headers[c].second);
         m_dims->setHorizontalHeaderItem(c, header);
     }
+    // The choices as wide as their longest entry ("Switch", "halvingDoubling"), the numbers share
+    // the rest.
     m_dims->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    for (int c : {0, 1, 4})
+        m_dims->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
     m_dims->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     m_dims->horizontalHeader()->setTextElideMode(Qt::ElideRight);
     m_dims->verticalHeader()->setVisible(true);
@@ -152,6 +156,9 @@ void WhatIfPanel::fillTable()
         for (auto k : {core::TopologyKind::Ring, core::TopologyKind::Switch, core::TopologyKind::FullyConnected})
             kind->addItem(fromView(core::displayName(k)), int(k));
         kind->setCurrentIndex(kind->findData(int(dim.kind)));
+        // As wide as "Switch" (the column follows), not as the longest choice: the list opens wider.
+        kind->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        kind->setMinimumContentsLength(6);
         connect(kind, &QComboBox::currentIndexChanged, this, &WhatIfPanel::edited);
         m_dims->setCellWidget(d, 0, kind);
         auto* npus = new QTableWidgetItem(QString::number(dim.npus));
@@ -162,6 +169,8 @@ void WhatIfPanel::fillTable()
         bandwidth->setRange(0.01, 100000);
         bandwidth->setKeyboardTracking(false);
         bandwidth->setDecimals(2);
+        // No arrows in the narrow table: the value needs the room (typed, or changed by the wheel).
+        bandwidth->setButtonSymbols(QAbstractSpinBox::NoButtons);
         bandwidth->setValue(toDisplayedGBps(dim.bandwidthGBps));
         bandwidth->setToolTip(tr("Per-NPU bandwidth, one direction, in GB/s (GB = 10^9 bytes, as in data sheets "
                                  "and flint --scale-out-bandwidth)"));
@@ -171,6 +180,7 @@ void WhatIfPanel::fillTable()
         latency->setRange(0, 1e7);
         latency->setKeyboardTracking(false);
         latency->setDecimals(1);
+        latency->setButtonSymbols(QAbstractSpinBox::NoButtons);
         latency->setValue(dim.latencyNs);
         connect(latency, &QDoubleSpinBox::valueChanged, this, &WhatIfPanel::edited);
         m_dims->setCellWidget(d, 3, latency);
@@ -179,6 +189,8 @@ void WhatIfPanel::fillTable()
                        core::CollectiveAlgorithm::HalvingDoubling, core::CollectiveAlgorithm::DoubleBinaryTree})
             algorithm->addItem(fromView(core::displayName(a)), int(a));
         algorithm->setCurrentIndex(algorithm->findData(algorithmOf()));
+        algorithm->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        algorithm->setMinimumContentsLength(4);
         algorithm->setToolTip(tr("Collective algorithm on this dimension. Double binary tree applies to "
                                  "all-reduce; the other collectives then use the ring."));
         connect(algorithm, &QComboBox::currentIndexChanged, this, &WhatIfPanel::edited);

@@ -594,14 +594,14 @@ std::vector<MemoryRow> publishedMemoryRows()
         return p;
     };
     const TransformerConfig& l8 = *core::model::findModel("llama3-8b");
-    const std::string table2 = "torchtitan 2024-12, Table 2, Llama 3.1 8B, FSDP + CP, full AC, Float8";
+    const std::string table2 = "torchtitan 2024-12, Table 2, Llama 3.1 8B, full AC, Float8";
     std::vector<MemoryRow> rows = {
-        {table2 + ", FSDP 8, CP 1, 32,768 tokens", l8, titan(8, 1, 1, 1, 32768), 83.9},
-        {table2 + ", FSDP 4, CP 2, 65,536 tokens", l8, titan(4, 1, 2, 1, 65536), 84.2},
-        {table2 + ", FSDP 2, CP 4, 131,072 tokens", l8, titan(2, 1, 4, 1, 131072), 84.0},
-        {table2 + ", FSDP 1, CP 8, 262,144 tokens", l8, titan(1, 1, 8, 1, 262144), 84.5},
+        {table2 + ", 32,768 tokens", l8, titan(8, 1, 1, 1, 32768), 83.9},
+        {table2 + ", 65,536 tokens", l8, titan(4, 1, 2, 1, 65536), 84.2},
+        {table2 + ", 131,072 tokens", l8, titan(2, 1, 4, 1, 131072), 84.0},
+        {table2 + ", 262,144 tokens", l8, titan(1, 1, 8, 1, 262144), 84.5},
     };
-    rows.push_back({"torchtitan 2024-12, Table 4, Llama 3.1 70B, FSDP 32 x TP 8, full AC, Float8",
+    rows.push_back({"torchtitan 2024-12, Table 4, Llama 3.1 70B, full AC, Float8, local batch 16",
                     *core::model::findModel("llama3-70b"), titan(32, 8, 1, 16, 8192), 71.9});
     return rows;
 }
@@ -613,11 +613,11 @@ int runValidation(const std::vector<std::string>& arguments)
         "Estimates the configurations whose training throughput was measured and published\n"
         "(Megatron-LM weak scaling on A100s, selective recomputation, Megatron-Core weak scaling on H100s,\n"
         "Llama 3 405B on H100s, PyTorch FSDP on A100s and H100s from torchtitan, IBM and MosaicML\n"
-        "llm-foundry, NeMo FP8 on H100s with a mixture of experts among them) and prints measured, estimated and the "
-        "error per row, then the mean\n"
-        "absolute percentage error per source and overall. Each figure uses the source's own metric and FLOPs "
-        "formula.\n"
-        "docs/validation.md explains the rows.",
+        "llm-foundry, NeMo FP8 on H100s and B200s with a mixture of experts among them) and prints measured, "
+        "estimated and the error per row\n"
+        "with the estimated memory per GPU (! above the device's capacity), then the mean absolute percentage\n"
+        "error per source and overall; then published peaks of memory per GPU against the memory estimate.\n"
+        "Each figure uses the source's own metric and FLOPs formula. docs/validation.md explains the rows.",
         {{"quick", 0, {}, "the small rows only: Narayanan et al.'s models on up to 64 GPUs (for tests)"},
          {"gemm-efficiency", 0, "MODE",
           "shape (default: matmuls at the device's measured throughput by shape) or best (the device's best "
@@ -687,10 +687,12 @@ int runValidation(const std::vector<std::string>& arguments)
                 100 * sumAbs / static_cast<double>(rows.size()));
     std::printf("measured runs whose estimated memory per GPU exceeds the device's capacity (marked !): %zu of %zu\n",
                 overCapacity, rows.size());
+    std::printf("(time: seconds this estimate took; memory: the busiest GPU's estimated peak)\n");
 
     // Published peaks of memory per GPU (the memory estimate alone: no step is estimated).
-    std::printf("\n%-84s %6s  %-34s %9s %9s %8s\n", "memory per GPU: source", "GPUs", "strategy", "measured",
-                "estimate", "error");
+    std::printf("\nMemory per GPU against published peaks (torch.cuda.max_memory_reserved, the maximum over the GPUs; "
+                "torchtitan's H100s had 96 GB)\n");
+    std::printf("%-84s %6s  %-34s %9s %9s %8s\n", "source", "GPUs", "strategy", "measured", "estimate", "error");
     double memoryAbs = 0;
     const std::vector<MemoryRow> memoryRows = publishedMemoryRows();
     for (const MemoryRow& row : memoryRows) {

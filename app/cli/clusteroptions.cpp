@@ -31,7 +31,9 @@ std::vector<OptionSpec> withClusterOptions(std::vector<OptionSpec> own, ModelAli
         {"overlap-slowdown", 0, "X",
          "compute runs X times the overlap longer while communication runs beside it (default: the device's "
          "measured 0.189 on GPUs; 0 turns it off)"},
-        {"comm-streams", 0, "N", "communication streams per rank (default 1)"},
+        {"comm-streams", 0, "N",
+         "communication streams per rank (default 1; built-in models 2: data-parallel gradients on a stream of "
+         "their own)"},
         {"bandwidth-scale", 0, "X", "multiply every network dimension's bandwidth by X (e.g. 0.5)"},
         {"scale-out-bandwidth", 0, "GBPS", "set the outermost (inter-node) dimension's bandwidth, GB/s per GPU"}};
     if (alias == ModelAlias::Yes)
@@ -48,9 +50,10 @@ std::string presetList()
     text += "Devices:\n";
     for (const auto& d : core::devicePresets()) {
         char line[256];
-        std::snprintf(line, sizeof line, "  %-8s %-26s bf16 %7.1f TFLOP/s  HBM %6.0f GB/s  %4.0f GB  (%s)\n",
+        // Capacity as the driver reports it, in GiB as every memory figure of the estimates.
+        std::snprintf(line, sizeof line, "  %-8s %-26s bf16 %7.1f TFLOP/s  HBM %6.0f GB/s  %5.1f GiB  (%s)\n",
                       d.name.c_str(), d.title.c_str(), d.peakFlops(core::Precision::BF16) / 1e12,
-                      d.memoryBandwidth / 1e9, d.memoryCapacity / 1e9, d.source.c_str());
+                      d.memoryBandwidth / 1e9, d.memoryCapacity / (1024.0 * 1024 * 1024), d.source.c_str());
         text += line;
     }
     return text;
@@ -68,14 +71,37 @@ core::Cluster makeCluster(const CommandLine& cli, std::int64_t ranks, ModelAlias
     } else if (auto preset = core::clusterPreset(spec, ranks)) {
         cluster = *preset;
     } else {
-        throw UsageError("unknown cluster '" + spec + "' (a network .yml file or one of the presets; see --list)");
+        {
+            std::string names;
+            for (const auto& p : core::clusterPresets())
+                names += (names.empty() ? "" : ", ") + p.name;
+            throw UsageError("unknown cluster '" + spec + "' (a network .yml file or one of " + names +
+                             "; 'flint estimate --list' describes them)");
+        }
     }
     if (cli.has("system"))
         cluster.system = core::readSystemJson(cli.value("system"));
     if (cli.has("device")) {
         const core::DeviceSpec* device = core::findDevice(cli.value("device"));
-        if (!device)
-            throw UsageError("unknown device '" + cli.value("device") + "' (see --list)");
+        if (!device) {
+            std::string names;
+            for (const auto& d : core::devicePresets())
+                names += (names.empty() ? "" : ", ") + d.name;
+            throw UsageError("unknown device '" + cli.value("device") + "' (one of " + names +
+                             "; 'flint estimate --list' describes them)");
+        }
+        if (!isFile && device->name != cluster.device.name) {
+            // The preset's network stays: say so, and name a preset built around the device.
+            std::string own;
+            for (const auto& p : core::clusterPresets())
+                if (const auto candidate = core::clusterPreset(p.name, 1);
+                    candidate && candidate->device.name == device->name)
+                    own = p.name;
+            std::fprintf(
+                stderr, "note: %s keeps the network of %s (built around %s)%s\n", device->name.c_str(), spec.c_str(),
+                cluster.device.name.c_str(),
+                own.empty() ? "" : ("; --cluster " + own + " is a system built around the " + device->name).c_str());
+        }
         cluster.device = *device;
     }
     if (cli.has("attention-kernel")) {

@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <limits>
+#include <numeric>
 #include <sstream>
 
 #include <unistd.h>
@@ -36,7 +37,8 @@ std::vector<OptionSpec> withStrategyOptions(std::vector<OptionSpec> own)
         {"no-sp", 0, {}, "turn sequence parallelism off (on by default with TP > 1)"},
         {"schedule", 0, "NAME", "pipeline schedule: 1f1b (default), gpipe, interleaved"},
         {"virtual-stages", 0, "N", "model chunks per pipeline rank (interleaved; default 1)"},
-        {"microbatch-size", 0, "N", "sequences per microbatch (default 1)"},
+        {"microbatch-size", 0, "N",
+         "sequences per microbatch (default 1; prefill and decode: the global batch / (DP x PP), served at once)"},
         {"global-batch", 0, "N", "sequences per step (default DP x PP x microbatch size x 4)"},
         {"zero", 0, "STAGE", "ZeRO stage: 0, 1 (default), 2, 3 (= fsdp)"},
         {"hsdp-shard", 0, "N",
@@ -112,6 +114,9 @@ core::model::TransformerConfig modelFromArgument(const std::string& nameOrFile)
     std::string names;
     for (const auto& m : core::model::builtinModels())
         names += (names.empty() ? "" : ", ") + m.name;
+    // A path that is not there is a missing file, not a misspelt name.
+    if (nameOrFile.find('/') != std::string::npos || nameOrFile.find('.') != std::string::npos)
+        throw UsageError(nameOrFile + ": no such model file (built-in models: " + names + ")");
     throw UsageError("unknown model '" + nameOrFile + "' (a model file, or one of " + names + ")");
 }
 
@@ -237,6 +242,11 @@ core::model::ParallelConfig strategyFromCli(const CommandLine& cli, core::model:
     }
     if (cli.has("nvlink-domain"))
         p.nvlinkDomain = positive(cli, "nvlink-domain", 8);
+    // Inference serves its batch at once: each replica's sequences in PP microbatches (one per stage
+    // in flight), not one sequence after another.
+    if (p.phase != Phase::Training && !cli.has("microbatch-size") && p.globalBatch > 0 &&
+        p.globalBatch % (p.dp * p.pp) == 0)
+        p.microbatchSize = p.globalBatch / (p.dp * p.pp);
     return p;
 }
 
@@ -272,7 +282,7 @@ std::string figuresText(const core::model::CompiledModel& compiled, const core::
                   "model FLOPs utilisation: %.1f%% (PaLM definition, of the dense BF16 peak)\n"
                   "pipeline bubble (schedule): %.1f%%\n"
                   "exposed communication (busiest rank): %.1f%% of the step\n"
-                  "memory per GPU: %.1f GiB of %.0f GiB%s (weights %.1f, gradients %.1f, optimizer %.1f, "
+                  "memory per GPU: %.1f GiB of %.1f GiB%s (weights %.1f, gradients %.1f, optimizer %.1f, "
                   "activations %.1f, buffers %.1f GiB)\n",
                   formatSeconds(f.stepTime).c_str(), decode ? "generated tokens" : "tokens",
                   grouped(f.tokensPerSecond).c_str(),
@@ -477,7 +487,8 @@ struct SweepRow {
 
 int printSweep(const CommandLine& cli, const core::model::TransformerConfig& model, const std::vector<Sweep>& sweeps,
                std::vector<SweepRow>& rows, const std::vector<std::size_t>& scenarioRow,
-               const std::vector<engine::Evaluation>& evaluations, engine::Objective objective);
+               const std::vector<engine::Evaluation>& evaluations, engine::Objective objective,
+               std::int64_t fixedBatch);
 
 #ifdef FLINT_HAVE_MPI
 /// A point's outcome as text for another process: its problem and figures, the numbers as hex
@@ -605,6 +616,45 @@ int runSweep(const std::vector<std::string>& arguments)
     if (!objective)
         throw UsageError("--objective must be throughput or mfu");
 
+    // Points compare only at one global batch: without --global-batch (and when the batch is not
+    // swept), every point takes the largest of their default batches (DP x PP x microbatch x 4),
+    // rounded up to a multiple every point's DP x microbatch divides. Otherwise the default would
+    // change with the strategy and the best point with it.
+    const bool batchSwept =
+        std::any_of(sweeps.begin(), sweeps.end(), [](const Sweep& s) { return s.name == "global-batch"; });
+    std::int64_t fixedBatch = 0;
+    if (!cli.has("global-batch") && !batchSwept) {
+        std::int64_t largest = 0, multiple = 1;
+        for (std::size_t i = 0; i < sweeps[0].values.size(); ++i)
+            for (std::size_t j = 0; j < (sweeps.size() > 1 ? sweeps[1].values.size() : 1); ++j) {
+                std::vector<std::string> args = rest;
+                for (std::size_t k = 0; k < sweeps.size(); ++k)
+                    args.insert(args.end(), {"--" + sweeps[k].name, sweeps[k].values[k == 0 ? i : j]});
+                CommandLine pointCli = makeCli();
+                pointCli.parse(args);
+                try {
+                    const core::model::ParallelConfig p = strategyFromCli(pointCli, {});
+                    largest = std::max(largest, p.effectiveGlobalBatch());
+                    multiple = std::lcm(multiple, p.dp * p.microbatchSize);
+                } catch (const UsageError&) {
+                    // refused again below, with its message
+                }
+                if (multiple > (std::int64_t{1} << 24))
+                    break;
+            }
+        // A common batch far above every default (microbatch sizes 3, 5 and 7 make one of
+        // thousands) would not be the run the user meant: then each point keeps its own, and the
+        // table says so.
+        const std::int64_t common =
+            largest > 0 && multiple <= (std::int64_t{1} << 24) ? (largest + multiple - 1) / multiple * multiple : 0;
+        if (common > 0 && common <= 4 * largest) {
+            fixedBatch = common;
+            rest.insert(rest.end(), {"--global-batch", std::to_string(fixedBatch)});
+        } else if (largest > 0) {
+            fixedBatch = -1;
+        }
+    }
+
     // Every combination of the swept values, re-parsed as options into a scenario; a combination
     // the options refuse is a row with its problem and no estimate.
     std::vector<SweepRow> rows;
@@ -654,7 +704,7 @@ int runSweep(const std::vector<std::string>& arguments)
         const std::vector<engine::Evaluation> evaluations = evaluateDistributed(session, scenarios, compiler);
         if (!session.root())
             return ExitSuccess;
-        return printSweep(cli, model, sweeps, rows, scenarioRow, evaluations, *objective);
+        return printSweep(cli, model, sweeps, rows, scenarioRow, evaluations, *objective, fixedBatch);
     }
 #endif
     const auto evaluations =
@@ -664,12 +714,12 @@ int runSweep(const std::vector<std::string>& arguments)
         });
     if (progress)
         std::fprintf(stderr, "\r          \r");
-    return printSweep(cli, model, sweeps, rows, scenarioRow, evaluations, *objective);
+    return printSweep(cli, model, sweeps, rows, scenarioRow, evaluations, *objective, fixedBatch);
 }
 
 int printSweep(const CommandLine& cli, const core::model::TransformerConfig& model, const std::vector<Sweep>& sweeps,
                std::vector<SweepRow>& rows, const std::vector<std::size_t>& scenarioRow,
-               const std::vector<engine::Evaluation>& evaluations, engine::Objective objective)
+               const std::vector<engine::Evaluation>& evaluations, engine::Objective objective, std::int64_t fixedBatch)
 {
     for (std::size_t k = 0; k < evaluations.size(); ++k)
         rows[scenarioRow[k]].evaluation = evaluations[k];
@@ -681,6 +731,12 @@ int printSweep(const CommandLine& cli, const core::model::TransformerConfig& mod
     // Per GPU, so that points with different GPU counts compare fairly.
     std::printf("%s: sweep of %s%s\n", model.title.c_str(), sweeps[0].name.c_str(),
                 sweeps.size() > 1 ? (" x " + sweeps[1].name).c_str() : "");
+    if (fixedBatch > 0)
+        std::printf("global batch %lld sequences at every point (--global-batch sets another)\n",
+                    static_cast<long long>(fixedBatch));
+    else if (fixedBatch < 0)
+        std::printf("global batch: each point's default, DP x PP x microbatch size x 4 (no common batch near them; "
+                    "--global-batch N compares the points at one)\n");
     // Each swept column as wide as its name or its longest value, and at least 10.
     std::vector<std::size_t> widths;
     for (const Sweep& s : sweeps) {

@@ -14,6 +14,8 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QLocale>
+#include <QSettings>
+#include <QTemporaryDir>
 #include <QTimer>
 
 namespace {
@@ -116,7 +118,16 @@ int main(int argc, char** argv)
     if (!language.isEmpty() && translations.language().isEmpty() && !language.startsWith(QStringLiteral("en")))
         std::fprintf(stderr, "flint-explorer: no translation for '%s', using English\n", qPrintable(language));
 
+    const bool screenshot = parser.isSet(screenshotOption);
+    QTemporaryDir screenshotSettings;
+    if (screenshot && screenshotSettings.isValid()) {
+        // A picture from the default window and panels, whatever an interactive session saved, and
+        // nothing saved back.
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, screenshotSettings.path());
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, screenshotSettings.path());
+    }
     flint::app::MainWindow window;
+    window.setBatchMode(screenshot);
     QString path = parser.positionalArguments().value(0);
 #if !defined(FLINT_HAVE_MODELS)
     // Without the MLIR frontend there are no built-in models: open a bundled example instead.
@@ -153,11 +164,14 @@ int main(int argc, char** argv)
         window.session().compareWithMeasured(parser.value(measuredOption)); // stay on the tab asked for
     else if (parser.isSet(measuredOption))
         window.compareWithMeasured(parser.value(measuredOption)); // and show the Validation tab
-    if (!path.isEmpty())
-        window.openPath(path);
+    if (!path.isEmpty()) {
+        if (!window.openPath(path) && screenshot)
+            return 2; // refused at once; the reason is on stderr
+    }
 #if defined(FLINT_HAVE_MODELS)
-    else
+    else {
         window.openDefaultModel(); // GPT-3 175B on 1,024 H100s
+    }
 #endif
 
     if (parser.isSet(screenshotOption)) {

@@ -27,6 +27,7 @@
 #include "views/viewpalette.h"
 #include "views/whatifpanel.h"
 
+#include <cstdio>
 #include <memory>
 #include <numeric>
 #include <utility>
@@ -426,6 +427,22 @@ core::model::ParallelConfig MainWindow::defaultStrategy()
     return p;
 }
 
+core::model::ParallelConfig MainWindow::strategyFor(const core::model::TransformerConfig& model)
+{
+    // The default layout where the model allows it, else one node of 8 GPUs with the largest tensor
+    // parallelism its heads and FFN allow.
+    if (core::model::validateStrategy(model, defaultStrategy()).empty())
+        return defaultStrategy();
+    for (std::int64_t tp : {8, 4, 2, 1}) {
+        core::model::ParallelConfig p;
+        p.tp = tp;
+        p.dp = 8 / tp;
+        if (core::model::validateStrategy(model, p).empty())
+            return p;
+    }
+    return {};
+}
+
 void MainWindow::openDefaultModel()
 {
     openModel(*core::model::findModel("gpt3-175b"), defaultStrategy());
@@ -436,22 +453,28 @@ void MainWindow::openModel(const core::model::TransformerConfig& model, const co
     m_session->openModel(model, parallel);
 }
 
-void MainWindow::openPath(const QString& path)
+bool MainWindow::openPath(const QString& path)
 {
-    // A model file opens as a model, with the strategy the Parallelism panel shows.
+    // A model file opens as a model, with the strategy the Parallelism panel shows when it suits the
+    // model (an edit the user made), else strategyFor()'s.
     if (core::isModelFile(path.toStdString())) {
         try {
             const core::model::TransformerConfig model = core::model::readModelFile(path.toStdString());
-            m_parallelism->addModel(model);
+            core::model::ParallelConfig parallel = m_parallelism->parallel();
+            if (!m_session->workload() || !core::model::validateStrategy(model, parallel).empty())
+                parallel = strategyFor(model);
+            m_parallelism->setStrategy(model, parallel); // one estimate, of what the panel shows
             m_previous.reset();
-            openModel(model, m_parallelism->parallel());
+            openModel(model, parallel);
         } catch (const std::exception& e) {
             showError(tr("Cannot read the model %1").arg(QFileInfo(path).fileName()), QString::fromStdString(e.what()));
+            return false;
         }
-        return;
+        return true;
     }
     m_previous.reset();
     m_session->open(path);
+    return true; // read on a worker: a failure arrives as Session::failed
 }
 
 int MainWindow::ranksPerNode(const core::Cluster& cluster)
@@ -637,6 +660,10 @@ void MainWindow::showOp(int rank, int opIndex, bool inGraph)
 void MainWindow::showError(const QString& summary, const QString& details)
 {
     statusBar()->showMessage(summary, 8000);
+    if (m_batch) {
+        std::fprintf(stderr, "flint-explorer: %s: %s\n", qPrintable(summary), qPrintable(details));
+        return;
+    }
     if (QGuiApplication::platformName() == QStringLiteral("offscreen")) {
         qWarning("%s: %s", qPrintable(summary), qPrintable(details));
         return; // no one to click a dialog away

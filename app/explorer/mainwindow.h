@@ -54,8 +54,15 @@ public:
     ~MainWindow() override;
 
     Session& session() { return *m_session; }
-    /// Opens a workload (menu, command line, drag and drop, recent files, examples).
-    void openPath(const QString& path);
+    /// Opens a workload (menu, command line, drag and drop, recent files, examples). False when the
+    /// file was refused at once (a model file that does not parse); a workload read on a worker
+    /// reports failure through Session::failed instead.
+    bool openPath(const QString& path);
+    /// The strategy a model file opens with: the default layout where the model allows it, else one
+    /// node of 8 GPUs.
+    static core::model::ParallelConfig strategyFor(const core::model::TransformerConfig& model);
+    /// Batch use (--screenshot): errors go to stderr instead of a message box.
+    void setBatchMode(bool batch) { m_batch = batch; }
     /// Opens the built-in default: GPT-3 175B on 1,024 H100s, TP 8 x PP 8 x DP 16, global batch
     /// 1,536 (Narayanan et al. 2021 trained it with this layout).
     void openDefaultModel();
@@ -161,6 +168,7 @@ private:
     /// The estimate shown before the current one, and the comparison of the two ("Last change").
     std::shared_ptr<const core::EstimateResult> m_previous;
     QString m_lastChange;
+    bool m_batch = false; ///< setBatchMode
 };
 
 } // namespace flint::app

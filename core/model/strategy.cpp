@@ -30,6 +30,28 @@ std::string divisorList(std::int64_t n, std::int64_t limit = 1 << 20)
 
 constexpr double kBf16 = 2;
 
+/// The tensor-parallel degrees up to 64 that every rule on TP accepts for `model` under `parallel`
+/// (heads, key/value heads, FFN sizes, and the tokens of a CP shard under sequence parallelism), as
+/// "1, 2, 4 or 8": one list, so that no suggestion offers a value another rule refuses.
+std::string validTpList(const TransformerConfig& model, const ParallelConfig& parallel)
+{
+    const std::int64_t seq = parallel.sequenceLength(model);
+    const bool dense = !model.isMoe() || model.denseLayers > 0;
+    std::vector<std::int64_t> values;
+    for (std::int64_t t = 1; t <= 64; ++t) {
+        bool ok = model.heads % t == 0 && model.kvHeads % t == 0 && (!dense || model.ffn % t == 0) &&
+                  (!model.isMoe() || model.expertFfn % t == 0);
+        if (ok && t > 1 && parallel.sequenceParallel && parallel.phase != Phase::Decode && parallel.cp > 0)
+            ok = (seq / parallel.cp) % t == 0;
+        if (ok)
+            values.push_back(t);
+    }
+    std::string text;
+    for (std::size_t i = 0; i < values.size(); ++i)
+        text += (i == 0 ? "" : i + 1 == values.size() ? " or " : ", ") + number(values[i]);
+    return text;
+}
+
 } // namespace
 
 /// Layers of pipeline stage `stage`: a list of global layer indices (chunks in order).
@@ -205,7 +227,7 @@ std::string ParallelConfig::describe() const
     text += " x PP " + number(pp) + " x DP " + number(dp);
     if (ep > 1)
         text += " (EP " + number(ep) + ")";
-    text += " = " + number(ranks()) + " ranks";
+    text += " = " + number(ranks()) + (ranks() == 1 ? " rank" : " ranks");
     if (tp > 1 && sequenceParallel)
         text += ", SP";
     if (tp > 1 && tpCommOverlap && phase == Phase::Training)
@@ -216,9 +238,13 @@ std::string ParallelConfig::describe() const
             if (schedule == PipelineSchedule::Interleaved)
                 text += " (" + number(virtualStages) + " chunks)";
         }
-        text += ", " + number(microbatches()) + (microbatches() == 1 ? " microbatch of " : " microbatches of ") +
-                number(microbatchSize);
-        text += ", " + std::string(displayName(zero));
+        if (effectiveGlobalBatch() % (dp * microbatchSize) == 0)
+            text += ", " + number(microbatches()) + (microbatches() == 1 ? " microbatch of " : " microbatches of ") +
+                    number(microbatchSize);
+        else // an invalid batch, described as given
+            text +=
+                ", global batch " + number(effectiveGlobalBatch()) + " in microbatches of " + number(microbatchSize);
+        text += zero == ZeroStage::None ? std::string(", no ZeRO") : ", " + std::string(displayName(zero));
         if (zero == ZeroStage::Parameters && shardGroup() < dp)
             text += " hybrid, shard groups of " + number(shardGroup());
         if (zero == ZeroStage::Parameters && !reshardAfterForward)
@@ -227,7 +253,8 @@ std::string ParallelConfig::describe() const
             text += ", gradients reduced after the backward pass";
         if (zero != ZeroStage::Parameters && gathersParametersPerLayer())
             text += ", weights gathered during the forward pass";
-        text += ", " + std::string(displayName(recompute)) + " recompute";
+        text += recompute == Recompute::None ? std::string(", no recompute")
+                                             : ", " + std::string(displayName(recompute)) + " recompute";
         if (fusedCrossEntropy)
             text += ", fused cross entropy";
         if (eagerKernels)
@@ -240,6 +267,8 @@ std::string ParallelConfig::describe() const
             text += ", Adam master weights as remainders";
     } else {
         text += ", " + std::string(displayName(phase)) + ", batch " + number(effectiveGlobalBatch());
+        if (microbatches() > 1)
+            text += " in " + number(microbatches()) + " microbatches of " + number(microbatchSize);
     }
     if (dispatchesByHybridEp())
         text += ", HybridEP dispatch (NVLink domains of " + number(nvlinkDomain) + ")";
@@ -278,18 +307,18 @@ std::vector<StrategyProblem> validateStrategy(const TransformerConfig& model, co
     const std::int64_t tp = parallel.tp;
     if (model.heads % tp != 0)
         add("TP " + number(tp) + " does not divide the " + number(model.heads) + " attention heads of " + model.title,
-            "TP " + divisorList(model.heads, 64) + " divide " + number(model.heads) + " heads");
+            "TP " + validTpList(model, parallel));
     else if (model.kvHeads % tp != 0)
         add("TP " + number(tp) + " does not divide the " + number(model.kvHeads) + " key/value heads of " +
                 model.title + " (replicating key/value heads is not modelled)",
-            "TP " + divisorList(model.kvHeads) + " divide " + number(model.kvHeads) + " key/value heads");
+            "TP " + validTpList(model, parallel));
     const bool hasDenseLayers = !model.isMoe() || model.denseLayers > 0;
     if (hasDenseLayers && model.ffn % tp != 0)
         add("TP " + number(tp) + " does not divide the FFN size " + number(model.ffn),
-            "TP " + divisorList(std::gcd(model.ffn, model.heads), 64));
+            "TP " + validTpList(model, parallel));
     if (model.isMoe() && model.expertFfn % tp != 0)
         add("TP " + number(tp) + " does not divide the expert FFN size " + number(model.expertFfn),
-            "TP " + divisorList(std::gcd(model.expertFfn, model.heads), 64));
+            "TP " + validTpList(model, parallel));
 
     const std::int64_t chunks = parallel.schedule == PipelineSchedule::Interleaved ? parallel.virtualStages : 1;
     if (parallel.schedule != PipelineSchedule::Interleaved && parallel.virtualStages != 1)
@@ -309,7 +338,10 @@ std::vector<StrategyProblem> validateStrategy(const TransformerConfig& model, co
                 (chunks > 1 ? " with " + number(chunks) + " virtual stages" : std::string()));
     }
     if (parallel.schedule == PipelineSchedule::Interleaved && parallel.pp == 1)
-        add("the interleaved schedule needs PP > 1", "schedule 1F1B");
+        add(parallel.virtualStages > 1 ? "virtual stages (" + number(parallel.virtualStages) +
+                                             ") split a pipeline stage, and there is one (PP 1)"
+                                       : std::string("the interleaved schedule needs PP > 1"),
+            parallel.virtualStages > 1 ? "PP > 1, or virtual stages 1" : "schedule 1F1B");
 
     const std::int64_t seq = parallel.sequenceLength(model);
     if (parallel.phase != Phase::Decode) {
@@ -320,7 +352,7 @@ std::vector<StrategyProblem> validateStrategy(const TransformerConfig& model, co
         else if (tp > 1 && parallel.sequenceParallel && (seq / parallel.cp) % tp != 0)
             add("sequence parallelism needs TP " + number(tp) + " to divide the " + number(seq / parallel.cp) +
                     " tokens of a CP shard",
-                "turn sequence parallelism off, or TP " + divisorList(seq / parallel.cp, 64));
+                "turning sequence parallelism off (--no-sp), or TP " + validTpList(model, parallel));
     } else if (parallel.cp > 1) {
         add("context parallelism splits the prompt; decode generates one token at a time", "CP 1 for decode");
     }

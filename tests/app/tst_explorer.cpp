@@ -87,6 +87,7 @@ private Q_SLOTS:
     void screenshotOfTheWindow();
     void defaultModelIsGpt3OnThousandGpus();
     void invalidParallelismIsExplainedNotCompiled();
+    void modelFileOpensWithAStrategyThatFitsIt();
     void sweepMarksTheBestPoint();
 };
 
@@ -837,6 +838,40 @@ void TestExplorer::defaultModelIsGpt3OnThousandGpus()
     QCOMPARE(window.session().compiledModel()->parallel.tp, 4);
     QCOMPARE(window.session().workload()->workload.rankCount(), std::size_t(512));
     QVERIFY(window.session().result()->stepTime != before);
+}
+
+void TestExplorer::modelFileOpensWithAStrategyThatFitsIt()
+{
+#if defined(FLINT_HAVE_MODELS)
+    // A model file whose 4 heads the default layout (TP 8) does not fit opens on one node with the
+    // largest TP it allows, estimated once (no "Last change" without a change); one that does not
+    // parse is refused at once (a --screenshot run exits instead of waiting).
+    QTemporaryDir dir;
+    const QString good = dir.filePath(QStringLiteral("tiny.txt"));
+    const QString bad = dir.filePath(QStringLiteral("bad.txt"));
+    {
+        QFile file(good);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("title = Tiny\nlayers = 2\nhidden = 256\nheads = 4\nffn = 1024\nvocab = 1024\nseq_len = 128\n");
+        QFile broken(bad);
+        QVERIFY(broken.open(QIODevice::WriteOnly));
+        broken.write("layers = 2\nhidden = 256x\n");
+    }
+    app::MainWindow window;
+    window.show();
+    QSignalSpy estimated(&window.session(), &app::Session::estimateAvailable);
+    QVERIFY(!window.openPath(bad));
+    QVERIFY(window.openPath(good));
+    QVERIFY(estimated.wait(60000));
+    QCOMPARE(window.parallelism()->model().title, std::string("Tiny"));
+    QCOMPARE(window.parallelism()->parallel().tp, 4);
+    QCOMPARE(window.parallelism()->parallel().dp, 2);
+    QTest::qWait(300); // a second, duplicate estimate would arrive within the panel's debounce
+    QCOMPARE(estimated.count(), 1);
+    QVERIFY(!window.whatIf()->comparison().contains(QStringLiteral("Last change")));
+#else
+    QSKIP("built without the MLIR frontend");
+#endif
 }
 
 void TestExplorer::invalidParallelismIsExplainedNotCompiled()

@@ -237,7 +237,8 @@ void TestReplayMpi::distributedSweepGivesTheSameTable()
         mpiFlint(4, sweep + QStringList{QStringLiteral("--csv"), dir.filePath(QStringLiteral("four.csv"))});
     QVERIFY2(four.exitCode == 0, four.err.constData());
     QCOMPARE(four.out, one.out);
-    QCOMPARE(one.out.count('\n'), 67); // title, header, 64 points, best
+    QCOMPARE(one.out.count('\n'), 68); // title, batch, header, 64 points, best
+    QVERIFY2(one.out.contains("global batch: each point's default"), one.out.constData());
     QFile a(dir.filePath(QStringLiteral("one.csv"))), b(dir.filePath(QStringLiteral("four.csv")));
     QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
     QCOMPARE(b.readAll(), a.readAll());

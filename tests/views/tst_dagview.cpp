@@ -55,6 +55,10 @@ private Q_SLOTS:
         v.fit(QRectF(0, 0, 1000, 500), QSizeF(548, 548), 24);
         QCOMPARE(v.scale, 0.5);
         QCOMPARE(v.toScreen(QPointF(500, 250)), QPointF(274, 274));
+        // Into the part of the view the legend and the search box leave free: centred there.
+        v.fitInto(QRectF(0, 0, 1000, 500), QRectF(200, 40, 548, 548), 24);
+        QCOMPARE(v.scale, 0.5);
+        QCOMPARE(v.toScreen(QPointF(500, 250)), QPointF(474, 314));
     }
 
     void showsSelectsZoomsExports()
