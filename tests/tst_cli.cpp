@@ -532,6 +532,12 @@ void TestCli::sweepWritesCsvWithBest()
                                 QStringLiteral("pp=1,2")});
     QCOMPARE(fixed.exitCode, 0);
     QVERIFY2(fixed.out.contains("global batch 32 sequences at every point"), fixed.out.constData());
+    // When nothing fits, the sweep names the point that came closest and what it needs.
+    const Run none = flintCli({QStringLiteral("sweep"), QStringLiteral("llama3-70b"), QStringLiteral("--ranks"),
+                               QStringLiteral("8"), QStringLiteral("--seq-len"), QStringLiteral("512"),
+                               QStringLiteral("--vary"), QStringLiteral("tp=4,8")});
+    QCOMPARE(none.exitCode, 0);
+    QVERIFY2(none.out.contains("no feasible configuration: the leanest, TP 8"), none.out.constData());
 #endif
 }
 

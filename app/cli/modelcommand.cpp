@@ -14,6 +14,7 @@
 #endif
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -126,9 +127,12 @@ std::int64_t positive(const CommandLine& cli, const std::string& name, std::int6
 {
     if (!cli.has(name))
         return fallback;
-    const std::uint64_t value = cli.number(name, 0);
-    if (value < 1 || value > (1u << 30))
-        throw BadOptionValue("--" + name + " must be a positive integer");
+    // One message for every bad value (-2, 0, x): what was given and what is expected.
+    const std::string text = cli.value(name);
+    std::uint64_t value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size() || value < 1 || value > (1u << 30))
+        throw BadOptionValue("--" + name + " must be a positive integer, not '" + text + "'");
     return static_cast<std::int64_t>(value);
 }
 
@@ -170,7 +174,7 @@ core::model::ParallelConfig strategyFromCli(const CommandLine& cli, core::model:
     if (cli.has("zero")) {
         const auto z = parseZero(cli.value("zero"));
         if (!z)
-            throw BadOptionValue("--zero must be 0, 1, 2, 3 or fsdp");
+            throw BadOptionValue("--zero must be 0 (none), 1, 2, 3 or fsdp");
         p.zero = *z;
     }
     if (cli.has("recompute")) {
@@ -260,6 +264,25 @@ std::string formatSeconds(double s)
     else
         std::snprintf(buffer, sizeof buffer, "%.2f us", s * 1e6);
     return buffer;
+}
+
+/// `text` as a JSON string, quotes and control characters escaped (a model file names its model).
+std::string jsonString(const std::string& text)
+{
+    std::string out = "\"";
+    for (const char c : text) {
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (static_cast<unsigned char>(c) < 0x20) {
+            char escaped[8];
+            std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
+            out += escaped;
+        } else {
+            out += c;
+        }
+    }
+    return out + "\"";
 }
 
 /// `value` rounded, with thousands separators: 429,700.
@@ -406,12 +429,20 @@ int runModel(const std::vector<std::string>& arguments)
         outputs.commit();
     }
     if (cli.has("json")) {
-        std::printf("{\"model\": \"%s\", \"strategy\": \"%s\", \"ranks\": %zu, \"step_time_s\": %.9g, "
+        const auto& mem = compiled.memory;
+        std::printf("{\"model\": %s, \"strategy\": %s, \"ranks\": %zu, \"step_time_s\": %.9g, "
                     "\"tokens_per_s\": %.9g, \"mfu\": %.6g, \"bubble\": %.6g, \"exposed_comm\": %.6g, "
-                    "\"memory_bytes\": %.9g, \"memory_capacity_bytes\": %.9g, \"out_of_memory\": %s}\n",
-                    model.name.c_str(), parallel.describe().c_str(), compiled.workload.rankCount(), figures.stepTime,
-                    figures.tokensPerSecond, figures.mfu, figures.bubbleFraction, figures.exposedCommFraction,
-                    figures.memoryBytes, figures.memoryCapacity, figures.outOfMemory ? "true" : "false");
+                    "\"memory_bytes\": %.9g, \"memory_capacity_bytes\": %.9g, \"out_of_memory\": %s, "
+                    "\"device\": %s, \"cluster\": %s, \"global_batch\": %lld, \"microbatch_size\": %lld, "
+                    "\"microbatches\": %lld, \"memory\": {\"weights_bytes\": %.9g, \"gradients_bytes\": %.9g, "
+                    "\"optimizer_bytes\": %.9g, \"activations_bytes\": %.9g, \"buffers_bytes\": %.9g}}\n",
+                    jsonString(model.name).c_str(), jsonString(parallel.describe()).c_str(),
+                    compiled.workload.rankCount(), figures.stepTime, figures.tokensPerSecond, figures.mfu,
+                    figures.bubbleFraction, figures.exposedCommFraction, figures.memoryBytes, figures.memoryCapacity,
+                    figures.outOfMemory ? "true" : "false", jsonString(cluster.device.name).c_str(),
+                    jsonString(cluster.name).c_str(), static_cast<long long>(parallel.effectiveGlobalBatch()),
+                    static_cast<long long>(parallel.microbatchSize), static_cast<long long>(parallel.microbatches()),
+                    mem.weights, mem.gradients, mem.optimizer, mem.activations, mem.commBuffers);
         return ExitSuccess;
     }
     std::printf("%s on %zu x %s (%s%s): %s\n", model.title.c_str(), compiled.workload.rankCount(),
@@ -785,8 +816,23 @@ int printSweep(const CommandLine& cli, const core::model::TransformerConfig& mod
     }
     if (best < rows.size())
         std::printf("* best feasible: %s\n", rows[best].strategy.c_str());
-    else
-        std::printf("no feasible configuration\n");
+    else {
+        // Say what came closest: the estimated point that needs the least memory.
+        std::size_t leanest = rows.size();
+        for (std::size_t r = 0; r < rows.size(); ++r) {
+            const auto& f = rows[r].evaluation.figures;
+            if (f && (leanest == rows.size() || f->memoryBytes < rows[leanest].evaluation.figures->memoryBytes))
+                leanest = r;
+        }
+        if (leanest < rows.size()) {
+            const auto& f = *rows[leanest].evaluation.figures;
+            std::printf("no feasible configuration: the leanest, %s, needs %.1f GiB per GPU of %.1f (more GPUs, "
+                        "ZeRO, recomputation or a smaller microbatch would lower it)\n",
+                        rows[leanest].strategy.c_str(), f.memoryBytes / 1073741824.0, f.memoryCapacity / 1073741824.0);
+        } else {
+            std::printf("no feasible configuration: no point could be estimated (see the notes above)\n");
+        }
+    }
     if (cli.has("csv")) {
         core::OutputTransaction outputs;
         outputs.write(cli.value("csv"), csv.str());

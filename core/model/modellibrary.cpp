@@ -174,8 +174,12 @@ double TransformerConfig::activeParameters() const
 std::string TransformerConfig::validate() const
 {
     const auto positive = [](std::int64_t value) { return value > 0; };
-    if (!positive(layers) || !positive(hidden) || !positive(heads) || !positive(vocab) || !positive(seqLen))
-        return "layers, hidden, heads, vocab and seq_len must be positive";
+    // Name the key that is wrong, as the model file spells it.
+    for (const auto& [key, value] :
+         {std::pair{"layers", layers}, std::pair{"hidden", hidden}, std::pair{"heads", heads},
+          std::pair{"vocab", vocab}, std::pair{"seq_len", seqLen}})
+        if (value <= 0)
+            return std::string(key) + " must be positive, not " + std::to_string(value);
     // Upper bounds far above any published model keep every size product (tokens x hidden x vocab,
     // parameters x bytes) inside 64-bit arithmetic and the step inside memory (docs/models.md).
     const auto within = [](std::int64_t value, std::int64_t most) { return value <= most; };

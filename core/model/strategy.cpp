@@ -413,7 +413,7 @@ std::vector<StrategyProblem> validateStrategy(const TransformerConfig& model, co
 
     if (parallel.phase == Phase::Training && parallel.pp > 1 && parallel.zero >= ZeroStage::Gradients)
         add(std::string(displayName(parallel.zero)) +
-                " shards gradients every microbatch, which pipelines do not combine with (DeepSpeed rejects it)",
+                " with pipeline parallelism is not modelled (DeepSpeed rejects it; torchtitan runs FSDP with PP)",
             "ZeRO-1 with PP > 1, or PP 1");
     if (parallel.phase != Phase::Training && parallel.zero != ZeroStage::None &&
         parallel.zero != ZeroStage::OptimizerState)
