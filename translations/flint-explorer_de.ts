@@ -765,6 +765,10 @@ auf %2</translation>
         <source>&lt;br&gt;&lt;small&gt;matmuls and attention at the throughput %1 sustains power-saturated (%2% of its burst figure in bf16)&lt;/small&gt;</source>
         <translation>&lt;br&gt;&lt;small&gt;Matrixmultiplikationen und Attention mit dem Durchsatz, den %1 unter voller Leistungsaufnahme hält (%2 % seines Spitzenwerts in bf16)&lt;/small&gt;</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;Step %1&lt;/b&gt;, %2 tokens/s (%3 per GPU)&lt;br&gt;MFU %4% (PaLM, of the BF16 peak)&lt;br&gt;pipeline bubble %5%, exposed communication %6%&lt;br&gt;memory per GPU %7 of %8 GiB%9&lt;br&gt;&lt;small&gt;weights %10, KV cache %11, working set %12 GiB&lt;/small&gt;</source>
+        <translation>&lt;b&gt;Schritt %1&lt;/b&gt;, %2 Tokens/s (%3 pro GPU)&lt;br&gt;MFU %4% (PaLM, bezogen auf die BF16-Spitze)&lt;br&gt;Pipeline-Blase %5%, nicht überlappte Kommunikation %6%&lt;br&gt;Speicher pro GPU %7 von %8 GiB%9&lt;br&gt;&lt;small&gt;Gewichte %10, KV-Cache %11, Arbeitsspeicher einer Schicht %12 GiB&lt;/small&gt;</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::SweepPage</name>
@@ -1929,10 +1933,6 @@ auf %2</translation>
         <translation>Verteilte ML-Workloads ohne Cluster erkunden.</translation>
     </message>
     <message>
-        <source>An XLA HLO or MLIR module or a Chakra trace (file, prefix or folder). Default: the built-in GPT-3 175B on 1,024 H100s.</source>
-        <translation>Ein XLA-HLO- oder MLIR-Modul oder ein Chakra-Trace (Datei, Präfix oder Ordner). Standard: das eingebaute GPT-3 175B auf 1.024 H100.</translation>
-    </message>
-    <message>
         <source>Render the window once the estimate is ready, save it and exit.</source>
         <translation>Das Fenster rendern, sobald die Schätzung fertig ist, als Bild speichern und beenden.</translation>
     </message>
@@ -1947,6 +1947,10 @@ auf %2</translation>
     <message>
         <source>Compare the estimate with this measured run (a PyTorch profiler trace, or a folder of one per rank) in the Validation tab.</source>
         <translation>Die Schätzung im Tab Validierung mit diesem gemessenen Lauf vergleichen (ein PyTorch-Profiler-Trace oder ein Ordner mit einem je Rank).</translation>
+    </message>
+    <message>
+        <source>An XLA HLO or MLIR module, a Chakra trace (file, prefix or folder), a measured profile (PyTorch or JAX) or a model file. Default: the built-in GPT-3 175B on 1,024 H100s.</source>
+        <translation>Ein XLA-HLO- oder MLIR-Modul, ein Chakra-Trace (Datei, Präfix oder Ordner), ein gemessenes Profil (PyTorch oder JAX) oder eine Modelldatei. Standard: das eingebaute GPT-3 175B auf 1.024 H100.</translation>
     </message>
 </context>
 </TS>

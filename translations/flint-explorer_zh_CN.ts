@@ -757,6 +757,10 @@ on %2</source>
         <source>&lt;br&gt;&lt;small&gt;matmuls and attention at the throughput %1 sustains power-saturated (%2% of its burst figure in bf16)&lt;/small&gt;</source>
         <translation>&lt;br&gt;&lt;small&gt;矩阵乘法和注意力按 %1 在满功耗下可持续的吞吐量计算（bf16 峰值的 %2%）&lt;/small&gt;</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;Step %1&lt;/b&gt;, %2 tokens/s (%3 per GPU)&lt;br&gt;MFU %4% (PaLM, of the BF16 peak)&lt;br&gt;pipeline bubble %5%, exposed communication %6%&lt;br&gt;memory per GPU %7 of %8 GiB%9&lt;br&gt;&lt;small&gt;weights %10, KV cache %11, working set %12 GiB&lt;/small&gt;</source>
+        <translation>&lt;b&gt;单步时间 %1&lt;/b&gt;，%2 token/s（每 GPU %3）&lt;br&gt;MFU %4%（PaLM 定义，相对 BF16 峰值）&lt;br&gt;流水线气泡 %5%，未重叠通信 %6%&lt;br&gt;每 GPU 显存 %7 / %8 GiB%9&lt;br&gt;&lt;small&gt;权重 %10，KV 缓存 %11，工作集 %12 GiB&lt;/small&gt;</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::SweepPage</name>
@@ -1910,10 +1914,6 @@ on %2</source>
         <translation>无需集群即可探索分布式机器学习工作负载。</translation>
     </message>
     <message>
-        <source>An XLA HLO or MLIR module or a Chakra trace (file, prefix or folder). Default: the built-in GPT-3 175B on 1,024 H100s.</source>
-        <translation>XLA HLO 或 MLIR 模块，或 Chakra 跟踪（文件、前缀或文件夹）。默认：内置的 GPT-3 175B，运行于 1,024 个 H100。</translation>
-    </message>
-    <message>
         <source>Render the window once the estimate is ready, save it and exit.</source>
         <translation>估算完成后渲染窗口、保存为图像并退出。</translation>
     </message>
@@ -1928,6 +1928,10 @@ on %2</source>
     <message>
         <source>Compare the estimate with this measured run (a PyTorch profiler trace, or a folder of one per rank) in the Validation tab.</source>
         <translation>在“验证”标签页中将估计与此实测运行对比（一个 PyTorch 性能剖析跟踪，或每个 rank 一个的文件夹）。</translation>
+    </message>
+    <message>
+        <source>An XLA HLO or MLIR module, a Chakra trace (file, prefix or folder), a measured profile (PyTorch or JAX) or a model file. Default: the built-in GPT-3 175B on 1,024 H100s.</source>
+        <translation>XLA HLO 或 MLIR 模块、Chakra 跟踪（文件、前缀或文件夹）、实测性能剖析（PyTorch 或 JAX）或模型文件。默认：内置的 GPT-3 175B，运行于 1,024 块 H100。</translation>
     </message>
 </context>
 </TS>

@@ -299,21 +299,30 @@ std::string figuresText(const core::model::CompiledModel& compiled, const core::
     char text[1024];
     const auto& mem = compiled.memory;
     const bool decode = compiled.parallel.phase == core::model::Phase::Decode;
+    const bool training = compiled.parallel.phase == core::model::Phase::Training;
+    constexpr double gib = 1073741824.0;
+    // Inference holds weights, the KV cache and one layer's working set: named as such.
+    char breakdown[256];
+    if (training)
+        std::snprintf(breakdown, sizeof breakdown,
+                      "weights %.1f, gradients %.1f, optimizer %.1f, activations %.1f, buffers %.1f GiB",
+                      mem.weights / gib, mem.gradients / gib, mem.optimizer / gib, mem.activations / gib,
+                      mem.commBuffers / gib);
+    else
+        std::snprintf(breakdown, sizeof breakdown, "weights %.1f, KV cache %.1f, working set %.1f GiB",
+                      mem.weights / gib, mem.activations / gib, mem.commBuffers / gib);
     std::snprintf(text, sizeof text,
                   "step time: %s\n"
                   "%s: %s /s (%s per GPU)\n"
                   "model FLOPs utilisation: %.1f%% (PaLM definition, of the dense BF16 peak)\n"
                   "pipeline bubble (schedule): %.1f%%\n"
                   "exposed communication (busiest rank): %.1f%% of the step\n"
-                  "memory per GPU: %.1f GiB of %.1f GiB%s (weights %.1f, gradients %.1f, optimizer %.1f, "
-                  "activations %.1f, buffers %.1f GiB)\n",
+                  "memory per GPU: %.1f GiB of %.1f GiB%s (%s)\n",
                   formatSeconds(f.stepTime).c_str(), decode ? "generated tokens" : "tokens",
                   grouped(f.tokensPerSecond).c_str(),
                   grouped(f.tokensPerSecond / static_cast<double>(compiled.workload.rankCount())).c_str(), 100 * f.mfu,
-                  100 * f.bubbleFraction, 100 * f.exposedCommFraction, f.memoryBytes / 1073741824.0,
-                  f.memoryCapacity / 1073741824.0, f.outOfMemory ? " -- OUT OF MEMORY" : "", mem.weights / 1073741824.0,
-                  mem.gradients / 1073741824.0, mem.optimizer / 1073741824.0, mem.activations / 1073741824.0,
-                  mem.commBuffers / 1073741824.0);
+                  100 * f.bubbleFraction, 100 * f.exposedCommFraction, f.memoryBytes / gib, f.memoryCapacity / gib,
+                  f.outOfMemory ? " -- OUT OF MEMORY" : "", breakdown);
     return text;
 }
 
@@ -412,6 +421,11 @@ int runModel(const std::vector<std::string>& arguments)
     }
     if (action != "estimate")
         throw UsageError("unknown action '" + action + "' (list, show, emit, estimate)");
+    if (cli.has("zero") && parallel.zero != core::model::ZeroStage::None && parallel.shardGroup() * parallel.cp == 1)
+        std::fprintf(stderr,
+                     "note: %s with DP 1 shards nothing: every GPU holds whole weights, gradients and "
+                     "optimizer state\n",
+                     std::string(core::model::displayName(parallel.zero)).c_str());
     engine::Scenario scenario;
     scenario.model = model;
     scenario.parallel = parallel;

@@ -88,8 +88,9 @@ int main(int argc, char** argv)
     parser.addVersionOption();
     parser.addPositionalArgument(
         QStringLiteral("file"),
-        QCoreApplication::translate("main", "An XLA HLO or MLIR module or a Chakra trace (file, prefix or folder). "
-                                            "Default: the built-in GPT-3 175B on 1,024 H100s."));
+        QCoreApplication::translate("main", "An XLA HLO or MLIR module, a Chakra trace (file, prefix or folder), a "
+                                            "measured profile (PyTorch or JAX) or a model file. Default: the built-in "
+                                            "GPT-3 175B on 1,024 H100s."));
     const QCommandLineOption screenshotOption(
         QStringLiteral("screenshot"),
         QCoreApplication::translate("main", "Render the window once the estimate is ready, save it and exit."),
