@@ -682,7 +682,7 @@ int runSweep(const std::vector<std::string>& arguments)
                     largest = std::max(largest, p.effectiveGlobalBatch());
                     multiple = std::lcm(multiple, p.dp * p.microbatchSize);
                 } catch (const UsageError&) {
-                    // refused again below, with its message
+                    continue; // refused again below, with its message; no batch to take from it
                 }
                 if (multiple > (std::int64_t{1} << 24))
                     break;

@@ -106,40 +106,30 @@ QString StepSummary::figuresHtml(const engine::Evaluation& evaluation)
     const auto& mem = evaluation.compiled->memory;
     const auto ranks = static_cast<double>(std::max<std::size_t>(1, evaluation.result->ranks.size()));
     const QLocale locale;
-    // Inference holds weights, the KV cache and one layer's working set: named as such.
-    if (evaluation.compiled->parallel.phase != core::model::Phase::Training)
-        return tr("<b>Step %1</b>, %2 tokens/s (%3 per GPU)<br>MFU %4% (PaLM, of the BF16 peak)<br>"
-                  "pipeline bubble %5%, exposed communication %6%<br>memory per GPU %7 of %8 GiB%9<br>"
-                  "<small>weights %10, KV cache %11, working set %12 GiB</small>")
-            .arg(duration(f.stepTime))
+    const auto gibText = [&locale, gib](double bytes) { return locale.toString(bytes / gib, 'f', 1); };
+    // The figures every phase shows fill %1..%9; the memory breakdown follows.
+    const auto figures = [&](const QString& text) {
+        return text.arg(duration(f.stepTime))
             .arg(locale.toString(f.tokensPerSecond, 'f', 0))
             .arg(locale.toString(f.tokensPerSecond / ranks, 'f', 0))
             .arg(locale.toString(100 * f.mfu, 'f', 1))
             .arg(locale.toString(100 * f.bubbleFraction, 'f', 1))
             .arg(locale.toString(100 * f.exposedCommFraction, 'f', 1))
-            .arg(locale.toString(f.memoryBytes / gib, 'f', 1))
-            .arg(locale.toString(f.memoryCapacity / gib, 'f', 1))
-            .arg(f.outOfMemory ? tr(" — <span style='color:#c0392b'><b>OUT OF MEMORY</b></span>") : QString())
-            .arg(locale.toString(mem.weights / gib, 'f', 1))
-            .arg(locale.toString(mem.activations / gib, 'f', 1))
-            .arg(locale.toString(mem.commBuffers / gib, 'f', 1));
-    return tr("<b>Step %1</b>, %2 tokens/s (%3 per GPU)<br>MFU %4% (PaLM, of the BF16 peak)<br>"
-              "pipeline bubble %5%, exposed communication %6%<br>memory per GPU %7 of %8 GiB%9<br>"
-              "<small>weights %10, gradients %11, optimizer %12, activations %13, buffers %14 GiB</small>")
-        .arg(duration(f.stepTime))
-        .arg(locale.toString(f.tokensPerSecond, 'f', 0))
-        .arg(locale.toString(f.tokensPerSecond / ranks, 'f', 0))
-        .arg(locale.toString(100 * f.mfu, 'f', 1))
-        .arg(locale.toString(100 * f.bubbleFraction, 'f', 1))
-        .arg(locale.toString(100 * f.exposedCommFraction, 'f', 1))
-        .arg(locale.toString(f.memoryBytes / gib, 'f', 1))
-        .arg(locale.toString(f.memoryCapacity / gib, 'f', 1))
-        .arg(f.outOfMemory ? tr(" — <span style='color:#c0392b'><b>OUT OF MEMORY</b></span>") : QString())
-        .arg(locale.toString(mem.weights / gib, 'f', 1))
-        .arg(locale.toString(mem.gradients / gib, 'f', 1))
-        .arg(locale.toString(mem.optimizer / gib, 'f', 1))
-        .arg(locale.toString(mem.activations / gib, 'f', 1))
-        .arg(locale.toString(mem.commBuffers / gib, 'f', 1));
+            .arg(gibText(f.memoryBytes))
+            .arg(gibText(f.memoryCapacity))
+            .arg(f.outOfMemory ? tr(" — <span style='color:#c0392b'><b>OUT OF MEMORY</b></span>") : QString());
+    };
+    // Inference holds weights, the KV cache and one layer's working set: named as such.
+    if (evaluation.compiled->parallel.phase != core::model::Phase::Training)
+        return figures(tr("<b>Step %1</b>, %2 tokens/s (%3 per GPU)<br>MFU %4% (PaLM, of the BF16 peak)<br>"
+                          "pipeline bubble %5%, exposed communication %6%<br>memory per GPU %7 of %8 GiB%9<br>"
+                          "<small>weights %10, KV cache %11, working set %12 GiB</small>"))
+            .arg(gibText(mem.weights), gibText(mem.activations), gibText(mem.commBuffers));
+    return figures(tr("<b>Step %1</b>, %2 tokens/s (%3 per GPU)<br>MFU %4% (PaLM, of the BF16 peak)<br>"
+                      "pipeline bubble %5%, exposed communication %6%<br>memory per GPU %7 of %8 GiB%9<br>"
+                      "<small>weights %10, gradients %11, optimizer %12, activations %13, buffers %14 GiB</small>"))
+        .arg(gibText(mem.weights), gibText(mem.gradients), gibText(mem.optimizer), gibText(mem.activations),
+             gibText(mem.commBuffers));
 }
 
 QString StepSummary::parallelismFixed(const core::LoadedWorkload& workload)
