@@ -105,6 +105,14 @@ void TestCli::usageErrors_data()
     QTest::newRow("option_missing_value") << QStringList{QStringLiteral("convert"), kBundled, QStringLiteral("--to")};
     QTest::newRow("bench_bad_number") << QStringList{QStringLiteral("bench"), QStringLiteral("chakra"),
                                                      QStringLiteral("--nodes"), QStringLiteral("many")};
+    // A bad device or cluster name is refused before the workload is read (even one not there).
+    QTest::newRow("estimate_unknown_device")
+        << QStringList{QStringLiteral("estimate"), QStringLiteral("/nonexistent/workload.et"),
+                       QStringLiteral("--device"), QStringLiteral("bogus")};
+    QTest::newRow("estimate_unknown_cluster")
+        << QStringList{QStringLiteral("estimate"), kBundled, QStringLiteral("--cluster"), QStringLiteral("bogus")};
+    QTest::newRow("model_missing_file") << QStringList{QStringLiteral("model"), QStringLiteral("estimate"),
+                                                       QStringLiteral("missing/model.txt")};
 }
 
 void TestCli::usageErrors()
@@ -526,10 +534,10 @@ void TestCli::sweepWritesCsvWithBest()
     QCOMPARE(best, 1);
     // Without --global-batch every point runs one batch (the largest default, DP x PP x 4, which
     // every point's DP divides), so that the best point is best at the same work.
-    const Run fixed = flintCli({QStringLiteral("sweep"), QStringLiteral("llama3-8b"), QStringLiteral("--ranks"),
-                                QStringLiteral("8"), QStringLiteral("--seq-len"), QStringLiteral("512"),
-                                QStringLiteral("--vary"), QStringLiteral("tp=1,2"), QStringLiteral("--vary"),
-                                QStringLiteral("pp=1,2")});
+    const Run fixed =
+        flintCli({QStringLiteral("sweep"), QStringLiteral("llama3-8b"), QStringLiteral("--ranks"), QStringLiteral("8"),
+                  QStringLiteral("--seq-len"), QStringLiteral("512"), QStringLiteral("--vary"),
+                  QStringLiteral("tp=1,2"), QStringLiteral("--vary"), QStringLiteral("pp=1,2")});
     QCOMPARE(fixed.exitCode, 0);
     QVERIFY2(fixed.out.contains("global batch 32 sequences at every point"), fixed.out.constData());
     // When nothing fits, the sweep names the point that came closest and what it needs.

@@ -59,11 +59,46 @@ std::string presetList()
     return text;
 }
 
+namespace {
+
+UsageError unknownCluster(const std::string& spec)
+{
+    std::string names;
+    for (const auto& p : core::clusterPresets())
+        names += (names.empty() ? "" : ", ") + p.name;
+    return UsageError("unknown cluster '" + spec + "' (a network .yml file or one of " + names +
+                      "; 'flint estimate --list' describes them)");
+}
+
+UsageError unknownDevice(const std::string& name)
+{
+    std::string names;
+    for (const auto& d : core::devicePresets())
+        names += (names.empty() ? "" : ", ") + d.name;
+    return UsageError("unknown device '" + name + "' (one of " + names + "; 'flint estimate --list' describes them)");
+}
+
+bool isNetworkFile(const std::string& spec)
+{
+    return spec.ends_with(".yml") || spec.ends_with(".yaml") || std::filesystem::exists(spec);
+}
+
+} // namespace
+
+void checkClusterNames(const CommandLine& cli)
+{
+    const std::string spec = cli.value("cluster", "dgx-h100-ib");
+    if (!isNetworkFile(spec) && !core::clusterPreset(spec, 1))
+        throw unknownCluster(spec);
+    if (cli.has("device") && !core::findDevice(cli.value("device")))
+        throw unknownDevice(cli.value("device"));
+}
+
 core::Cluster makeCluster(const CommandLine& cli, std::int64_t ranks, ModelAlias alias)
 {
     const std::string spec = cli.value("cluster", "dgx-h100-ib");
     core::Cluster cluster;
-    const bool isFile = spec.ends_with(".yml") || spec.ends_with(".yaml") || std::filesystem::exists(spec);
+    const bool isFile = isNetworkFile(spec);
     if (isFile) {
         cluster.name = std::filesystem::path(spec).stem().string();
         cluster.device = *core::findDevice("H100");
@@ -71,25 +106,14 @@ core::Cluster makeCluster(const CommandLine& cli, std::int64_t ranks, ModelAlias
     } else if (auto preset = core::clusterPreset(spec, ranks)) {
         cluster = *preset;
     } else {
-        {
-            std::string names;
-            for (const auto& p : core::clusterPresets())
-                names += (names.empty() ? "" : ", ") + p.name;
-            throw UsageError("unknown cluster '" + spec + "' (a network .yml file or one of " + names +
-                             "; 'flint estimate --list' describes them)");
-        }
+        throw unknownCluster(spec);
     }
     if (cli.has("system"))
         cluster.system = core::readSystemJson(cli.value("system"));
     if (cli.has("device")) {
         const core::DeviceSpec* device = core::findDevice(cli.value("device"));
-        if (!device) {
-            std::string names;
-            for (const auto& d : core::devicePresets())
-                names += (names.empty() ? "" : ", ") + d.name;
-            throw UsageError("unknown device '" + cli.value("device") + "' (one of " + names +
-                             "; 'flint estimate --list' describes them)");
-        }
+        if (!device)
+            throw unknownDevice(cli.value("device"));
         if (!isFile && device->name != cluster.device.name) {
             // The preset's network stays: say so, and name a preset built around the device.
             std::string own;

@@ -21,6 +21,9 @@ std::vector<OptionSpec> withClusterOptions(std::vector<OptionSpec> own, ModelAli
 
 /// The cluster the options on `cli` describe, sized for `ranks`. Throws UsageError, core::InputError.
 core::Cluster makeCluster(const CommandLine& cli, std::int64_t ranks, ModelAlias alias = ModelAlias::No);
+/// Refuses an unknown --cluster preset or --device name before a workload is read (makeCluster,
+/// which needs the rank count, refuses them too, later).
+void checkClusterNames(const CommandLine& cli);
 
 /// The cluster presets and devices, one per line (for --list).
 std::string presetList();

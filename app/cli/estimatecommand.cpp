@@ -91,6 +91,7 @@ int runEstimate(const std::vector<std::string>& arguments)
     estimateOptions.checkSizes = !cli.has("lenient");
     const std::uint64_t top = cli.number("top", 10);
 
+    checkClusterNames(cli);
     const core::Workload workload = loadWorkloadFromCli(cli.positionals().front(), cli, cli.has("json")).workload;
     const core::Cluster cluster = makeCluster(cli, static_cast<std::int64_t>(workload.rankCount()), ModelAlias::Yes);
     const auto result = core::estimate(workload, cluster, estimateOptions);

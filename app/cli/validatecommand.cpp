@@ -48,6 +48,7 @@ int runValidate(const std::vector<std::string>& arguments)
     if (cli.has("step"))
         measuredOptions.profilerStep = static_cast<std::int64_t>(cli.number("step", 0));
     const core::measured::MeasuredWorkload measured = core::loadMeasuredRun(measuredPath, measuredOptions);
+    checkClusterNames(cli);
     const core::LoadedWorkload workload = loadWorkloadFromCli(cli.positionals()[0], cli);
     for (const std::string& note : measured.notes)
         std::fprintf(stderr, "note: %s\n", note.c_str());
