@@ -13,6 +13,7 @@
 #endif
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -88,13 +89,45 @@ bool looksLikeMlir(std::string_view text)
         at = end + 1;
     }
     const std::string_view rest = text.substr(std::min(at, text.size()));
-    for (std::string_view start : {"module", "func.func", "#", "!", "\"builtin.module\"", "\"func.func\""})
+    for (std::string_view start : {"module", "func.func", "\"builtin.module\"", "\"func.func\""})
         if (rest.starts_with(start))
             return true;
-    return false;
+    // An attribute or type alias ("#map = ...", "!ty = ..."): a name right after the sigil, which a
+    // Markdown heading ("# Title") does not have.
+    return rest.size() > 1 && (rest[0] == '#' || rest[0] == '!') &&
+           (std::isalpha(static_cast<unsigned char>(rest[1])) != 0 || rest[1] == '_');
 }
 
 namespace {
+
+/// Chakra traces are binary protobuf (field tags and lengths are control bytes); a file whose start is
+/// text of another kind would otherwise be reported as a malformed protobuf. Throws InputError
+/// saying what the file looks like instead.
+void refuseTextAsChakra(const std::string& path, std::string_view head)
+{
+    if (head.empty())
+        throw InputError(path, "an empty file: nothing to read");
+    for (const char c : head) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte < 0x20 && c != '\n' && c != '\r' && c != '\t')
+            return; // binary: read it as the Chakra trace it may be
+    }
+    const std::string extension = std::filesystem::path(path).extension().string();
+    std::string_view text = head;
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())) != 0)
+        text.remove_prefix(1);
+    if (extension == ".yml" || extension == ".yaml" || text.find("npus_count") != std::string_view::npos)
+        throw InputError(path, "a network YAML, not a workload: pass it with --cluster FILE (the explorer: "
+                               "What-if > System)");
+    if (text.starts_with('{') && (text.find("scheduling-policy") != std::string_view::npos ||
+                                  text.find("all-reduce-implementation") != std::string_view::npos))
+        throw InputError(path, "an ASTRA-sim system JSON, not a workload: pass it with --system FILE");
+    if (text.starts_with('{') || text.starts_with('['))
+        throw InputError(path, "JSON that is not a profiler trace (no \"traceEvents\" near its start): a PyTorch "
+                               "profiler or XLA trace JSON, a Chakra trace, an HLO or MLIR module was expected");
+    throw InputError(path, "a text file that is neither an HLO or MLIR module, a profiler trace nor a model file "
+                           "('key = value' lines); Chakra traces are binary (.et)");
+}
 
 /// The first 4 KiB of `path` when it is a readable regular file; nullopt otherwise.
 std::optional<std::string> fileHead(const std::string& path)
@@ -210,6 +243,8 @@ measured::MeasuredWorkload loadMeasuredRun(const std::string& path, const LoadOp
     if (kind != InputKind::ChakraTrace)
         throw InputError(path, "not a measured run: a profile (PyTorch profiler or XLA trace JSON) or a Chakra "
                                "trace with recorded times was expected");
+    if (const std::optional<std::string> head = fileHead(path); head && !isGzip(*head))
+        refuseTextAsChakra(path, *head);
     Workload workload = readChakraWorkload(path, options.commGroupsPath, control);
     measured::MeasuredWorkload run =
         measured::measuredFromRecorded(std::move(workload), std::filesystem::path(path).filename().string());
@@ -257,6 +292,8 @@ LoadedWorkload loadWorkload(const std::string& path, const LoadOptions& options,
         loaded.profilerStep = run.step;
         return loaded;
     }
+    if (head && !isGzip(*head))
+        refuseTextAsChakra(path, *head);
     ChakraSharing sharing;
     loaded.workload = readChakraWorkload(path, options.commGroupsPath, control, &sharing);
     loaded.name = std::filesystem::path(path).filename().string();

@@ -143,6 +143,26 @@ void TestCli::badInputExitsTwo()
     QVERIFY2(bad.err.contains("corrupt.0.et: byte offset 8:"), bad.err.constData());
     QVERIFY(bad.out.isEmpty());
 
+    // Text that is no workload is named for what it is, not read as a malformed binary Chakra trace.
+    const QList<std::pair<QString, QByteArray>> texts{
+        {QStringLiteral("empty.hlo"), QByteArray()},
+        {QStringLiteral("network.yml"), QByteArray("topology: [ Switch ]\nnpus_count: [ 8 ]\n")},
+        {QStringLiteral("other.json"), QByteArray("{\"foo\": 1}")},
+        {QStringLiteral("README.md"), QByteArray("# Title\n\nSome text with %c0 in it.\n")}};
+    const QStringList expected{QStringLiteral("an empty file"), QStringLiteral("a network YAML, not a workload"),
+                               QStringLiteral("JSON that is not a profiler trace"),
+                               QStringLiteral("a text file that is neither")};
+    for (qsizetype i = 0; i < texts.size(); ++i) {
+        const QString path = dir.filePath(texts[i].first);
+        QFile text(path);
+        QVERIFY(text.open(QIODevice::WriteOnly));
+        text.write(texts[i].second);
+        text.close();
+        const Run refused = flintCli({QStringLiteral("inspect"), path});
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY2(refused.err.contains(expected[i].toUtf8()), refused.err.constData());
+    }
+
     // A model file starts with '#' like an MLIR alias; it is named for what it is.
     const Run model =
         flintCli({QStringLiteral("inspect"), QStringLiteral(FLINT_SOURCE_DIR "/fuzz/seeds/model/dense.txt")});
@@ -234,12 +254,22 @@ void TestCli::convertToJsonAndDot()
 void TestCli::unwritableOutputLeavesNothing()
 {
     QTemporaryDir dir;
-    const QString prefix = dir.filePath(QStringLiteral("missing-folder/out"));
+    // A folder under a regular file cannot be made: exit 3, and nothing is left but that file.
+    QFile blocker(dir.filePath(QStringLiteral("a-file")));
+    QVERIFY(blocker.open(QIODevice::WriteOnly));
+    blocker.close();
+    const QString prefix = dir.filePath(QStringLiteral("a-file/sub/out"));
     const Run run = flintCli({QStringLiteral("convert"), kBundled, QStringLiteral("--to"), QStringLiteral("chakra"),
                               QStringLiteral("-o"), prefix});
     QCOMPARE(run.exitCode, 3);
     QVERIFY(run.err.contains("cannot create"));
-    QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList());
+    QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+             QStringList{QStringLiteral("a-file")});
+    // A missing folder is created, as import does.
+    const Run created = flintCli({QStringLiteral("convert"), kBundled, QStringLiteral("--to"), QStringLiteral("chakra"),
+                                  QStringLiteral("-o"), dir.filePath(QStringLiteral("new/folder/out"))});
+    QCOMPARE(created.exitCode, 0);
+    QVERIFY(QFileInfo::exists(dir.filePath(QStringLiteral("new/folder/out.0.et"))));
 }
 
 void TestCli::inspectMlir()

@@ -990,6 +990,14 @@ auf %2</translation>
         <source>Ops paired by name: an XLA trace names its ops by HLO instruction, as the module XLA dumped does; a PyTorch trace&apos;s kernels share no names with a compiler&apos;s workload.</source>
         <translation>Operationen nach Namen gepaart: Ein XLA-Trace benennt seine Operationen nach HLO-Instruktionen, wie das von XLA geschriebene Modul; die Kernel eines PyTorch-Traces teilen keine Namen mit dem Workload eines Compilers.</translation>
     </message>
+    <message>
+        <source>Warning: %1</source>
+        <translation>Warnung: %1</translation>
+    </message>
+    <message>
+        <source>only measured</source>
+        <translation>nur gemessen</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::ValidationTableModel</name>

@@ -981,6 +981,14 @@ on %2</source>
         <source>Ops paired by name: an XLA trace names its ops by HLO instruction, as the module XLA dumped does; a PyTorch trace&apos;s kernels share no names with a compiler&apos;s workload.</source>
         <translation>按名称配对的算子：XLA 跟踪以 HLO 指令命名其算子，与 XLA 导出的模块一致；PyTorch 跟踪中的内核名称与编译器生成的工作负载没有共同之处。</translation>
     </message>
+    <message>
+        <source>Warning: %1</source>
+        <translation>警告：%1</translation>
+    </message>
+    <message>
+        <source>only measured</source>
+        <translation>仅实测</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::ValidationTableModel</name>

@@ -48,6 +48,8 @@ int runConvert(const std::vector<std::string>& arguments)
     const std::uint64_t rank = cli.number("rank", 0);
 
     const core::Workload workload = loadWorkloadFromCli(input, cli).workload;
+    // The folder of -o is created when missing (and removed again if writing fails), as import does.
+    OutputFolder folder(out == "-" ? std::string() : out);
     if (format == "json") {
         writeText(out, core::workloadToJson(workload));
     } else if (format == "dot") {
@@ -63,9 +65,10 @@ int runConvert(const std::vector<std::string>& arguments)
         if (out == "-")
             throw UsageError("--to chakra writes files; '-' is not a prefix");
         const auto written = core::writeChakraWorkload(workload, out);
-        std::fprintf(stderr, "wrote %zu files (%s ... %s)\n", written.size(), written.front().c_str(),
-                     written.back().c_str());
+        std::fprintf(stderr, "wrote %zu file%s (%s ... %s)\n", written.size(), written.size() == 1 ? "" : "s",
+                     written.front().c_str(), written.back().c_str());
     }
+    folder.keep();
     return ExitSuccess;
 }
 

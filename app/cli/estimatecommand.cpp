@@ -121,7 +121,8 @@ int runEstimate(const std::vector<std::string>& arguments)
     std::printf("cluster: %s, %s, %s (%lld NPUs), cost model %s\n", cluster.name.c_str(), cluster.device.name.c_str(),
                 cluster.topology.describe().c_str(), static_cast<long long>(cluster.topology.npuCount()),
                 result->costModel.c_str());
-    std::printf("ranks: %zu (%zu distinct timelines)\n", result->ranks.size(), result->timelines.size());
+    std::printf("ranks: %zu (%zu distinct timeline%s)\n", result->ranks.size(), result->timelines.size(),
+                result->timelines.size() == 1 ? "" : "s");
     std::printf("step time: %s\n", seconds(result->stepTime).c_str());
     double compute = 0, exposed = 0, idle = 0, contention = 0;
     for (const auto& r : result->ranks) {

@@ -34,27 +34,21 @@ int runImport(const std::vector<std::string>& arguments)
                                       "module (.mlir); for Chakra traces use 'flint convert --to chakra'");
     const core::LoadedWorkload loaded = loadWorkloadFromCli(input, cli);
 
-    namespace fs = std::filesystem;
-    const fs::path folder = fs::path(output).parent_path();
-    std::error_code ec;
-    const bool createFolder = !folder.empty() && !fs::exists(folder, ec);
-    if (createFolder && !fs::create_directories(folder, ec))
-        throw core::OutputError("cannot create " + folder.string() + ": " + ec.message());
-    try {
+    OutputFolder folder(output);
+    {
         const auto written = core::writeChakraWorkload(loaded.workload, output);
         const auto plural = [](std::int64_t n, const char* word) {
             return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
         };
-        std::printf("%s: %zu ranks (%s x %s), %zu ops per rank, %zu communicator groups\n", loaded.name.c_str(),
-                    loaded.workload.rankCount(), plural(loaded.replicaCount, "replica").c_str(),
-                    plural(loaded.numPartitions, "partition").c_str(), loaded.workload.programOf(0).ops.size(),
-                    loaded.workload.groups.size());
-        std::printf("wrote %zu files: %s ... %s\n", written.size(), written.front().c_str(), written.back().c_str());
-    } catch (...) {
-        if (createFolder)
-            fs::remove(folder, ec);
-        throw;
+        std::printf("%s: %s (%s x %s), %zu ops per rank, %s\n", loaded.name.c_str(),
+                    plural(static_cast<std::int64_t>(loaded.workload.rankCount()), "rank").c_str(),
+                    plural(loaded.replicaCount, "replica").c_str(), plural(loaded.numPartitions, "partition").c_str(),
+                    loaded.workload.programOf(0).ops.size(),
+                    plural(static_cast<std::int64_t>(loaded.workload.groups.size()), "communicator group").c_str());
+        std::printf("wrote %s: %s ... %s\n", plural(static_cast<std::int64_t>(written.size()), "file").c_str(),
+                    written.front().c_str(), written.back().c_str());
     }
+    folder.keep();
     return ExitSuccess;
 }
 

@@ -60,13 +60,9 @@ int runValidate(const std::vector<std::string>& arguments)
     core::measured::requireSameRanks(workload.workload, measured);
     const core::Cluster cluster =
         makeCluster(cli, static_cast<std::int64_t>(workload.workload.rankCount()), ModelAlias::Yes);
-    // A TPU run estimated on a GPU cluster (the default) compares two different machines.
-    if (measured.deviceKind == "TPU" && cluster.device.name.find("TPU") == std::string::npos)
-        std::fprintf(stderr,
-                     "warning: the run was measured on TPUs, the estimate is for %s on %s: choose a TPU cluster "
-                     "(--cluster tpu-v5p-torus, or a network YAML with --device TPUv5p; 'flint estimate --list' "
-                     "lists them)\n",
-                     cluster.device.name.c_str(), cluster.name.c_str());
+    // A run measured on another device than the cluster's compares two different machines.
+    if (const std::string mismatch = core::measured::deviceMismatch(measured, cluster); !mismatch.empty())
+        std::fprintf(stderr, "warning: %s\n", mismatch.c_str());
     core::EstimateOptions options;
     options.commMatrix = false;
     const auto estimate = core::estimate(workload.workload, cluster, options);

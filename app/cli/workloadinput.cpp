@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "cli/workloadinput.h"
 
+#include "core/error.h"
+
 #include <cstdio>
 
 namespace flint::app {
@@ -63,6 +65,29 @@ core::LoadedWorkload loadWorkloadFromCli(const std::string& path, const CommandL
             std::fprintf(stderr, "warning: %s\n", warning.c_str());
     }
     return loaded;
+}
+
+OutputFolder::OutputFolder(const std::string& output)
+{
+    namespace fs = std::filesystem;
+    const fs::path folder = fs::path(output).parent_path();
+    std::error_code ec;
+    if (folder.empty() || fs::exists(folder, ec))
+        return;
+    fs::path topmost = folder;
+    while (topmost.has_parent_path() && topmost.parent_path() != topmost && !fs::exists(topmost.parent_path(), ec))
+        topmost = topmost.parent_path();
+    if (!fs::create_directories(folder, ec))
+        throw core::OutputError("cannot create " + folder.string() + ": " + ec.message());
+    m_created = topmost;
+}
+
+OutputFolder::~OutputFolder()
+{
+    if (!m_keep && !m_created.empty()) {
+        std::error_code ec;
+        std::filesystem::remove_all(m_created, ec);
+    }
 }
 
 } // namespace flint::app

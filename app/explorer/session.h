@@ -28,6 +28,8 @@ struct ValidationReport {
     QString path; ///< the measured run's file or folder
     /// Why there is no comparison ("" when there is one): the run and the workload differ in ranks.
     QString problem;
+    /// The run was measured on another device than the estimate's cluster has ("" when not).
+    QString deviceMismatch;
     core::measured::Validation validation;
     /// The estimate that was compared; the report belongs to it.
     std::shared_ptr<const engine::Evaluation> evaluation;

@@ -37,6 +37,8 @@ QString formatError(double estimated, double measured)
 {
     if (measured <= 0)
         return estimated > 0 ? ValidationPage::tr("only estimated") : QStringLiteral("–");
+    if (estimated <= 0) // nothing on the workload's side: not an error of -100 %
+        return ValidationPage::tr("only measured");
     const double error = 100.0 * (estimated - measured) / measured;
     return (error >= 0 ? QStringLiteral("+") : QString()) + QLocale().toString(error, 'f', 1) + QStringLiteral(" %");
 }
@@ -345,6 +347,9 @@ void ValidationPage::setReport(std::shared_ptr<const ValidationReport> report)
             row(tr("Measured compute, modelled communication"), v.measuredComputeStep, false) +
             row(tr("Replayed as measured"), v.replayedStep, false) + QStringLiteral("</table>") +
             tr("Ops of rank %1; the device waited %2 for the host.").arg(v.rank).arg(formatSeconds(v.hostGapSeconds));
+    if (!m_report->deviceMismatch.isEmpty())
+        html += QStringLiteral("<br><span style='color:#c0392b'>") +
+                tr("Warning: %1").arg(m_report->deviceMismatch.toHtmlEscaped()) + QStringLiteral("</span>");
     m_summary->setText(html);
     rebuildChart();
 }

@@ -668,6 +668,7 @@ MeasuredWorkload measuredWorkload(std::vector<RankProfile> profiles, const Measu
     MeasuredWorkload out;
     out.producer = profiles.front().producer + (profiles.front().rocm ? " on ROCm" : "");
     out.deviceKind = profiles.front().deviceKind;
+    out.deviceName = profiles.front().deviceName;
     if (!out.deviceKind.empty())
         out.producer += " on " + out.deviceKind;
     const std::size_t count = profiles.size();

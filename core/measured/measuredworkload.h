@@ -62,6 +62,9 @@ struct MeasuredWorkload {
     std::string producer;
     /// The devices' kind where the profile names it (XLA: "TPU", "GPU"); empty otherwise.
     std::string deviceKind;
+    /// The GPU the run was measured on, as the profile names it ("NVIDIA A100-PG509-200"); empty
+    /// when not recorded.
+    std::string deviceName;
     /// The step cut: a ProfilerStep number, or for XLA traces an execution of the step program
     /// (0-based); -1 when the whole trace is the step.
     std::int64_t step = -1;

@@ -185,7 +185,10 @@ public:
             std::string_view key;
             bool sawEvents = false;
             while (m_json.nextMember(first, key, m_keyScratch)) {
-                if (key == "schemaVersion" || key == "deviceProperties") {
+                if (key == "deviceProperties" && m_json.peek() == '[') {
+                    m_profile.producer = "PyTorch profiler (Kineto)";
+                    readDeviceProperties();
+                } else if (key == "schemaVersion" || key == "deviceProperties") {
                     m_profile.producer = "PyTorch profiler (Kineto)";
                     m_json.skipValue();
                 } else if (key == "traceEvents") {
@@ -250,6 +253,28 @@ private:
         if (inserted)
             m_profile.tracks.push_back(ProfileTrack{pid, tid, gpu});
         return it->second;
+    }
+
+    /// Kineto's deviceProperties: the GPUs the run used; the first one's name ("NVIDIA A100-SXM4-80GB").
+    void readDeviceProperties()
+    {
+        m_json.enterArray();
+        bool first = true;
+        while (m_json.nextElement(first)) {
+            if (m_json.peek() != '{' || !m_profile.deviceName.empty()) {
+                m_json.skipValue();
+                continue;
+            }
+            m_json.enterObject();
+            bool firstField = true;
+            std::string_view key;
+            while (m_json.nextMember(firstField, key, m_keyScratch)) {
+                if (key == "name" && m_json.peek() == '"')
+                    m_profile.deviceName = std::string(m_json.string(m_scratch));
+                else
+                    m_json.skipValue();
+            }
+        }
     }
 
     void readDistributedInfo()

@@ -85,6 +85,8 @@ struct RankProfile {
     std::vector<std::pair<std::int64_t, std::int32_t>> devices;
     /// XLA: the devices' KIND ("TPU", "GPU"), empty when not recorded.
     std::string deviceKind;
+    /// Kineto: the first GPU's name from deviceProperties ("NVIDIA A100-SXM4-80GB"), empty when absent.
+    std::string deviceName;
     std::vector<ProfileProcessGroup> processGroups;
     std::vector<ProfileEvent> events;
     std::vector<std::string> names;

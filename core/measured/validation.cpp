@@ -2,8 +2,11 @@
 #include "core/measured/validation.h"
 
 #include "core/error.h"
+#include "core/estimator/cluster.h"
+#include "core/estimator/device.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -72,6 +75,8 @@ std::string formatError(double estimated, double measured)
 {
     if (measured <= 0)
         return estimated > 0 ? "only estimated" : "-";
+    if (estimated <= 0) // nothing on the workload's side to compare: not an error of -100%
+        return "only measured";
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%+.1f%%", errorPercent(estimated, measured));
     return buffer;
@@ -462,6 +467,30 @@ std::string validationCsv(const Validation& v)
 std::string validationOpsCsv(const Validation& v)
 {
     return countedCsv(v.ops, "name", [](const OpRow& row) { return csvField(row.name); });
+}
+
+std::string deviceMismatch(const MeasuredWorkload& measured, const Cluster& cluster)
+{
+    if (measured.deviceKind == "TPU" && cluster.device.name.find("TPU") == std::string::npos)
+        return "the run was measured on TPUs, the estimate is for " + cluster.device.name + " on " + cluster.name +
+               ": choose a TPU cluster (--cluster tpu-v5p-torus, or a network YAML with --device TPUv5p)";
+    if (measured.deviceName.empty())
+        return {};
+    // The preset whose name the profile's device name holds ("NVIDIA A100-PG509-200" -> A100).
+    std::string recorded;
+    for (const DeviceSpec& d : devicePresets()) {
+        std::string upper = measured.deviceName;
+        std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char c) { return std::toupper(c); });
+        std::string name = d.name;
+        std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::toupper(c); });
+        if (upper.find(name) != std::string::npos)
+            recorded = d.name;
+    }
+    if (recorded.empty() || recorded == cluster.device.name)
+        return {};
+    return "the run was measured on " + measured.deviceName + ", the estimate prices modelled work on " +
+           cluster.device.name + " (" + cluster.name + "): --device " + recorded +
+           " (or a cluster built around it) compares like with like";
 }
 
 } // namespace flint::core::measured

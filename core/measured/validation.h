@@ -87,6 +87,12 @@ void requireSameRanks(const Workload& workload, const MeasuredWorkload& measured
 Validation validate(const Workload& workload, const EstimateResult& estimate, const MeasuredWorkload& measured,
                     const EstimateResult& replay, const EstimateResult& measuredCompute, std::int32_t rank = 0);
 
+/// Why a comparison of `measured` with an estimate on `cluster` compares two different machines:
+/// the run was measured on TPUs and the cluster is not, or the profile names a GPU (Kineto's
+/// deviceProperties) that is one of the device presets and not the cluster's device. "" when they
+/// agree or the profile does not say. The text names what to choose instead.
+std::string deviceMismatch(const MeasuredWorkload& measured, const Cluster& cluster);
+
 /// The category an op counts in: its measured kind, else its op kind ("kernel" for device compute,
 /// "host op" for a CPU op, "memcpy" for a memory load or store, the collective's name).
 std::string categoryOf(const Op& op);

@@ -49,6 +49,14 @@ void TestValidateCli::validatesARunAgainstItsExport()
     QCOMPARE(run.exitCode, 0);
     QVERIFY2(run.out.contains("all-reduce"), run.out.constData());
     QVERIFY(run.out.contains("replayed (all measured)"));
+    // Measured on A100s (the trace's deviceProperties) and estimated on an A100 cluster: no warning;
+    // on the default H100 cluster, said.
+    QVERIFY2(!run.err.contains("measured on NVIDIA"), run.err.constData());
+    const auto onH100 = flintCli({QStringLiteral("validate"), prefix, kDdp});
+    QCOMPARE(onH100.exitCode, 0);
+    QVERIFY2(onH100.err.contains("warning: the run was measured on NVIDIA A100-PG509-200, the estimate prices "
+                                 "modelled work on H100"),
+             onH100.err.constData());
     QFile file(json);
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QJsonObject v = QJsonDocument::fromJson(file.readAll()).object();
