@@ -903,6 +903,10 @@ auf %2</translation>
         <source>…</source>
         <translation>…</translation>
     </message>
+    <message>
+        <source>The open file&apos;s parallelism is fixed, so there is no strategy to sweep: choose a built-in model in the Parallelism panel (or read a model file) to sweep one.</source>
+        <translation>Die Parallelisierung der geöffneten Datei steht fest, es gibt keine Strategie zu variieren: Wählen Sie im Bereich „Parallelisierung“ ein eingebautes Modell (oder lesen Sie eine Modelldatei), um eine zu variieren.</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::ValidationPage</name>
@@ -1953,12 +1957,12 @@ auf %2</translation>
         <translation>Anzuzeigender Tab: graph, timeline, communication, charts, ops, validation oder sweep (englische Namen, auch in anderen Sprachen; ein eindeutiger Präfix genügt).</translation>
     </message>
     <message>
-        <source>Compare the estimate with this measured run (a PyTorch profiler trace, or a folder of one per rank) in the Validation tab.</source>
-        <translation>Die Schätzung im Tab Validierung mit diesem gemessenen Lauf vergleichen (ein PyTorch-Profiler-Trace oder ein Ordner mit einem je Rank).</translation>
-    </message>
-    <message>
         <source>An XLA HLO or MLIR module, a Chakra trace (file, prefix or folder), a measured profile (PyTorch or JAX) or a model file. Default: the built-in GPT-3 175B on 1,024 H100s.</source>
         <translation>Ein XLA-HLO- oder MLIR-Modul, ein Chakra-Trace (Datei, Präfix oder Ordner), ein gemessenes Profil (PyTorch oder JAX) oder eine Modelldatei. Standard: das eingebaute GPT-3 175B auf 1.024 H100.</translation>
+    </message>
+    <message>
+        <source>Compare the estimate with this measured run (a PyTorch or XLA/JAX profiler trace, a folder of one per rank, or a Chakra trace with recorded times) in the Validation tab.</source>
+        <translation>Die Schätzung im Reiter „Validierung“ mit diesem gemessenen Lauf vergleichen (ein PyTorch- oder XLA/JAX-Profiler-Trace, ein Ordner mit einem pro Rang oder ein Chakra-Trace mit aufgezeichneten Zeiten).</translation>
     </message>
 </context>
 </TS>

@@ -894,6 +894,10 @@ on %2</source>
         <source>…</source>
         <translation>…</translation>
     </message>
+    <message>
+        <source>The open file&apos;s parallelism is fixed, so there is no strategy to sweep: choose a built-in model in the Parallelism panel (or read a model file) to sweep one.</source>
+        <translation>已打开文件的并行方式是固定的，没有可扫描的策略：请在“并行”面板中选择内置模型（或读取模型文件）后再扫描。</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::ValidationPage</name>
@@ -1934,12 +1938,12 @@ on %2</source>
         <translation>要显示的标签页：graph、timeline、communication、charts、ops、validation 或 sweep（英文名称，在其他语言下同样适用；唯一前缀即可）。</translation>
     </message>
     <message>
-        <source>Compare the estimate with this measured run (a PyTorch profiler trace, or a folder of one per rank) in the Validation tab.</source>
-        <translation>在“验证”标签页中将估计与此实测运行对比（一个 PyTorch 性能剖析跟踪，或每个 rank 一个的文件夹）。</translation>
-    </message>
-    <message>
         <source>An XLA HLO or MLIR module, a Chakra trace (file, prefix or folder), a measured profile (PyTorch or JAX) or a model file. Default: the built-in GPT-3 175B on 1,024 H100s.</source>
         <translation>XLA HLO 或 MLIR 模块、Chakra 跟踪（文件、前缀或文件夹）、实测性能剖析（PyTorch 或 JAX）或模型文件。默认：内置的 GPT-3 175B，运行于 1,024 块 H100。</translation>
+    </message>
+    <message>
+        <source>Compare the estimate with this measured run (a PyTorch or XLA/JAX profiler trace, a folder of one per rank, or a Chakra trace with recorded times) in the Validation tab.</source>
+        <translation>在“验证”标签页中将估计与此实测运行比较（PyTorch 或 XLA/JAX 性能剖析跟踪、每个 rank 一个文件的文件夹，或带记录时间的 Chakra 跟踪）。</translation>
     </message>
 </context>
 </TS>

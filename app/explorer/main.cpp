@@ -108,8 +108,9 @@ int main(int argc, char** argv)
         QStringLiteral("code"));
     const QCommandLineOption measuredOption(
         QStringLiteral("measured"),
-        QCoreApplication::translate("main", "Compare the estimate with this measured run (a PyTorch profiler "
-                                            "trace, or a folder of one per rank) in the Validation tab."),
+        QCoreApplication::translate("main", "Compare the estimate with this measured run (a PyTorch or XLA/JAX "
+                                            "profiler trace, a folder of one per rank, or a Chakra trace with "
+                                            "recorded times) in the Validation tab."),
         QStringLiteral("profile"));
     parser.addOption(measuredOption);
     parser.addOption(screenshotOption);

@@ -100,6 +100,17 @@ SweepPage::SweepPage(Session& session, QWidget* parent)
     connect(m_metricBox, &QComboBox::currentIndexChanged, this,
             [this] { setMetric(static_cast<Metric>(m_metricBox->currentData().toInt())); });
     connect(m_table, &QTableWidget::cellDoubleClicked, this, [this](int row, int) { choose(row); });
+    // A file's parallelism is fixed: say so before the user clicks, rather than on the click.
+    connect(&m_session, &Session::scenarioChanged, this, [this](const engine::Scenario& scenario) {
+        if (m_running)
+            return;
+        m_runButton->setEnabled(scenario.isModel());
+        m_status->setText(scenario.isModel()
+                              ? tr("Sweeps the model shown in the Parallelism panel; GPUs stay fixed when TP or PP "
+                                   "change.")
+                              : tr("The open file's parallelism is fixed, so there is no strategy to sweep: choose a "
+                                   "built-in model in the Parallelism panel (or read a model file) to sweep one."));
+    });
 }
 
 SweepPage::~SweepPage()

@@ -24,6 +24,7 @@ private Q_SLOTS:
     void initTestCase();
     void runsFromTheControls();
     void refusesABadValue();
+    void saysAFileHasNoStrategyToSweep();
     void cancelStopsTheSweep();
     void choosingAPointOpensItsScenario();
 
@@ -91,6 +92,25 @@ void TestSweepPage::refusesABadValue()
         explained = explained || label->text().contains(QStringLiteral("'two' is not a positive number"));
     QVERIFY(explained);
     QCOMPARE(finished.count(), 0);
+}
+
+void TestSweepPage::saysAFileHasNoStrategyToSweep()
+{
+    // With an HLO module open the page says there is no strategy to sweep before any click, and its
+    // button is off; a built-in model turns it back on.
+    app::Session session;
+    app::SweepPage page(session);
+    QSignalSpy estimated(&session, &app::Session::estimateAvailable);
+    session.open(QStringLiteral(FLINT_SOURCE_DIR "/tests/data/hlo/async.hlo"));
+    QVERIFY(estimated.wait(60000));
+    auto* run = page.findChild<QPushButton*>();
+    QVERIFY(!run->isEnabled());
+    bool explained = false;
+    for (const QLabel* label : page.findChildren<QLabel*>())
+        explained = explained || label->text().contains(QStringLiteral("parallelism is fixed"));
+    QVERIFY(explained);
+    openModel(session);
+    QVERIFY(run->isEnabled());
 }
 
 void TestSweepPage::cancelStopsTheSweep()
