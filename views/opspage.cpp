@@ -137,6 +137,16 @@ void OpsPage::apply()
     m_stale = false;
     m_model->setData(m_shown.workload, m_shown.result, m_shown.rank, m_shown.baselineWorkload, m_shown.baselineResult);
     m_table->setColumnHidden(OpsTableModel::DurationDelta, !m_model->hasBaseline());
+    // A workload without scopes (HLO without op-name metadata) would show an empty Scope column
+    // that pushes the times off a 1,280-pixel screen.
+    bool anyScope = false;
+    if (m_shown.workload && m_shown.rank >= 0 && static_cast<std::size_t>(m_shown.rank) < m_shown.workload->rankCount())
+        for (const core::Op& op : m_shown.workload->programOf(static_cast<std::size_t>(m_shown.rank)).ops)
+            if (!op.scope.empty()) {
+                anyScope = true;
+                break;
+            }
+    m_table->setColumnHidden(OpsTableModel::Scope, !anyScope);
     updateCount();
 }
 

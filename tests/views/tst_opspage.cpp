@@ -40,6 +40,7 @@ private Q_SLOTS:
     void modelPassesTheTester();
     void sortsSlowestFirstOnRawTimes();
     void filtersByKind();
+    void hidesAnEmptyScopeColumn();
     void selectionIsReportedOnlyWhenTheUserChooses();
 };
 
@@ -98,6 +99,28 @@ void TestOpsPage::filtersByKind()
     QCOMPARE(page.proxy()->rowCount(), 0);
     page.filter()->clear();
     QCOMPARE(page.proxy()->rowCount(), int(program.ops.size()));
+}
+
+void TestOpsPage::hidesAnEmptyScopeColumn()
+{
+    // Ops with scopes show the column; a workload without any (HLO without op-name metadata) hides
+    // it, so that the times stay on screen.
+    Fixture f = estimated(100, 2);
+    views::OpsPage page;
+    auto* table = page.findChild<QTableView*>();
+    page.setData(f.workload, f.result, 0);
+    const bool scoped = std::any_of(f.workload->programOf(0).ops.begin(), f.workload->programOf(0).ops.end(),
+                                    [](const core::Op& op) { return !op.scope.empty(); });
+    QCOMPARE(table->isColumnHidden(views::OpsTableModel::Scope), !scoped);
+    core::Workload unscoped = *f.workload;
+    core::Program program = unscoped.programOf(0);
+    for (core::Op& op : program.ops)
+        op.scope.clear();
+    for (auto& shared : unscoped.programs)
+        shared = std::make_shared<const core::Program>(program);
+    auto bare = std::make_shared<const core::Workload>(std::move(unscoped));
+    page.setData(bare, f.result, 0);
+    QVERIFY(table->isColumnHidden(views::OpsTableModel::Scope));
 }
 
 void TestOpsPage::selectionIsReportedOnlyWhenTheUserChooses()
