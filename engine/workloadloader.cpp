@@ -237,13 +237,14 @@ bool isModelFile(const std::string& path)
 measured::MeasuredWorkload loadMeasuredRun(const std::string& path, const LoadOptions& options,
                                            const JobControl& control)
 {
-    const InputKind kind = detectInputKind(path);
+    const std::optional<std::string> head = fileHead(path); // read once for both checks
+    const InputKind kind = kindOf(path, head);
     if (kind == InputKind::MeasuredProfile)
         return readProfileRun(path, options, control);
     if (kind != InputKind::ChakraTrace)
         throw InputError(path, "not a measured run: a profile (PyTorch profiler or XLA trace JSON) or a Chakra "
                                "trace with recorded times was expected");
-    if (const std::optional<std::string> head = fileHead(path); head && !isGzip(*head))
+    if (head && !isGzip(*head))
         refuseTextAsChakra(path, *head);
     Workload workload = readChakraWorkload(path, options.commGroupsPath, control);
     measured::MeasuredWorkload run =

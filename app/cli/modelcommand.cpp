@@ -22,6 +22,7 @@
 #include <numeric>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
 #include <unistd.h>
 
 namespace flint::app {
@@ -269,20 +270,7 @@ std::string formatSeconds(double s)
 /// `text` as a JSON string, quotes and control characters escaped (a model file names its model).
 std::string jsonString(const std::string& text)
 {
-    std::string out = "\"";
-    for (const char c : text) {
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += c;
-        } else if (static_cast<unsigned char>(c) < 0x20) {
-            char escaped[8];
-            std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
-            out += escaped;
-        } else {
-            out += c;
-        }
-    }
-    return out + "\"";
+    return nlohmann::json(text).dump();
 }
 
 /// `value` rounded, with thousands separators: 429,700.

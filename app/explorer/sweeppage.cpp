@@ -73,8 +73,9 @@ SweepPage::SweepPage(Session& session, QWidget* parent)
     controls->addWidget(m_metricBox);
     controls->addWidget(m_runButton);
     layout->addLayout(controls);
-    m_status =
-        new QLabel(tr("Sweeps the model shown in the Parallelism panel; GPUs stay fixed when TP or PP change."), this);
+    const QString sweepsTheModel =
+        tr("Sweeps the model shown in the Parallelism panel; GPUs stay fixed when TP or PP change.");
+    m_status = new QLabel(sweepsTheModel, this);
     m_status->setWordWrap(true);
     layout->addWidget(m_status);
     m_chart = new QChart;
@@ -101,13 +102,12 @@ SweepPage::SweepPage(Session& session, QWidget* parent)
             [this] { setMetric(static_cast<Metric>(m_metricBox->currentData().toInt())); });
     connect(m_table, &QTableWidget::cellDoubleClicked, this, [this](int row, int) { choose(row); });
     // A file's parallelism is fixed: say so before the user clicks, rather than on the click.
-    connect(&m_session, &Session::scenarioChanged, this, [this](const engine::Scenario& scenario) {
+    connect(&m_session, &Session::scenarioChanged, this, [this, sweepsTheModel](const engine::Scenario& scenario) {
         if (m_running)
             return;
         m_runButton->setEnabled(scenario.isModel());
         m_status->setText(scenario.isModel()
-                              ? tr("Sweeps the model shown in the Parallelism panel; GPUs stay fixed when TP or PP "
-                                   "change.")
+                              ? sweepsTheModel
                               : tr("The open file's parallelism is fixed, so there is no strategy to sweep: choose a "
                                    "built-in model in the Parallelism panel (or read a model file) to sweep one."));
     });

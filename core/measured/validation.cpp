@@ -477,13 +477,14 @@ std::string deviceMismatch(const MeasuredWorkload& measured, const Cluster& clus
     if (measured.deviceName.empty())
         return {};
     // The preset whose name the profile's device name holds ("NVIDIA A100-PG509-200" -> A100).
+    const auto upper = [](std::string text) {
+        std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::toupper(c); });
+        return text;
+    };
+    const std::string recordedName = upper(measured.deviceName);
     std::string recorded;
     for (const DeviceSpec& d : devicePresets()) {
-        std::string upper = measured.deviceName;
-        std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char c) { return std::toupper(c); });
-        std::string name = d.name;
-        std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::toupper(c); });
-        if (upper.find(name) != std::string::npos)
+        if (recordedName.find(upper(d.name)) != std::string::npos)
             recorded = d.name;
     }
     if (recorded.empty() || recorded == cluster.device.name)

@@ -16,16 +16,22 @@ std::string number(std::int64_t value)
 }
 
 /// "1, 2, 4 or 8": the divisors of `n` that are at most `limit`.
+/// "1, 2, 4 or 8".
+std::string orList(const std::vector<std::int64_t>& values)
+{
+    std::string text;
+    for (std::size_t i = 0; i < values.size(); ++i)
+        text += (i == 0 ? "" : i + 1 == values.size() ? " or " : ", ") + number(values[i]);
+    return text;
+}
+
 std::string divisorList(std::int64_t n, std::int64_t limit = 1 << 20)
 {
     std::vector<std::int64_t> values;
     for (std::int64_t d = 1; d <= n && d <= limit; ++d)
         if (n % d == 0)
             values.push_back(d);
-    std::string text;
-    for (std::size_t i = 0; i < values.size(); ++i)
-        text += (i == 0 ? "" : i + 1 == values.size() ? " or " : ", ") + number(values[i]);
-    return text;
+    return orList(values);
 }
 
 constexpr double kBf16 = 2;
@@ -46,10 +52,7 @@ std::string validTpList(const TransformerConfig& model, const ParallelConfig& pa
         if (ok)
             values.push_back(t);
     }
-    std::string text;
-    for (std::size_t i = 0; i < values.size(); ++i)
-        text += (i == 0 ? "" : i + 1 == values.size() ? " or " : ", ") + number(values[i]);
-    return text;
+    return orList(values);
 }
 
 } // namespace
