@@ -291,6 +291,8 @@ LoadedWorkload loadWorkload(const std::string& path, const LoadOptions& options,
         loaded.notes = std::move(run.notes);
         loaded.measuredRanks = std::move(run.ranks);
         loaded.profilerStep = run.step;
+        loaded.measuredDeviceKind = std::move(run.deviceKind);
+        loaded.measuredDeviceName = std::move(run.deviceName);
         return loaded;
     }
     if (head && !isGzip(*head))

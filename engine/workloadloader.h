@@ -60,6 +60,10 @@ struct LoadedWorkload {
     /// Measured profiles: each rank's step as measured (stepSeconds, counts), indexed by rank.
     std::vector<measured::MeasuredRank> measuredRanks;
     std::int64_t profilerStep = -1; ///< the ProfilerStep#N cut, -1 when none
+    /// Measured profiles: the devices' kind ("TPU", "GPU") and the GPU's name as the profile records
+    /// them (MeasuredWorkload::deviceKind, deviceName); empty when not recorded.
+    std::string measuredDeviceKind;
+    std::string measuredDeviceName;
 };
 
 /// True when `text`, the start of a file, reads like MLIR: after blank lines and `//` comments it

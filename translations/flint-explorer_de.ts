@@ -769,6 +769,10 @@ auf %2</translation>
         <source>&lt;b&gt;Step %1&lt;/b&gt;, %2 tokens/s (%3 per GPU)&lt;br&gt;MFU %4% (PaLM, of the BF16 peak)&lt;br&gt;pipeline bubble %5%, exposed communication %6%&lt;br&gt;memory per GPU %7 of %8 GiB%9&lt;br&gt;&lt;small&gt;weights %10, KV cache %11, working set %12 GiB&lt;/small&gt;</source>
         <translation>&lt;b&gt;Schritt %1&lt;/b&gt;, %2 Tokens/s (%3 pro GPU)&lt;br&gt;MFU %4% (PaLM, bezogen auf die BF16-Spitze)&lt;br&gt;Pipeline-Blase %5%, nicht überlappte Kommunikation %6%&lt;br&gt;Speicher pro GPU %7 von %8 GiB%9&lt;br&gt;&lt;small&gt;Gewichte %10, KV-Cache %11, Arbeitsspeicher einer Schicht %12 GiB&lt;/small&gt;</translation>
     </message>
+    <message>
+        <source>Warning: %1</source>
+        <translation>Warnung: %1</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::SweepPage</name>
@@ -1018,14 +1022,6 @@ auf %2</translation>
         <translation>Workload</translation>
     </message>
     <message>
-        <source>Measured time</source>
-        <translation>Gemessene Zeit</translation>
-    </message>
-    <message>
-        <source>Estimated time</source>
-        <translation>Geschätzte Zeit</translation>
-    </message>
-    <message>
         <source>Error</source>
         <translation>Fehler</translation>
     </message>
@@ -1038,16 +1034,32 @@ auf %2</translation>
         <translation>#</translation>
     </message>
     <message>
-        <source>Measured size</source>
-        <translation>Gemessene Größe</translation>
-    </message>
-    <message>
-        <source>Workload size</source>
-        <translation>Größe in der Workload</translation>
-    </message>
-    <message>
         <source>Op</source>
         <translation>Operation</translation>
+    </message>
+    <message>
+        <source>Measured
+time</source>
+        <translation>Gemessene
+Zeit</translation>
+    </message>
+    <message>
+        <source>Estimated
+time</source>
+        <translation>Geschätzte
+Zeit</translation>
+    </message>
+    <message>
+        <source>Measured
+size</source>
+        <translation>Gemessene
+Größe</translation>
+    </message>
+    <message>
+        <source>Workload
+size</source>
+        <translation>Größe in der
+Workload</translation>
     </message>
 </context>
 <context>

@@ -761,6 +761,10 @@ on %2</source>
         <source>&lt;b&gt;Step %1&lt;/b&gt;, %2 tokens/s (%3 per GPU)&lt;br&gt;MFU %4% (PaLM, of the BF16 peak)&lt;br&gt;pipeline bubble %5%, exposed communication %6%&lt;br&gt;memory per GPU %7 of %8 GiB%9&lt;br&gt;&lt;small&gt;weights %10, KV cache %11, working set %12 GiB&lt;/small&gt;</source>
         <translation>&lt;b&gt;单步时间 %1&lt;/b&gt;，%2 token/s（每 GPU %3）&lt;br&gt;MFU %4%（PaLM 定义，相对 BF16 峰值）&lt;br&gt;流水线气泡 %5%，未重叠通信 %6%&lt;br&gt;每 GPU 显存 %7 / %8 GiB%9&lt;br&gt;&lt;small&gt;权重 %10，KV 缓存 %11，工作集 %12 GiB&lt;/small&gt;</translation>
     </message>
+    <message>
+        <source>Warning: %1</source>
+        <translation>警告：%1</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::SweepPage</name>
@@ -1009,14 +1013,6 @@ on %2</source>
         <translation>工作负载</translation>
     </message>
     <message>
-        <source>Measured time</source>
-        <translation>实测时间</translation>
-    </message>
-    <message>
-        <source>Estimated time</source>
-        <translation>估计时间</translation>
-    </message>
-    <message>
         <source>Error</source>
         <translation>误差</translation>
     </message>
@@ -1029,16 +1025,32 @@ on %2</source>
         <translation>#</translation>
     </message>
     <message>
-        <source>Measured size</source>
-        <translation>实测大小</translation>
-    </message>
-    <message>
-        <source>Workload size</source>
-        <translation>工作负载中的大小</translation>
-    </message>
-    <message>
         <source>Op</source>
         <translation>算子</translation>
+    </message>
+    <message>
+        <source>Measured
+time</source>
+        <translation>实测
+时间</translation>
+    </message>
+    <message>
+        <source>Estimated
+time</source>
+        <translation>估计
+时间</translation>
+    </message>
+    <message>
+        <source>Measured
+size</source>
+        <translation>实测
+大小</translation>
+    </message>
+    <message>
+        <source>Workload
+size</source>
+        <translation>工作负载中
+的大小</translation>
     </message>
 </context>
 <context>

@@ -10,6 +10,7 @@
 #include "core/estimator/estimate.h"
 #include "core/estimator/estimateexport.h"
 #include "core/fileio.h"
+#include "core/measured/validation.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -92,8 +93,15 @@ int runEstimate(const std::vector<std::string>& arguments)
     const std::uint64_t top = cli.number("top", 10);
 
     checkClusterNames(cli);
-    const core::Workload workload = loadWorkloadFromCli(cli.positionals().front(), cli, cli.has("json")).workload;
+    core::LoadedWorkload loaded = loadWorkloadFromCli(cli.positionals().front(), cli, cli.has("json"));
+    const core::Workload workload = std::move(loaded.workload);
     const core::Cluster cluster = makeCluster(cli, static_cast<std::int64_t>(workload.rankCount()), ModelAlias::Yes);
+    // A profile keeps its measured compute times; what is modelled (communication, ops without a
+    // time) is priced for the cluster's device, which may not be the one the run was measured on.
+    if (const std::string mismatch =
+            core::measured::deviceMismatch(loaded.measuredDeviceKind, loaded.measuredDeviceName, cluster);
+        !mismatch.empty() && !cli.has("json"))
+        std::fprintf(stderr, "warning: %s\n", mismatch.c_str());
     const auto result = core::estimate(workload, cluster, estimateOptions);
 
     if (result->droppedDependencies > 0 && !cli.has("json"))

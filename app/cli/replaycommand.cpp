@@ -187,12 +187,10 @@ Prepared prepare(const CommandLine& cli, const engine::mpi::Session& session)
                          ": raise --max-buffer (each process holds such buffers per communication stream) or "
                          "scale every message down with --byte-scale (written into the output)");
     p.plan = core::replay::planRank(p.workload, static_cast<std::size_t>(session.rank()), p.cluster, p.options);
-    if (cli.has("output") && session.root()) {
-        const std::filesystem::path folder = std::filesystem::path(cli.value("output")).parent_path();
-        std::error_code ec;
-        if (!folder.empty() && !std::filesystem::is_directory(folder, ec))
-            throw core::OutputError("cannot write " + cli.value("output") + ".RANK.et: no folder " + folder.string());
-    }
+    // A missing output folder is created when the run is written (as convert and import do); one
+    // that cannot be is refused now, before the replay runs, not after it.
+    if (cli.has("output") && session.root())
+        requireCreatableFolder(cli.value("output"));
     return p;
 }
 
@@ -221,6 +219,7 @@ int report(const CommandLine& cli, const Prepared& p, const engine::mpi::Session
     // The run is written first: a comparison that fails must not lose it.
     core::OutputTransaction outputs;
     std::vector<std::string> written;
+    OutputFolder folder(cli.value("output", ""));
     if (cli.has("output")) {
         const std::string prefix = cli.value("output");
         written = core::writeChakraWorkload(replayed, prefix, outputs);
@@ -228,6 +227,7 @@ int report(const CommandLine& cli, const Prepared& p, const engine::mpi::Session
         written.push_back(prefix + ".trace.json");
     }
     outputs.commit();
+    folder.keep();
 
     std::printf("replayed %s: %zu ranks on %d MPI processes (%zu machine%s), compute scale %g%s\n", p.name.c_str(),
                 p.workload.rankCount(), session.size(), hosts.size(), hosts.size() == 1 ? "" : "s",

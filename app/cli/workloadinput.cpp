@@ -5,6 +5,8 @@
 
 #include <cstdio>
 
+#include <unistd.h>
+
 namespace flint::app {
 
 std::vector<OptionSpec> withWorkloadInputOptions(std::vector<OptionSpec> own)
@@ -65,6 +67,25 @@ core::LoadedWorkload loadWorkloadFromCli(const std::string& path, const CommandL
             std::fprintf(stderr, "warning: %s\n", warning.c_str());
     }
     return loaded;
+}
+
+void requireCreatableFolder(const std::string& output)
+{
+    namespace fs = std::filesystem;
+    const fs::path folder = fs::path(output).parent_path();
+    std::error_code ec;
+    if (folder.empty() || fs::is_directory(folder, ec))
+        return;
+    fs::path existing = folder;
+    while (!fs::exists(existing, ec) && existing.has_parent_path() && existing.parent_path() != existing)
+        existing = existing.parent_path();
+    if (!fs::exists(existing, ec))
+        existing = fs::current_path(ec); // a relative path whose first component is missing
+    if (!fs::is_directory(existing, ec))
+        throw core::OutputError("cannot write " + output + ": " + existing.string() + " is not a folder");
+    if (::access(existing.c_str(), W_OK) != 0)
+        throw core::OutputError("cannot write " + output + ": cannot create " + folder.string() + " in " +
+                                existing.string() + " (no permission)");
 }
 
 OutputFolder::OutputFolder(const std::string& output)

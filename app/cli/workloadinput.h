@@ -18,6 +18,11 @@ std::vector<OptionSpec> withWorkloadInputOptions(std::vector<OptionSpec> own);
 /// (prefixed "warning: ") unless `quiet`. Throws UsageError, core::InputError.
 core::LoadedWorkload loadWorkloadFromCli(const std::string& path, const CommandLine& cli, bool quiet = false);
 
+/// Throws core::OutputError when the folder of `output` (a file, or a prefix of rank files) neither
+/// exists nor can be created: its nearest existing ancestor is not a folder this process may write.
+/// For commands that run long before they write.
+void requireCreatableFolder(const std::string& output);
+
 /// The folder an output (a file, or a prefix of rank files) lands in, created when it is missing.
 /// Unless keep() is called, the folders it created are removed again when it goes out of scope, so
 /// that a command that fails leaves nothing behind. Throws core::OutputError when it cannot create it.

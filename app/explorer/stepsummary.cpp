@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/explorer/stepsummary.h"
 
+#include "core/measured/validation.h"
 #include "views/timelinegeometry.h"
 
 #include <QLocale>
@@ -66,6 +67,14 @@ QString StepSummary::summaryHtml(const engine::Evaluation& evaluation)
                    "burst figure in bf16)</small>")
                     .arg(qs(cluster.device.name))
                     .arg(QLocale().toString(100 * sustained, 'f', 0));
+    // A measured profile keeps its compute times; the communication is priced for this cluster's
+    // device, which may not be the one the run was measured on.
+    if (evaluation.workload)
+        if (const std::string mismatch = core::measured::deviceMismatch(
+                evaluation.workload->measuredDeviceKind, evaluation.workload->measuredDeviceName, cluster);
+            !mismatch.empty())
+            text += QStringLiteral("<br><span style='color:#c0392b'>") +
+                    tr("Warning: %1").arg(qs(mismatch).toHtmlEscaped()) + QStringLiteral("</span>");
     return text;
 }
 

@@ -14,6 +14,7 @@
 #include <QLogValueAxis>
 #include <QPushButton>
 #include <QScatterSeries>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -131,9 +132,9 @@ QVariant ValidationTableModel::headerData(int section, Qt::Orientation orientati
         case 2:
             return tr("Workload");
         case 3:
-            return tr("Measured time");
+            return tr("Measured\ntime");
         case 4:
-            return tr("Estimated time");
+            return tr("Estimated\ntime");
         case 5:
             return tr("Error");
         default:
@@ -146,13 +147,13 @@ QVariant ValidationTableModel::headerData(int section, Qt::Orientation orientati
     case 1:
         return tr("#");
     case 2:
-        return tr("Measured size");
+        return tr("Measured\nsize");
     case 3:
-        return tr("Workload size");
+        return tr("Workload\nsize");
     case 4:
-        return tr("Measured time");
+        return tr("Measured\ntime");
     case 5:
-        return tr("Estimated time");
+        return tr("Estimated\ntime");
     case 6:
         return tr("Error");
     default:
@@ -209,6 +210,16 @@ QVariant ValidationTableModel::data(const QModelIndex& index, int role) const
     }
 }
 
+namespace {
+
+/// Rows a line of text high (the style's default is taller), so that more of a table shows.
+void compactRows(QTableView* table)
+{
+    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 8);
+}
+
+} // namespace
+
 ValidationPage::ValidationPage(QWidget* parent)
     : QWidget(parent)
 {
@@ -254,11 +265,12 @@ ValidationPage::ValidationPage(QWidget* parent)
     m_categoryTable->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_chart = new QChartView(top);
     m_chart->setRenderHint(QPainter::Antialiasing);
-    m_chart->setMinimumWidth(260);
+    m_chart->setMinimumWidth(160);
     top->addWidget(m_categoryTable);
     top->addWidget(m_chart);
     top->setStretchFactor(0, 3);
     top->setStretchFactor(1, 2);
+    m_top = top;
     m_collectiveModel = new ValidationTableModel(ValidationTableModel::Rows::Collectives, this);
     // The lists below: one row chosen at a time, each explained in the other views.
     const auto list = [split](QAbstractItemModel* model, const QString& name) {
@@ -269,8 +281,10 @@ ValidationPage::ValidationPage(QWidget* parent)
         table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
         table->setSelectionBehavior(QAbstractItemView::SelectRows);
         table->setSelectionMode(QAbstractItemView::SingleSelection);
+        compactRows(table);
         return table;
     };
+    compactRows(m_categoryTable);
     m_collectiveTable = list(m_collectiveModel, QStringLiteral("validationCollectives"));
     m_opModel = new ValidationTableModel(ValidationTableModel::Rows::Ops, this);
     m_opTable = list(m_opModel, QStringLiteral("validationOps"));
@@ -280,6 +294,11 @@ ValidationPage::ValidationPage(QWidget* parent)
     m_opTable->setColumnWidth(0, 380);
     m_opTable->setTextElideMode(Qt::ElideMiddle);
     m_opTable->setWordWrap(false);
+    // Times and their error before the counts, which agree on most rows: what a narrow page shows
+    // first (the model keeps its columns; only the view orders them).
+    for (QTableView* table : {m_categoryTable, m_opTable})
+        for (int k = 0; k < 2; ++k)
+            table->horizontalHeader()->moveSection(1, 5);
     auto* lists = new QTabWidget(split);
     lists->setObjectName(QStringLiteral("validationLists"));
     lists->addTab(m_collectiveTable, tr("Collectives"));
@@ -310,6 +329,26 @@ QString ValidationPage::summaryHtml() const
     return m_summary->text();
 }
 
+void ValidationPage::fitCategoryTable()
+{
+    // The table's columns first (the error is its point), the scatter in what is left: on a
+    // 1,280-pixel screen the two do not fit side by side at the splitter's proportions.
+    const int total = m_top->width();
+    if (total <= 0)
+        return;
+    const int wanted = m_categoryTable->horizontalHeader()->length() + 2 * m_categoryTable->frameWidth() +
+                       m_categoryTable->verticalScrollBar()->sizeHint().width();
+    const int table = std::max(0, std::min(wanted, total - m_chart->minimumWidth()));
+    m_top->setSizes({table, total - table});
+}
+
+void ValidationPage::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    if (m_report)
+        fitCategoryTable();
+}
+
 void ValidationPage::setReport(std::shared_ptr<const ValidationReport> report)
 {
     m_report = std::move(report);
@@ -319,6 +358,10 @@ void ValidationPage::setReport(std::shared_ptr<const ValidationReport> report)
     m_stop->setEnabled(m_report != nullptr);
     m_intro->setVisible(!m_report);
     m_body->setVisible(m_report && m_report->problem.isEmpty());
+    if (m_report) {
+        m_categoryTable->resizeColumnsToContents();
+        fitCategoryTable();
+    }
     if (!m_report) {
         m_summary->clear();
         m_points = 0;

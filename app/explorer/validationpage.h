@@ -12,6 +12,7 @@ QT_BEGIN_NAMESPACE
 class QChartView;
 class QLabel;
 class QPushButton;
+class QSplitter;
 class QTableView;
 QT_END_NAMESPACE
 
@@ -70,8 +71,13 @@ Q_SIGNALS:
     /// A collective was chosen (table row or scatter point): op `op` of `rank` in the workload.
     void opChosen(int rank, int op);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void rebuildChart();
+    /// Gives the category table the width of its columns and the scatter the rest.
+    void fitCategoryTable();
 
     std::shared_ptr<const ValidationReport> m_report;
     QLabel* m_intro = nullptr;
@@ -85,6 +91,7 @@ private:
     QTableView* m_collectiveTable = nullptr;
     QTableView* m_opTable = nullptr;
     QChartView* m_chart = nullptr;
+    QSplitter* m_top = nullptr; ///< the category table beside the scatter
     int m_points = 0;
 };
 

@@ -471,17 +471,23 @@ std::string validationOpsCsv(const Validation& v)
 
 std::string deviceMismatch(const MeasuredWorkload& measured, const Cluster& cluster)
 {
-    if (measured.deviceKind == "TPU" && cluster.device.name.find("TPU") == std::string::npos)
+    return deviceMismatch(measured.deviceKind, measured.deviceName, cluster);
+}
+
+std::string deviceMismatch(std::string_view deviceKind, std::string_view deviceName, const Cluster& cluster)
+{
+    if (deviceKind == "TPU" && cluster.device.name.find("TPU") == std::string::npos)
         return "the run was measured on TPUs, the estimate is for " + cluster.device.name + " on " + cluster.name +
                ": choose a TPU cluster (--cluster tpu-v5p-torus, or a network YAML with --device TPUv5p)";
-    if (measured.deviceName.empty())
+    if (deviceName.empty())
         return {};
     // The preset whose name the profile's device name holds ("NVIDIA A100-PG509-200" -> A100).
-    const auto upper = [](std::string text) {
+    const auto upper = [](std::string_view view) {
+        std::string text(view);
         std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::toupper(c); });
         return text;
     };
-    const std::string recordedName = upper(measured.deviceName);
+    const std::string recordedName = upper(deviceName);
     std::string recorded;
     for (const DeviceSpec& d : devicePresets()) {
         if (recordedName.find(upper(d.name)) != std::string::npos)
@@ -489,7 +495,7 @@ std::string deviceMismatch(const MeasuredWorkload& measured, const Cluster& clus
     }
     if (recorded.empty() || recorded == cluster.device.name)
         return {};
-    return "the run was measured on " + measured.deviceName + ", the estimate prices modelled work on " +
+    return "the run was measured on " + std::string(deviceName) + ", the estimate prices modelled work on " +
            cluster.device.name + " (" + cluster.name + "): --device " + recorded +
            " (or a cluster built around it) compares like with like";
 }

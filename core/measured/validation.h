@@ -92,6 +92,9 @@ Validation validate(const Workload& workload, const EstimateResult& estimate, co
 /// deviceProperties) that is one of the device presets and not the cluster's device. "" when they
 /// agree or the profile does not say. The text names what to choose instead.
 std::string deviceMismatch(const MeasuredWorkload& measured, const Cluster& cluster);
+/// The same for a run known only by its device kind ("TPU", "GPU") and the device name its profile
+/// records (a measured profile opened as a workload: core::LoadedWorkload).
+std::string deviceMismatch(std::string_view deviceKind, std::string_view deviceName, const Cluster& cluster);
 
 /// The category an op counts in: its measured kind, else its op kind ("kernel" for device compute,
 /// "host op" for a CPU op, "memcpy" for a memory load or store, the collective's name).

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The explorer end to end on the offscreen platform: open a workload, wait for the session's
 // estimate, check every view shows it, edit the cluster, and keep the previous state on errors.
+#include "app/explorer/detailspanel.h"
 #include "app/explorer/examplegallery.h"
 #include "app/explorer/exportactions.h"
 #include "app/explorer/history.h"
@@ -104,6 +105,11 @@ void TestExplorer::measuredRunOpensAndReestimates()
     const auto before = window.session().result();
     QCOMPARE(before->ranks.size(), std::size_t(2));
     QCOMPARE(window.timeline()->laneCount(), 2);
+    // Measured on A100s, estimated on the default H100 cluster: the summary says so.
+    const auto* details = window.findChild<app::DetailsPanel*>();
+    QVERIFY(details);
+    QVERIFY2(details->summary().contains(QStringLiteral("measured on NVIDIA A100-PG509-200")),
+             qPrintable(details->summary()));
     const double compute = before->ranks[0].compute;
     const double comm = before->ranks[0].comm;
     QVERIFY(comm > 0);

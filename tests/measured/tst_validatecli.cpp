@@ -168,6 +168,17 @@ void TestValidateCli::inspectAndReplay()
     const double step = QJsonDocument::fromJson(replay.out).object().value(QStringLiteral("step_time_s")).toDouble();
     QVERIFY2(std::abs(step - 0.047691) < 0.05 * 0.047691,
              qPrintable(QString::number(step))); // ProfilerStep#2 of rank 2
+    // A profile estimated on another GPU than it was measured on says so, as validate does; not on
+    // the GPU it names.
+    const auto onH100 = flintCli({QStringLiteral("estimate"), kDdp});
+    QCOMPARE(onH100.exitCode, 0);
+    QVERIFY2(onH100.err.contains("warning: the run was measured on NVIDIA A100-PG509-200, the estimate prices "
+                                 "modelled work on H100 (dgx-h100-ib): --device A100"),
+             onH100.err.constData());
+    const auto onA100 =
+        flintCli({QStringLiteral("estimate"), kDdp, QStringLiteral("--device"), QStringLiteral("A100")});
+    QCOMPARE(onA100.exitCode, 0);
+    QVERIFY2(!onA100.err.contains("measured on"), onA100.err.constData());
 }
 
 void TestValidateCli::exitStatuses_data()

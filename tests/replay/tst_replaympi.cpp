@@ -74,7 +74,8 @@ void TestReplayMpi::microbenchmarkMovesExactlyItsBytes()
     if (!QFile::exists(kMicrobenchmark + QStringLiteral(".0.et")))
         QSKIP("shared data not found: " FLINT_SHARED_DATA);
     QTemporaryDir dir;
-    const QString prefix = dir.filePath(QStringLiteral("ar"));
+    // A missing folder in the prefix is created when the run is written.
+    const QString prefix = dir.filePath(QStringLiteral("new/ar"));
     const auto run = mpiFlint(8, {QStringLiteral("replay"), kMicrobenchmark, QStringLiteral("-o"), prefix});
     QVERIFY2(run.exitCode == 0, run.err.constData());
     QVERIFY2(run.out.contains("replayed all_reduce: 8 ranks on 8 MPI processes"), run.out.constData());
@@ -191,6 +192,13 @@ void TestReplayMpi::refusesBuffersAboveTheLimit()
     QVERIFY2(run.err.contains("needs a buffer of 1048576 bytes") && run.err.contains("--byte-scale"),
              run.err.constData());
     QVERIFY(!QFile::exists(prefix + QStringLiteral(".0.et")));
+    // A folder that cannot be created (a file is in its way) is refused before the replay, once.
+    QFile blocker(dir.filePath(QStringLiteral("file")));
+    QVERIFY(blocker.open(QIODevice::WriteOnly));
+    blocker.close();
+    const auto blocked = mpiFlint(8, {QStringLiteral("replay"), kMicrobenchmark, QStringLiteral("-o"),
+                                      dir.filePath(QStringLiteral("file/sub/ar"))});
+    QVERIFY2(blocked.exitCode != 0 && blocked.err.count("is not a folder") == 1, blocked.err.constData());
 #endif
 }
 
