@@ -484,10 +484,18 @@ std::vector<Row> publishedRows(bool quick)
                     megatronGpt("530B", 128, 20480, 105), megatron2021(8, 35, 2240, 2240), "dgx-a100-ib",
                     Metric::MegatronMfu, 42.1});
     // Llama Team 2024, Table 4: Llama 3 405B on H100s (RoCE), 16M tokens per batch, BF16 MFU.
+    // The schedule (Sec. 3.3.2): interleaved (Narayanan et al. 2021) with V model chunks per pipeline
+    // rank, one layer each taken from the first and the last stage so that "the first model chunk on
+    // the first stage has only the embedding, and the last model chunk on the last stage has only
+    // output projection and loss calculation". A chunk that loses one layer and is left with none
+    // held one: 126 + 2 layer slots in chunks of one layer over PP 16, so V = 128 / 16 = 8. Meta's
+    // own tuning of contiguous microbatches (its N) is not given; Megatron's interleaved order runs.
     const auto llama = [](std::int64_t pp, std::int64_t dp, std::int64_t cp, std::int64_t seq, std::int64_t perDp) {
         ParallelConfig p;
         p.tp = 8;
         p.pp = pp;
+        p.schedule = core::model::PipelineSchedule::Interleaved;
+        p.virtualStages = (126 + 2) / pp;
         p.dp = dp;
         p.cp = cp;
         p.seqLen = seq;

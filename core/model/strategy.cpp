@@ -332,9 +332,12 @@ std::vector<StrategyProblem> validateStrategy(const TransformerConfig& model, co
     // ends (which also hold the embedding and the loss) shortest (virtualStageSizes). Published runs
     // use such splits: Llama 3 405B's 126 layers over 16 stages, DeepSeek-V3's 61 over 16-way
     // PP (DeepSeek-AI 2024, Sec. 3.2), Megatron-LM's --decoder-first/last-pipeline-num-layers.
+    // Llama 3 balances its pipeline further (Sec. 3.3.2: "the first model chunk on the first stage has
+    // only the embedding, and the last model chunk on the last stage has only output projection and
+    // loss calculation"): the two (virtual) stages at the ends may hold no layer, so up to layers + 2.
     const std::int64_t virtualCount = parallel.pp * chunks;
-    if (virtualCount > model.layers) {
-        const std::int64_t most = model.layers / chunks;
+    if (virtualCount > model.layers + 2) {
+        const std::int64_t most = (model.layers + 2) / chunks;
         add("PP " + number(parallel.pp) + (chunks > 1 ? " x " + number(chunks) + " virtual stages" : std::string()) +
                 " leaves stages without any of the " + number(model.layers) + " layers of " + model.title,
             "PP at most " + number(most) +

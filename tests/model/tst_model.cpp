@@ -166,11 +166,11 @@ private Q_SLOTS:
         QVERIFY(has(problems.front().message, "96 attention heads"));
         QVERIFY(has(problems.front().suggestion, "8"));
         p.tp = 8;
-        p.pp = 97; // more stages than layers
+        p.pp = 99; // more stages than layers, even with the two at the ends empty
         problems = validateStrategy(gpt3, p);
         QVERIFY(!problems.empty());
         QVERIFY(has(problems.front().message, "96 layers"));
-        QVERIFY(has(problems.front().suggestion, "PP at most 96"));
+        QVERIFY(has(problems.front().suggestion, "PP at most 98"));
         // DeepSeek-V3's published PP 16 over its 61 layers: the two first and the last stage take 3.
         ParallelConfig deepseek;
         deepseek.pp = 16;
@@ -189,6 +189,25 @@ private Q_SLOTS:
         QCOMPARE(sizes.back(), 7);
         QCOMPARE(sizes[1], 8);
         QCOMPARE(stageLayers(*findModel("llama3-405b"), llama, 1).front(), 7);
+        // As Llama 3 interleaves it (Sec. 3.3.2): 8 chunks of one layer per stage, the first chunk of
+        // the first stage only the embedding, the last chunk of the last stage only the loss.
+        llama.schedule = PipelineSchedule::Interleaved;
+        llama.virtualStages = 8;
+        llama.dp = 2;
+        llama.globalBatch = 32;
+        QVERIFY(validateStrategy(*findModel("llama3-405b"), llama).empty());
+        const auto chunks = virtualStageSizes(*findModel("llama3-405b"), llama);
+        QCOMPARE(chunks.size(), std::size_t{128});
+        QCOMPARE(chunks.front(), 0);
+        QCOMPARE(chunks.back(), 0);
+        QCOMPARE(std::count(chunks.begin(), chunks.end(), 1), 126);
+        QVERIFY(chunkLayers(*findModel("llama3-405b"), llama, 0).front().empty());
+        QCOMPARE(chunkLayers(*findModel("llama3-405b"), llama, 0)[1].front(), 15);
+        QVERIFY(chunkLayers(*findModel("llama3-405b"), llama, 15).back().empty());
+        QCOMPARE(stageLayers(*findModel("llama3-405b"), llama, 0).size(), std::size_t{7});
+        QCOMPARE(stageLayers(*findModel("llama3-405b"), llama, 5).size(), std::size_t{8});
+        llama.virtualStages = 9; // 144 chunks for 126 layers
+        QVERIFY(!validateStrategy(*findModel("llama3-405b"), llama).empty());
         p.pp = 8;
         p.ep = 2;
         p.dp = 2;
@@ -279,8 +298,7 @@ private Q_SLOTS:
         ParallelConfig none = p;
         none.recompute = Recompute::None;
         const double layer = activationBytesPerLayer(tiny, none, 0);
-        QCOMPARE(memoryPerRank(tiny, p).activations,
-                 2 * activationBytesPerLayer(tiny, p, 0) + layer + 6 * logits);
+        QCOMPARE(memoryPerRank(tiny, p).activations, 2 * activationBytesPerLayer(tiny, p, 0) + layer + 6 * logits);
     }
 
     void fp8MemoryKeepsCastWeightsAndFp8Inputs()
@@ -920,6 +938,21 @@ private Q_SLOTS:
         // One communication stream: the transfers hold none, so 1F1B does not deadlock, and the
         // stages exchange 4 x 2 transfers each way.
         QCOMPARE(result->commMatrix.at(0, 2), 8.0 * 128 * 256 * 2 / 2);
+
+        // Interleaved as Llama 3 runs it: 2 layers in 2 x 2 chunks, the first chunk only the embedding
+        // and the last only the output layer and loss. Each stage sends a microbatch's activations
+        // after each forward chunk but the last one's and its gradients after each backward chunk
+        // but the first one's: 3 of the 4 chunk boundaries each way, 4 microbatches, 12 per stage.
+        p.schedule = PipelineSchedule::Interleaved;
+        p.virtualStages = 2;
+        QVERIFY(validateStrategy(tiny, p).empty());
+        const CompiledModel interleaved = compiler.compile(tiny, p);
+        QCOMPARE(interleaved.workload.validate(), std::string());
+        QCOMPARE(countKind(interleaved.workload, 0, OpKind::Send) + countKind(interleaved.workload, 2, OpKind::Send),
+                 std::size_t{24});
+        QCOMPARE(countKind(interleaved.workload, 0, OpKind::Send), countKind(interleaved.workload, 2, OpKind::Recv));
+        const auto stepped = estimate(interleaved.workload, *clusterPreset("dgx-h100-ib", 4));
+        QVERIFY(stepped->stepTime > 0);
     }
 
     void gradientSyncsRunOneAtATime()
