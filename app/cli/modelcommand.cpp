@@ -282,35 +282,37 @@ std::string grouped(double value)
     return digits;
 }
 
+/// `bytes` in GiB to a tenth, with thousands separators: 1,234.5.
+std::string gib(double bytes)
+{
+    const long long tenths = std::llround(bytes / 1073741824.0 * 10.0);
+    return grouped(static_cast<double>(tenths / 10)) + "." + std::to_string(std::llabs(tenths % 10));
+}
+
 std::string figuresText(const core::model::CompiledModel& compiled, const core::model::StepFigures& f)
 {
     char text[1024];
     const auto& mem = compiled.memory;
     const bool decode = compiled.parallel.phase == core::model::Phase::Decode;
     const bool training = compiled.parallel.phase == core::model::Phase::Training;
-    constexpr double gib = 1073741824.0;
     // Inference holds weights, the KV cache and one layer's working set: named as such.
-    char breakdown[256];
-    if (training)
-        std::snprintf(breakdown, sizeof breakdown,
-                      "weights %.1f, gradients %.1f, optimizer %.1f, activations %.1f, buffers %.1f GiB",
-                      mem.weights / gib, mem.gradients / gib, mem.optimizer / gib, mem.activations / gib,
-                      mem.commBuffers / gib);
-    else
-        std::snprintf(breakdown, sizeof breakdown, "weights %.1f, KV cache %.1f, working set %.1f GiB",
-                      mem.weights / gib, mem.activations / gib, mem.commBuffers / gib);
+    const std::string breakdown = training ? "weights " + gib(mem.weights) + ", gradients " + gib(mem.gradients) +
+                                                 ", optimizer " + gib(mem.optimizer) + ", activations " +
+                                                 gib(mem.activations) + ", buffers " + gib(mem.commBuffers) + " GiB"
+                                           : "weights " + gib(mem.weights) + ", KV cache " + gib(mem.activations) +
+                                                 ", working set " + gib(mem.commBuffers) + " GiB";
     std::snprintf(text, sizeof text,
                   "step time: %s\n"
                   "%s: %s /s (%s per GPU)\n"
                   "model FLOPs utilisation: %.1f%% (PaLM definition, of the dense BF16 peak)\n"
                   "pipeline bubble (schedule): %.1f%%\n"
                   "exposed communication (busiest rank): %.1f%% of the step\n"
-                  "memory per GPU: %.1f GiB of %.1f GiB%s (%s)\n",
+                  "memory per GPU: %s GiB of %s GiB%s (%s)\n",
                   formatSeconds(f.stepTime).c_str(), decode ? "generated tokens" : "tokens",
                   grouped(f.tokensPerSecond).c_str(),
                   grouped(f.tokensPerSecond / static_cast<double>(compiled.workload.rankCount())).c_str(), 100 * f.mfu,
-                  100 * f.bubbleFraction, 100 * f.exposedCommFraction, f.memoryBytes / gib, f.memoryCapacity / gib,
-                  f.outOfMemory ? " -- OUT OF MEMORY" : "", breakdown);
+                  100 * f.bubbleFraction, 100 * f.exposedCommFraction, gib(f.memoryBytes).c_str(),
+                  gib(f.memoryCapacity).c_str(), f.outOfMemory ? " -- OUT OF MEMORY" : "", breakdown.c_str());
     return text;
 }
 
@@ -828,9 +830,9 @@ int printSweep(const CommandLine& cli, const core::model::TransformerConfig& mod
         }
         if (leanest < rows.size()) {
             const auto& f = *rows[leanest].evaluation.figures;
-            std::printf("no feasible configuration: the leanest, %s, needs %.1f GiB per GPU of %.1f (more GPUs, "
+            std::printf("no feasible configuration: the leanest, %s, needs %s GiB per GPU of %s (more GPUs, "
                         "ZeRO, recomputation or a smaller microbatch would lower it)\n",
-                        rows[leanest].strategy.c_str(), f.memoryBytes / 1073741824.0, f.memoryCapacity / 1073741824.0);
+                        rows[leanest].strategy.c_str(), gib(f.memoryBytes).c_str(), gib(f.memoryCapacity).c_str());
         } else {
             std::printf("no feasible configuration: no point could be estimated (see the notes above)\n");
         }
