@@ -512,6 +512,11 @@ void TestCli::builtinModels()
                     QStringLiteral("--cost-model"), QStringLiteral("astrasim")});
     QCOMPARE(run.exitCode, 0);
     QVERIFY2(run.out.split('\n').value(0).contains("ASTRA-sim cost model"), run.out.constData());
+    // Memory reads with thousands separators, like every other figure: GPT-3 on one GPU.
+    run = flintCli({QStringLiteral("model"), QStringLiteral("estimate"), QStringLiteral("gpt3-175b")});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.out.contains("GiB of 79.6 GiB -- OUT OF MEMORY") && run.out.contains("optimizer 1,951.2,"),
+             run.out.constData());
     // The blocks it compiles, as StableHLO files that flint inspect reads.
     QTemporaryDir dir;
     run = flintCli({QStringLiteral("model"), QStringLiteral("emit"), QStringLiteral("llama3-8b"),
