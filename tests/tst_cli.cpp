@@ -512,6 +512,22 @@ void TestCli::builtinModels()
                     QStringLiteral("--cost-model"), QStringLiteral("astrasim")});
     QCOMPARE(run.exitCode, 0);
     QVERIFY2(run.out.split('\n').value(0).contains("ASTRA-sim cost model"), run.out.constData());
+    // Decode serves its default batch at once, and its JSON names what its memory holds.
+    run = flintCli({QStringLiteral("model"), QStringLiteral("estimate"), QStringLiteral("llama3-8b"),
+                    QStringLiteral("--phase"), QStringLiteral("decode"), QStringLiteral("--json")});
+    QCOMPARE(run.exitCode, 0);
+    const QJsonObject decode = json(run);
+    QCOMPARE(decode.value(QStringLiteral("microbatches")).toInt(), 1);
+    QCOMPARE(decode.value(QStringLiteral("microbatch_size")).toInt(), 4);
+    QVERIFY(decode.value(QStringLiteral("memory")).toObject().contains(QStringLiteral("kv_cache_bytes")));
+    // A trace that leaves ranks out says so.
+    QTemporaryDir traceDir;
+    run = flintCli({QStringLiteral("model"), QStringLiteral("estimate"), QStringLiteral("llama3-8b"),
+                    QStringLiteral("--ranks"), QStringLiteral("4"), QStringLiteral("--global-batch"),
+                    QStringLiteral("4"), QStringLiteral("--seq-len"), QStringLiteral("512"), QStringLiteral("--trace"),
+                    traceDir.filePath(QStringLiteral("t.json")), QStringLiteral("--trace-ranks"), QStringLiteral("2")});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.err.contains("the trace holds ranks 0-1 of 4"), run.err.constData());
     // Memory reads with thousands separators, like every other figure: GPT-3 on one GPU.
     run = flintCli({QStringLiteral("model"), QStringLiteral("estimate"), QStringLiteral("gpt3-175b")});
     QCOMPARE(run.exitCode, 0);

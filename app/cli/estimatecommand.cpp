@@ -121,6 +121,8 @@ int runEstimate(const std::vector<std::string>& arguments)
     if (cli.has("logical-matrix"))
         outputs.write(cli.value("logical-matrix"), core::commMatrixCsv(core::logicalCommMatrix(workload)));
     outputs.commit();
+    if (cli.has("trace"))
+        noteTraceRanks(workload.rankCount(), cli.number("trace-ranks", 256));
 
     if (cli.has("json")) {
         std::fputs(core::estimateJson(*result, workload, cluster, top).c_str(), stdout);

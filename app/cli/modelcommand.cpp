@@ -3,6 +3,7 @@
 #include "cli/clusteroptions.h"
 #include "cli/commands.h"
 #include "cli/modeloptions.h"
+#include "cli/workloadinput.h"
 #include "core/error.h"
 #include "core/estimator/estimate.h"
 #include "core/estimator/estimateexport.h"
@@ -249,9 +250,12 @@ core::model::ParallelConfig strategyFromCli(const CommandLine& cli, core::model:
         p.nvlinkDomain = positive(cli, "nvlink-domain", 8);
     // Inference serves its batch at once: each replica's sequences in PP microbatches (one per stage
     // in flight), not one sequence after another.
-    if (p.phase != Phase::Training && !cli.has("microbatch-size") && p.globalBatch > 0 &&
-        p.globalBatch % (p.dp * p.pp) == 0)
-        p.microbatchSize = p.globalBatch / (p.dp * p.pp);
+    // The default batch too (DP x PP x 4 sequences): fixed first, as it is counted in microbatches.
+    if (p.phase != Phase::Training && !cli.has("microbatch-size")) {
+        p.globalBatch = p.effectiveGlobalBatch();
+        if (p.globalBatch % (p.dp * p.pp) == 0)
+            p.microbatchSize = p.globalBatch / (p.dp * p.pp);
+    }
     return p;
 }
 
@@ -347,15 +351,17 @@ int runModelList()
 
 int runModel(const std::vector<std::string>& arguments)
 {
-    CommandLine cli(
-        "model", "list | show MODEL | emit MODEL [STRATEGY] -o DIR | estimate MODEL [STRATEGY] [CLUSTER] [--json]",
-        "Built-in models and parallel strategies (docs/models.md). MODEL is a built-in name (see 'flint\n"
-        "model list') or a model file. 'emit' writes the StableHLO blocks the model compiles to;\n"
-        "'estimate' compiles the step through the MLIR partitioner, composes the pipeline and\n"
-        "estimates it: step time, tokens/s, MFU, bubble, exposed communication, memory per GPU.",
-        withClusterOptions(withStrategyOptions({{"output", 'o', "DIR", "emit: directory for the .mlir files"},
-                                                {"json", 0, {}, "estimate: print JSON"},
-                                                {"trace", 0, "FILE", "estimate: write a Perfetto trace"}})));
+    CommandLine cli("model",
+                    "list | show MODEL | emit MODEL [STRATEGY] -o DIR | estimate MODEL [STRATEGY] [CLUSTER] [--json]",
+                    "Built-in models and parallel strategies (docs/models.md). MODEL is a built-in name (see 'flint\n"
+                    "model list') or a model file. 'emit' writes the StableHLO blocks the model compiles to;\n"
+                    "'estimate' compiles the step through the MLIR partitioner, composes the pipeline and\n"
+                    "estimates it: step time, tokens/s, MFU, bubble, exposed communication, memory per GPU.",
+                    withClusterOptions(withStrategyOptions(
+                        {{"output", 'o', "DIR", "emit: directory for the .mlir files"},
+                         {"json", 0, {}, "estimate: print JSON"},
+                         {"trace", 0, "FILE", "estimate: write a Perfetto trace"},
+                         {"trace-ranks", 0, "N", "estimate: ranks in the trace (default 256, the lowest)"}})));
     if (!cli.parseOrShowHelp(arguments))
         return ExitSuccess;
     const auto& pos = cli.positionals();
@@ -428,25 +434,53 @@ int runModel(const std::vector<std::string>& arguments)
     const core::model::StepFigures& figures = *evaluation.figures;
     const core::Cluster& cluster = evaluation.scenario.cluster;
     if (cli.has("trace")) {
+        const std::size_t traceRanks = positive(cli, "trace-ranks", 256);
         core::OutputTransaction outputs;
-        outputs.write(cli.value("trace"), core::chromeTraceJson(result, compiled.workload, 64, &cluster));
+        outputs.write(cli.value("trace"), core::chromeTraceJson(result, compiled.workload, traceRanks, &cluster));
         outputs.commit();
+        noteTraceRanks(compiled.workload.rankCount(), traceRanks);
     }
     if (cli.has("json")) {
         const auto& mem = compiled.memory;
-        std::printf("{\"model\": %s, \"strategy\": %s, \"ranks\": %zu, \"step_time_s\": %.9g, "
-                    "\"tokens_per_s\": %.9g, \"mfu\": %.6g, \"bubble\": %.6g, \"exposed_comm\": %.6g, "
-                    "\"memory_bytes\": %.9g, \"memory_capacity_bytes\": %.9g, \"out_of_memory\": %s, "
-                    "\"device\": %s, \"cluster\": %s, \"global_batch\": %lld, \"microbatch_size\": %lld, "
-                    "\"microbatches\": %lld, \"memory\": {\"weights_bytes\": %.9g, \"gradients_bytes\": %.9g, "
-                    "\"optimizer_bytes\": %.9g, \"activations_bytes\": %.9g, \"buffers_bytes\": %.9g}}\n",
-                    jsonString(model.name).c_str(), jsonString(parallel.describe()).c_str(),
-                    compiled.workload.rankCount(), figures.stepTime, figures.tokensPerSecond, figures.mfu,
-                    figures.bubbleFraction, figures.exposedCommFraction, figures.memoryBytes, figures.memoryCapacity,
-                    figures.outOfMemory ? "true" : "false", jsonString(cluster.device.name).c_str(),
-                    jsonString(cluster.name).c_str(), static_cast<long long>(parallel.effectiveGlobalBatch()),
-                    static_cast<long long>(parallel.microbatchSize), static_cast<long long>(parallel.microbatches()),
-                    mem.weights, mem.gradients, mem.optimizer, mem.activations, mem.commBuffers);
+        // Bytes as integers (exact below 2^53); inference names what its memory holds, as the text does.
+        const auto bytes = [](double value) { return static_cast<std::int64_t>(std::llround(value)); };
+        // Figures to 9 significant digits: what the model can tell, and stable in golden files.
+        const auto figure = [](double value) {
+            char text[32];
+            std::snprintf(text, sizeof text, "%.9g", value);
+            return std::strtod(text, nullptr);
+        };
+        nlohmann::ordered_json memory;
+        memory["weights_bytes"] = bytes(mem.weights);
+        if (parallel.phase == core::model::Phase::Training) {
+            memory["gradients_bytes"] = bytes(mem.gradients);
+            memory["optimizer_bytes"] = bytes(mem.optimizer);
+            memory["activations_bytes"] = bytes(mem.activations);
+            memory["buffers_bytes"] = bytes(mem.commBuffers);
+        } else {
+            memory["kv_cache_bytes"] = bytes(mem.activations);
+            memory["working_set_bytes"] = bytes(mem.commBuffers);
+        }
+        nlohmann::ordered_json j;
+        j["model"] = model.name;
+        j["strategy"] = parallel.describe();
+        j["ranks"] = compiled.workload.rankCount();
+        j["step_time_s"] = figure(figures.stepTime);
+        j["tokens_per_s"] = figure(figures.tokensPerSecond);
+        j["mfu"] = figure(figures.mfu);
+        j["bubble"] = figure(figures.bubbleFraction);
+        j["exposed_comm"] = figure(figures.exposedCommFraction);
+        j["memory_bytes"] = bytes(figures.memoryBytes);
+        j["memory_capacity_bytes"] = bytes(figures.memoryCapacity);
+        j["out_of_memory"] = figures.outOfMemory;
+        j["device"] = cluster.device.name;
+        j["cluster"] = cluster.name;
+        j["phase"] = std::string(core::model::displayName(parallel.phase));
+        j["global_batch"] = parallel.effectiveGlobalBatch();
+        j["microbatch_size"] = parallel.microbatchSize;
+        j["microbatches"] = parallel.microbatches();
+        j["memory"] = std::move(memory);
+        std::printf("%s\n", j.dump().c_str());
         return ExitSuccess;
     }
     std::printf("%s on %zu x %s (%s%s): %s\n", model.title.c_str(), compiled.workload.rankCount(),

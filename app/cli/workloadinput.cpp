@@ -69,6 +69,15 @@ core::LoadedWorkload loadWorkloadFromCli(const std::string& path, const CommandL
     return loaded;
 }
 
+void noteTraceRanks(std::size_t ranks, std::size_t traceRanks)
+{
+    if (traceRanks == 0)
+        std::fprintf(stderr, "note: the trace holds none of the %zu ranks (--trace-ranks 0)\n", ranks);
+    else if (ranks > traceRanks)
+        std::fprintf(stderr, "note: the trace holds ranks 0-%zu of %zu (--trace-ranks N for more)\n", traceRanks - 1,
+                     ranks);
+}
+
 void requireCreatableFolder(const std::string& output)
 {
     namespace fs = std::filesystem;

@@ -18,6 +18,10 @@ std::vector<OptionSpec> withWorkloadInputOptions(std::vector<OptionSpec> own);
 /// (prefixed "warning: ") unless `quiet`. Throws UsageError, core::InputError.
 core::LoadedWorkload loadWorkloadFromCli(const std::string& path, const CommandLine& cli, bool quiet = false);
 
+/// Says on standard error when a trace of `ranks` ranks kept only the lowest `traceRanks` of them
+/// (--trace-ranks), so that a pipeline's later stages are not missing without a word.
+void noteTraceRanks(std::size_t ranks, std::size_t traceRanks);
+
 /// Throws core::OutputError when the folder of `output` (a file, or a prefix of rank files) neither
 /// exists nor can be created: its nearest existing ancestor is not a folder this process may write.
 /// For commands that run long before they write.

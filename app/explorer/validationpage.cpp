@@ -358,15 +358,13 @@ void ValidationPage::setReport(std::shared_ptr<const ValidationReport> report)
     m_stop->setEnabled(m_report != nullptr);
     m_intro->setVisible(!m_report);
     m_body->setVisible(m_report && m_report->problem.isEmpty());
-    if (m_report) {
-        m_categoryTable->resizeColumnsToContents();
-        fitCategoryTable();
-    }
     if (!m_report) {
         m_summary->clear();
         m_points = 0;
         return;
     }
+    m_categoryTable->resizeColumnsToContents();
+    fitCategoryTable();
     const core::measured::MeasuredWorkload& run = *m_report->run;
     QString html = tr("<b>Measured run</b> %1: %2; ranks: %3")
                        .arg(m_report->path.toHtmlEscaped(), QString::fromStdString(run.producer).toHtmlEscaped(),

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <numeric>
 
 namespace flint::core::model {
@@ -416,6 +417,30 @@ std::vector<StrategyProblem> validateStrategy(const TransformerConfig& model, co
         add("the interleaved schedule needs the " + number(parallel.microbatches()) +
                 " microbatches per pipeline to be a multiple of PP " + number(parallel.pp),
             "a global batch that is a multiple of " + number(parallel.dp * parallel.microbatchSize * parallel.pp));
+
+    // Ops count FLOPs and bytes in 64 bits. The largest per microbatch are the attention's backward
+    // pass (2.5 x 4 s_q s_k d, counted as if unmasked) and the widest matmul's; beyond 2^62 their sums
+    // would wrap and the estimate come out absurdly fast, so such a sequence is refused instead.
+    {
+        const double seqLen = static_cast<double>(parallel.sequenceLength(model));
+        const double tokens = static_cast<double>(parallel.microbatchSize) * seqLen / static_cast<double>(parallel.cp);
+        const double attention = 10.0 * tokens * seqLen * static_cast<double>(model.heads) *
+                                 static_cast<double>(model.headDimension()) / static_cast<double>(tp);
+        const double widest =
+            static_cast<double>(std::max({model.ffn, model.expertFfn, model.vocab, 3 * model.hidden}));
+        const double matmul = 2.0 * tokens * static_cast<double>(model.hidden) * widest;
+        const double limit = 4.6e18; // 2^62
+        if (std::max(attention, matmul) > limit) {
+            // Attention grows with the square of the sequence, matmuls linearly.
+            const double scale =
+                std::min(attention > limit ? std::sqrt(limit / attention) : 1.0, matmul > limit ? limit / matmul : 1.0);
+            add("a microbatch of " + number(parallel.microbatchSize) + " x " + number(parallel.sequenceLength(model)) +
+                    " tokens gives ops of more FLOPs than the estimator's 64-bit counts hold (" +
+                    number(static_cast<std::int64_t>(std::max(attention, matmul) / 1e18)) + "e18, the bound 4.6e18)",
+                "a sequence of at most about " + number(static_cast<std::int64_t>(seqLen * scale)) +
+                    " tokens, more CP or TP, or a smaller model");
+        }
+    }
 
     if (parallel.phase == Phase::Training && parallel.pp > 1 && parallel.zero >= ZeroStage::Gradients)
         add(std::string(displayName(parallel.zero)) +

@@ -171,6 +171,16 @@ private Q_SLOTS:
         QVERIFY(!problems.empty());
         QVERIFY(has(problems.front().message, "96 layers"));
         QVERIFY(has(problems.front().suggestion, "PP at most 98"));
+        // A sequence whose attention would count more FLOPs than 64 bits hold is refused, with the
+        // longest that fits; a million tokens is fine.
+        ParallelConfig longContext;
+        longContext.seqLen = 16777216;
+        problems = validateStrategy(*findModel("llama3-8b"), longContext);
+        QVERIFY(!problems.empty());
+        QVERIFY(has(problems.front().message, "64-bit"));
+        QVERIFY(has(problems.front().suggestion, "a sequence of at most about"));
+        longContext.seqLen = 1048576;
+        QVERIFY(validateStrategy(*findModel("llama3-8b"), longContext).empty());
         // DeepSeek-V3's published PP 16 over its 61 layers: the two first and the last stage take 3.
         ParallelConfig deepseek;
         deepseek.pp = 16;
