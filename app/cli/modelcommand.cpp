@@ -290,7 +290,8 @@ std::string grouped(double value)
 std::string gib(double bytes)
 {
     const long long tenths = std::llround(bytes / 1073741824.0 * 10.0);
-    return grouped(static_cast<double>(tenths / 10)) + "." + std::to_string(std::llabs(tenths % 10));
+    const long long whole = tenths / 10;
+    return grouped(static_cast<double>(whole)) + "." + std::to_string(std::llabs(tenths % 10));
 }
 
 std::string figuresText(const core::model::CompiledModel& compiled, const core::model::StepFigures& f)
