@@ -231,6 +231,8 @@ void CommMatrixView::rebuild()
     m_ordered = false;
     m_max = m_minPositive = 0;
     m_image = QImage();
+    m_reduced = QImage();
+    m_reducedFactor = 0;
     if (!this->matrix() || this->matrix()->blocks == 0) {
         update();
         return;
@@ -408,6 +410,38 @@ QRectF CommMatrixView::cellRect(int source, int destination) const
     return QRectF(plot.left() + destination * cell, plot.top() + source * cell, cell, cell);
 }
 
+const QImage& CommMatrixView::imageFor(int factor)
+{
+    if (factor <= 1)
+        return m_image;
+    if (m_reducedFactor != factor || m_reduced.isNull()) {
+        // Scaling without smoothing samples one cell in factor x factor and drops the rest: a
+        // ring's off-diagonal or a pipeline's stripes came and went with the window's size. Each
+        // pixel takes the strongest cell of its block instead (the colour scale rises with |value|).
+        const std::size_t cells = static_cast<std::size_t>(m_cells) * static_cast<std::size_t>(m_cells);
+        const std::span<const double> shown(shownMetric() == Metric::Bytes ? m_cellBytes : m_cellSeconds, cells);
+        const int n = (m_cells + factor - 1) / factor;
+        m_reduced = QImage(n, n, QImage::Format_RGB32);
+        for (int bs = 0; bs < n; ++bs) {
+            auto* line = reinterpret_cast<QRgb*>(m_reduced.scanLine(bs));
+            for (int bd = 0; bd < n; ++bd) {
+                int bestS = bs * factor, bestD = bd * factor;
+                double best = -1;
+                for (int s = bs * factor; s < std::min(m_cells, (bs + 1) * factor); ++s)
+                    for (int d = bd * factor; d < std::min(m_cells, (bd + 1) * factor); ++d)
+                        if (const double v = std::fabs(shown[at(s, d)]); v > best) {
+                            best = v;
+                            bestS = s;
+                            bestD = d;
+                        }
+                line[bd] = m_image.pixel(bestD, bestS);
+            }
+        }
+        m_reducedFactor = factor;
+    }
+    return m_reduced;
+}
+
 void CommMatrixView::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
@@ -434,8 +468,19 @@ void CommMatrixView::paintEvent(QPaintEvent*)
     const auto [r0, r1] = visible(view.top() - plot.top(), view.bottom() - plot.top());
     p.save();
     p.setClipRect(view);
-    p.drawImage(QRectF(plot.left() + c0 * cell, plot.top() + r0 * cell, (c1 - c0) * cell, (r1 - r0) * cell), m_image,
-                QRectF(c0, r0, c1 - c0, r1 - r0));
+    // Fewer device pixels than cells: the cells reduced to about one pixel each, strongest first.
+    const int factor = std::max(1, static_cast<int>(std::ceil(1.0 / (cell * devicePixelRatioF()) - 1e-9)));
+    if (factor == 1) {
+        p.drawImage(QRectF(plot.left() + c0 * cell, plot.top() + r0 * cell, (c1 - c0) * cell, (r1 - r0) * cell),
+                    m_image, QRectF(c0, r0, c1 - c0, r1 - r0));
+    } else {
+        const QImage& reduced = imageFor(factor);
+        const int b0 = c0 / factor, b1 = (c1 + factor - 1) / factor;
+        const int a0 = r0 / factor, a1 = (r1 + factor - 1) / factor;
+        const double block = cell * factor;
+        p.drawImage(QRectF(plot.left() + b0 * block, plot.top() + a0 * block, (b1 - b0) * block, (a1 - a0) * block),
+                    reduced, QRectF(b0, a0, b1 - b0, a1 - a0));
+    }
     // Separators between groups of nodes (consecutive ranks: tensor-parallel groups, stages).
     const QColor text = palette().color(QPalette::Text);
     if (const int ranks = separatorStep(); ranks > 0) {

@@ -175,6 +175,11 @@ private:
     bool m_pressed = false;
     bool m_dragging = false; ///< the press moved far enough to pan rather than click
     QImage m_image;          ///< the cells, one pixel each, rebuilt with the data (paint only scales it)
+    /// m_image reduced by m_reducedFactor: each pixel the colour of the strongest cell of its
+    /// factor x factor block, so that a matrix of more cells than pixels loses no traffic when drawn.
+    QImage m_reduced;
+    int m_reducedFactor = 0;
+    const QImage& imageFor(int factor);
 };
 
 } // namespace flint::views

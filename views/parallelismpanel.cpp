@@ -3,11 +3,14 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QEvent>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -29,6 +32,32 @@ int dtypeKey(core::Precision precision, core::model::Fp8Scaling scaling)
 {
     return static_cast<int>(precision) | static_cast<int>(scaling) << 8;
 }
+
+} // namespace
+
+namespace {
+
+/// Scrolls the form vertically only: as wide as the form needs (with room for the scroll bar), that
+/// width following the form as its texts change (the GPU count, a translation).
+class FormScrollArea : public QScrollArea {
+public:
+    using QScrollArea::QScrollArea;
+
+    QSize minimumSizeHint() const override
+    {
+        const int inner = widget() ? widget()->minimumSizeHint().width() : 0;
+        return {inner + verticalScrollBar()->sizeHint().width() + 2 * frameWidth(),
+                QScrollArea::minimumSizeHint().height()};
+    }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (watched == widget() && event->type() == QEvent::LayoutRequest)
+            updateGeometry();
+        return QScrollArea::eventFilter(watched, event);
+    }
+};
 
 } // namespace
 
@@ -174,7 +203,19 @@ ParallelismPanel::ParallelismPanel(QWidget* parent)
     form->addRow(QString(), m_flash);
     form->addRow(QString(), m_fusedLoss);
     form->addRow(QString(), m_eager);
-    layout->addLayout(form);
+    // The form scrolls where the screen is lower than it (1,280 x 800), the figures below it stay in
+    // view: without the scroll area the window's minimum height exceeded such a screen.
+    auto* formBox = new QWidget;
+    auto* formBoxLayout = new QVBoxLayout(formBox);
+    formBoxLayout->setContentsMargins(0, 0, 0, 0);
+    formBoxLayout->addLayout(form);
+    formBoxLayout->addStretch(1);
+    auto* scroll = new FormScrollArea(this);
+    scroll->setWidget(formBox);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    layout->addWidget(scroll, 1);
 
     m_problems = new QLabel(this);
     m_problems->setWordWrap(true);
@@ -185,7 +226,6 @@ ParallelismPanel::ParallelismPanel(QWidget* parent)
     m_figures->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_problems);
     layout->addWidget(m_figures);
-    layout->addStretch(1);
 
     m_debounce = new QTimer(this);
     m_debounce->setSingleShot(true);

@@ -23,15 +23,17 @@ TimelinePage::TimelinePage(QWidget* parent)
     m_grouping = new QComboBox(this);
     m_grouping->setToolTip(tr("How lanes are grouped; click a group's label in the timeline to collapse it"));
     m_grouping->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_grouping->setMinimumContentsLength(24);
+    m_grouping->setMinimumContentsLength(16);
     auto* fit = new QPushButton(tr("Fit"), this);
     m_legend = new QLabel(this);
     m_legend->setObjectName(QStringLiteral("timelineLegend"));
+    // Wraps rather than widening the window beyond a 1,280-pixel screen (German labels are longer).
+    m_legend->setWordWrap(true);
     controls->addWidget(new QLabel(tr("Group lanes by:"), this));
     controls->addWidget(m_grouping, 1);
-    controls->addWidget(m_legend);
     controls->addWidget(fit);
     layout->addLayout(controls);
+    layout->addWidget(m_legend);
     auto* split = new QSplitter(Qt::Vertical, this);
     m_split = split;
     m_view = new TimelineView(split);
@@ -130,7 +132,7 @@ void TimelinePage::setData(std::shared_ptr<const core::Workload> workload,
                                         swatch(phaseColor(StepPhase::Backward), tr("backward")),
                                         swatch(phaseColor(StepPhase::Optimizer), tr("optimizer")),
                                         swatch(colorOf(core::OpKind::Collective), tr("communication"))}
-                                .join(QStringLiteral("&nbsp;&nbsp;"))
+                                .join(QStringLiteral("&nbsp; ")) // a break between entries, not inside one
                           : QString());
 }
 

@@ -196,6 +196,10 @@ void WhatIfPanel::fillTable()
         connect(algorithm, &QComboBox::currentIndexChanged, this, &WhatIfPanel::edited);
         m_dims->setCellWidget(d, 4, algorithm);
     }
+    // The numbers whole ("2000.0" cut to "200" read as another latency): every column at least as
+    // wide as a bandwidth or latency needs; a narrower dock scrolls the table instead.
+    m_dims->horizontalHeader()->setMinimumSectionSize(
+        m_dims->fontMetrics().horizontalAdvance(QStringLiteral("0000.00")) + 8);
 }
 
 core::Cluster WhatIfPanel::cluster() const

@@ -53,6 +53,7 @@
 #include <QMimeData>
 #include <QPainter>
 #include <QProgressBar>
+#include <QScreen>
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QSpinBox>
@@ -80,7 +81,8 @@ MainWindow::MainWindow(QWidget* parent)
 {
     setWindowTitle(tr("Flint Explorer"));
     setAcceptDrops(true);
-    resize(1280, 820);
+    // 1,280 x 820 where the screen has room, else the screen's free area (a 1,280 x 800 laptop).
+    resize(QSize(1280, 820).boundedTo(screen() ? screen()->availableGeometry().size() : QSize(1280, 820)));
 
     m_tabs = new QTabWidget(this);
     // Graph page: one rank's DAG and a rank chooser.

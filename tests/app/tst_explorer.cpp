@@ -772,7 +772,8 @@ void TestExplorer::badFileKeepsPreviousState()
 void TestExplorer::screenshotOfTheWindow()
 {
     app::MainWindow window;
-    window.resize(1200, 800);
+    // A 1,280 x 800 screen, the smallest the explorer is laid out for: the window fits it.
+    window.resize(1280, 800);
     window.show();
     QSignalSpy estimated(&window.session(), &app::Session::estimateAvailable);
     window.openPath(kHlo);
@@ -781,7 +782,8 @@ void TestExplorer::screenshotOfTheWindow()
     const QString png = dir.filePath(QStringLiteral("explorer.png"));
     QVERIFY(window.grab().save(png));
     QImage image(png);
-    QCOMPARE(image.width(), 1200);
+    QCOMPARE(image.width(), 1280);
+    QCOMPARE(image.height(), 800);
     // Large workloads open collapsed by node; the HLO fixture has 8 ranks and opens expanded.
     QVERIFY(!window.timeline()->isGroupCollapsed(0));
     // Not a blank window: the timeline paints spans in more than a handful of colours.

@@ -75,6 +75,7 @@ class TestResultViews : public QObject {
 private Q_SLOTS:
     void matrixControls();
     void nearlyEqualCellsLookAlike();
+    void matrixDrawnSmallerThanItsCellsKeepsItsTraffic();
     void matrixZoomsAboutThePointerAndPans();
     void matrixLogicalTrafficAndGroupZoom();
     void matrixDifferenceFromBaseline();
@@ -113,6 +114,34 @@ void TestResultViews::nearlyEqualCellsLookAlike()
     const QColor a = view.cellColor(0, 1), b = view.cellColor(1, 0);
     QVERIFY2(std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) + std::abs(a.blue() - b.blue()) < 12,
              qPrintable(a.name() + QStringLiteral(" vs ") + b.name()));
+}
+
+void TestResultViews::matrixDrawnSmallerThanItsCellsKeepsItsTraffic()
+{
+    // 1,024 ranks, each sending to the rank 128 above it: a thin stripe of cells. Drawn in a few
+    // hundred pixels every block the stripe crosses shows it (sampling one cell per pixel dropped
+    // about three in four, and which ones depended on the window's size).
+    auto result = std::make_shared<core::EstimateResult>();
+    core::CommMatrix& matrix = result->commMatrix;
+    matrix.reset(1024, false);
+    for (int s = 0; s + 128 < 1024; ++s)
+        matrix.bytes[static_cast<std::size_t>(s) * 1024 + static_cast<std::size_t>(s + 128)] = 1e6;
+    views::CommMatrixView view;
+    view.resize(360, 360);
+    view.setResult(result, 8);
+    const QImage shot = view.grab().toImage();
+    const QRectF plot = view.cellRect(0, 0).united(view.cellRect(1023, 1023));
+    const double cell = plot.width() / 1024;
+    QVERIFY2(cell < 0.5, qPrintable(QString::number(cell))); // several cells per pixel
+    const QRgb empty = view.palette().color(QPalette::AlternateBase).rgb();
+    int lit = 0, probes = 0;
+    for (int s = 0; s + 128 < 1024; s += 16) {
+        const QPointF at = view.cellRect(s, s + 128).center();
+        ++probes;
+        if (shot.pixel(at.toPoint()) != empty)
+            ++lit;
+    }
+    QVERIFY2(lit >= probes - 1, qPrintable(QStringLiteral("%1 of %2 probes on the stripe lit").arg(lit).arg(probes)));
 }
 
 void TestResultViews::matrixControls()
