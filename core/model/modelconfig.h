@@ -54,8 +54,9 @@ struct TransformerConfig {
     double layerParameters(std::int64_t layer) const;
     /// Parameters of the embedding tables and the output projection (once when tied).
     double embeddingParameters() const;
-    /// Checks the fields (positive sizes, heads dividing hidden, ...); "" when sound.
-    std::string validate() const;
+    /// Checks the fields (positive sizes, heads dividing hidden, ...); "" when sound. `key`, when
+    /// given, receives the model-file key the problem is about (for the file's line).
+    std::string validate(std::string* key = nullptr) const;
 };
 
 /// The built-in library: GPT-3 175B, Llama-3 8B / 70B / 405B, Mixtral 8x7B, a DeepSeek-V3-style MoE.

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <tuple>
 
 namespace flint::core::model {
 namespace {
@@ -171,45 +172,57 @@ double TransformerConfig::activeParameters() const
     return total - idle * static_cast<double>(layers - denseLayers);
 }
 
-std::string TransformerConfig::validate() const
+std::string TransformerConfig::validate(std::string* key) const
 {
-    const auto positive = [](std::int64_t value) { return value > 0; };
+    const auto about = [key](const char* name, std::string problem) {
+        if (key)
+            *key = name;
+        return problem;
+    };
+    const auto text = [](std::int64_t value) { return std::to_string(value); };
     // Name the key that is wrong, as the model file spells it.
-    for (const auto& [key, value] :
+    for (const auto& [name, value] :
          {std::pair{"layers", layers}, std::pair{"hidden", hidden}, std::pair{"heads", heads},
           std::pair{"vocab", vocab}, std::pair{"seq_len", seqLen}})
         if (value <= 0)
-            return std::string(key) + " must be positive, not " + std::to_string(value);
-    // Upper bounds far above any published model keep every size product (tokens x hidden x vocab,
-    // parameters x bytes) inside 64-bit arithmetic and the step inside memory (docs/models.md).
-    const auto within = [](std::int64_t value, std::int64_t most) { return value <= most; };
+            return about(name, std::string(name) + " must be positive, not " + text(value));
+    // Upper bounds far above any published model keep every size inside 64-bit arithmetic and the
+    // step inside memory (docs/models.md).
     constexpr std::int64_t k16 = std::int64_t{1} << 16, k20 = std::int64_t{1} << 20, k24 = std::int64_t{1} << 24;
-    if (!within(layers, 10'000))
-        return "layers must be at most 10,000 (" + std::to_string(layers) + " given)";
-    if (!within(hidden, k20) || !within(ffn, k24) || !within(expertFfn, k24) || !within(headDim, k16))
-        return "hidden must be at most 2^20, ffn and expert_ffn at most 2^24, head_dim at most 2^16";
-    if (!within(heads, k16) || !within(experts, k16) || !within(sharedExperts, k16))
-        return "heads, experts and shared_experts must be at most 65,536";
-    if (!within(vocab, k24))
-        return "vocab must be at most 2^24 (" + std::to_string(vocab) + " given)";
-    if (!within(seqLen, std::int64_t{1} << 25))
-        return "seq_len must be at most 2^25 tokens (" + std::to_string(seqLen) + " given)";
+    for (const auto& [name, value, most, bound] :
+         {std::tuple{"layers", layers, std::int64_t{10'000}, "10,000"}, std::tuple{"hidden", hidden, k20, "2^20"},
+          std::tuple{"ffn", ffn, k24, "2^24"}, std::tuple{"expert_ffn", expertFfn, k24, "2^24"},
+          std::tuple{"head_dim", headDim, k16, "2^16"}, std::tuple{"heads", heads, k16, "65,536"},
+          std::tuple{"experts", experts, k16, "65,536"}, std::tuple{"shared_experts", sharedExperts, k16, "65,536"},
+          std::tuple{"vocab", vocab, k24, "2^24"}, std::tuple{"seq_len", seqLen, std::int64_t{1} << 25, "2^25"}})
+        if (value > most)
+            return about(name, std::string(name) + " must be at most " + bound + " (" + text(value) + " given)");
     if (kvHeads <= 0 || heads % kvHeads != 0)
-        return "kv_heads (" + std::to_string(kvHeads) + ") must divide heads (" + std::to_string(heads) + ")";
+        return about("kv_heads", "kv_heads (" + text(kvHeads) + ") must divide heads (" + text(heads) + ")");
     if (headDim <= 0 && hidden % heads != 0)
-        return "heads (" + std::to_string(heads) + ") must divide hidden (" + std::to_string(hidden) +
-               ") unless head_dim is given";
+        return about("heads",
+                     "heads (" + text(heads) + ") must divide hidden (" + text(hidden) + ") unless head_dim is given");
     if (denseLayers < 0 || denseLayers > layers)
-        return "dense_layers must be between 0 and layers";
+        return about("dense_layers",
+                     "dense_layers (" + text(denseLayers) + ") must be between 0 and layers (" + text(layers) + ")");
     const bool anyDense = !isMoe() || denseLayers > 0;
-    if (anyDense && !positive(ffn))
-        return "ffn (the MLP's inner size) must be positive: a model with dense layers needs it (GPT-style: 4 x "
-               "hidden = " +
-               std::to_string(4 * hidden) + ")";
-    if (isMoe() && (!positive(topK) || topK > experts || !positive(expertFfn) || sharedExperts < 0))
-        return "a mixture of experts needs 0 < top_k <= experts, expert_ffn > 0 and shared_experts >= 0";
-    if (!isMoe() && (topK != 0 || expertFfn != 0 || sharedExperts != 0))
-        return "top_k, expert_ffn and shared_experts need experts > 0";
+    if (anyDense && ffn <= 0)
+        return about("ffn", "ffn (the MLP's inner size) must be positive: a model with dense layers needs it "
+                            "(GPT-style: 4 x hidden = " +
+                                text(4 * hidden) + ")");
+    if (isMoe()) {
+        if (topK <= 0 || topK > experts)
+            return about("top_k", "top_k (" + text(topK) + ") must be between 1 and experts (" + text(experts) + ")");
+        if (expertFfn <= 0)
+            return about("expert_ffn", "a mixture of experts needs expert_ffn > 0");
+        if (sharedExperts < 0)
+            return about("shared_experts", "shared_experts must not be negative");
+    } else if (topK != 0 || expertFfn != 0 || sharedExperts != 0) {
+        return about(topK != 0        ? "top_k"
+                     : expertFfn != 0 ? "expert_ffn"
+                                      : "shared_experts",
+                     "top_k, expert_ffn and shared_experts need experts > 0");
+    }
     return {};
 }
 
@@ -257,6 +270,27 @@ bool looksLikeModelFile(std::string_view text)
     return sized;
 }
 
+namespace {
+
+/// `text` with bytes outside printable ASCII as \xNN, for messages about a file that may be binary.
+std::string printable(std::string_view text)
+{
+    std::string out;
+    for (const unsigned char c : text.substr(0, 80)) {
+        if (c >= 0x20 && c < 0x7f) {
+            out += static_cast<char>(c);
+        } else {
+            static constexpr char digits[] = "0123456789abcdef";
+            out += "\\x";
+            out += digits[c >> 4];
+            out += digits[c & 15];
+        }
+    }
+    return text.size() > 80 ? out + "..." : out;
+}
+
+} // namespace
+
 TransformerConfig parseModelText(std::string_view text, const std::string& fileName)
 {
     TransformerConfig model;
@@ -303,7 +337,7 @@ TransformerConfig parseModelText(std::string_view text, const std::string& fileN
             continue;
         const std::size_t equals = line.find('=');
         if (equals == std::string_view::npos) {
-            fail(lineNumber, "expected 'key = value', found '" + std::string(line) + "'");
+            fail(lineNumber, "expected 'key = value', found '" + printable(line) + "'");
         }
         const std::string key(trim(line.substr(0, equals)));
         const std::string_view value = trim(line.substr(equals + 1));
@@ -319,8 +353,13 @@ TransformerConfig parseModelText(std::string_view text, const std::string& fileN
         } else if (const auto i = integers.find(key); i != integers.end()) {
             std::int64_t number = 0;
             const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
-            if (ec != std::errc() || ptr != value.data() + value.size() || number < 0)
-                fail(lineNumber, "'" + key + "' must be a non-negative integer, found '" + std::string(value) + "'");
+            if (ec == std::errc::result_out_of_range)
+                fail(lineNumber, "'" + key + "' is far too large (" + std::string(value) +
+                                     "): sizes are bounded far below 2^63 (docs/models.md)");
+            if (ec != std::errc() || ptr != value.data() + value.size())
+                fail(lineNumber, "'" + key + "' must be an integer, found '" + std::string(value) + "'");
+            if (number < 0)
+                fail(lineNumber, "'" + key + "' must not be negative, found " + std::string(value));
             i->second(model, number);
         } else if (key == "attention_dropout") {
             double probability = -1;
@@ -347,8 +386,11 @@ TransformerConfig parseModelText(std::string_view text, const std::string& fileN
             fail(0, std::string("missing required key '") + required + "'");
     if (!seen.count("kv_heads"))
         model.kvHeads = model.heads;
-    if (const std::string problem = model.validate(); !problem.empty())
-        fail(0, problem);
+    std::string problemKey;
+    if (const std::string problem = model.validate(&problemKey); !problem.empty()) {
+        const auto line = seen.find(problemKey);
+        fail(line != seen.end() ? line->second : 0, problem);
+    }
     return model;
 }
 

@@ -135,6 +135,28 @@ private Q_SLOTS:
             const std::string text = e.what();
             QVERIFY2(has(text, "noffn.model") && has(text, "MLP's inner size") && has(text, "1024"), text.c_str());
         }
+        // Values out of range name their line and the values involved, as syntax errors do.
+        const std::pair<std::string, std::string> ranges[] = {
+            {"layers = 0\nhidden = 256\nheads = 4\nffn = 1024\nvocab = 1024\nseq_len = 128\n",
+             "range.model:1: layers must be positive, not 0"},
+            {base + "kv_heads = 3\n", "range.model:7: kv_heads (3) must divide heads (4)"},
+            {base + "experts = 8\ntop_k = 9\nexpert_ffn = 512\n",
+             "range.model:8: top_k (9) must be between 1 and experts (8)"},
+            {base + "dense_layers = 5\nexperts = 8\ntop_k = 2\nexpert_ffn = 512\n",
+             "range.model:7: dense_layers (5) must be between 0 and layers (2)"},
+            {base + "vocab_x = 1\n", "range.model:7: unknown key"},
+            {"seq_len = 99999999999999999999\n", "range.model:1: 'seq_len' is far too large"},
+            {"layers = -4\n", "range.model:1: 'layers' must not be negative, found -4"},
+            {std::string("\xff\xfe x\n"), "range.model:1: expected 'key = value', found '\\xff\\xfe x'"},
+        };
+        for (const auto& [text, expected] : ranges) {
+            try {
+                parseModelText(text, "range.model");
+                QFAIL(expected.c_str());
+            } catch (const InputError& e) {
+                QVERIFY2(has(e.what(), expected.c_str()), e.what());
+            }
+        }
         for (const char* bad : {"attention_dropout = 1\n", "attention_dropout = -0.1\n", "attention_dropout = x\n"}) {
             try {
                 parseModelText(base + bad, "dropout.model");
