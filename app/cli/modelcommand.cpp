@@ -140,6 +140,43 @@ std::int64_t positive(const CommandLine& cli, const std::string& name, std::int6
 
 } // namespace
 
+/// Options given on `cli` that the strategy `p` does not use, each with why: said, not silently
+/// dropped (the strategy's description would not show them).
+std::vector<std::string> inapplicableOptions(const CommandLine& cli, const core::model::ParallelConfig& p)
+{
+    using core::model::Phase;
+    using core::model::ZeroStage;
+    std::vector<std::string> notes;
+    const bool training = p.phase == Phase::Training;
+    const auto unused = [&](const char* option, const std::string& why) {
+        if (cli.has(option))
+            notes.push_back(std::string("--") + option + " has no effect here: " + why);
+    };
+    if (!training) {
+        for (const char* option : {"recompute", "zero", "overlap-param-gather", "no-overlap-grad-reduce",
+                                   "no-reshard-after-forward", "bf16-grad-reduce", "tp-comm-overlap"})
+            unused(option, "it applies to training, and this is " + std::string(core::model::displayName(p.phase)));
+    } else {
+        if (p.zero == ZeroStage::Parameters || p.zero == ZeroStage::None)
+            unused("overlap-param-gather", p.zero == ZeroStage::None
+                                               ? "without ZeRO every GPU holds whole weights, none are gathered"
+                                               : "ZeRO-3 gathers each layer's weights before its use anyway");
+        if (p.zero == ZeroStage::Parameters)
+            unused("no-overlap-grad-reduce", "ZeRO-3 reduce-scatters each layer's gradients in its backward pass");
+        if (p.zero != ZeroStage::Parameters)
+            unused("no-reshard-after-forward", "it applies to ZeRO-3 (FSDP)");
+        if (p.tp == 1)
+            unused("tp-comm-overlap", "there is no tensor parallelism (TP 1)");
+    }
+    if (p.phase != Phase::Decode)
+        unused("decode-context", "it applies to the decode phase");
+    if (p.dtype != core::Precision::FP8)
+        unused("fp8-scaling", "the matmuls run in bf16 (--dtype fp8 for FP8)");
+    if (!p.dispatchesByHybridEp())
+        unused("nvlink-domain", "it applies to --moe-dispatcher hybrid-ep with EP > 1");
+    return notes;
+}
+
 core::model::ParallelConfig strategyFromCli(const CommandLine& cli, core::model::ParallelConfig p)
 {
     using namespace core::model;
@@ -423,6 +460,8 @@ int runModel(const std::vector<std::string>& arguments)
                      "note: %s with DP 1 shards nothing: every GPU holds whole weights, gradients and "
                      "optimizer state\n",
                      std::string(core::model::displayName(parallel.zero)).c_str());
+    for (const std::string& note : inapplicableOptions(cli, parallel))
+        std::fprintf(stderr, "note: %s\n", note.c_str());
     engine::Scenario scenario;
     scenario.model = model;
     scenario.parallel = parallel;
