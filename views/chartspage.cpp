@@ -203,6 +203,9 @@ void ChartsPage::build()
     auto* rankAxis = new QBarCategoryAxis;
     rankAxis->append(categories);
     rankAxis->setTruncateLabels(false);
+    // Many first-rank labels side by side run together ("0128256384"): upright, each stays legible.
+    if (categories.join(QString()).size() > 16)
+        rankAxis->setLabelsAngle(-90);
     rankAxis->setTitleText(perGroup == 1 ? tr("rank") : tr("groups of %n rank(s)", nullptr, int(perGroup)));
     double tallest = result->stepTime;
     if (m_baseline)
