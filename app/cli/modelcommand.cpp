@@ -455,7 +455,8 @@ int runModel(const std::vector<std::string>& arguments)
     }
     if (action != "estimate")
         throw UsageError("unknown action '" + action + "' (list, show, emit, estimate)");
-    if (cli.has("zero") && parallel.zero != core::model::ZeroStage::None && parallel.shardGroup() * parallel.cp == 1)
+    if (cli.has("zero") && parallel.phase == core::model::Phase::Training &&
+        parallel.zero != core::model::ZeroStage::None && parallel.shardGroup() * parallel.cp == 1)
         std::fprintf(stderr,
                      "note: %s with DP 1 shards nothing: every GPU holds whole weights, gradients and "
                      "optimizer state\n",
