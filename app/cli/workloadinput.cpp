@@ -78,6 +78,24 @@ void noteTraceRanks(std::size_t ranks, std::size_t traceRanks)
                      ranks);
 }
 
+namespace {
+
+/// The outermost folder of `folder` (itself included) that does not exist: what creating `folder`
+/// creates first. Empty when `folder` is empty or exists.
+std::filesystem::path topmostMissing(const std::filesystem::path& folder)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (folder.empty() || fs::exists(folder, ec))
+        return {};
+    fs::path topmost = folder;
+    while (topmost.has_parent_path() && topmost.parent_path() != topmost && !fs::exists(topmost.parent_path(), ec))
+        topmost = topmost.parent_path();
+    return topmost;
+}
+
+} // namespace
+
 void requireCreatableFolder(const std::string& output)
 {
     namespace fs = std::filesystem;
@@ -85,10 +103,9 @@ void requireCreatableFolder(const std::string& output)
     std::error_code ec;
     if (folder.empty() || fs::is_directory(folder, ec))
         return;
-    fs::path existing = folder;
-    while (!fs::exists(existing, ec) && existing.has_parent_path() && existing.parent_path() != existing)
-        existing = existing.parent_path();
-    if (!fs::exists(existing, ec))
+    const fs::path missing = topmostMissing(folder);
+    fs::path existing = missing.empty() ? folder : missing.parent_path();
+    if (existing.empty())
         existing = fs::current_path(ec); // a relative path whose first component is missing
     if (!fs::is_directory(existing, ec))
         throw core::OutputError("cannot write " + output + ": " + existing.string() + " is not a folder");
@@ -101,12 +118,10 @@ OutputFolder::OutputFolder(const std::string& output)
 {
     namespace fs = std::filesystem;
     const fs::path folder = fs::path(output).parent_path();
-    std::error_code ec;
-    if (folder.empty() || fs::exists(folder, ec))
+    const fs::path topmost = topmostMissing(folder);
+    if (topmost.empty())
         return;
-    fs::path topmost = folder;
-    while (topmost.has_parent_path() && topmost.parent_path() != topmost && !fs::exists(topmost.parent_path(), ec))
-        topmost = topmost.parent_path();
+    std::error_code ec;
     if (!fs::create_directories(folder, ec))
         throw core::OutputError("cannot create " + folder.string() + ": " + ec.message());
     m_created = topmost;
