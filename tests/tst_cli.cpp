@@ -574,10 +574,12 @@ void TestCli::sweepWritesCsvWithBest()
                               QStringLiteral("tp=1,2,3,8"), QStringLiteral("--csv"), csv});
     QCOMPARE(run.exitCode, 0);
     QVERIFY2(run.out.contains("* best feasible:"), run.out.constData());
-    // TP 3 does not divide 8 GPUs: a row that says so. A value no option can take is a typo: the
-    // sweep is refused, as a usage error.
-    for (const QString& typo :
-         {QStringLiteral("tp=1,x"), QStringLiteral("bandwidth-scale=1,-1"), QStringLiteral("dtype=bf16,fp9")}) {
+    // Tokens/s as a grouped integer, never in e-notation ("4.697e+05").
+    QVERIFY2(!run.out.contains("e+0"), run.out.constData());
+    // TP 3 does not divide 8 GPUs: a row that says so. A value no option can take is a typo, and so
+    // is a value named twice: the sweep is refused, as a usage error.
+    for (const QString& typo : {QStringLiteral("tp=1,x"), QStringLiteral("bandwidth-scale=1,-1"),
+                                QStringLiteral("dtype=bf16,fp9"), QStringLiteral("tp=1,2,1")}) {
         const Run refused = flintCli({QStringLiteral("sweep"), QStringLiteral("llama3-8b"), QStringLiteral("--ranks"),
                                       QStringLiteral("8"), QStringLiteral("--vary"), typo});
         QVERIFY2(refused.exitCode == 1, qPrintable(typo + QStringLiteral(": ") + QString::fromUtf8(refused.err)));

@@ -101,6 +101,7 @@ ParallelismPanel::ParallelismPanel(QWidget* parent)
     m_sp = new QCheckBox(tr("Sequence parallelism"), this);
     // Choice values in the user's language; each item's data is the enum value.
     m_schedule = new QComboBox(this);
+    m_schedule->setObjectName(QStringLiteral("schedule"));
     m_schedule->addItem(QStringLiteral("GPipe"), static_cast<int>(PipelineSchedule::GPipe));
     m_schedule->addItem(QStringLiteral("1F1B"), static_cast<int>(PipelineSchedule::OneFOneB));
     m_schedule->addItem(tr("interleaved 1F1B"), static_cast<int>(PipelineSchedule::Interleaved));
@@ -173,6 +174,7 @@ ParallelismPanel::ParallelismPanel(QWidget* parent)
     m_cp->setObjectName(QStringLiteral("cp"));
     m_ep->setObjectName(QStringLiteral("ep"));
     m_microbatch->setObjectName(QStringLiteral("microbatch"));
+    m_virtualStages->setObjectName(QStringLiteral("virtualStages"));
     m_globalBatch->setObjectName(QStringLiteral("globalBatch"));
     form->addRow(tr("GPUs"), m_ranks);
     form->addRow(tr("TP"), m_tp);
@@ -249,6 +251,12 @@ ParallelismPanel::ParallelismPanel(QWidget* parent)
     for (QCheckBox* box :
          {m_sp, m_flash, m_fusedLoss, m_eager, m_reshard, m_tpOverlap, m_overlapGrad, m_overlapGather, m_bf16Grads})
         connect(box, &QCheckBox::toggled, this, &ParallelismPanel::edited);
+    // Interleaving needs two chunks at least: choosing it with one asks for the least that interleaves.
+    connect(m_schedule, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_updating && m_virtualStages->value() == 1 &&
+            m_schedule->currentData().toInt() == static_cast<int>(PipelineSchedule::Interleaved))
+            m_virtualStages->setValue(2);
+    });
     connect(m_zero, &QComboBox::currentIndexChanged, this, &ParallelismPanel::enableDependentControls);
     connect(m_ep, &QSpinBox::valueChanged, this, &ParallelismPanel::enableDependentControls);
     connect(m_tp, &QSpinBox::valueChanged, this, &ParallelismPanel::enableDependentControls);

@@ -39,7 +39,7 @@ std::vector<OptionSpec> withStrategyOptions(std::vector<OptionSpec> own)
         {"ep", 0, "N", "expert-parallel degree, dividing DP (MoE models; default 1)"},
         {"no-sp", 0, {}, "turn sequence parallelism off (on by default with TP > 1)"},
         {"schedule", 0, "NAME", "pipeline schedule: 1f1b (default), gpipe, interleaved"},
-        {"virtual-stages", 0, "N", "model chunks per pipeline rank (interleaved; default 1)"},
+        {"virtual-stages", 0, "N", "model chunks per pipeline rank (interleaved; default 2 there, else 1)"},
         {"microbatch-size", 0, "N",
          "sequences per microbatch (default 1; prefill and decode: the global batch / (DP x PP), served at once)"},
         {"global-batch", 0, "N", "sequences per step (default DP x PP x microbatch size x 4)"},
@@ -207,6 +207,9 @@ core::model::ParallelConfig strategyFromCli(const CommandLine& cli, core::model:
     p.virtualStages = positive(cli, "virtual-stages", p.virtualStages);
     if (p.virtualStages > 1 && !cli.has("schedule"))
         p.schedule = PipelineSchedule::Interleaved;
+    // Interleaving needs two chunks at least; 2 is the least that interleaves.
+    if (p.schedule == PipelineSchedule::Interleaved && !cli.has("virtual-stages") && p.virtualStages == 1)
+        p.virtualStages = 2;
     p.microbatchSize = positive(cli, "microbatch-size", p.microbatchSize);
     if (cli.has("global-batch"))
         p.globalBatch = positive(cli, "global-batch", 1);
@@ -582,9 +585,14 @@ Sweep parseSweep(const std::string& text)
         throw UsageError("cannot vary '" + s.name + "' (one of " + list + ")");
     }
     std::stringstream in(text.substr(eq + 1));
-    for (std::string v; std::getline(in, v, ',');)
-        if (!v.empty())
-            s.values.push_back(v);
+    for (std::string v; std::getline(in, v, ',');) {
+        if (v.empty())
+            continue;
+        // The same value twice would estimate the same point twice and list it twice: a typo.
+        if (std::find(s.values.begin(), s.values.end(), v) != s.values.end())
+            throw UsageError("--vary " + s.name + " names " + v + " twice");
+        s.values.push_back(v);
+    }
     return s;
 }
 
@@ -877,10 +885,9 @@ int printSweep(const CommandLine& cli, const core::model::TransformerConfig& mod
         const core::model::StepFigures f = e.figures.value_or(core::model::StepFigures{});
         const std::string note = e.problem.empty() ? e.status() : "invalid: " + e.problem;
         if (estimated)
-            std::printf("%s %s %12s %14.4g %6.1f%% %6.1f%% %7.1f%% %7.1f GiB  %s\n", r == best ? "*" : " ",
-                        point.c_str(), formatSeconds(f.stepTime).c_str(), f.tokensPerSecond, 100 * f.mfu,
-                        100 * f.bubbleFraction, 100 * f.exposedCommFraction, f.memoryBytes / 1073741824.0,
-                        note.c_str());
+            std::printf("%s %s %12s %14s %6.1f%% %6.1f%% %7.1f%% %7s GiB  %s\n", r == best ? "*" : " ", point.c_str(),
+                        formatSeconds(f.stepTime).c_str(), grouped(f.tokensPerSecond).c_str(), 100 * f.mfu,
+                        100 * f.bubbleFraction, 100 * f.exposedCommFraction, gib(f.memoryBytes).c_str(), note.c_str());
         else
             std::printf("  %s %s\n", point.c_str(), note.c_str());
         for (const std::string& v : row.point)

@@ -240,7 +240,7 @@ std::string ParallelConfig::describe() const
         if (pp > 1) {
             text += ", " + std::string(displayName(schedule));
             if (schedule == PipelineSchedule::Interleaved)
-                text += " (" + number(virtualStages) + " chunks)";
+                text += " (" + number(virtualStages) + (virtualStages == 1 ? " chunk)" : " chunks)");
         }
         if (effectiveGlobalBatch() % (dp * microbatchSize) == 0)
             text += ", " + number(microbatches()) + (microbatches() == 1 ? " microbatch of " : " microbatches of ") +
@@ -344,6 +344,11 @@ std::vector<StrategyProblem> validateStrategy(const TransformerConfig& model, co
             "PP at most " + number(most) +
                 (chunks > 1 ? " with " + number(chunks) + " virtual stages" : std::string()));
     }
+    // With one chunk per rank there is nothing to interleave: Megatron-LM runs the interleaved
+    // schedule only with a virtual pipeline size above 1, and 1F1B is the same pipeline.
+    if (parallel.schedule == PipelineSchedule::Interleaved && parallel.pp > 1 && parallel.virtualStages == 1)
+        add("the interleaved schedule with 1 virtual stage per pipeline rank is plain 1F1B",
+            "virtual stages 2 or more, or schedule 1F1B");
     if (parallel.schedule == PipelineSchedule::Interleaved && parallel.pp == 1)
         add(parallel.virtualStages > 1 ? "virtual stages (" + number(parallel.virtualStages) +
                                              ") split a pipeline stage, and there is one (PP 1)"

@@ -240,6 +240,8 @@ private Q_SLOTS:
         QCOMPARE(stageLayers(*findModel("llama3-405b"), llama, 5).size(), std::size_t{8});
         llama.virtualStages = 9; // 144 chunks for 126 layers
         QVERIFY(!validateStrategy(*findModel("llama3-405b"), llama).empty());
+        llama.virtualStages = 1; // one chunk per rank does not interleave: that is 1F1B
+        QVERIFY(!validateStrategy(*findModel("llama3-405b"), llama).empty());
         p.pp = 8;
         p.ep = 2;
         p.dp = 2;

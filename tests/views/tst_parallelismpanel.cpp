@@ -29,6 +29,7 @@ private Q_SLOTS:
     void frameworkKernelChoicesReachTheStrategy();
     void tokenDispatchFollowsExpertParallelism();
     void fp8ScalingReachesTheStrategy();
+    void interleavingAsksForTwoChunks();
 };
 
 namespace {
@@ -234,6 +235,28 @@ void TestParallelismPanel::tokenDispatchFollowsExpertParallelism()
     panel.setStrategy(*core::model::findModel("mixtral-8x7b"), announced);
     QCOMPARE(dispatcher->currentData().toInt(), static_cast<int>(MoeDispatcher::HybridEp));
     QCOMPARE(domain->value(), 4);
+}
+
+void TestParallelismPanel::interleavingAsksForTwoChunks()
+{
+    // One chunk per rank does not interleave (the strategy check refuses it): choosing the
+    // interleaved schedule takes the least number of chunks that does, 2, and announces it.
+    views::ParallelismPanel panel;
+    ParallelConfig p;
+    p.pp = 4;
+    panel.setStrategy(llama8b(), p);
+    QSignalSpy changed(&panel, &views::ParallelismPanel::strategyChanged);
+    auto* schedule = panel.findChild<QComboBox*>(QStringLiteral("schedule"));
+    schedule->setCurrentIndex(schedule->findData(static_cast<int>(core::model::PipelineSchedule::Interleaved)));
+    QCOMPARE(spin(panel, "virtualStages")->value(), 2);
+    QVERIFY(changed.wait(5 * views::ParallelismPanel::kDebounceMs));
+    QCOMPARE(changed.front().at(1).value<ParallelConfig>().virtualStages, std::int64_t{2});
+    // One chunk chosen by hand is explained, not announced.
+    changed.clear();
+    spin(panel, "virtualStages")->setValue(1);
+    QTest::qWait(3 * views::ParallelismPanel::kDebounceMs);
+    QCOMPARE(changed.count(), 0);
+    QVERIFY2(panel.problems().contains(QStringLiteral("1F1B")), qPrintable(panel.problems()));
 }
 
 QTEST_MAIN(TestParallelismPanel)
