@@ -773,6 +773,10 @@ auf %2</translation>
         <source>Warning: %1</source>
         <translation>Warnung: %1</translation>
     </message>
+    <message>
+        <source>The model from %1: its parallelism, schedule, batch, recomputation and dtype are set in the Parallelism panel and recompiled on every change. Network, device and collective model are set here.</source>
+        <translation>Das Modell aus %1: Parallelisierung, Zeitplan, Batch, Neuberechnung und Datentyp werden im Bereich „Parallelisierung“ eingestellt und bei jeder Änderung neu kompiliert. Netzwerk, Gerät und Kollektiv-Modell werden hier eingestellt.</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::SweepPage</name>
@@ -910,6 +914,10 @@ auf %2</translation>
     <message>
         <source>The open file&apos;s parallelism is fixed, so there is no strategy to sweep: choose a built-in model in the Parallelism panel (or read a model file) to sweep one.</source>
         <translation>Die Parallelisierung der geöffneten Datei steht fest, es gibt keine Strategie zu variieren: Wählen Sie im Bereich „Parallelisierung“ ein eingebautes Modell (oder lesen Sie eine Modelldatei), um eine zu variieren.</translation>
+    </message>
+    <message>
+        <source>No sweep yet: choose a parameter and its values above, then Run sweep.&lt;br&gt;Each point re-estimates the model with that one value changed.</source>
+        <translation>Noch kein Sweep: Wählen Sie oben einen Parameter und seine Werte, dann „Sweep starten“.&lt;br&gt;Jeder Punkt schätzt das Modell mit diesem einen geänderten Wert neu.</translation>
     </message>
 </context>
 <context>

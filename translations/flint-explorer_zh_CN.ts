@@ -765,6 +765,10 @@ on %2</source>
         <source>Warning: %1</source>
         <translation>警告：%1</translation>
     </message>
+    <message>
+        <source>The model from %1: its parallelism, schedule, batch, recomputation and dtype are set in the Parallelism panel and recompiled on every change. Network, device and collective model are set here.</source>
+        <translation>来自 %1 的模型：其并行方式、调度、批量、重计算和数据类型在“并行”面板中设置，每次更改都会重新编译。网络、设备和集合通信模型在此设置。</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::SweepPage</name>
@@ -901,6 +905,10 @@ on %2</source>
     <message>
         <source>The open file&apos;s parallelism is fixed, so there is no strategy to sweep: choose a built-in model in the Parallelism panel (or read a model file) to sweep one.</source>
         <translation>已打开文件的并行方式是固定的，没有可扫描的策略：请在“并行”面板中选择内置模型（或读取模型文件）后再扫描。</translation>
+    </message>
+    <message>
+        <source>No sweep yet: choose a parameter and its values above, then Run sweep.&lt;br&gt;Each point re-estimates the model with that one value changed.</source>
+        <translation>尚无扫描：在上方选择一个参数及其取值，然后点击“开始扫描”。&lt;br&gt;每个点都会在只改变该值的情况下重新估算模型。</translation>
     </message>
 </context>
 <context>

@@ -258,6 +258,11 @@ void WhatIfPanel::setFixedParameters(const QString& explanation)
     m_fixed->setText(explanation);
 }
 
+QString WhatIfPanel::fixedParameters() const
+{
+    return m_fixed->text();
+}
+
 void WhatIfPanel::setComparison(const QString& text)
 {
     m_comparison->setText(text);

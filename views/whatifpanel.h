@@ -35,6 +35,8 @@ public:
     void setComparison(const QString& text);
     /// The comparison shown (HTML).
     QString comparison() const;
+    /// What the open workload fixes and what stays free (setFixedParameters).
+    QString fixedParameters() const;
     /// Milliseconds between the last edit and clusterChanged(); typed numbers count when committed
     /// (Enter, Tab or an arrow), not at every digit.
     static constexpr int kDebounceMs = 40;

@@ -518,8 +518,8 @@ void MainWindow::showWorkload(const std::shared_ptr<const core::LoadedWorkload>&
     m_graph->setWorkload(std::shared_ptr<const core::Workload>(workload, &workload->workload), 0);
     m_parallelism->setFigures(QString());
     m_parallelism->setActive(workload->kind == core::InputKind::BuiltinModel, StepSummary::parallelismFixed(*workload));
-    m_whatIf->setFixedParameters(StepSummary::fixedParameters(*workload));
     const auto compiled = m_session->compiledModel();
+    m_whatIf->setFixedParameters(StepSummary::fixedParameters(*workload, compiled ? &compiled->model : nullptr));
     m_detailsPanel->showWorkload(*workload, workload->kind == core::InputKind::BuiltinModel ? compiled.get() : nullptr);
 }
 

@@ -6,6 +6,8 @@
 
 #include <QLocale>
 
+#include <filesystem>
+
 namespace flint::app {
 namespace {
 
@@ -154,7 +156,7 @@ QString StepSummary::parallelismFixed(const core::LoadedWorkload& workload)
         .arg(QLocale().toString(static_cast<qlonglong>(workload.workload.rankCount())));
 }
 
-QString StepSummary::fixedParameters(const core::LoadedWorkload& workload)
+QString StepSummary::fixedParameters(const core::LoadedWorkload& workload, const core::model::TransformerConfig* model)
 {
     const auto replicas = [&workload] {
         return workload.replicaCount == 1 ? tr("1 replica") : tr("%1 replicas").arg(workload.replicaCount);
@@ -162,10 +164,18 @@ QString StepSummary::fixedParameters(const core::LoadedWorkload& workload)
     const auto partitions = [&workload] {
         return workload.numPartitions == 1 ? tr("1 partition") : tr("%1 partitions").arg(workload.numPartitions);
     };
-    if (workload.kind == core::InputKind::BuiltinModel)
+    if (workload.kind == core::InputKind::BuiltinModel) {
+        // A model file's model carries the file as its source; a built-in one its paper.
+        const core::model::TransformerConfig* builtin = model ? core::model::findModel(model->name) : nullptr;
+        if (model && (!builtin || builtin->source != model->source))
+            return tr("The model from %1: its parallelism, schedule, batch, recomputation and dtype are set in the "
+                      "Parallelism panel and recompiled on every change. Network, device and collective model are "
+                      "set here.")
+                .arg(QString::fromStdString(std::filesystem::path(model->source).filename().string()));
         return tr("A built-in model: its parallelism, schedule, batch, recomputation and dtype are set in the "
                   "Parallelism panel and recompiled on every change. Network, device and collective model are set "
                   "here.");
+    }
     if (isModule(workload) && workload.partitioning == core::hlo::Partitioning::ByFlint)
         return tr("Fixed by this module: its global program and shardings, partitioned here for %1 devices "
                   "(%2 x %3; another mesh with flint --mesh). Network, device and collective model are free to "

@@ -28,8 +28,10 @@ public:
                                   const QString& title);
     /// The same for step times alone (a baseline whose estimate is no longer held).
     static QString stepComparisonHtml(double before, double after, const QString& title);
-    /// What the workload fixes (ranks, parallelism) and what stays free to change.
-    static QString fixedParameters(const core::LoadedWorkload& workload);
+    /// What the workload fixes (ranks, parallelism) and what stays free to change. `model`: the
+    /// compiled model of a built-in model or model file (a model file is named as such).
+    static QString fixedParameters(const core::LoadedWorkload& workload,
+                                   const core::model::TransformerConfig* model = nullptr);
     /// Why the Parallelism panel is disabled for a file (empty for a built-in model).
     static QString parallelismFixed(const core::LoadedWorkload& workload);
     /// The workload's name, size, notes and warnings. A built-in model's (`compiled` given) is named

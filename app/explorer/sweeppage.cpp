@@ -101,6 +101,7 @@ SweepPage::SweepPage(Session& session, QWidget* parent)
     connect(m_metricBox, &QComboBox::currentIndexChanged, this,
             [this] { setMetric(static_cast<Metric>(m_metricBox->currentData().toInt())); });
     connect(m_table, &QTableWidget::cellDoubleClicked, this, [this](int row, int) { choose(row); });
+    redraw(); // the empty plot's prompt
     // A file's parallelism is fixed: say so before the user clicks, rather than on the click.
     connect(&m_session, &Session::scenarioChanged, this, [this, sweepsTheModel](const engine::Scenario& scenario) {
         if (m_running)
@@ -268,8 +269,12 @@ void SweepPage::redraw()
         delete axis;
     }
     m_table->setRowCount(static_cast<int>(m_points.size()));
-    if (m_points.empty())
+    if (m_points.empty()) {
+        // An empty plot says what it is for, rather than stay a blank frame.
+        m_chart->setTitle(tr("No sweep yet: choose a parameter and its values above, then Run sweep.<br>"
+                             "Each point re-estimates the model with that one value changed."));
         return;
+    }
     const bool mfu = m_metric == Metric::Mfu;
     auto* line = new QLineSeries;
     line->setName(mfu ? tr("MFU (%)") : tr("Step time (s)"));

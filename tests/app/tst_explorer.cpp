@@ -877,6 +877,9 @@ void TestExplorer::modelFileOpensWithAStrategyThatFitsIt()
     QTest::qWait(300); // a second, duplicate estimate would arrive within the panel's debounce
     QCOMPARE(estimated.count(), 1);
     QVERIFY(!window.whatIf()->comparison().contains(QStringLiteral("Last change")));
+    // The What-if panel names the file the model came from, not "a built-in model".
+    QVERIFY2(window.whatIf()->fixedParameters().contains(QStringLiteral("tiny.txt")),
+             qPrintable(window.whatIf()->fixedParameters()));
 #else
     QSKIP("built without the MLIR frontend");
 #endif
