@@ -99,6 +99,29 @@ private Q_SLOTS:
         QCOMPARE(control, 1);
     }
 
+    void scopeTitlesFitTheirBoxes()
+    {
+        // A scope around one small op whose title is far wider than the op: its box is as wide as
+        // the title the view draws (Graphviz's own estimate, in Times metrics, cut titles short).
+        core::Program p;
+        const auto in = makeOp(p, "in", "", core::OpKind::Compute).id;
+        makeOp(p, "x", "optimizer_state_update_with_a_long_name/inner", core::OpKind::Compute, {in});
+        const auto tree = DagScopeTree::build(p);
+        DagCollapseState state;
+        state.expanded.insert("optimizer_state_update_with_a_long_name");
+        DagLayout g = tree->buildGraph(state);
+        QVERIFY(!g.clusters.empty());
+        QVERIFY(DagLayoutEngine::layout(g));
+        for (const DagCluster& cluster : g.clusters) {
+            // 7 points a character without fonts (this test has no GUI application), 8 of inset a side.
+            const double needed = 7.0 * static_cast<double>(cluster.label.size()) + 16.0;
+            QVERIFY2(cluster.rect.width() >= needed, qPrintable(QStringLiteral("'%1': %2 wide, needs %3")
+                                                                    .arg(QString::fromStdString(cluster.label))
+                                                                    .arg(cluster.rect.width())
+                                                                    .arg(needed)));
+        }
+    }
+
     void collapsesByScope()
     {
         core::Program p;
