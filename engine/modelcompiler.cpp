@@ -23,7 +23,7 @@ struct ModelCompiler::LoweredBlock {
     Program program;
     std::vector<SlotBinding> slotPatterns;
     std::int64_t devices = 1;
-    std::vector<std::string> warnings;
+    std::vector<Message> warnings;
 };
 
 namespace {
@@ -688,10 +688,10 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
         const std::string text = generateBlock(block, model, parallel, isMoe, params);
         auto lowered = lower(text, out.meshText, reused);
         ++(reused && !loweredNow.count(text) ? out.blocksReused : out.blocksLowered);
-        for (const std::string& w : lowered->warnings)
-            if (std::find(warningsSeen.begin(), warningsSeen.end(), w) == warningsSeen.end()) {
-                warningsSeen.push_back(w);
-                out.warnings.push_back(std::string(displayName(block)) + ": " + w);
+        for (const Message& w : lowered->warnings)
+            if (std::find(warningsSeen.begin(), warningsSeen.end(), w.text()) == warningsSeen.end()) {
+                warningsSeen.push_back(w.text());
+                out.warnings.push_back(w.prefixed(std::string(displayName(block)) + ": "));
             }
         if (lowered->devices != devices)
             throw InputError("generated block", std::string(displayName(block)) + " lowered for " +

@@ -3,6 +3,7 @@
 
 #include "core/estimator/cluster.h"
 #include "core/estimator/estimate.h"
+#include "core/message.h"
 #include "core/model/modelconfig.h"
 #include "core/model/modelgenerator.h"
 #include "core/progress.h"
@@ -37,7 +38,7 @@ struct CompiledModel {
     std::int32_t commStreams = 2;
     std::size_t blocksLowered = 0; ///< blocks parsed, partitioned and lowered for this build
     std::size_t blocksReused = 0;  ///< blocks taken from the cache
-    std::vector<std::string> warnings;
+    std::vector<Message> warnings;
 };
 
 /// Compiles models. Keeps lowered blocks by their text, so that a change that leaves a block's text

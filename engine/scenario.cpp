@@ -4,6 +4,7 @@
 #include "core/error.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace flint::engine {
 namespace {
@@ -99,15 +100,17 @@ namespace {
 /// What a compiled strategy warns about on `cluster` beyond its compile warnings: HybridEP forwards
 /// inside an NVLink domain, and a domain wider than the cluster's scale-up dimension sends that hop
 /// over the network, which HybridEP does not do. Empty when nothing.
-std::string clusterWarning(const core::model::CompiledModel& compiled, const core::Cluster* cluster)
+std::optional<core::Message> clusterWarning(const core::model::CompiledModel& compiled, const core::Cluster* cluster)
 {
     const core::model::ParallelConfig& p = compiled.parallel;
     if (!cluster || !p.dispatchesByHybridEp() || cluster->topology.dims.size() < 2 ||
         p.nvlinkDomain <= cluster->topology.dims.front().npus)
         return {};
-    return "HybridEP's NVLink domain of " + std::to_string(p.nvlinkDomain) +
-           " ranks is wider than the cluster's scale-up dimension of " +
-           std::to_string(cluster->topology.dims.front().npus) + " ranks: its in-domain hop crosses the network here";
+    return core::Message(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                              "HybridEP's NVLink domain of %1 ranks is wider than the cluster's "
+                                              "scale-up dimension of %2 ranks: its in-domain hop crosses the "
+                                              "network here"),
+                         {std::to_string(p.nvlinkDomain), std::to_string(cluster->topology.dims.front().npus)});
 }
 
 } // namespace
@@ -120,11 +123,12 @@ std::shared_ptr<const core::LoadedWorkload> asLoadedWorkload(const core::model::
     loaded->workload = compiled.workload;
     loaded->name = compiled.model.title + " — " + compiled.parallel.describe();
     loaded->warnings = compiled.warnings;
-    if (std::string warning = clusterWarning(compiled, cluster); !warning.empty())
-        loaded->warnings.push_back(std::move(warning));
-    loaded->notes.push_back("generated as StableHLO blocks, partitioned for the stage mesh " + compiled.meshText +
-                            " and composed into " + std::to_string(compiled.parallel.pp) +
-                            " pipeline stage program(s) (docs/models.md)");
+    if (std::optional<core::Message> warning = clusterWarning(compiled, cluster))
+        loaded->warnings.push_back(std::move(*warning));
+    loaded->notes.emplace_back(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                                    "generated as StableHLO blocks, partitioned for the stage mesh %1 "
+                                                    "and composed into %2 pipeline stage program(s) (docs/models.md)"),
+                               std::vector<std::string>{compiled.meshText, std::to_string(compiled.parallel.pp)});
     loaded->numPartitions = static_cast<std::int64_t>(compiled.workload.rankCount());
     return loaded;
 }

@@ -43,8 +43,9 @@ LoadedWorkload loadMlir(const std::string& path, const LoadOptions& options, con
     loaded.name = std::move(imported.imported.moduleName);
     loaded.partitioning = imported.imported.partitioning;
     if (!imported.partitionedFor.empty())
-        loaded.notes.push_back("partitioned by flint for mesh " + imported.partitionedFor + ": " +
-                               std::to_string(imported.insertedCollectives) + " collectives inserted");
+        loaded.notes.emplace_back(
+            FLINT_TRANSLATE_NOOP("Diagnostics", "partitioned by flint for mesh %1: %2 collectives inserted"),
+            std::vector<std::string>{imported.partitionedFor, std::to_string(imported.insertedCollectives)});
     loaded.warnings = std::move(imported.imported.warnings);
     loaded.replicaCount = imported.imported.replicaCount;
     loaded.numPartitions = imported.imported.numPartitions;
@@ -149,13 +150,23 @@ std::optional<std::string> fileHead(const std::string& path)
 namespace {
 
 /// What the loader says of a measured run first: its producer, ranks, step and step time.
-std::string summaryNote(const measured::MeasuredWorkload& run)
+Message summaryNote(const measured::MeasuredWorkload& run)
 {
-    std::string where;
-    if (run.producer != "recorded times")
-        where = run.step >= 0 ? ", " + run.stepName : std::string(", no step markers: the whole trace");
-    return run.producer + ", " + std::to_string(run.ranks.size()) + " rank" + (run.ranks.size() == 1 ? "" : "s") +
-           where + ": measured step " + measured::formatSeconds(run.stepSeconds());
+    std::vector<std::string> arguments{run.producer, std::to_string(run.ranks.size()),
+                                       measured::formatSeconds(run.stepSeconds()), run.stepName};
+    const bool one = run.ranks.size() == 1;
+    if (run.producer == "recorded times")
+        return {one ? FLINT_TRANSLATE_NOOP("Diagnostics", "%1, %2 rank: measured step %3")
+                    : FLINT_TRANSLATE_NOOP("Diagnostics", "%1, %2 ranks: measured step %3"),
+                std::move(arguments)};
+    if (run.step >= 0)
+        return {one ? FLINT_TRANSLATE_NOOP("Diagnostics", "%1, %2 rank, %4: measured step %3")
+                    : FLINT_TRANSLATE_NOOP("Diagnostics", "%1, %2 ranks, %4: measured step %3"),
+                std::move(arguments)};
+    return {
+        one ? FLINT_TRANSLATE_NOOP("Diagnostics", "%1, %2 rank, no step markers: the whole trace: measured step %3")
+            : FLINT_TRANSLATE_NOOP("Diagnostics", "%1, %2 ranks, no step markers: the whole trace: measured step %3"),
+        std::move(arguments)};
 }
 
 /// Reads the profile at `path` as a measured run, its summary note first.
@@ -268,12 +279,15 @@ LoadedWorkload loadWorkload(const std::string& path, const LoadOptions& options,
         hlo::HloImport imported = hlo::importHloFile(path, hloOptions, control);
         loaded.partitioning = imported.partitioning;
         if (imported.partitioning == hlo::Partitioning::ByFlint)
-            loaded.notes.push_back("not SPMD-partitioned by the compiler: partitioned by flint for mesh " +
-                                   imported.partitionedFor + ", " + std::to_string(imported.insertedCollectives) +
-                                   " collectives inserted");
+            loaded.notes.emplace_back(
+                FLINT_TRANSLATE_NOOP("Diagnostics", "not SPMD-partitioned by the compiler: partitioned by flint "
+                                                    "for mesh %1, %2 collectives inserted"),
+                std::vector<std::string>{imported.partitionedFor, std::to_string(imported.insertedCollectives)});
         else if (imported.partitioning == hlo::Partitioning::ByCompiler)
-            loaded.notes.push_back("a per-device program (shapes and collectives as written: partitioned by the "
-                                   "compiler or written per device)");
+            loaded.notes.emplace_back(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                                           "a per-device program (shapes and collectives as written: "
+                                                           "partitioned by the compiler or written per device)"),
+                                      std::vector<std::string>{});
         loaded.workload = std::move(imported.workload);
         loaded.name = std::move(imported.moduleName);
         loaded.warnings = std::move(imported.warnings);
@@ -310,13 +324,13 @@ LoadedWorkload loadWorkload(const std::string& path, const LoadOptions& options,
         if (sharing.sameExceptTiming > 0)
             how += (how.empty() ? "" : ", ") + std::to_string(sharing.sameExceptTiming) +
                    " the same ops at other recorded times";
-        loaded.notes.push_back(std::to_string(sharing.rankFiles) + " rank files hold " +
-                               std::to_string(sharing.distinctPrograms) + " distinct program" +
-                               (sharing.distinctPrograms == 1 ? "" : "s") + " (" + how +
-                               "): each is held once, and ranks shown to behave alike are simulated once" +
-                               (sharing.sameExceptTiming > 0
-                                    ? "; a rank with recorded times of its own keeps them and is simulated with them"
-                                    : ""));
+        loaded.notes.push_back(Message::verbatim(
+            std::to_string(sharing.rankFiles) + " rank files hold " + std::to_string(sharing.distinctPrograms) +
+            " distinct program" + (sharing.distinctPrograms == 1 ? "" : "s") + " (" + how +
+            "): each is held once, and ranks shown to behave alike are simulated once" +
+            (sharing.sameExceptTiming > 0
+                 ? "; a rank with recorded times of its own keeps them and is simulated with them"
+                 : "")));
     }
     return loaded;
 }

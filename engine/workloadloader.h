@@ -3,6 +3,7 @@
 
 #include "core/hlo/hloimport.h"
 #include "core/measured/measuredworkload.h"
+#include "core/message.h"
 #include "core/progress.h"
 #include "core/workload.h"
 
@@ -46,9 +47,9 @@ struct LoadedWorkload {
     InputKind kind = InputKind::ChakraTrace;
     Workload workload;
     std::string name;
-    std::vector<std::string> warnings;
+    std::vector<Message> warnings;
     /// What the user should know that is not a problem (the mesh a module was partitioned for).
-    std::vector<std::string> notes;
+    std::vector<Message> notes;
     /// HLO and MLIR modules: the device space (global device id = replica * partitions + partition).
     std::int64_t replicaCount = 1;
     std::int64_t numPartitions = 1;

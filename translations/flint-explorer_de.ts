@@ -16,6 +16,133 @@
     </message>
 </context>
 <context>
+    <name>Diagnostics</name>
+    <message>
+        <source>the module declares no replica_count; %1 replicas inferred from its replica groups</source>
+        <translation>das Modul gibt keinen replica_count an; %1 Replikate aus seinen Replikagruppen abgeleitet</translation>
+    </message>
+    <message>
+        <source>the module declares no num_partitions; %1 partitions inferred from its replica groups</source>
+        <translation>das Modul gibt keine num_partitions an; %1 Partitionen aus seinen Replikagruppen abgeleitet</translation>
+    </message>
+    <message>
+        <source>the module declares no num_partitions; %1 partitions inferred from the global device ids of its collectives</source>
+        <translation>das Modul gibt keine num_partitions an; %1 Partitionen aus den globalen Geräte-IDs seiner Kollektive abgeleitet</translation>
+    </message>
+    <message>
+        <source>the module declares no replica_count; %1 replicas inferred from the global device ids of its collectives</source>
+        <translation>das Modul gibt keinen replica_count an; %1 Replikate aus den globalen Geräte-IDs seiner Kollektive abgeleitet</translation>
+    </message>
+    <message>
+        <source>%1: its replica groups leave some devices out; each runs it alone</source>
+        <translation>%1: seine Replikagruppen lassen einige Geräte aus; jedes davon führt es allein aus</translation>
+    </message>
+    <message>
+        <source>%1: trip count unknown; %2 iterations as given</source>
+        <translation>%1: Iterationszahl unbekannt; %2 Iterationen wie angegeben</translation>
+    </message>
+    <message>
+        <source>%1: trip count unknown (no known_trip_count, and its condition depends on values only known at run time); ran once. Give --while-trip-count N</source>
+        <translation>%1: Iterationszahl unbekannt (kein known_trip_count, und ihre Bedingung hängt von Werten ab, die erst zur Laufzeit bekannt sind); einmal ausgeführt. Geben Sie --while-trip-count N an</translation>
+    </message>
+    <message>
+        <source>%1: %2 iterations, %3 lowered (--max-trip-count); the estimate covers those only</source>
+        <translation>%1: %2 Iterationen, %3 übersetzt (--max-trip-count); die Schätzung umfasst nur diese</translation>
+    </message>
+    <message>
+        <source>%1: conditional lowered with branch %2 of %3 (the most FLOPs)</source>
+        <translation>%1: Verzweigung mit Zweig %2 von %3 übersetzt (die meisten FLOPs)</translation>
+    </message>
+    <message>
+        <source>%1: send without _xla_send_recv_source_target_pairs; its peers are unknown</source>
+        <translation>%1: send ohne _xla_send_recv_source_target_pairs; seine Gegenstellen sind unbekannt</translation>
+    </message>
+    <message>
+        <source>the module is already partitioned (%1 collectives, no partitioner annotations); the mesh %2 is not used</source>
+        <translation>das Modul ist bereits partitioniert (%1 Kollektive, keine Partitionierer-Annotationen); das Mesh %2 wird nicht verwendet</translation>
+    </message>
+    <message>
+        <source>the module is not SPMD-partitioned (%1 sharding annotations and %2 partitioner calls) and could not be partitioned (%3): every rank is estimated running the whole global program</source>
+        <translation>das Modul ist nicht SPMD-partitioniert (%1 Sharding-Annotationen und %2 Partitionierer-Aufrufe) und konnte nicht partitioniert werden (%3): jeder Rang wird mit dem ganzen globalen Programm geschätzt</translation>
+    </message>
+    <message>
+        <source>replica_count %1 is not modelled when partitioning; one replica of %2 partitions is estimated</source>
+        <translation>replica_count %1 wird beim Partitionieren nicht modelliert; geschätzt wird ein Replikat aus %2 Partitionen</translation>
+    </message>
+    <message>
+        <source>%1 of %2 ranks recorded (%3): the others run as rank %3 does</source>
+        <translation>%1 von %2 Rängen aufgezeichnet (%3): die anderen laufen wie Rang %3</translation>
+    </message>
+    <message>
+        <source>%1 of %2 ranks recorded (%3): each other rank m runs as recorded rank number m mod %1 does</source>
+        <translation>%1 von %2 Rängen aufgezeichnet (%3): jeder andere Rang m läuft wie der aufgezeichnete Rang Nummer m mod %1</translation>
+    </message>
+    <message>
+        <source>%1 collectives carry no message size (recent PyTorch versions record it with record_param_comms): they count 0 bytes and the network model prices them as latency only</source>
+        <translation>%1 Kollektive tragen keine Nachrichtengröße (neuere PyTorch-Versionen zeichnen sie mit record_param_comms auf): sie zählen 0 Bytes, und das Netzwerkmodell bewertet sie nur mit Latenz</translation>
+    </message>
+    <message>
+        <source>%1 collectives name a group smaller than the world without its ranks: taken as all ranks</source>
+        <translation>%1 Kollektive nennen eine Gruppe, kleiner als alle Ränge, ohne ihre Ränge: als alle Ränge angenommen</translation>
+    </message>
+    <message>
+        <source>device compute overlaps itself on more than one stream for up to %1 us per rank; the workload runs compute on one stream, so a replay serialises it</source>
+        <translation>die Gerätrechnung überlappt sich auf mehr als einem Stream um bis zu %1 µs pro Rang; das Workload rechnet auf einem Stream, daher serialisiert ein Replay sie</translation>
+    </message>
+    <message>
+        <source>the module is already partitioned (it has %1 collectives or no shardings); the mesh %2 is not used</source>
+        <translation>das Modul ist bereits partitioniert (es hat %1 Kollektive oder keine Shardings); das Mesh %2 wird nicht verwendet</translation>
+    </message>
+    <message>
+        <source>the module carries %1 sharding annotations but no collectives and declares no mesh; lowered as one device&apos;s view of the whole program (give --mesh to partition it)</source>
+        <translation>das Modul trägt %1 Sharding-Annotationen, aber keine Kollektive und deklariert kein Mesh; übersetzt als Sicht eines Geräts auf das ganze Programm (--mesh partitioniert es)</translation>
+    </message>
+    <message>
+        <source>HybridEP&apos;s NVLink domain of %1 ranks is wider than the cluster&apos;s scale-up dimension of %2 ranks: its in-domain hop crosses the network here</source>
+        <translation>die NVLink-Domäne von HybridEP mit %1 Rängen ist breiter als die Scale-up-Dimension des Clusters mit %2 Rängen: ihr Sprung innerhalb der Domäne geht hier über das Netzwerk</translation>
+    </message>
+    <message>
+        <source>generated as StableHLO blocks, partitioned for the stage mesh %1 and composed into %2 pipeline stage program(s) (docs/models.md)</source>
+        <translation>als StableHLO-Blöcke erzeugt, für das Stufen-Mesh %1 partitioniert und zu %2 Pipeline-Stufenprogramm(en) zusammengesetzt (docs/models.md)</translation>
+    </message>
+    <message>
+        <source>partitioned by flint for mesh %1: %2 collectives inserted</source>
+        <translation>von flint für das Mesh %1 partitioniert: %2 Kollektive eingefügt</translation>
+    </message>
+    <message>
+        <source>%1, %2 rank: measured step %3</source>
+        <translation>%1, %2 Rang: gemessener Schritt %3</translation>
+    </message>
+    <message>
+        <source>%1, %2 ranks: measured step %3</source>
+        <translation>%1, %2 Ränge: gemessener Schritt %3</translation>
+    </message>
+    <message>
+        <source>%1, %2 rank, %4: measured step %3</source>
+        <translation>%1, %2 Rang, %4: gemessener Schritt %3</translation>
+    </message>
+    <message>
+        <source>%1, %2 ranks, %4: measured step %3</source>
+        <translation>%1, %2 Ränge, %4: gemessener Schritt %3</translation>
+    </message>
+    <message>
+        <source>%1, %2 rank, no step markers: the whole trace: measured step %3</source>
+        <translation>%1, %2 Rang, keine Schrittmarken: die ganze Aufzeichnung: gemessener Schritt %3</translation>
+    </message>
+    <message>
+        <source>%1, %2 ranks, no step markers: the whole trace: measured step %3</source>
+        <translation>%1, %2 Ränge, keine Schrittmarken: die ganze Aufzeichnung: gemessener Schritt %3</translation>
+    </message>
+    <message>
+        <source>not SPMD-partitioned by the compiler: partitioned by flint for mesh %1, %2 collectives inserted</source>
+        <translation>nicht vom Compiler SPMD-partitioniert: von flint für das Mesh %1 partitioniert, %2 Kollektive eingefügt</translation>
+    </message>
+    <message>
+        <source>a per-device program (shapes and collectives as written: partitioned by the compiler or written per device)</source>
+        <translation>ein Programm pro Gerät (Formen und Kollektive wie geschrieben: vom Compiler partitioniert oder pro Gerät geschrieben)</translation>
+    </message>
+</context>
+<context>
     <name>flint::app::DetailsPanel</name>
     <message numerus="yes">
         <source>Its transfers are outlined in the Communication tab (%n cell(s)).</source>

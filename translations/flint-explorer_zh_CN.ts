@@ -15,6 +15,133 @@
     </message>
 </context>
 <context>
+    <name>Diagnostics</name>
+    <message>
+        <source>the module declares no replica_count; %1 replicas inferred from its replica groups</source>
+        <translation>模块未声明 replica_count；根据其副本组推断为 %1 个副本</translation>
+    </message>
+    <message>
+        <source>the module declares no num_partitions; %1 partitions inferred from its replica groups</source>
+        <translation>模块未声明 num_partitions；根据其副本组推断为 %1 个分区</translation>
+    </message>
+    <message>
+        <source>the module declares no num_partitions; %1 partitions inferred from the global device ids of its collectives</source>
+        <translation>模块未声明 num_partitions；根据其集合通信的全局设备 ID 推断为 %1 个分区</translation>
+    </message>
+    <message>
+        <source>the module declares no replica_count; %1 replicas inferred from the global device ids of its collectives</source>
+        <translation>模块未声明 replica_count；根据其集合通信的全局设备 ID 推断为 %1 个副本</translation>
+    </message>
+    <message>
+        <source>%1: its replica groups leave some devices out; each runs it alone</source>
+        <translation>%1：其副本组遗漏了部分设备；这些设备各自单独执行</translation>
+    </message>
+    <message>
+        <source>%1: trip count unknown; %2 iterations as given</source>
+        <translation>%1：迭代次数未知；按给定值执行 %2 次迭代</translation>
+    </message>
+    <message>
+        <source>%1: trip count unknown (no known_trip_count, and its condition depends on values only known at run time); ran once. Give --while-trip-count N</source>
+        <translation>%1：迭代次数未知（没有 known_trip_count，且其条件依赖仅在运行时才知道的值）；只执行一次。请指定 --while-trip-count N</translation>
+    </message>
+    <message>
+        <source>%1: %2 iterations, %3 lowered (--max-trip-count); the estimate covers those only</source>
+        <translation>%1：%2 次迭代，降级了 %3 次（--max-trip-count）；估算只包含这些</translation>
+    </message>
+    <message>
+        <source>%1: conditional lowered with branch %2 of %3 (the most FLOPs)</source>
+        <translation>%1：条件分支按 %3 个分支中的第 %2 个降级（FLOPs 最多）</translation>
+    </message>
+    <message>
+        <source>%1: send without _xla_send_recv_source_target_pairs; its peers are unknown</source>
+        <translation>%1：send 缺少 _xla_send_recv_source_target_pairs；其对端未知</translation>
+    </message>
+    <message>
+        <source>the module is already partitioned (%1 collectives, no partitioner annotations); the mesh %2 is not used</source>
+        <translation>模块已经分区（%1 个集合通信，没有分区器注解）；不使用网格 %2</translation>
+    </message>
+    <message>
+        <source>the module is not SPMD-partitioned (%1 sharding annotations and %2 partitioner calls) and could not be partitioned (%3): every rank is estimated running the whole global program</source>
+        <translation>模块未经 SPMD 分区（%1 个分片注解和 %2 个分区器调用），且无法分区（%3）：每个 rank 都按运行整个全局程序估算</translation>
+    </message>
+    <message>
+        <source>replica_count %1 is not modelled when partitioning; one replica of %2 partitions is estimated</source>
+        <translation>分区时不对 replica_count %1 建模；估算的是 %2 个分区的一个副本</translation>
+    </message>
+    <message>
+        <source>%1 of %2 ranks recorded (%3): the others run as rank %3 does</source>
+        <translation>记录了 %2 个 rank 中的 %1 个（%3）：其余 rank 按 rank %3 的方式运行</translation>
+    </message>
+    <message>
+        <source>%1 of %2 ranks recorded (%3): each other rank m runs as recorded rank number m mod %1 does</source>
+        <translation>记录了 %2 个 rank 中的 %1 个（%3）：其余每个 rank m 按第 m mod %1 个已记录 rank 的方式运行</translation>
+    </message>
+    <message>
+        <source>%1 collectives carry no message size (recent PyTorch versions record it with record_param_comms): they count 0 bytes and the network model prices them as latency only</source>
+        <translation>%1 个集合通信没有消息大小（较新的 PyTorch 版本通过 record_param_comms 记录）：按 0 字节计，网络模型只按延迟计价</translation>
+    </message>
+    <message>
+        <source>%1 collectives name a group smaller than the world without its ranks: taken as all ranks</source>
+        <translation>%1 个集合通信指定了小于全体的组却未列出其 rank：按全部 rank 处理</translation>
+    </message>
+    <message>
+        <source>device compute overlaps itself on more than one stream for up to %1 us per rank; the workload runs compute on one stream, so a replay serialises it</source>
+        <translation>设备计算在多个流上相互重叠，每个 rank 最多 %1 微秒；工作负载只在一个流上计算，因此重放会将其串行化</translation>
+    </message>
+    <message>
+        <source>the module is already partitioned (it has %1 collectives or no shardings); the mesh %2 is not used</source>
+        <translation>模块已经分区（它有 %1 个集合通信或没有分片）；不使用网格 %2</translation>
+    </message>
+    <message>
+        <source>the module carries %1 sharding annotations but no collectives and declares no mesh; lowered as one device&apos;s view of the whole program (give --mesh to partition it)</source>
+        <translation>模块带有 %1 个分片注解，但没有集合通信，也未声明网格；按单个设备看到的整个程序降级（用 --mesh 对其分区）</translation>
+    </message>
+    <message>
+        <source>HybridEP&apos;s NVLink domain of %1 ranks is wider than the cluster&apos;s scale-up dimension of %2 ranks: its in-domain hop crosses the network here</source>
+        <translation>HybridEP 的 NVLink 域（%1 个 rank）大于集群的纵向扩展维度（%2 个 rank）：其域内一跳在此经过网络</translation>
+    </message>
+    <message>
+        <source>generated as StableHLO blocks, partitioned for the stage mesh %1 and composed into %2 pipeline stage program(s) (docs/models.md)</source>
+        <translation>以 StableHLO 块生成，按阶段网格 %1 分区，并组合为 %2 个流水线阶段程序（docs/models.md）</translation>
+    </message>
+    <message>
+        <source>partitioned by flint for mesh %1: %2 collectives inserted</source>
+        <translation>由 flint 按网格 %1 分区：插入了 %2 个集合通信</translation>
+    </message>
+    <message>
+        <source>%1, %2 rank: measured step %3</source>
+        <translation>%1，%2 个 rank：实测步骤 %3</translation>
+    </message>
+    <message>
+        <source>%1, %2 ranks: measured step %3</source>
+        <translation>%1，%2 个 rank：实测步骤 %3</translation>
+    </message>
+    <message>
+        <source>%1, %2 rank, %4: measured step %3</source>
+        <translation>%1，%2 个 rank，%4：实测步骤 %3</translation>
+    </message>
+    <message>
+        <source>%1, %2 ranks, %4: measured step %3</source>
+        <translation>%1，%2 个 rank，%4：实测步骤 %3</translation>
+    </message>
+    <message>
+        <source>%1, %2 rank, no step markers: the whole trace: measured step %3</source>
+        <translation>%1，%2 个 rank，无步骤标记：整个跟踪：实测步骤 %3</translation>
+    </message>
+    <message>
+        <source>%1, %2 ranks, no step markers: the whole trace: measured step %3</source>
+        <translation>%1，%2 个 rank，无步骤标记：整个跟踪：实测步骤 %3</translation>
+    </message>
+    <message>
+        <source>not SPMD-partitioned by the compiler: partitioned by flint for mesh %1, %2 collectives inserted</source>
+        <translation>未由编译器进行 SPMD 分区：由 flint 按网格 %1 分区，插入了 %2 个集合通信</translation>
+    </message>
+    <message>
+        <source>a per-device program (shapes and collectives as written: partitioned by the compiler or written per device)</source>
+        <translation>逐设备程序（形状和集合通信按原样：由编译器分区或按设备编写）</translation>
+    </message>
+</context>
+<context>
     <name>flint::app::DetailsPanel</name>
     <message numerus="yes">
         <source>Its transfers are outlined in the Communication tab (%n cell(s)).</source>

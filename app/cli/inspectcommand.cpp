@@ -92,8 +92,8 @@ int runInspect(const std::vector<std::string>& arguments)
                     axes[axis] = size;
             }
         }
-        out["notes"] = loaded.notes;
-        out["warnings"] = loaded.warnings;
+        out["notes"] = core::texts(loaded.notes);
+        out["warnings"] = core::texts(loaded.warnings);
         text = out.dump(2) + "\n";
     } else {
         text = core::toText(summary);

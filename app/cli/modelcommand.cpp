@@ -531,8 +531,8 @@ int runModel(const std::vector<std::string>& arguments)
                 cluster.device.name.c_str(), cluster.topology.describe().c_str(),
                 cluster.model == core::CostModel::AstraSim ? ", ASTRA-sim cost model" : "",
                 parallel.describe().c_str());
-    for (const std::string& w : evaluation.workload->warnings)
-        std::fprintf(stderr, "warning: %s\n", w.c_str());
+    for (const core::Message& w : evaluation.workload->warnings)
+        std::fprintf(stderr, "warning: %s\n", w.text().c_str());
     std::fputs(figuresText(compiled, figures).c_str(), stdout);
     const auto tops = core::topOps(result, compiled.workload, 8);
     if (!tops.empty()) {

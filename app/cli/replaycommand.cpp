@@ -149,8 +149,8 @@ Prepared prepare(const CommandLine& cli, const engine::mpi::Session& session)
                                                        : "expected one WORKLOAD");
         const core::LoadedWorkload loaded = loadWorkloadFromCli(cli.positionals()[0], cli, true);
         p.name = loaded.name;
-        p.notes = loaded.notes;
-        p.warnings = loaded.warnings;
+        p.notes = core::texts(loaded.notes);
+        p.warnings = core::texts(loaded.warnings);
         p.workload = loaded.workload;
         p.cluster = makeCluster(cli, static_cast<std::int64_t>(p.workload.rankCount()));
         core::EstimateOptions options;

@@ -50,10 +50,10 @@ int runValidate(const std::vector<std::string>& arguments)
     const core::measured::MeasuredWorkload measured = core::loadMeasuredRun(measuredPath, measuredOptions);
     checkClusterNames(cli);
     const core::LoadedWorkload workload = loadWorkloadFromCli(cli.positionals()[0], cli);
-    for (const std::string& note : measured.notes)
-        std::fprintf(stderr, "note: %s\n", note.c_str());
-    for (const std::string& warning : measured.warnings)
-        std::fprintf(stderr, "warning: %s\n", warning.c_str());
+    for (const core::Message& note : measured.notes)
+        std::fprintf(stderr, "note: %s\n", note.text().c_str());
+    for (const core::Message& warning : measured.warnings)
+        std::fprintf(stderr, "warning: %s\n", warning.text().c_str());
 
     // The sizes first: a run of more ranks than the workload would otherwise be reported as a
     // cluster too small for it.

@@ -61,10 +61,10 @@ core::LoadedWorkload loadWorkloadFromCli(const std::string& path, const CommandL
     }
     core::LoadedWorkload loaded = core::loadWorkload(path, options);
     if (!quiet) {
-        for (const std::string& note : loaded.notes)
-            std::fprintf(stderr, "note: %s\n", note.c_str());
-        for (const std::string& warning : loaded.warnings)
-            std::fprintf(stderr, "warning: %s\n", warning.c_str());
+        for (const core::Message& note : loaded.notes)
+            std::fprintf(stderr, "note: %s\n", note.text().c_str());
+        for (const core::Message& warning : loaded.warnings)
+            std::fprintf(stderr, "warning: %s\n", warning.text().c_str());
     }
     return loaded;
 }

@@ -4,9 +4,10 @@
 #include "core/measured/validation.h"
 #include "views/timelinegeometry.h"
 
-#include <QLocale>
-
 #include <filesystem>
+
+#include <QCoreApplication>
+#include <QLocale>
 
 namespace flint::app {
 namespace {
@@ -253,6 +254,30 @@ QString StepSummary::strategy(const core::model::ParallelConfig& p)
     return parts.join(QStringLiteral(", "));
 }
 
+QString StepSummary::translated(const core::Message& message)
+{
+    if (*message.source() == '\0')
+        return qs(message.text()); // verbatim: the same in every language
+    // The template in the user's language (English when it has no translation), its %1..%9 filled
+    // in one pass, so that an argument holding "%2" is not filled again.
+    const QString source = QCoreApplication::translate(core::Message::context, message.source());
+    QString text;
+    for (qsizetype i = 0; i < source.size(); ++i) {
+        const QChar c = source.at(i);
+        if (c == QLatin1Char('%') && i + 1 < source.size() && source.at(i + 1) >= QLatin1Char('1') &&
+            source.at(i + 1) <= QLatin1Char('9')) {
+            const auto index = static_cast<std::size_t>(source.at(i + 1).unicode() - u'1');
+            if (index < message.arguments().size()) {
+                text += qs(message.arguments()[index]);
+                ++i;
+                continue;
+            }
+        }
+        text += c;
+    }
+    return qs(message.prefix()) + text;
+}
+
 QString StepSummary::modelTitle(const core::model::TransformerConfig& model,
                                 const core::model::ParallelConfig& parallel)
 {
@@ -270,11 +295,11 @@ QString StepSummary::workloadHtml(const core::LoadedWorkload& workload, const co
                  QStringLiteral("<br>");
     else
         for (const auto& note : workload.notes)
-            notes += qs(note).toHtmlEscaped() + QStringLiteral("<br>");
+            notes += translated(note).toHtmlEscaped() + QStringLiteral("<br>");
     if (!workload.warnings.empty()) {
         notes += tr("Warnings:<br>");
         for (const auto& w : workload.warnings)
-            notes += QStringLiteral("• ") + qs(w).toHtmlEscaped() + QStringLiteral("<br>");
+            notes += QStringLiteral("• ") + translated(w).toHtmlEscaped() + QStringLiteral("<br>");
     }
     return tr("<b>%1</b><br>%2 ranks, %3 ops on rank 0, %4 communicator groups<br>%5")
         .arg((compiled ? modelTitle(compiled->model, compiled->parallel) : qs(workload.name)).toHtmlEscaped())

@@ -28,6 +28,9 @@ public:
                                   const QString& title);
     /// The same for step times alone (a baseline whose estimate is no longer held).
     static QString stepComparisonHtml(double before, double after, const QString& title);
+    /// A note or warning of the Qt-free layers in the user's language (its template translated in
+    /// the Diagnostics context, the same arguments filled in; a verbatim one as it is).
+    static QString translated(const core::Message& message);
     /// What the workload fixes (ranks, parallelism) and what stays free to change. `model`: the
     /// compiled model of a built-in model or model file (a model file is named as such).
     static QString fixedParameters(const core::LoadedWorkload& workload,

@@ -253,7 +253,7 @@ public:
         const auto devices = static_cast<std::size_t>(m_space.devices());
         result.workload = Workload::spmdFromSlots(m_program, devices, m_slots);
         for (const std::string& w : m_costs.warnings())
-            warn(w);
+            warn(Message::verbatim(w));
         result.warnings = std::move(m_warnings);
         return result;
     }
@@ -265,10 +265,10 @@ private:
                          "column " + std::to_string(instruction.column) + ": " + instruction.name + ": " + reason);
     }
 
-    void warn(std::string text)
+    void warn(Message message)
     {
-        if (m_warningSet.insert(text).second)
-            m_warnings.push_back(std::move(text));
+        if (m_warningSet.insert(message.text()).second)
+            m_warnings.push_back(std::move(message));
     }
 
     std::string where(const Instruction& instruction) const
@@ -323,13 +323,17 @@ private:
                                                 std::to_string(m_space.partitions) + " given)");
         if (!replicasGiven && maxReplica + 1 > m_space.replicas) {
             m_space.replicas = maxReplica + 1;
-            warn("the module declares no replica_count; " + std::to_string(m_space.replicas) +
-                 " replicas inferred from its replica groups");
+            warn({FLINT_TRANSLATE_NOOP(
+                      "Diagnostics",
+                      "the module declares no replica_count; %1 replicas inferred from its replica groups"),
+                  {std::to_string(m_space.replicas)}});
         }
         if (!partitionsGiven && maxPartition + 1 > m_space.partitions) {
             m_space.partitions = maxPartition + 1;
-            warn("the module declares no num_partitions; " + std::to_string(m_space.partitions) +
-                 " partitions inferred from its replica groups");
+            warn({FLINT_TRANSLATE_NOOP(
+                      "Diagnostics",
+                      "the module declares no num_partitions; %1 partitions inferred from its replica groups"),
+                  {std::to_string(m_space.partitions)}});
         }
         if (maxFlat + 1 > m_space.devices()) {
             if (partitionsGiven && replicasGiven)
@@ -338,12 +342,17 @@ private:
                                   " replicas x " + std::to_string(m_space.partitions) + " partitions)");
             if (!partitionsGiven) {
                 m_space.partitions = (maxFlat + m_space.replicas) / m_space.replicas;
-                warn("the module declares no num_partitions; " + std::to_string(m_space.partitions) +
-                     " partitions inferred from the global device ids of its collectives");
+                warn(
+                    {FLINT_TRANSLATE_NOOP(
+                         "Diagnostics", "the module declares no num_partitions; %1 partitions inferred from the global "
+                                        "device ids of its collectives"),
+                     {std::to_string(m_space.partitions)}});
             } else {
                 m_space.replicas = (maxFlat + m_space.partitions) / m_space.partitions;
-                warn("the module declares no replica_count; " + std::to_string(m_space.replicas) +
-                     " replicas inferred from the global device ids of its collectives");
+                warn({FLINT_TRANSLATE_NOOP("Diagnostics",
+                                           "the module declares no replica_count; %1 replicas inferred from the global "
+                                           "device ids of its collectives"),
+                      {std::to_string(m_space.replicas)}});
             }
         }
         if (m_space.replicas < 1 || m_space.partitions < 1)
@@ -393,7 +402,9 @@ private:
         for (std::int32_t g : slot.groupOf)
             partial = partial || g < 0;
         if (partial)
-            warn(where(instruction) + ": its replica groups leave some devices out; each runs it alone");
+            warn({FLINT_TRANSLATE_NOOP("Diagnostics",
+                                       "%1: its replica groups leave some devices out; each runs it alone"),
+                  {where(instruction)}});
         const auto index = m_program->commSlotFor(std::string(displayName(mode)) + ":" + key);
         m_slots.push_back(std::move(slot));
         m_slotByKey.emplace(std::move(key), index);
@@ -792,20 +803,25 @@ private:
         if (!trips) {
             if (m_options.whileTripCount) {
                 trips = m_options.whileTripCount;
-                warn(where(loop) + ": trip count unknown; " + std::to_string(*trips) + " iterations as given");
+                warn({FLINT_TRANSLATE_NOOP("Diagnostics", "%1: trip count unknown; %2 iterations as given"),
+                      {where(loop), std::to_string(*trips)}});
             } else {
                 trips = 1;
-                warn(where(loop) + ": trip count unknown (no known_trip_count, and its condition depends on values "
-                                   "only known at run time); ran once. Give --while-trip-count N");
+                warn({FLINT_TRANSLATE_NOOP("Diagnostics",
+                                           "%1: trip count unknown (no known_trip_count, and its condition "
+                                           "depends on values only known at run time); ran once. Give "
+                                           "--while-trip-count N"),
+                      {where(loop)}});
             }
         }
         if (*trips < 0)
             fail(loop, "negative trip count " + std::to_string(*trips));
         const bool capped = m_options.maxTripCount && *trips > *m_options.maxTripCount;
         if (capped) {
-            warn(where(loop) + ": " + std::to_string(*trips) + " iterations, " +
-                 std::to_string(*m_options.maxTripCount) +
-                 " lowered (--max-trip-count); the estimate covers those only");
+            warn({FLINT_TRANSLATE_NOOP("Diagnostics",
+                                       "%1: %2 iterations, %3 lowered (--max-trip-count); the estimate covers "
+                                       "those only"),
+                  {where(loop), std::to_string(*trips), std::to_string(*m_options.maxTripCount)}});
             trips = m_options.maxTripCount;
         }
         Value state = values[loop.operands.at(0)];
@@ -851,8 +867,8 @@ private:
             }
         }
         if (instruction.branchComputations.size() > 1)
-            warn(where(instruction) + ": conditional lowered with branch " + std::to_string(chosen) + " of " +
-                 std::to_string(instruction.branchComputations.size()) + " (the most FLOPs)");
+            warn({FLINT_TRANSLATE_NOOP("Diagnostics", "%1: conditional lowered with branch %2 of %3 (the most FLOPs)"),
+                  {where(instruction), std::to_string(chosen), std::to_string(instruction.branchComputations.size())}});
         std::vector<Value> arguments;
         if (chosen + 1 < instruction.operands.size())
             arguments.push_back(values[instruction.operands[chosen + 1]]);
@@ -942,7 +958,9 @@ private:
             }
         }
         if (pairs.empty())
-            warn(where(instruction) + ": send without _xla_send_recv_source_target_pairs; its peers are unknown");
+            warn({FLINT_TRANSLATE_NOOP("Diagnostics",
+                                       "%1: send without _xla_send_recv_source_target_pairs; its peers are unknown"),
+                  {where(instruction)}});
         Op& op = newOp(instruction, prefix, operandDeps(instruction, values), controlDeps(instruction, values));
         op.kind = OpKind::Collective;
         op.collective = CollectiveKind::CollectivePermute;
@@ -966,7 +984,7 @@ private:
     std::unordered_map<std::string, std::int32_t> m_slotByKey;
     std::map<std::pair<const ReplicaGroupList*, GroupMode>, std::int32_t> m_slotByList;
     std::unordered_map<std::int64_t, std::uint64_t> m_sendByChannel;
-    std::vector<std::string> m_warnings;
+    std::vector<Message> m_warnings;
     std::set<std::string> m_warningSet;
     int m_depth = 0;
 };
@@ -986,26 +1004,30 @@ HloImport importHloModule(const Module& module, const HloImportOptions& options,
         const bool perDevice = evidence.collectives > 0 || imported.replicaCount * imported.numPartitions > 1;
         imported.partitioning = perDevice ? Partitioning::ByCompiler : Partitioning::None;
         if (!options.mesh.empty())
-            imported.warnings.insert(imported.warnings.begin(),
-                                     "the module is already partitioned (" + std::to_string(evidence.collectives) +
-                                         " collectives, no partitioner annotations); the mesh " + options.mesh +
-                                         " is not used");
+            imported.warnings.insert(
+                imported.warnings.begin(),
+                Message(FLINT_TRANSLATE_NOOP("Diagnostics", "the module is already partitioned (%1 collectives, no "
+                                                            "partitioner annotations); the mesh %2 is not used"),
+                        {std::to_string(evidence.collectives), options.mesh}));
         return imported;
     }
     // Devices: as given, else the header's partitions, else what the tilings name.
     const std::int64_t devices =
         options.numPartitions.value_or(module.hasNumPartitions ? module.numPartitions : evidence.tilingDevices);
-    const std::string what = std::to_string(evidence.tiledShardings) + " sharding annotations and " +
-                             std::to_string(evidence.partitionerCalls) + " partitioner calls";
     const auto cannot = [&](const char* reason) {
-        return "the module is not SPMD-partitioned (" + what + ") and could not be partitioned (" + reason +
-               "): every rank is estimated running the whole global program";
+        return Message(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                            "the module is not SPMD-partitioned (%1 sharding annotations and %2 "
+                                            "partitioner calls) and could not be partitioned (%3): every rank "
+                                            "is estimated running the whole global program"),
+                       {std::to_string(evidence.tiledShardings), std::to_string(evidence.partitionerCalls), reason});
     };
-    std::vector<std::string> warnings;
+    std::vector<Message> warnings;
     if (module.replicaCount > 1 || options.replicaCount.value_or(1) > 1)
-        warnings.push_back("replica_count " + std::to_string(options.replicaCount.value_or(module.replicaCount)) +
-                           " is not modelled when partitioning; one replica of " + std::to_string(devices) +
-                           " partitions is estimated");
+        warnings.emplace_back(
+            FLINT_TRANSLATE_NOOP("Diagnostics", "replica_count %1 is not modelled when partitioning; one replica of "
+                                                "%2 partitions is estimated"),
+            std::vector<std::string>{std::to_string(options.replicaCount.value_or(module.replicaCount)),
+                                     std::to_string(devices)});
     std::optional<partition::PreparedHlo> prepared;
     try {
         prepared = partition::prepareUnpartitionedHlo(module, devices);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/hlo/hlomodule.h"
+#include "core/message.h"
 #include "core/progress.h"
 #include "core/workload.h"
 
@@ -50,7 +51,7 @@ struct HloImport {
     std::int64_t numPartitions = 1;
     /// What the user should know: inferred device counts, guessed trip counts, unknown opcodes and
     /// custom calls, branches chosen. Each once, with the line it concerns.
-    std::vector<std::string> warnings;
+    std::vector<Message> warnings;
     Partitioning partitioning = Partitioning::None;
     /// ByFlint: the mesh ("d0=2,d1=4") and the number of collectives the partitioner inserted.
     std::string partitionedFor;

@@ -611,11 +611,17 @@ void mirrorMissingRanks(MeasuredWorkload& out, const std::vector<std::int32_t>& 
         recordedText += (i ? ", " : "") + std::to_string(recordedRanks[i]);
     if (recordedRanks.size() > 8)
         recordedText += ", ...";
-    const std::string how = recordedRanks.size() == 1 ? "the others run as rank " + recordedText + " does"
-                                                      : "each other rank m runs as recorded rank number m mod " +
-                                                            std::to_string(recordedRanks.size()) + " does";
-    out.notes.push_back(std::to_string(recordedRanks.size()) + " of " + std::to_string(fileOfRank.size()) +
-                        " ranks recorded (" + recordedText + "): " + how);
+    const std::vector<std::string> arguments{std::to_string(recordedRanks.size()), std::to_string(fileOfRank.size()),
+                                             recordedText};
+    out.notes.push_back(
+        recordedRanks.size() == 1
+            ? Message(
+                  FLINT_TRANSLATE_NOOP("Diagnostics", "%1 of %2 ranks recorded (%3): the others run as rank %3 does"),
+                  arguments)
+            : Message(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                           "%1 of %2 ranks recorded (%3): each other rank m runs as recorded "
+                                           "rank number m mod %1 does"),
+                      arguments));
 }
 
 } // namespace
@@ -1045,21 +1051,25 @@ MeasuredWorkload measuredWorkload(std::vector<RankProfile> profiles, const Measu
     }
     mirrorMissingRanks(out, fileOfRank, profiles);
     if (unsized > 0)
-        out.warnings.push_back(std::to_string(unsized) +
-                               " collectives carry no message size (recent PyTorch versions record it with "
-                               "record_param_comms): they count 0 bytes and the network model prices them as "
-                               "latency only");
+        out.warnings.emplace_back(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                                       "%1 collectives carry no message size (recent PyTorch versions "
+                                                       "record it with record_param_comms): they count 0 bytes and "
+                                                       "the network model prices them as latency only"),
+                                  std::vector<std::string>{std::to_string(unsized)});
     if (ungrouped > 0)
-        out.warnings.push_back(
-            std::to_string(ungrouped) +
-            " collectives name a group smaller than the world without its ranks: taken as all ranks");
+        out.warnings.emplace_back(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                                       "%1 collectives name a group smaller than the world without its "
+                                                       "ranks: taken as all ranks"),
+                                  std::vector<std::string>{std::to_string(ungrouped)});
     double concurrent = 0;
     for (const MeasuredRank& mr : out.ranks)
         concurrent = std::max(concurrent, mr.concurrentComputeSeconds);
     if (concurrent > 0.01 * out.stepSeconds() && concurrent > 0)
-        out.notes.push_back("device compute overlaps itself on more than one stream for up to " +
-                            std::to_string(std::llround(concurrent * 1e6)) +
-                            " us per rank; the workload runs compute on one stream, so a replay serialises it");
+        out.notes.emplace_back(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                                    "device compute overlaps itself on more than one stream for up to "
+                                                    "%1 us per rank; the workload runs compute on one stream, so a "
+                                                    "replay serialises it"),
+                               std::vector<std::string>{std::to_string(std::llround(concurrent * 1e6))});
     out.name = std::filesystem::path(profiles.front().file).parent_path().filename().string();
     if (count == 1 || out.name.empty())
         out.name = std::filesystem::path(profiles.front().file).filename().string();

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/measured/profile.h"
+#include "core/message.h"
 #include "core/progress.h"
 #include "core/workload.h"
 
@@ -71,8 +72,8 @@ struct MeasuredWorkload {
     /// What `step` names: "ProfilerStep#3", "execution 2 of jit_train_step(…)"; empty when -1.
     std::string stepName;
     std::vector<MeasuredRank> ranks;
-    std::vector<std::string> warnings;
-    std::vector<std::string> notes;
+    std::vector<Message> warnings;
+    std::vector<Message> notes;
 
     /// The measured step time: the slowest rank's, in seconds.
     double stepSeconds() const;

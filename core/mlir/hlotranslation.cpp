@@ -592,7 +592,7 @@ private:
     void warn(std::string text)
     {
         if (m_warningSet.insert(text).second)
-            m_result.warnings.push_back(std::move(text));
+            m_result.warnings.push_back(core::Message::verbatim(std::move(text)));
     }
 
     /// A module sharded with GSPMD strings (`mhlo.sharding = "{devices=[2,1]<=[2]}"`) names no mesh:

@@ -6,6 +6,7 @@
 // rules and one lowering to Programs (core/hlo/hloimport.h).
 
 #include "core/hlo/hlomodule.h"
+#include "core/message.h"
 #include "core/mlir/moduleparser.h"
 
 #include <string>
@@ -24,7 +25,7 @@ struct MeshDeclaration {
 
 struct TranslatedModule {
     core::hlo::Module module;
-    std::vector<std::string> warnings;
+    std::vector<core::Message> warnings;
     std::vector<MeshDeclaration> meshes;
     /// Values of the entry function or ops outside manual computations that carry a sharding.
     std::size_t shardedValues = 0;

@@ -46,7 +46,7 @@ MlirImport lowerMlirModule(const MlirModule& read, const MlirImportOptions& opti
 {
     MlirImport result;
     result.meshes = read.meshes;
-    std::vector<std::string> warnings = read.warnings;
+    std::vector<core::Message> warnings = read.warnings;
     const bool needsPartitioning = read.manualComputations > 0 || (read.shardedValues > 0 && read.collectives == 0);
     core::partition::MeshShape mesh;
     try {
@@ -60,8 +60,10 @@ MlirImport lowerMlirModule(const MlirModule& read, const MlirImportOptions& opti
         mesh.deviceIds = read.meshes.front().deviceIds;
     }
     if (!needsPartitioning && !options.mesh.empty())
-        warnings.push_back("the module is already partitioned (it has " + std::to_string(read.collectives) +
-                           " collectives or no shardings); the mesh " + options.mesh + " is not used");
+        warnings.emplace_back(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                                   "the module is already partitioned (it has %1 collectives or no "
+                                                   "shardings); the mesh %2 is not used"),
+                              std::vector<std::string>{std::to_string(read.collectives), options.mesh});
     if (needsPartitioning && !mesh.axes.empty()) {
         core::partition::PartitionedModule partitioned;
         try {
@@ -78,9 +80,11 @@ MlirImport lowerMlirModule(const MlirModule& read, const MlirImportOptions& opti
         warnings.insert(warnings.end(), partitioned.warnings.begin(), partitioned.warnings.end());
     } else {
         if (needsPartitioning)
-            warnings.push_back("the module carries " + std::to_string(read.shardedValues) +
-                               " sharding annotations but no collectives and declares no mesh; lowered as one "
-                               "device's view of the whole program (give --mesh to partition it)");
+            warnings.emplace_back(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                                       "the module carries %1 sharding annotations but no collectives "
+                                                       "and declares no mesh; lowered as one device's view of the "
+                                                       "whole program (give --mesh to partition it)"),
+                                  std::vector<std::string>{std::to_string(read.shardedValues)});
         result.imported = core::hlo::lowerHlo(read.module, options.hlo, control);
         result.imported.partitioning =
             needsPartitioning ? core::hlo::Partitioning::Failed
@@ -88,7 +92,7 @@ MlirImport lowerMlirModule(const MlirModule& read, const MlirImportOptions& opti
                 ? core::hlo::Partitioning::ByCompiler
                 : core::hlo::Partitioning::None;
     }
-    for (std::string& warning : result.imported.warnings)
+    for (core::Message& warning : result.imported.warnings)
         warnings.push_back(std::move(warning));
     result.imported.warnings = std::move(warnings);
     return result;

@@ -3,6 +3,7 @@
 
 #include "core/hlo/hloimport.h"
 #include "core/hlo/hlomodule.h"
+#include "core/message.h"
 #include "core/partition/logicalprogram.h"
 #include "core/progress.h"
 
@@ -43,7 +44,7 @@ struct MlirModule {
     std::size_t collectives = 0;
     /// sdy.manual_computation ops (shard_map): the module is written before SPMD partitioning.
     std::size_t manualComputations = 0;
-    std::vector<std::string> warnings;
+    std::vector<core::Message> warnings;
 };
 
 /// A lowered MLIR module: the same result as an HLO import, plus what the MLIR file declared.

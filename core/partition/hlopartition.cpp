@@ -153,7 +153,7 @@ private:
     void warn(std::string text)
     {
         if (m_warningSet.insert(text).second)
-            m_warnings.push_back(std::move(text));
+            m_warnings.push_back(Message::verbatim(std::move(text)));
     }
 
     void chooseMesh()
@@ -293,7 +293,7 @@ private:
     std::int64_t m_devices;
     MeshShape m_mesh;
     bool m_sdyMesh = false;
-    std::vector<std::string> m_warnings;
+    std::vector<Message> m_warnings;
     std::set<std::string> m_warningSet;
 };
 

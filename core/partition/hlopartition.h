@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/hlo/hlomodule.h"
+#include "core/message.h"
 #include "core/partition/logicalprogram.h"
 #include "core/partition/partitioner.h"
 
@@ -40,7 +41,7 @@ struct PreparedHlo {
     /// The mesh the annotations are expressed on: the module's Shardy mesh (`xla.sdy.meshes`), else
     /// one over its device count ("d0", "d1", ... major to minor) that refines every GSPMD tiling.
     MeshShape mesh;
-    std::vector<std::string> warnings;
+    std::vector<Message> warnings;
 };
 
 /// Rewrites `module`'s annotations for `devices` devices. Throws std::invalid_argument when the

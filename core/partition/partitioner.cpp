@@ -244,7 +244,7 @@ private:
                     std::to_string((local.dims[d] + parts - 1) / parts * parts) + " to split into " +
                     std::to_string(parts) + " shards on mesh " + m_mesh.toString();
                 if (m_shared.warningSet.insert(text).second)
-                    m_shared.out.warnings.push_back(text);
+                    m_shared.out.warnings.push_back(Message::verbatim(text));
             }
             local.dims[d] = (local.dims[d] + parts - 1) / parts;
         }
@@ -513,7 +513,7 @@ private:
     void warn(const std::string& text)
     {
         if (m_shared.warningSet.insert(text).second)
-            m_shared.out.warnings.push_back(text);
+            m_shared.out.warnings.push_back(Message::verbatim(text));
     }
 
     /// Emits `op` with local operands `operands`, result spec `spec`.

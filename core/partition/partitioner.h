@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/hlo/hlomodule.h"
+#include "core/message.h"
 #include "core/partition/logicalprogram.h"
 
 #include <cstddef>
@@ -16,7 +17,7 @@ namespace flint::core::partition {
 struct PartitionedModule {
     hlo::Module module;
     std::size_t collectivesInserted = 0;
-    std::vector<std::string> warnings;
+    std::vector<Message> warnings;
 };
 
 /// SPMD-partitions `program` for `mesh` (GSPMD/Shardy style, forward propagation):

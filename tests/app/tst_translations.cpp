@@ -3,7 +3,10 @@
 // they hold exactly the strings lupdate finds in the code today, and the real window shows them.
 #include "app/explorer/mainwindow.h"
 #include "app/explorer/session.h"
+#include "app/explorer/stepsummary.h"
 #include "app/explorer/translations.h"
+#include "core/hlo/hloimport.h"
+#include "core/hlo/hloparser.h"
 
 #include <QDir>
 #include <QDockWidget>
@@ -159,6 +162,7 @@ private Q_SLOTS:
     void windowIsTranslated_data();
     void windowIsTranslated();
     void englishCountsTakeTheirPlural();
+    void readerMessagesAreTranslated();
     void windowFitsASmallScreen_data();
     void windowFitsASmallScreen();
 };
@@ -221,7 +225,8 @@ void TestTranslations::tsFilesMatchTheSources()
     lupdate.setProcessChannelMode(QProcess::MergedChannels);
     lupdate.start(QStringLiteral(FLINT_LUPDATE),
                   {QStringLiteral("-locations"), QStringLiteral("none"), QStringLiteral("-no-obsolete"),
-                   QStringLiteral("-source-language"), QStringLiteral("en"),
+                   QStringLiteral("-source-language"), QStringLiteral("en"), QStringLiteral("-tr-function-alias"),
+                   QStringLiteral("QT_TRANSLATE_NOOP+=FLINT_TRANSLATE_NOOP"),
                    QStringLiteral("@") + QStringLiteral(FLINT_LUPDATE_LIST), QStringLiteral("-ts"), fresh});
     QVERIFY2(lupdate.waitForFinished(120000), "lupdate did not finish");
     const QString log = QString::fromLocal8Bit(lupdate.readAll());
@@ -367,6 +372,31 @@ void TestTranslations::englishCountsTakeTheirPlural()
     QCOMPARE(say("%Ln microbatch(es) of %1", 96), QStringLiteral("96 microbatches of %1"));
     QCOMPARE(say("%Ln microbatch(es) of %1", 1), QStringLiteral("1 microbatch of %1"));
     QCOMPARE(say("Open a file", -1), QStringLiteral("Open a file"));
+}
+
+void TestTranslations::readerMessagesAreTranslated()
+{
+    // A reader's warning, as an HLO import makes it (core::Message): English on the command line,
+    // the user's language in the explorer, with the same arguments; a verbatim one stays as it is.
+    const core::hlo::HloImport imported = core::hlo::importHloModule(core::hlo::parseHlo(
+        "HloModule m\n\nadd {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT s = f32[] add(a, b)\n}\n\n"
+        "ENTRY e {\n  p = f32[8] parameter(0)\n  ROOT ar = f32[8] all-reduce(p), channel_id=1, "
+        "replica_groups={{0,1,2,3,4,5,6,7}}, use_global_device_ids=true, to_apply=add\n}\n",
+        "np.hlo"));
+    QVERIFY(!imported.warnings.empty());
+    const core::Message& warning = imported.warnings.front();
+    QVERIFY2(warning.text().starts_with("the module declares no num_partitions; 8 partitions"), warning.text().c_str());
+    {
+        const app::Translations german{QLocale(QStringLiteral("de"))};
+        const QString shown = app::StepSummary::translated(warning);
+        QVERIFY2(shown.startsWith(QStringLiteral("das Modul gibt keine num_partitions an; 8 Partitionen")),
+                 qPrintable(shown));
+        // A prefix (the generated block a warning came from) stays in front, untranslated.
+        QVERIFY(app::StepSummary::translated(warning.prefixed("attention: "))
+                    .startsWith(QStringLiteral("attention: das Modul")));
+        QCOMPARE(app::StepSummary::translated(core::Message::verbatim("as it is")), QStringLiteral("as it is"));
+    }
+    QCOMPARE(app::StepSummary::translated(warning), QString::fromStdString(warning.text()));
 }
 
 void TestTranslations::windowFitsASmallScreen_data()

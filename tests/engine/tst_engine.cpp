@@ -206,8 +206,8 @@ void TestEngine::hybridEpDomainWiderThanANodeWarns()
     s.parallel.moeDispatcher = core::model::MoeDispatcher::HybridEp;
     s.cluster = *core::clusterPreset("dgx-h100-ib", 16);
     const auto warned = [](const engine::Evaluation& e) {
-        for (const std::string& w : e.workload->warnings)
-            if (w.find("NVLink domain of 16 ranks is wider than the cluster's scale-up dimension of 8") !=
+        for (const core::Message& w : e.workload->warnings)
+            if (w.text().find("NVLink domain of 16 ranks is wider than the cluster's scale-up dimension of 8") !=
                 std::string::npos)
                 return true;
         return false;

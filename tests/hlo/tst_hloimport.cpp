@@ -63,7 +63,7 @@ bool dependsOn(const Program& program, const Op& op, std::uint64_t id)
 bool hasWarning(const HloImport& imported, const std::string& text)
 {
     return std::any_of(imported.warnings.begin(), imported.warnings.end(),
-                       [&](const std::string& w) { return w.find(text) != std::string::npos; });
+                       [&](const Message& w) { return w.text().find(text) != std::string::npos; });
 }
 
 } // namespace
@@ -496,7 +496,8 @@ void TestHloImport::unpartitionedShardyShardMap()
     QCOMPARE(collectiveBytes(program, CollectiveKind::AllGather), std::uint64_t(256 * 2048 * 4));
     QCOMPARE(collectiveCount(program), std::size_t(2));
     QCOMPARE(opNamed(program, "dot.1")->flops, std::uint64_t(2ull * 256 * 2048 * 2048));
-    QVERIFY2(!hasWarning(imported, "custom-call"), imported.warnings.empty() ? "" : imported.warnings[0].c_str());
+    QVERIFY2(!hasWarning(imported, "custom-call"),
+             imported.warnings.empty() ? "" : imported.warnings[0].text().c_str());
     QVERIFY(!hasWarning(imported, "manual region"));
 }
 
@@ -605,7 +606,7 @@ void TestHloImport::maxtextBeforeOptimizations()
     QCOMPARE(imported.partitioning, Partitioning::ByFlint);
     QCOMPARE(imported.partitionedFor, std::string("d0=8"));
     QCOMPARE(imported.workload.rankCount(), std::size_t(8));
-    QVERIFY2(imported.warnings.empty(), imported.warnings.empty() ? "" : imported.warnings.front().c_str());
+    QVERIFY2(imported.warnings.empty(), imported.warnings.empty() ? "" : imported.warnings.front().text().c_str());
     const Program& program = imported.workload.programOf(0);
     std::uint64_t elements = 0;
     std::size_t scalars = 0;

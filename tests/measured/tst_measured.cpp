@@ -345,8 +345,9 @@ void TestMeasured::missingRanksMirrorRecordedOnes()
     QCOMPARE(w.ranks[0].collectives, std::uint64_t{5});
     QCOMPARE(w.workload.ranks[64].program, w.workload.ranks[0].program);
     QCOMPARE(w.workload.ranks[65].program, w.workload.ranks[1].program);
-    QVERIFY(std::any_of(w.notes.begin(), w.notes.end(),
-                        [](const std::string& n) { return n.find("2 of 128 ranks recorded") != std::string::npos; }));
+    QVERIFY(std::any_of(w.notes.begin(), w.notes.end(), [](const flint::core::Message& n) {
+        return n.text().find("2 of 128 ranks recorded") != std::string::npos;
+    }));
     QVERIFY(w.workload.validate().empty());
 }
 

@@ -270,7 +270,7 @@ void TestReplayPlan::replayReadsBackAsAMeasuredRun()
     QCOMPARE(run.ranks[0].kernels, std::uint64_t{1});
     QCOMPARE(run.ranks[0].collectives, std::uint64_t{4});
     QCOMPARE(run.workload.durationOf(1, 3), std::uint64_t{295});
-    QVERIFY(run.notes.front().find("recorded times, 2 ranks: measured step 1.200 ms") != std::string::npos);
+    QVERIFY(run.notes.front().text().find("recorded times, 2 ranks: measured step 1.200 ms") != std::string::npos);
 }
 
 void TestReplayPlan::aTraceWithoutTimesIsNoMeasuredRun()
