@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/message.h"
 
+#include <utility>
+
 namespace flint::core {
 
 std::string fillArguments(const char* source, const std::vector<std::string>& arguments)
@@ -21,24 +23,28 @@ std::string fillArguments(const char* source, const std::vector<std::string>& ar
 }
 
 Message::Message(const char* source, std::vector<std::string> arguments)
-    : m_source(source)
-    , m_arguments(std::move(arguments))
-    , m_text(fillArguments(source, m_arguments))
-{
-}
+    : m_parts{Part{source, std::move(arguments)}}
+    , m_text(fillArguments(source, m_parts.front().arguments))
+{}
 
 Message Message::verbatim(std::string text)
 {
     Message m;
-    m.m_text = std::move(text);
+    m.m_text = text;
+    m.m_parts.push_back(Part{"", {std::move(text)}});
     return m;
 }
 
 Message Message::prefixed(const std::string& prefix) const
 {
+    return verbatim(prefix).followedBy(*this);
+}
+
+Message Message::followedBy(const Message& more) const
+{
     Message m = *this;
-    m.m_prefix = prefix + m.m_prefix;
-    m.m_text = prefix + m.m_text;
+    m.m_parts.insert(m.m_parts.end(), more.m_parts.begin(), more.m_parts.end());
+    m.m_text += more.m_text;
     return m;
 }
 

@@ -315,22 +315,36 @@ LoadedWorkload loadWorkload(const std::string& path, const LoadOptions& options,
     loaded.workload = readChakraWorkload(path, options.commGroupsPath, control, &sharing);
     loaded.name = std::filesystem::path(path).filename().string();
     if (sharing.rankFiles > 1 && sharing.distinctPrograms < sharing.rankFiles) {
-        std::string how;
+        // Built from parts, each a template of its own: which kinds of sharing were found varies.
+        std::vector<Message> how;
         if (sharing.identicalFiles > 0)
-            how = std::to_string(sharing.identicalFiles) + " byte-identical to an earlier rank's";
+            how.emplace_back(FLINT_TRANSLATE_NOOP("Diagnostics", "%1 byte-identical to an earlier rank's"),
+                             std::vector<std::string>{std::to_string(sharing.identicalFiles)});
         if (sharing.sameExceptGroupNames > 0)
-            how += (how.empty() ? "" : ", ") + std::to_string(sharing.sameExceptGroupNames) +
-                   " equal to an earlier rank's but for process-group names";
+            how.emplace_back(
+                FLINT_TRANSLATE_NOOP("Diagnostics", "%1 equal to an earlier rank's but for process-group names"),
+                std::vector<std::string>{std::to_string(sharing.sameExceptGroupNames)});
         if (sharing.sameExceptTiming > 0)
-            how += (how.empty() ? "" : ", ") + std::to_string(sharing.sameExceptTiming) +
-                   " the same ops at other recorded times";
-        loaded.notes.push_back(Message::verbatim(
-            std::to_string(sharing.rankFiles) + " rank files hold " + std::to_string(sharing.distinctPrograms) +
-            " distinct program" + (sharing.distinctPrograms == 1 ? "" : "s") + " (" + how +
-            "): each is held once, and ranks shown to behave alike are simulated once" +
-            (sharing.sameExceptTiming > 0
-                 ? "; a rank with recorded times of its own keeps them and is simulated with them"
-                 : "")));
+            how.emplace_back(FLINT_TRANSLATE_NOOP("Diagnostics", "%1 the same ops at other recorded times"),
+                             std::vector<std::string>{std::to_string(sharing.sameExceptTiming)});
+        const std::vector<std::string> counts{std::to_string(sharing.rankFiles),
+                                              std::to_string(sharing.distinctPrograms)};
+        Message note =
+            sharing.distinctPrograms == 1
+                ? Message(FLINT_TRANSLATE_NOOP("Diagnostics", "%1 rank files hold %2 distinct program ("), counts)
+                : Message(FLINT_TRANSLATE_NOOP("Diagnostics", "%1 rank files hold %2 distinct programs ("), counts);
+        for (std::size_t i = 0; i < how.size(); ++i)
+            note = note.followedBy(i == 0 ? how[i] : how[i].prefixed(", "));
+        note = note.followedBy(
+            Message(FLINT_TRANSLATE_NOOP("Diagnostics", "): each is held once, and ranks shown to behave "
+                                                        "alike are simulated once"),
+                    {}));
+        if (sharing.sameExceptTiming > 0)
+            note = note.followedBy(
+                Message(FLINT_TRANSLATE_NOOP("Diagnostics", "; a rank with recorded times of its own keeps "
+                                                            "them and is simulated with them"),
+                        {}));
+        loaded.notes.push_back(std::move(note));
     }
     return loaded;
 }

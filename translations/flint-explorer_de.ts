@@ -141,6 +141,162 @@
         <source>a per-device program (shapes and collectives as written: partitioned by the compiler or written per device)</source>
         <translation>ein Programm pro Gerät (Formen und Kollektive wie geschrieben: vom Compiler partitioniert oder pro Gerät geschrieben)</translation>
     </message>
+    <message>
+        <source> (%1 instructions)</source>
+        <translation> (%1 Instruktionen)</translation>
+    </message>
+    <message>
+        <source>computation &apos;%1&apos; calls itself; its recursive use is costed as 0</source>
+        <translation>Berechnung '%1' ruft sich selbst auf; ihre rekursive Verwendung wird mit 0 bewertet</translation>
+    </message>
+    <message>
+        <source>opcode &apos;%1&apos; is unknown to the cost model; costed by its bytes only</source>
+        <translation>Opcode '%1' ist dem Kostenmodell unbekannt; nur nach seinen Bytes bewertet</translation>
+    </message>
+    <message>
+        <source>convolution dim_labels &apos;%1&apos; not understood; costed by its bytes only</source>
+        <translation>Faltungs-dim_labels '%1' nicht verstanden; nur nach ihren Bytes bewertet</translation>
+    </message>
+    <message>
+        <source>computation &apos;%1&apos; fuses itself</source>
+        <translation>Berechnung '%1' fusioniert sich selbst</translation>
+    </message>
+    <message>
+        <source>fusion without a fused computation; costed by its bytes only</source>
+        <translation>Fusion ohne fusionierte Berechnung; nur nach ihren Bytes bewertet</translation>
+    </message>
+    <message>
+        <source>custom-call target &apos;%1&apos; is unknown; costed by its bytes only</source>
+        <translation>custom-call-Ziel '%1' ist unbekannt; nur nach seinen Bytes bewertet</translation>
+    </message>
+    <message>
+        <source>custom-call &apos;%1&apos; has no dot_dimension_numbers in its backend_config; assumed [batch..., m, k] x [batch..., k, n]</source>
+        <translation>custom-call '%1' hat keine dot_dimension_numbers in seiner backend_config; angenommen [batch..., m, k] x [batch..., k, n]</translation>
+    </message>
+    <message>
+        <source>custom-call &apos;%1&apos; has dim_labels &apos;%2&apos; that are not understood; costed by its bytes only</source>
+        <translation>custom-call '%1' hat dim_labels '%2', die nicht verstanden werden; nur nach seinen Bytes bewertet</translation>
+    </message>
+    <message>
+        <source>custom-call &apos;%1&apos;: attention shapes not understood; costed by its bytes only</source>
+        <translation>custom-call '%1': Attention-Formen nicht verstanden; nur nach seinen Bytes bewertet</translation>
+    </message>
+    <message>
+        <source>custom-call &apos;%1&apos;: attention sizes not found in backend_config or operands; costed by its bytes only</source>
+        <translation>custom-call '%1': Attention-Größen weder in backend_config noch in den Operanden gefunden; nur nach seinen Bytes bewertet</translation>
+    </message>
+    <message>
+        <source>the module&apos;s mhlo.sharding tilings do not nest into one device mesh; they are ignored</source>
+        <translation>die mhlo.sharding-Kachelungen des Moduls lassen sich nicht in ein Geräte-Mesh schachteln; sie werden ignoriert</translation>
+    </message>
+    <message>
+        <source>mhlo.sharding &quot;%1&quot; (line %2) cannot be expressed on mesh %3; the value is taken as replicated</source>
+        <translation>mhlo.sharding "%1" (Zeile %2) lässt sich nicht auf dem Mesh %3 ausdrücken; der Wert gilt als repliziert</translation>
+    </message>
+    <message>
+        <source>mhlo.sharding &quot;%1&quot; cannot be expressed on mesh %3; the value is taken as replicated</source>
+        <translation>mhlo.sharding "%1" lässt sich nicht auf dem Mesh %3 ausdrücken; der Wert gilt als repliziert</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not supported by the MLIR frontend; costed by its bytes only (first at line %2)</source>
+        <translation>'%1' wird vom MLIR-Frontend nicht unterstützt; nur nach seinen Bytes bewertet (zuerst in Zeile %2)</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not supported by the MLIR frontend; costed by its bytes only</source>
+        <translation>'%1' wird vom MLIR-Frontend nicht unterstützt; nur nach seinen Bytes bewertet</translation>
+    </message>
+    <message>
+        <source>sharding %1 is not understood; the value is taken as unannotated</source>
+        <translation>Sharding %1 wird nicht verstanden; der Wert gilt als nicht annotiert</translation>
+    </message>
+    <message>
+        <source>a partially manual sharding (last_tile_dims with manual) is taken as manual on every axis</source>
+        <translation>ein teilweise manuelles Sharding (last_tile_dims mit manual) gilt auf jeder Achse als manuell</translation>
+    </message>
+    <message>
+        <source>a maximal sharding (one device computes the value) is taken as replicated</source>
+        <translation>ein maximales Sharding (ein Gerät berechnet den Wert) gilt als repliziert</translation>
+    </message>
+    <message>
+        <source>a GSPMD tiling without a Shardy sharding on a mesh with device_ids is taken as unannotated</source>
+        <translation>eine GSPMD-Kachelung ohne Shardy-Sharding auf einem Mesh mit device_ids gilt als nicht annotiert</translation>
+    </message>
+    <message>
+        <source>sharding %1 cannot be expressed on mesh %2; the value is taken as unannotated</source>
+        <translation>Sharding %1 lässt sich nicht auf dem Mesh %2 ausdrücken; der Wert gilt als nicht annotiert</translation>
+    </message>
+    <message>
+        <source>%1 cannot be named on the mesh; that dimension is taken as replicated</source>
+        <translation>%1 lässt sich auf dem Mesh nicht benennen; diese Dimension gilt als repliziert</translation>
+    </message>
+    <message>
+        <source>a tuple sharding of %1 elements for %2 values is ignored</source>
+        <translation>ein Tupel-Sharding von %1 Elementen für %2 Werte wird ignoriert</translation>
+    </message>
+    <message>
+        <source>a resharded value: dimension %2 of size %3 is padded to %4 to split into %5 shards on mesh %6</source>
+        <translation>ein umverteilter Wert: Dimension %2 der Größe %3 wird auf %4 aufgefüllt, um in %5 Shards auf dem Mesh %6 geteilt zu werden</translation>
+    </message>
+    <message>
+        <source>%1: dimension %2 of size %3 is padded to %4 to split into %5 shards on mesh %6</source>
+        <translation>%1: Dimension %2 der Größe %3 wird auf %4 aufgefüllt, um in %5 Shards auf dem Mesh %6 geteilt zu werden</translation>
+    </message>
+    <message>
+        <source>%1: mesh axis &apos;%2&apos; is not in mesh %3; ignored</source>
+        <translation>%1: Mesh-Achse '%2' gehört nicht zum Mesh %3; ignoriert</translation>
+    </message>
+    <message>
+        <source>the manual region&apos;s local shape %1 is not the shard %2 of the global value on mesh %3; the region runs as written</source>
+        <translation>die lokale Form %1 des manuellen Bereichs ist nicht der Shard %2 des globalen Werts auf dem Mesh %3; der Bereich läuft wie geschrieben</translation>
+    </message>
+    <message>
+        <source>the manual region returns %1 per device, not the shard %2 of %3 on mesh %4</source>
+        <translation>der manuelle Bereich gibt %1 pro Gerät zurück, nicht den Shard %2 von %3 auf dem Mesh %4</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not partitioned (its operands are gathered and it runs as one opaque op)</source>
+        <translation>'%1' wird nicht partitioniert (seine Operanden werden gesammelt, und es läuft als eine undurchsichtige Op)</translation>
+    </message>
+    <message>
+        <source>CustomSPMDPartitioning: the custom partitioner is not run; the call takes its operands&apos; shards as laid out and its result as annotated</source>
+        <translation>CustomSPMDPartitioning: der eigene Partitionierer wird nicht ausgeführt; der Aufruf nimmt die Shards seiner Operanden, wie sie liegen, und sein Ergebnis wie annotiert</translation>
+    </message>
+    <message>
+        <source>CustomSPMDPartitioning: the custom partitioner is not run; the call takes its operands&apos; shards as laid out and its result laid out as its first operand</source>
+        <translation>CustomSPMDPartitioning: der eigene Partitionierer wird nicht ausgeführt; der Aufruf nimmt die Shards seiner Operanden, wie sie liegen, und sein Ergebnis verteilt wie sein erster Operand</translation>
+    </message>
+    <message>
+        <source>reshape %1 -&gt; %2: dimension %3 sharded over %4 does not map onto a result dimension that splits as evenly; it is all-gathered first</source>
+        <translation>reshape %1 -&gt; %2: die über %4 verteilte Dimension %3 bildet nicht auf eine Ergebnisdimension ab, die sich ebenso gleichmäßig teilt; sie wird zuerst per all-gather gesammelt</translation>
+    </message>
+    <message>
+        <source>%1 byte-identical to an earlier rank&apos;s</source>
+        <translation>%1 byteweise gleich der eines früheren Rangs</translation>
+    </message>
+    <message>
+        <source>%1 equal to an earlier rank&apos;s but for process-group names</source>
+        <translation>%1 gleich der eines früheren Rangs bis auf Prozessgruppennamen</translation>
+    </message>
+    <message>
+        <source>%1 the same ops at other recorded times</source>
+        <translation>%1 mit denselben Ops zu anderen aufgezeichneten Zeiten</translation>
+    </message>
+    <message>
+        <source>%1 rank files hold %2 distinct program (</source>
+        <translation>%1 Rangdateien enthalten %2 verschiedenes Programm (</translation>
+    </message>
+    <message>
+        <source>%1 rank files hold %2 distinct programs (</source>
+        <translation>%1 Rangdateien enthalten %2 verschiedene Programme (</translation>
+    </message>
+    <message>
+        <source>): each is held once, and ranks shown to behave alike are simulated once</source>
+        <translation>): jedes wird einmal gehalten, und Ränge, die sich nachweislich gleich verhalten, werden einmal simuliert</translation>
+    </message>
+    <message>
+        <source>; a rank with recorded times of its own keeps them and is simulated with them</source>
+        <translation>; ein Rang mit eigenen aufgezeichneten Zeiten behält sie und wird mit ihnen simuliert</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::DetailsPanel</name>

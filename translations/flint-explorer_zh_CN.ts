@@ -140,6 +140,162 @@
         <source>a per-device program (shapes and collectives as written: partitioned by the compiler or written per device)</source>
         <translation>逐设备程序（形状和集合通信按原样：由编译器分区或按设备编写）</translation>
     </message>
+    <message>
+        <source> (%1 instructions)</source>
+        <translation>（%1 条指令）</translation>
+    </message>
+    <message>
+        <source>computation &apos;%1&apos; calls itself; its recursive use is costed as 0</source>
+        <translation>计算 '%1' 调用自身；其递归使用按 0 计价</translation>
+    </message>
+    <message>
+        <source>opcode &apos;%1&apos; is unknown to the cost model; costed by its bytes only</source>
+        <translation>代价模型不认识操作码 '%1'；仅按其字节数计价</translation>
+    </message>
+    <message>
+        <source>convolution dim_labels &apos;%1&apos; not understood; costed by its bytes only</source>
+        <translation>无法理解卷积 dim_labels '%1'；仅按其字节数计价</translation>
+    </message>
+    <message>
+        <source>computation &apos;%1&apos; fuses itself</source>
+        <translation>计算 '%1' 融合了自身</translation>
+    </message>
+    <message>
+        <source>fusion without a fused computation; costed by its bytes only</source>
+        <translation>融合没有被融合的计算；仅按其字节数计价</translation>
+    </message>
+    <message>
+        <source>custom-call target &apos;%1&apos; is unknown; costed by its bytes only</source>
+        <translation>custom-call 目标 '%1' 未知；仅按其字节数计价</translation>
+    </message>
+    <message>
+        <source>custom-call &apos;%1&apos; has no dot_dimension_numbers in its backend_config; assumed [batch..., m, k] x [batch..., k, n]</source>
+        <translation>custom-call '%1' 的 backend_config 中没有 dot_dimension_numbers；按 [batch..., m, k] x [batch..., k, n] 假定</translation>
+    </message>
+    <message>
+        <source>custom-call &apos;%1&apos; has dim_labels &apos;%2&apos; that are not understood; costed by its bytes only</source>
+        <translation>custom-call '%1' 的 dim_labels '%2' 无法理解；仅按其字节数计价</translation>
+    </message>
+    <message>
+        <source>custom-call &apos;%1&apos;: attention shapes not understood; costed by its bytes only</source>
+        <translation>custom-call '%1'：无法理解注意力形状；仅按其字节数计价</translation>
+    </message>
+    <message>
+        <source>custom-call &apos;%1&apos;: attention sizes not found in backend_config or operands; costed by its bytes only</source>
+        <translation>custom-call '%1'：在 backend_config 和操作数中都找不到注意力尺寸；仅按其字节数计价</translation>
+    </message>
+    <message>
+        <source>the module&apos;s mhlo.sharding tilings do not nest into one device mesh; they are ignored</source>
+        <translation>模块的 mhlo.sharding 切分无法嵌套成一个设备网格；予以忽略</translation>
+    </message>
+    <message>
+        <source>mhlo.sharding &quot;%1&quot; (line %2) cannot be expressed on mesh %3; the value is taken as replicated</source>
+        <translation>mhlo.sharding "%1"（第 %2 行）无法在网格 %3 上表示；该值按复制处理</translation>
+    </message>
+    <message>
+        <source>mhlo.sharding &quot;%1&quot; cannot be expressed on mesh %3; the value is taken as replicated</source>
+        <translation>mhlo.sharding "%1" 无法在网格 %3 上表示；该值按复制处理</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not supported by the MLIR frontend; costed by its bytes only (first at line %2)</source>
+        <translation>MLIR 前端不支持 '%1'；仅按其字节数计价（首次出现在第 %2 行）</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not supported by the MLIR frontend; costed by its bytes only</source>
+        <translation>MLIR 前端不支持 '%1'；仅按其字节数计价</translation>
+    </message>
+    <message>
+        <source>sharding %1 is not understood; the value is taken as unannotated</source>
+        <translation>无法理解分片 %1；该值按无注解处理</translation>
+    </message>
+    <message>
+        <source>a partially manual sharding (last_tile_dims with manual) is taken as manual on every axis</source>
+        <translation>部分手动分片（last_tile_dims 带 manual）在每个轴上都按手动处理</translation>
+    </message>
+    <message>
+        <source>a maximal sharding (one device computes the value) is taken as replicated</source>
+        <translation>maximal 分片（由一个设备计算该值）按复制处理</translation>
+    </message>
+    <message>
+        <source>a GSPMD tiling without a Shardy sharding on a mesh with device_ids is taken as unannotated</source>
+        <translation>在带 device_ids 的网格上，没有 Shardy 分片的 GSPMD 切分按无注解处理</translation>
+    </message>
+    <message>
+        <source>sharding %1 cannot be expressed on mesh %2; the value is taken as unannotated</source>
+        <translation>分片 %1 无法在网格 %2 上表示；该值按无注解处理</translation>
+    </message>
+    <message>
+        <source>%1 cannot be named on the mesh; that dimension is taken as replicated</source>
+        <translation>%1 无法在网格上命名；该维度按复制处理</translation>
+    </message>
+    <message>
+        <source>a tuple sharding of %1 elements for %2 values is ignored</source>
+        <translation>%2 个值上的 %1 元素元组分片被忽略</translation>
+    </message>
+    <message>
+        <source>a resharded value: dimension %2 of size %3 is padded to %4 to split into %5 shards on mesh %6</source>
+        <translation>一个重新分片的值：大小为 %3 的维度 %2 被填充到 %4，以便在网格 %6 上切成 %5 个分片</translation>
+    </message>
+    <message>
+        <source>%1: dimension %2 of size %3 is padded to %4 to split into %5 shards on mesh %6</source>
+        <translation>%1：大小为 %3 的维度 %2 被填充到 %4，以便在网格 %6 上切成 %5 个分片</translation>
+    </message>
+    <message>
+        <source>%1: mesh axis &apos;%2&apos; is not in mesh %3; ignored</source>
+        <translation>%1：网格轴 '%2' 不在网格 %3 中；已忽略</translation>
+    </message>
+    <message>
+        <source>the manual region&apos;s local shape %1 is not the shard %2 of the global value on mesh %3; the region runs as written</source>
+        <translation>手动区域的本地形状 %1 不是网格 %3 上全局值的分片 %2；该区域按原样运行</translation>
+    </message>
+    <message>
+        <source>the manual region returns %1 per device, not the shard %2 of %3 on mesh %4</source>
+        <translation>手动区域每个设备返回 %1，而不是网格 %4 上 %3 的分片 %2</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not partitioned (its operands are gathered and it runs as one opaque op)</source>
+        <translation>'%1' 不做分区（其操作数被收集，作为一个不透明算子运行）</translation>
+    </message>
+    <message>
+        <source>CustomSPMDPartitioning: the custom partitioner is not run; the call takes its operands&apos; shards as laid out and its result as annotated</source>
+        <translation>CustomSPMDPartitioning：不运行自定义分区器；该调用按现有布局取其操作数的分片，结果按注解处理</translation>
+    </message>
+    <message>
+        <source>CustomSPMDPartitioning: the custom partitioner is not run; the call takes its operands&apos; shards as laid out and its result laid out as its first operand</source>
+        <translation>CustomSPMDPartitioning：不运行自定义分区器；该调用按现有布局取其操作数的分片，结果按其第一个操作数的布局</translation>
+    </message>
+    <message>
+        <source>reshape %1 -&gt; %2: dimension %3 sharded over %4 does not map onto a result dimension that splits as evenly; it is all-gathered first</source>
+        <translation>reshape %1 -&gt; %2：按 %4 分片的维度 %3 无法映射到能同样均匀切分的结果维度；先对其做 all-gather</translation>
+    </message>
+    <message>
+        <source>%1 byte-identical to an earlier rank&apos;s</source>
+        <translation>%1 个与之前某个 rank 的逐字节相同</translation>
+    </message>
+    <message>
+        <source>%1 equal to an earlier rank&apos;s but for process-group names</source>
+        <translation>%1 个除进程组名外与之前某个 rank 的相同</translation>
+    </message>
+    <message>
+        <source>%1 the same ops at other recorded times</source>
+        <translation>%1 个算子相同但记录时间不同</translation>
+    </message>
+    <message>
+        <source>%1 rank files hold %2 distinct program (</source>
+        <translation>%1 个 rank 文件包含 %2 个不同程序（</translation>
+    </message>
+    <message>
+        <source>%1 rank files hold %2 distinct programs (</source>
+        <translation>%1 个 rank 文件包含 %2 个不同程序（</translation>
+    </message>
+    <message>
+        <source>): each is held once, and ranks shown to behave alike are simulated once</source>
+        <translation>）：每个只保存一次，已证明行为相同的 rank 只模拟一次</translation>
+    </message>
+    <message>
+        <source>; a rank with recorded times of its own keeps them and is simulated with them</source>
+        <translation>；有自己记录时间的 rank 保留这些时间并据此模拟</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::DetailsPanel</name>

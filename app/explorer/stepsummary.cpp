@@ -256,26 +256,30 @@ QString StepSummary::strategy(const core::model::ParallelConfig& p)
 
 QString StepSummary::translated(const core::Message& message)
 {
-    if (*message.source() == '\0')
-        return qs(message.text()); // verbatim: the same in every language
-    // The template in the user's language (English when it has no translation), its %1..%9 filled
-    // in one pass, so that an argument holding "%2" is not filled again.
-    const QString source = QCoreApplication::translate(core::Message::context, message.source());
     QString text;
-    for (qsizetype i = 0; i < source.size(); ++i) {
-        const QChar c = source.at(i);
-        if (c == QLatin1Char('%') && i + 1 < source.size() && source.at(i + 1) >= QLatin1Char('1') &&
-            source.at(i + 1) <= QLatin1Char('9')) {
-            const auto index = static_cast<std::size_t>(source.at(i + 1).unicode() - u'1');
-            if (index < message.arguments().size()) {
-                text += qs(message.arguments()[index]);
-                ++i;
-                continue;
-            }
+    for (const core::Message::Part& part : message.parts()) {
+        if (*part.source == '\0') { // verbatim: the same in every language
+            text += qs(part.arguments.empty() ? std::string() : part.arguments.front());
+            continue;
         }
-        text += c;
+        // The template in the user's language (English when it has no translation), its %1..%9
+        // filled in one pass, so that an argument holding "%2" is not filled again.
+        const QString source = QCoreApplication::translate(core::Message::context, part.source);
+        for (qsizetype i = 0; i < source.size(); ++i) {
+            const QChar c = source.at(i);
+            if (c == QLatin1Char('%') && i + 1 < source.size() && source.at(i + 1) >= QLatin1Char('1') &&
+                source.at(i + 1) <= QLatin1Char('9')) {
+                const auto index = static_cast<std::size_t>(source.at(i + 1).unicode() - u'1');
+                if (index < part.arguments.size()) {
+                    text += qs(part.arguments[index]);
+                    ++i;
+                    continue;
+                }
+            }
+            text += c;
+        }
     }
-    return qs(message.prefix()) + text;
+    return text;
 }
 
 QString StepSummary::modelTitle(const core::model::TransformerConfig& model,

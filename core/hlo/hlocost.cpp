@@ -668,13 +668,15 @@ public:
     std::vector<std::vector<InstructionCost>> takeCosts() { return std::move(m_costs); }
     std::vector<InstructionCost> takeTotals() { return std::move(m_totals); }
 
-    std::vector<std::string> takeWarnings()
+    std::vector<Message> takeWarnings()
     {
-        std::vector<std::string> result;
+        std::vector<Message> result;
         result.reserve(m_warnings.size());
         for (const Warning& warning : m_warnings)
-            result.push_back(warning.count > 1 ? warning.text + " (" + std::to_string(warning.count) + " instructions)"
-                                               : warning.text);
+            result.push_back(warning.count > 1 ? warning.message.followedBy(
+                                                     Message(FLINT_TRANSLATE_NOOP("Diagnostics", " (%1 instructions)"),
+                                                             {std::to_string(warning.count)}))
+                                               : warning.message);
         return result;
     }
 
@@ -682,7 +684,7 @@ private:
     enum class State : std::uint8_t { NotStarted, InProgress, Done };
 
     struct Warning {
-        std::string text;
+        Message message;
         std::size_t count = 1;
     };
 
@@ -695,11 +697,11 @@ private:
 
     using Users = std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>>; ///< (user, operand index)
 
-    void warn(const std::string& key, const std::string& text)
+    void warn(const std::string& key, Message message)
     {
         const auto [it, inserted] = m_warningIndex.emplace(key, m_warnings.size());
         if (inserted)
-            m_warnings.push_back({text, 1});
+            m_warnings.push_back({std::move(message), 1});
         else
             ++m_warnings[it->second].count;
     }
@@ -730,8 +732,11 @@ private:
         if (!called || *called >= m_module.computations.size())
             return {};
         if (m_state[*called] == State::InProgress) {
-            warn("cycle:" + computation(*called).name, at(caller) + "computation '" + computation(*called).name +
-                                                           "' calls itself; its recursive use is costed as 0");
+            warn("cycle:" + computation(*called).name,
+                 Message(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                              "computation '%1' calls itself; its recursive use is costed as 0"),
+                         {computation(*called).name})
+                     .prefixed(at(caller)));
             return {};
         }
         analyzeComputation(*called);
@@ -784,7 +789,10 @@ private:
         const auto found = table.find(inst.opcode);
         if (found == table.end()) {
             warn("opcode:" + inst.opcode,
-                 at(inst) + "opcode '" + inst.opcode + "' is unknown to the cost model; costed by its bytes only");
+                 Message(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                              "opcode '%1' is unknown to the cost model; costed by its bytes only"),
+                         {inst.opcode})
+                     .prefixed(at(inst)));
             return {0, 0, operandBytes(comp, inst), bytes(inst.shape)};
         }
 
@@ -842,8 +850,11 @@ private:
         case OpClass::Convolution: {
             const auto flops = convolutionFlops(operand(0), operand(1), result, inst);
             if (!flops)
-                warn("dimlabels:" + inst.dimLabels, at(inst) + "convolution dim_labels '" + inst.dimLabels +
-                                                        "' not understood; costed by its bytes only");
+                warn("dimlabels:" + inst.dimLabels,
+                     Message(FLINT_TRANSLATE_NOOP(
+                                 "Diagnostics", "convolution dim_labels '%1' not understood; costed by its bytes only"),
+                             {inst.dimLabels})
+                         .prefixed(at(inst)));
             cost.flops = flops.value_or(0);
             return cost;
         }
@@ -1168,7 +1179,9 @@ private:
         const Computation& comp = computation(f);
         FusionIo io;
         if (m_fusionInProgress.contains(f)) {
-            warn("cycle:" + comp.name, at(caller) + "computation '" + comp.name + "' fuses itself");
+            warn("cycle:" + comp.name,
+                 Message(FLINT_TRANSLATE_NOOP("Diagnostics", "computation '%1' fuses itself"), {comp.name})
+                     .prefixed(at(caller)));
             static const FusionIo none;
             return none;
         }
@@ -1202,7 +1215,11 @@ private:
     {
         InstructionCost cost;
         if (inst.calls.empty() || inst.calls.front() >= m_module.computations.size()) {
-            warn("fusion-without-calls", at(inst) + "fusion without a fused computation; costed by its bytes only");
+            warn("fusion-without-calls",
+                 Message(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                              "fusion without a fused computation; costed by its bytes only"),
+                         {})
+                     .prefixed(at(inst)));
             return {0, 0, operandBytes(comp, inst), bytes(inst.shape)};
         }
         const std::uint32_t fused = inst.calls.front();
@@ -1238,7 +1255,11 @@ private:
             return cudnnAttentionCost(comp, inst, cost);
         if (target.starts_with("te_fused_attn_forward") || target.starts_with("te_fused_attn_backward"))
             return transformerEngineAttentionCost(comp, inst, cost);
-        warn("target:" + target, at(inst) + "custom-call target '" + target + "' is unknown; costed by its bytes only");
+        warn(
+            "target:" + target,
+            Message(FLINT_TRANSLATE_NOOP("Diagnostics", "custom-call target '%1' is unknown; costed by its bytes only"),
+                    {target})
+                .prefixed(at(inst)));
         return cost;
     }
 
@@ -1266,9 +1287,12 @@ private:
         }
         if (!dims) {
             // cuBLAS' own convention: [batch..., m, k] x [batch..., k, n].
-            warn("gemm-config:" + inst.customCallTarget, at(inst) + "custom-call '" + inst.customCallTarget +
-                                                             "' has no dot_dimension_numbers in its backend_config; "
-                                                             "assumed [batch..., m, k] x [batch..., k, n]");
+            warn("gemm-config:" + inst.customCallTarget,
+                 Message(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                              "custom-call '%1' has no dot_dimension_numbers in its "
+                                              "backend_config; assumed [batch..., m, k] x [batch..., k, n]"),
+                         {inst.customCallTarget})
+                     .prefixed(at(inst)));
             DotDimensions assumed;
             const auto rank = static_cast<std::int64_t>(lhs.dims.size());
             if (rank >= 1)
@@ -1319,9 +1343,12 @@ private:
             break;
         }
         if (!flops) {
-            warn("dimlabels:" + inst.dimLabels, at(inst) + "custom-call '" + inst.customCallTarget +
-                                                    "' has dim_labels '" + inst.dimLabels +
-                                                    "' that are not understood; costed by its bytes only");
+            warn("dimlabels:" + inst.dimLabels,
+                 Message(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                              "custom-call '%1' has dim_labels '%2' that are not understood; "
+                                              "costed by its bytes only"),
+                         {inst.customCallTarget, inst.dimLabels})
+                     .prefixed(at(inst)));
             return cost;
         }
         cost.flops = *flops;
@@ -1402,8 +1429,11 @@ private:
             scores = mulSat({extent(q.dims[0]), extent(q.dims[2]), queries, keys});
         } else {
             warn("fmha-shape:" + inst.customCallTarget,
-                 at(inst) + "custom-call '" + inst.customCallTarget +
-                     "': attention shapes not understood; costed by its bytes only");
+                 Message(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                              "custom-call '%1': attention shapes not understood; costed by "
+                                              "its bytes only"),
+                         {inst.customCallTarget})
+                     .prefixed(at(inst)));
             return cost;
         }
         if (mask.find("CAUSAL") != std::string::npos && queries > 0 && keys > 0) {
@@ -1443,8 +1473,11 @@ private:
         }
         if (!batch || !heads || !queries || !keys || !qkWidth || !vWidth) {
             warn("te-shape:" + inst.customCallTarget,
-                 at(inst) + "custom-call '" + inst.customCallTarget +
-                     "': attention sizes not found in backend_config or operands; costed by its bytes only");
+                 Message(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                              "custom-call '%1': attention sizes not found in backend_config or "
+                                              "operands; costed by its bytes only"),
+                         {inst.customCallTarget})
+                     .prefixed(at(inst)));
             return cost;
         }
         std::uint64_t rows = mulSat(extent(*batch), extent(*heads));

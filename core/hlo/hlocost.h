@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/hlo/hlomodule.h"
+#include "core/message.h"
 
 #include <cstdint>
 #include <string>
@@ -70,12 +71,12 @@ public:
 
     /// Deduplicated warnings in the order found, e.g. "line 12: custom-call target 'foo' is unknown;
     /// costed by its bytes only". One warning per unknown target or opcode, with how many there are.
-    std::vector<std::string> warnings() const { return m_warnings; }
+    std::vector<Message> warnings() const { return m_warnings; }
 
 private:
     std::vector<std::vector<InstructionCost>> m_costs; ///< [computation][instruction]
     std::vector<InstructionCost> m_computationCosts;
-    std::vector<std::string> m_warnings;
+    std::vector<Message> m_warnings;
 };
 
 } // namespace flint::core::hlo

@@ -252,8 +252,8 @@ public:
 
         const auto devices = static_cast<std::size_t>(m_space.devices());
         result.workload = Workload::spmdFromSlots(m_program, devices, m_slots);
-        for (const std::string& w : m_costs.warnings())
-            warn(Message::verbatim(w));
+        for (Message& w : m_costs.warnings())
+            warn(std::move(w));
         result.warnings = std::move(m_warnings);
         return result;
     }

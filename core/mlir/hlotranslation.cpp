@@ -589,10 +589,10 @@ private:
         Tuple,       ///< one tuple parameter whose elements are the block arguments (while cond/body)
     };
 
-    void warn(std::string text)
+    void warn(core::Message message)
     {
-        if (m_warningSet.insert(text).second)
-            m_result.warnings.push_back(core::Message::verbatim(std::move(text)));
+        if (m_warningSet.insert(message.text()).second)
+            m_result.warnings.push_back(std::move(message));
     }
 
     /// A module sharded with GSPMD strings (`mhlo.sharding = "{devices=[2,1]<=[2]}"`) names no mesh:
@@ -635,7 +635,10 @@ private:
         }
         std::optional<core::partition::MeshShape> mesh = core::partition::meshForTilings(tilings, devices);
         if (!mesh) {
-            warn("the module's mhlo.sharding tilings do not nest into one device mesh; they are ignored");
+            warn(core::Message(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                                    "the module's mhlo.sharding tilings do not nest into one device "
+                                                    "mesh; they are ignored"),
+                               {}));
             return;
         }
         m_gspmdMesh = *mesh;
@@ -659,9 +662,17 @@ private:
                 ? core::partition::toTensorSharding(*sharding, static_cast<std::size_t>(shaped.getRank()), *m_gspmdMesh)
                 : std::nullopt;
         if (!spec) {
-            warn("mhlo.sharding \"" + text.getValue().str() + "\"" +
-                 (line > 0 ? " (line " + std::to_string(line) + ")" : std::string()) + " cannot be expressed on mesh " +
-                 m_gspmdMesh->toString() + "; the value is taken as replicated");
+            const std::vector<std::string> arguments{text.getValue().str(), std::to_string(line),
+                                                     m_gspmdMesh->toString()};
+            warn(line > 0
+                     ? core::Message(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                                          "mhlo.sharding \"%1\" (line %2) cannot be expressed on mesh "
+                                                          "%3; the value is taken as replicated"),
+                                     arguments)
+                     : core::Message(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                                          "mhlo.sharding \"%1\" cannot be expressed on mesh %3; the "
+                                                          "value is taken as replicated"),
+                                     arguments));
             return {};
         }
         return core::partition::shardingText(*spec);
@@ -1199,8 +1210,14 @@ private:
         if (!opcode) {
             opcode = fullName.str();
             if (dialect == "stablehlo" || dialect == "mhlo" || dialect == "chlo" || dialect == "sdy")
-                warn("'" + fullName.str() + "' is not supported by the MLIR frontend; costed by its bytes only" +
-                     (line > 0 ? " (first at line " + std::to_string(line) + ")" : std::string()));
+                warn(line > 0 ? core::Message(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                                                   "'%1' is not supported by the MLIR frontend; costed "
+                                                                   "by its bytes only (first at line %2)"),
+                                              {fullName.str(), std::to_string(line)})
+                              : core::Message(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                                                   "'%1' is not supported by the MLIR frontend; costed "
+                                                                   "by its bytes only"),
+                                              {fullName.str()}));
         }
         instruction.opcode = *opcode;
         instruction.name = instruction.opcode + "." + std::to_string(m_nextInstruction++);

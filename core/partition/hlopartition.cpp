@@ -150,10 +150,15 @@ public:
     }
 
 private:
-    void warn(std::string text)
+    void warn(Message message)
     {
-        if (m_warningSet.insert(text).second)
-            m_warnings.push_back(Message::verbatim(std::move(text)));
+        if (m_warningSet.insert(message.text()).second)
+            m_warnings.push_back(std::move(message));
+    }
+
+    static std::string lineOf(const hlo::Instruction& instruction)
+    {
+        return "line " + std::to_string(instruction.line) + ": ";
     }
 
     void chooseMesh()
@@ -190,29 +195,42 @@ private:
         const auto sharding = parseGspmdSharding(text);
         const std::size_t rank = shape.dims.size();
         if (!sharding) {
-            warn("line " + std::to_string(instruction.line) + ": sharding " + std::string(text) +
-                 " is not understood; the value is taken as unannotated");
+            warn(Message(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                              "sharding %1 is not understood; the value is taken as unannotated"),
+                         {std::string(text)})
+                     .prefixed(lineOf(instruction)));
             return std::nullopt;
         }
         if (sharding->kind == GspmdSharding::Kind::Manual)
             return std::nullopt;
         if (sharding->manualSubgroup) {
-            warn("line " + std::to_string(instruction.line) +
-                 ": a partially manual sharding (last_tile_dims with manual) is taken as manual on every axis");
+            warn(Message(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                              "a partially manual sharding (last_tile_dims with manual) is taken "
+                                              "as manual on every axis"),
+                         {})
+                     .prefixed(lineOf(instruction)));
             return std::nullopt;
         }
         if (sharding->kind == GspmdSharding::Kind::Maximal)
-            warn("line " + std::to_string(instruction.line) +
-                 ": a maximal sharding (one device computes the value) is taken as replicated");
+            warn(Message(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                              "a maximal sharding (one device computes the value) is taken as "
+                                              "replicated"),
+                         {})
+                     .prefixed(lineOf(instruction)));
         if (sharding->kind == GspmdSharding::Kind::Tiled && !m_mesh.deviceIds.empty()) {
-            warn("line " + std::to_string(instruction.line) + ": a GSPMD tiling without a Shardy sharding on a mesh " +
-                 "with device_ids is taken as unannotated");
+            warn(Message(FLINT_TRANSLATE_NOOP("Diagnostics", "a GSPMD tiling without a Shardy sharding on a mesh with "
+                                                             "device_ids is taken as unannotated"),
+                         {})
+                     .prefixed(lineOf(instruction)));
             return std::nullopt;
         }
         auto spec = toTensorSharding(*sharding, rank, m_mesh);
         if (!spec) {
-            warn("line " + std::to_string(instruction.line) + ": sharding " + std::string(text) +
-                 " cannot be expressed on mesh " + m_mesh.toString() + "; the value is taken as unannotated");
+            warn(Message(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                              "sharding %1 cannot be expressed on mesh %2; the value is taken as "
+                                              "unannotated"),
+                         {std::string(text), m_mesh.toString()})
+                     .prefixed(lineOf(instruction)));
             return std::nullopt;
         }
         return spec;
@@ -235,8 +253,11 @@ private:
                 std::string dropped;
                 std::vector<TensorSharding> parsed = parseSdyShardings(text, &dropped);
                 if (!dropped.empty())
-                    warn("line " + std::to_string(instruction.line) + ": " + dropped +
-                         " cannot be named on the mesh; that dimension is taken as replicated");
+                    warn(Message(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                                      "%1 cannot be named on the mesh; that dimension is taken as "
+                                                      "replicated"),
+                                 {dropped})
+                             .prefixed(lineOf(instruction)));
                 if (parsed.size() == shapes.size()) {
                     for (std::size_t k = 0; k < parsed.size(); ++k) {
                         parsed[k].dims.resize(shapes[k]->dims.size());
@@ -258,9 +279,10 @@ private:
             for (const hlo::Shape* shape : shapes)
                 specs.push_back(fromGspmd(elements[0], *shape, instruction));
         } else {
-            warn("line " + std::to_string(instruction.line) + ": a tuple sharding of " +
-                 std::to_string(elements.size()) + " elements for " + std::to_string(shapes.size()) +
-                 " values is ignored");
+            warn(
+                Message(FLINT_TRANSLATE_NOOP("Diagnostics", "a tuple sharding of %1 elements for %2 values is ignored"),
+                        {std::to_string(elements.size()), std::to_string(shapes.size())})
+                    .prefixed(lineOf(instruction)));
         }
         return specs;
     }

@@ -238,13 +238,23 @@ private:
             if (local.dims[d] % parts != 0) {
                 // Uneven shards are padded to the next multiple, as XLA's SPMD partitioner does
                 // (GSPMD, Xu et al. 2021, section 3.4): every device holds ceil(size / parts).
-                const std::string text =
-                    (what.empty() ? std::string("a resharded value") : what) + ": dimension " + std::to_string(d) +
-                    " of size " + std::to_string(local.dims[d]) + " is padded to " +
-                    std::to_string((local.dims[d] + parts - 1) / parts * parts) + " to split into " +
-                    std::to_string(parts) + " shards on mesh " + m_mesh.toString();
-                if (m_shared.warningSet.insert(text).second)
-                    m_shared.out.warnings.push_back(Message::verbatim(text));
+                const std::vector<std::string> arguments{what,
+                                                         std::to_string(d),
+                                                         std::to_string(local.dims[d]),
+                                                         std::to_string((local.dims[d] + parts - 1) / parts * parts),
+                                                         std::to_string(parts),
+                                                         m_mesh.toString()};
+                Message message =
+                    what.empty() ? Message(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                                                "a resharded value: dimension %2 of size %3 is padded "
+                                                                "to %4 to split into %5 shards on mesh %6"),
+                                           arguments)
+                                 : Message(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                                                "%1: dimension %2 of size %3 is padded to %4 to split "
+                                                                "into %5 shards on mesh %6"),
+                                           arguments);
+                if (m_shared.warningSet.insert(message.text()).second)
+                    m_shared.out.warnings.push_back(std::move(message));
             }
             local.dims[d] = (local.dims[d] + parts - 1) / parts;
         }
@@ -493,7 +503,8 @@ private:
             Axes kept;
             for (const std::string& axis : axes) {
                 if (m_mesh.sizeOf(axis) == 0) {
-                    warn(what + ": mesh axis '" + axis + "' is not in mesh " + m_mesh.toString() + "; ignored");
+                    warn(Message(FLINT_TRANSLATE_NOOP("Diagnostics", "%1: mesh axis '%2' is not in mesh %3; ignored"),
+                                 {what, axis, m_mesh.toString()}));
                     continue;
                 }
                 // An axis of size 1 splits nothing: the dimension is whole on every device.
@@ -510,10 +521,10 @@ private:
         return spec;
     }
 
-    void warn(const std::string& text)
+    void warn(Message message)
     {
-        if (m_shared.warningSet.insert(text).second)
-            m_shared.out.warnings.push_back(Message::verbatim(text));
+        if (m_shared.warningSet.insert(message.text()).second)
+            m_shared.out.warnings.push_back(std::move(message));
     }
 
     /// Emits `op` with local operands `operands`, result spec `spec`.
@@ -574,9 +585,12 @@ private:
             target.dims.resize(globalShape(operand).dims.size());
             m_value[op] = reshard(operand, target);
             if (m_computation.instructions[m_value[op]].shape.dims != instruction.shape.dims)
-                warn(where(op) + "the manual region's local shape " + dimsText(instruction.shape.dims) +
-                     " is not the shard " + dimsText(m_computation.instructions[m_value[op]].shape.dims) +
-                     " of the global value on mesh " + m_mesh.toString() + "; the region runs as written");
+                warn(Message(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                                  "the manual region's local shape %1 is not the shard %2 of the "
+                                                  "global value on mesh %3; the region runs as written"),
+                             {dimsText(instruction.shape.dims),
+                              dimsText(m_computation.instructions[m_value[op]].shape.dims), m_mesh.toString()})
+                         .prefixed(where(op)));
             m_spec[op] = replicated(op);
             return true;
         }
@@ -587,9 +601,12 @@ private:
             const std::uint32_t local = resolvePartial(operand);
             const Shape expected = localShape(instruction.shape, spec, instruction.name);
             if (m_computation.instructions[local].shape.dims != expected.dims)
-                warn(where(op) + "the manual region returns " + dimsText(m_computation.instructions[local].shape.dims) +
-                     " per device, not the shard " + dimsText(expected.dims) + " of " +
-                     dimsText(instruction.shape.dims) + " on mesh " + m_mesh.toString());
+                warn(Message(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                                  "the manual region returns %1 per device, not the shard %2 of %3 "
+                                                  "on mesh %4"),
+                             {dimsText(m_computation.instructions[local].shape.dims), dimsText(expected.dims),
+                              dimsText(instruction.shape.dims), m_mesh.toString()})
+                         .prefixed(where(op)));
             m_value[op] = local;
             m_spec[op] = std::move(spec);
             return true;
@@ -836,7 +853,10 @@ private:
         }
         // Anything else runs on replicated operands and gives a replicated result.
         if (opcode == "while" || opcode == "conditional" || opcode == "call")
-            warn("'" + opcode + "' is not partitioned (its operands are gathered and it runs as one opaque op)");
+            warn(Message(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                              "'%1' is not partitioned (its operands are gathered and it runs "
+                                              "as one opaque op)"),
+                         {opcode}));
         std::vector<std::uint32_t> locals;
         for (std::uint32_t operand : operands)
             locals.push_back(reshard(operand, replicated(operand)));
@@ -1037,10 +1057,18 @@ private:
     {
         const LogicalOp& logical = m_program.ops[op];
         const Instruction& instruction = logical.instruction;
-        warn(where(op) +
-             "CustomSPMDPartitioning: the custom partitioner is not run; the call takes its operands' "
-             "shards as laid out and its result " +
-             std::string(logical.sharding ? "as annotated" : "laid out as its first operand"));
+        warn((logical.sharding
+                  ? Message(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                                 "CustomSPMDPartitioning: the custom partitioner is not run; the "
+                                                 "call takes its operands' shards as laid out and its result as "
+                                                 "annotated"),
+                            {})
+                  : Message(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                                 "CustomSPMDPartitioning: the custom partitioner is not run; the "
+                                                 "call takes its operands' shards as laid out and its result "
+                                                 "laid out as its first operand"),
+                            {}))
+                 .prefixed(where(op)));
         std::vector<std::uint32_t> locals;
         for (std::uint32_t operand : logical.operands)
             locals.push_back(resolvePartial(operand));
@@ -1504,9 +1532,12 @@ private:
                     break;
                 }
             if (!kept) {
-                warn(where(op) + "reshape " + dimsText(in) + " -> " + dimsText(out) + ": dimension " +
-                     std::to_string(d) + " sharded over " + axesText(source.dims[d]) +
-                     " does not map onto a result dimension that splits as evenly; it is all-gathered first");
+                warn(Message(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                                  "reshape %1 -> %2: dimension %3 sharded over %4 does not map onto "
+                                                  "a result dimension that splits as evenly; it is all-gathered "
+                                                  "first"),
+                             {dimsText(in), dimsText(out), std::to_string(d), axesText(source.dims[d])})
+                         .prefixed(where(op)));
                 source.dims[d].clear();
             }
         }

@@ -866,7 +866,7 @@ void TestHloCost::parsedText()
     const CostModel model(module);
     const auto [c, i] = locate(module, name.toStdString());
     COMPARE_COST(model.cost(c, i), expected);
-    QVERIFY2(model.warnings().empty(), model.warnings().empty() ? "" : model.warnings().front().c_str());
+    QVERIFY2(model.warnings().empty(), model.warnings().empty() ? "" : model.warnings().front().text().c_str());
 }
 
 void TestHloCost::unknownTargetsAndOpcodesWarnOnce()
@@ -887,7 +887,7 @@ ENTRY %main {
     const std::vector<std::string> expected{
         "line 4: custom-call target 'AwsNeuronTransferWithStaticRing' is unknown; costed by its bytes only (2 "
         "instructions)"};
-    QCOMPARE(model.warnings(), expected);
+    QCOMPARE(texts(model.warnings()), expected);
 
     // An opcode the model does not know is costed by its bytes and reported.
     Builder b;
@@ -900,7 +900,7 @@ ENTRY %main {
     const std::vector<std::string> unknownWarning{
         "line " + std::to_string(unknown.entryComputation().instructions[op].line) +
         ": opcode 'frobnicate' is unknown to the cost model; costed by its bytes only"};
-    QCOMPARE(unknownModel.warnings(), unknownWarning);
+    QCOMPARE(texts(unknownModel.warnings()), unknownWarning);
 }
 
 void TestHloCost::countersSaturate()
