@@ -147,19 +147,19 @@
     </message>
     <message>
         <source>computation &apos;%1&apos; calls itself; its recursive use is costed as 0</source>
-        <translation>Berechnung '%1' ruft sich selbst auf; ihre rekursive Verwendung wird mit 0 bewertet</translation>
+        <translation>Berechnung &apos;%1&apos; ruft sich selbst auf; ihre rekursive Verwendung wird mit 0 bewertet</translation>
     </message>
     <message>
         <source>opcode &apos;%1&apos; is unknown to the cost model; costed by its bytes only</source>
-        <translation>Opcode '%1' ist dem Kostenmodell unbekannt; nur nach seinen Bytes bewertet</translation>
+        <translation>Opcode &apos;%1&apos; ist dem Kostenmodell unbekannt; nur nach seinen Bytes bewertet</translation>
     </message>
     <message>
         <source>convolution dim_labels &apos;%1&apos; not understood; costed by its bytes only</source>
-        <translation>Faltungs-dim_labels '%1' nicht verstanden; nur nach ihren Bytes bewertet</translation>
+        <translation>Faltungs-dim_labels &apos;%1&apos; nicht verstanden; nur nach ihren Bytes bewertet</translation>
     </message>
     <message>
         <source>computation &apos;%1&apos; fuses itself</source>
-        <translation>Berechnung '%1' fusioniert sich selbst</translation>
+        <translation>Berechnung &apos;%1&apos; fusioniert sich selbst</translation>
     </message>
     <message>
         <source>fusion without a fused computation; costed by its bytes only</source>
@@ -167,23 +167,23 @@
     </message>
     <message>
         <source>custom-call target &apos;%1&apos; is unknown; costed by its bytes only</source>
-        <translation>custom-call-Ziel '%1' ist unbekannt; nur nach seinen Bytes bewertet</translation>
+        <translation>custom-call-Ziel &apos;%1&apos; ist unbekannt; nur nach seinen Bytes bewertet</translation>
     </message>
     <message>
         <source>custom-call &apos;%1&apos; has no dot_dimension_numbers in its backend_config; assumed [batch..., m, k] x [batch..., k, n]</source>
-        <translation>custom-call '%1' hat keine dot_dimension_numbers in seiner backend_config; angenommen [batch..., m, k] x [batch..., k, n]</translation>
+        <translation>custom-call &apos;%1&apos; hat keine dot_dimension_numbers in seiner backend_config; angenommen [batch..., m, k] x [batch..., k, n]</translation>
     </message>
     <message>
         <source>custom-call &apos;%1&apos; has dim_labels &apos;%2&apos; that are not understood; costed by its bytes only</source>
-        <translation>custom-call '%1' hat dim_labels '%2', die nicht verstanden werden; nur nach seinen Bytes bewertet</translation>
+        <translation>custom-call &apos;%1&apos; hat dim_labels &apos;%2&apos;, die nicht verstanden werden; nur nach seinen Bytes bewertet</translation>
     </message>
     <message>
         <source>custom-call &apos;%1&apos;: attention shapes not understood; costed by its bytes only</source>
-        <translation>custom-call '%1': Attention-Formen nicht verstanden; nur nach seinen Bytes bewertet</translation>
+        <translation>custom-call &apos;%1&apos;: Attention-Formen nicht verstanden; nur nach seinen Bytes bewertet</translation>
     </message>
     <message>
         <source>custom-call &apos;%1&apos;: attention sizes not found in backend_config or operands; costed by its bytes only</source>
-        <translation>custom-call '%1': Attention-Größen weder in backend_config noch in den Operanden gefunden; nur nach seinen Bytes bewertet</translation>
+        <translation>custom-call &apos;%1&apos;: Attention-Größen weder in backend_config noch in den Operanden gefunden; nur nach seinen Bytes bewertet</translation>
     </message>
     <message>
         <source>the module&apos;s mhlo.sharding tilings do not nest into one device mesh; they are ignored</source>
@@ -191,19 +191,19 @@
     </message>
     <message>
         <source>mhlo.sharding &quot;%1&quot; (line %2) cannot be expressed on mesh %3; the value is taken as replicated</source>
-        <translation>mhlo.sharding "%1" (Zeile %2) lässt sich nicht auf dem Mesh %3 ausdrücken; der Wert gilt als repliziert</translation>
+        <translation>mhlo.sharding &quot;%1&quot; (Zeile %2) lässt sich nicht auf dem Mesh %3 ausdrücken; der Wert gilt als repliziert</translation>
     </message>
     <message>
         <source>mhlo.sharding &quot;%1&quot; cannot be expressed on mesh %3; the value is taken as replicated</source>
-        <translation>mhlo.sharding "%1" lässt sich nicht auf dem Mesh %3 ausdrücken; der Wert gilt als repliziert</translation>
+        <translation>mhlo.sharding &quot;%1&quot; lässt sich nicht auf dem Mesh %3 ausdrücken; der Wert gilt als repliziert</translation>
     </message>
     <message>
         <source>&apos;%1&apos; is not supported by the MLIR frontend; costed by its bytes only (first at line %2)</source>
-        <translation>'%1' wird vom MLIR-Frontend nicht unterstützt; nur nach seinen Bytes bewertet (zuerst in Zeile %2)</translation>
+        <translation>&apos;%1&apos; wird vom MLIR-Frontend nicht unterstützt; nur nach seinen Bytes bewertet (zuerst in Zeile %2)</translation>
     </message>
     <message>
         <source>&apos;%1&apos; is not supported by the MLIR frontend; costed by its bytes only</source>
-        <translation>'%1' wird vom MLIR-Frontend nicht unterstützt; nur nach seinen Bytes bewertet</translation>
+        <translation>&apos;%1&apos; wird vom MLIR-Frontend nicht unterstützt; nur nach seinen Bytes bewertet</translation>
     </message>
     <message>
         <source>sharding %1 is not understood; the value is taken as unannotated</source>
@@ -243,7 +243,7 @@
     </message>
     <message>
         <source>%1: mesh axis &apos;%2&apos; is not in mesh %3; ignored</source>
-        <translation>%1: Mesh-Achse '%2' gehört nicht zum Mesh %3; ignoriert</translation>
+        <translation>%1: Mesh-Achse &apos;%2&apos; gehört nicht zum Mesh %3; ignoriert</translation>
     </message>
     <message>
         <source>the manual region&apos;s local shape %1 is not the shard %2 of the global value on mesh %3; the region runs as written</source>
@@ -255,7 +255,7 @@
     </message>
     <message>
         <source>&apos;%1&apos; is not partitioned (its operands are gathered and it runs as one opaque op)</source>
-        <translation>'%1' wird nicht partitioniert (seine Operanden werden gesammelt, und es läuft als eine undurchsichtige Op)</translation>
+        <translation>&apos;%1&apos; wird nicht partitioniert (seine Operanden werden gesammelt, und es läuft als eine undurchsichtige Op)</translation>
     </message>
     <message>
         <source>CustomSPMDPartitioning: the custom partitioner is not run; the call takes its operands&apos; shards as laid out and its result as annotated</source>
@@ -1059,6 +1059,10 @@ auf %2</translation>
     <message>
         <source>The model from %1: its parallelism, schedule, batch, recomputation and dtype are set in the Parallelism panel and recompiled on every change. Network, device and collective model are set here.</source>
         <translation>Das Modell aus %1: Parallelisierung, Zeitplan, Batch, Neuberechnung und Datentyp werden im Bereich „Parallelisierung“ eingestellt und bei jeder Änderung neu kompiliert. Netzwerk, Gerät und Kollektiv-Modell werden hier eingestellt.</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;small&gt;idle includes %1 after the rank&apos;s last op, waiting for the slowest rank&lt;/small&gt;</source>
+        <translation>&lt;br&gt;&lt;small&gt;Leerlauf enthält %1 nach der letzten Op des Rangs, wartend auf den langsamsten Rang&lt;/small&gt;</translation>
     </message>
 </context>
 <context>

@@ -146,19 +146,19 @@
     </message>
     <message>
         <source>computation &apos;%1&apos; calls itself; its recursive use is costed as 0</source>
-        <translation>计算 '%1' 调用自身；其递归使用按 0 计价</translation>
+        <translation>计算 &apos;%1&apos; 调用自身；其递归使用按 0 计价</translation>
     </message>
     <message>
         <source>opcode &apos;%1&apos; is unknown to the cost model; costed by its bytes only</source>
-        <translation>代价模型不认识操作码 '%1'；仅按其字节数计价</translation>
+        <translation>代价模型不认识操作码 &apos;%1&apos;；仅按其字节数计价</translation>
     </message>
     <message>
         <source>convolution dim_labels &apos;%1&apos; not understood; costed by its bytes only</source>
-        <translation>无法理解卷积 dim_labels '%1'；仅按其字节数计价</translation>
+        <translation>无法理解卷积 dim_labels &apos;%1&apos;；仅按其字节数计价</translation>
     </message>
     <message>
         <source>computation &apos;%1&apos; fuses itself</source>
-        <translation>计算 '%1' 融合了自身</translation>
+        <translation>计算 &apos;%1&apos; 融合了自身</translation>
     </message>
     <message>
         <source>fusion without a fused computation; costed by its bytes only</source>
@@ -166,23 +166,23 @@
     </message>
     <message>
         <source>custom-call target &apos;%1&apos; is unknown; costed by its bytes only</source>
-        <translation>custom-call 目标 '%1' 未知；仅按其字节数计价</translation>
+        <translation>custom-call 目标 &apos;%1&apos; 未知；仅按其字节数计价</translation>
     </message>
     <message>
         <source>custom-call &apos;%1&apos; has no dot_dimension_numbers in its backend_config; assumed [batch..., m, k] x [batch..., k, n]</source>
-        <translation>custom-call '%1' 的 backend_config 中没有 dot_dimension_numbers；按 [batch..., m, k] x [batch..., k, n] 假定</translation>
+        <translation>custom-call &apos;%1&apos; 的 backend_config 中没有 dot_dimension_numbers；按 [batch..., m, k] x [batch..., k, n] 假定</translation>
     </message>
     <message>
         <source>custom-call &apos;%1&apos; has dim_labels &apos;%2&apos; that are not understood; costed by its bytes only</source>
-        <translation>custom-call '%1' 的 dim_labels '%2' 无法理解；仅按其字节数计价</translation>
+        <translation>custom-call &apos;%1&apos; 的 dim_labels &apos;%2&apos; 无法理解；仅按其字节数计价</translation>
     </message>
     <message>
         <source>custom-call &apos;%1&apos;: attention shapes not understood; costed by its bytes only</source>
-        <translation>custom-call '%1'：无法理解注意力形状；仅按其字节数计价</translation>
+        <translation>custom-call &apos;%1&apos;：无法理解注意力形状；仅按其字节数计价</translation>
     </message>
     <message>
         <source>custom-call &apos;%1&apos;: attention sizes not found in backend_config or operands; costed by its bytes only</source>
-        <translation>custom-call '%1'：在 backend_config 和操作数中都找不到注意力尺寸；仅按其字节数计价</translation>
+        <translation>custom-call &apos;%1&apos;：在 backend_config 和操作数中都找不到注意力尺寸；仅按其字节数计价</translation>
     </message>
     <message>
         <source>the module&apos;s mhlo.sharding tilings do not nest into one device mesh; they are ignored</source>
@@ -190,19 +190,19 @@
     </message>
     <message>
         <source>mhlo.sharding &quot;%1&quot; (line %2) cannot be expressed on mesh %3; the value is taken as replicated</source>
-        <translation>mhlo.sharding "%1"（第 %2 行）无法在网格 %3 上表示；该值按复制处理</translation>
+        <translation>mhlo.sharding &quot;%1&quot;（第 %2 行）无法在网格 %3 上表示；该值按复制处理</translation>
     </message>
     <message>
         <source>mhlo.sharding &quot;%1&quot; cannot be expressed on mesh %3; the value is taken as replicated</source>
-        <translation>mhlo.sharding "%1" 无法在网格 %3 上表示；该值按复制处理</translation>
+        <translation>mhlo.sharding &quot;%1&quot; 无法在网格 %3 上表示；该值按复制处理</translation>
     </message>
     <message>
         <source>&apos;%1&apos; is not supported by the MLIR frontend; costed by its bytes only (first at line %2)</source>
-        <translation>MLIR 前端不支持 '%1'；仅按其字节数计价（首次出现在第 %2 行）</translation>
+        <translation>MLIR 前端不支持 &apos;%1&apos;；仅按其字节数计价（首次出现在第 %2 行）</translation>
     </message>
     <message>
         <source>&apos;%1&apos; is not supported by the MLIR frontend; costed by its bytes only</source>
-        <translation>MLIR 前端不支持 '%1'；仅按其字节数计价</translation>
+        <translation>MLIR 前端不支持 &apos;%1&apos;；仅按其字节数计价</translation>
     </message>
     <message>
         <source>sharding %1 is not understood; the value is taken as unannotated</source>
@@ -242,7 +242,7 @@
     </message>
     <message>
         <source>%1: mesh axis &apos;%2&apos; is not in mesh %3; ignored</source>
-        <translation>%1：网格轴 '%2' 不在网格 %3 中；已忽略</translation>
+        <translation>%1：网格轴 &apos;%2&apos; 不在网格 %3 中；已忽略</translation>
     </message>
     <message>
         <source>the manual region&apos;s local shape %1 is not the shard %2 of the global value on mesh %3; the region runs as written</source>
@@ -254,7 +254,7 @@
     </message>
     <message>
         <source>&apos;%1&apos; is not partitioned (its operands are gathered and it runs as one opaque op)</source>
-        <translation>'%1' 不做分区（其操作数被收集，作为一个不透明算子运行）</translation>
+        <translation>&apos;%1&apos; 不做分区（其操作数被收集，作为一个不透明算子运行）</translation>
     </message>
     <message>
         <source>CustomSPMDPartitioning: the custom partitioner is not run; the call takes its operands&apos; shards as laid out and its result as annotated</source>
@@ -1051,6 +1051,10 @@ on %2</source>
     <message>
         <source>The model from %1: its parallelism, schedule, batch, recomputation and dtype are set in the Parallelism panel and recompiled on every change. Network, device and collective model are set here.</source>
         <translation>来自 %1 的模型：其并行方式、调度、批量、重计算和数据类型在“并行”面板中设置，每次更改都会重新编译。网络、设备和集合通信模型在此设置。</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;small&gt;idle includes %1 after the rank&apos;s last op, waiting for the slowest rank&lt;/small&gt;</source>
+        <translation>&lt;br&gt;&lt;small&gt;空闲中有 %1 是 rank 最后一个算子之后等待最慢 rank 的时间&lt;/small&gt;</translation>
     </message>
 </context>
 <context>

@@ -134,22 +134,18 @@ int runEstimate(const std::vector<std::string>& arguments)
     std::printf("ranks: %zu (%zu distinct timeline%s)\n", result->ranks.size(), result->timelines.size(),
                 result->timelines.size() == 1 ? "" : "s");
     std::printf("step time: %s\n", seconds(result->stepTime).c_str());
-    double compute = 0, exposed = 0, idle = 0, contention = 0;
-    for (const auto& r : result->ranks) {
-        compute += r.compute;
-        exposed += r.exposedComm;
-        idle += r.idle;
-        contention += r.contention;
-    }
-    const double n = static_cast<double>(result->ranks.size());
+    const core::MeanBreakdown mean = core::meanBreakdown(*result);
     const double step = result->stepTime > 0 ? result->stepTime : 1;
     std::printf("mean per rank: compute %s (%.1f%%), exposed communication %s (%.1f%%), idle %s (%.1f%%)\n",
-                seconds(compute / n).c_str(), 100 * compute / n / step, seconds(exposed / n).c_str(),
-                100 * exposed / n / step, seconds(idle / n).c_str(), 100 * idle / n / step);
-    if (contention > 0)
+                seconds(mean.compute).c_str(), 100 * mean.compute / step, seconds(mean.exposedComm).c_str(),
+                100 * mean.exposedComm / step, seconds(mean.idle).c_str(), 100 * mean.idle / step);
+    if (mean.afterLastOp > 0.005 * step)
+        std::printf("  idle includes %s after the rank's last op, waiting for the slowest rank\n",
+                    seconds(mean.afterLastOp).c_str());
+    if (mean.contention > 0)
         std::printf("  compute includes %s lost to communication running beside it (%.1f%% of the overlap; "
                     "--overlap-slowdown)\n",
-                    seconds(contention / n).c_str(), 100 * cluster.overlapSlowdown());
+                    seconds(mean.contention).c_str(), 100 * cluster.overlapSlowdown());
     if (result->ranks.size() <= 16) {
         std::printf("\n  rank      finish     compute     exposed comm   idle\n");
         for (std::size_t r = 0; r < result->ranks.size(); ++r) {

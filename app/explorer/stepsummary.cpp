@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/explorer/stepsummary.h"
 
+#include "core/estimator/estimateexport.h"
 #include "core/measured/validation.h"
 #include "views/timelinegeometry.h"
 
@@ -15,27 +16,6 @@ namespace {
 QString qs(const std::string& text)
 {
     return QString::fromStdString(text);
-}
-
-struct Means {
-    double compute = 0, exposed = 0, idle = 0, contention = 0;
-};
-
-Means meansOf(const core::EstimateResult& result)
-{
-    Means m;
-    for (const core::RankBreakdown& r : result.ranks) {
-        m.compute += r.compute;
-        m.exposed += r.exposedComm;
-        m.idle += r.idle;
-        m.contention += r.contention;
-    }
-    const double n = static_cast<double>(std::max<std::size_t>(1, result.ranks.size()));
-    m.compute /= n;
-    m.exposed /= n;
-    m.idle /= n;
-    m.contention /= n;
-    return m;
 }
 
 bool isModule(const core::LoadedWorkload& workload)
@@ -54,11 +34,15 @@ QString StepSummary::summaryHtml(const engine::Evaluation& evaluation)
 {
     const core::EstimateResult& result = *evaluation.result;
     const core::Cluster& cluster = evaluation.scenario.cluster;
-    const Means now = meansOf(result);
+    const core::MeanBreakdown now = core::meanBreakdown(result);
     QString text =
         tr("<b>Step time %1</b> on %2 (%3)<br>per rank: compute %4, exposed communication %5, idle %6")
             .arg(duration(result.stepTime), cluster.edited ? tr("%1, edited").arg(qs(cluster.name)) : qs(cluster.name),
-                 qs(cluster.device.name), duration(now.compute), duration(now.exposed), duration(now.idle));
+                 qs(cluster.device.name), duration(now.compute), duration(now.exposedComm), duration(now.idle));
+    // Ranks that end before the slowest: say how much of their idle time that is.
+    if (now.afterLastOp > 0.005 * result.stepTime)
+        text += tr("<br><small>idle includes %1 after the rank's last op, waiting for the slowest rank</small>")
+                    .arg(duration(now.afterLastOp));
     if (now.contention > 0)
         text += tr("<br><small>compute includes %1 lost to communication running beside it (%2% of the "
                    "overlap)</small>")
@@ -97,11 +81,11 @@ QString delta(double value, double previous)
 QString StepSummary::comparisonHtml(const core::EstimateResult& before, const core::EstimateResult& after,
                                     const QString& title)
 {
-    const Means old = meansOf(before);
-    const Means now = meansOf(after);
+    const core::MeanBreakdown old = core::meanBreakdown(before);
+    const core::MeanBreakdown now = core::meanBreakdown(after);
     return tr("<b>%1</b>: step %2 → %3, %4<br>compute %5, exposed comm %6, idle %7")
         .arg(title, duration(before.stepTime), duration(after.stepTime), delta(after.stepTime, before.stepTime),
-             delta(now.compute, old.compute), delta(now.exposed, old.exposed), delta(now.idle, old.idle));
+             delta(now.compute, old.compute), delta(now.exposedComm, old.exposedComm), delta(now.idle, old.idle));
 }
 
 QString StepSummary::stepComparisonHtml(double before, double after, const QString& title)

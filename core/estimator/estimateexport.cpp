@@ -31,6 +31,26 @@ std::string opLabel(const Op& op)
 
 } // namespace
 
+MeanBreakdown meanBreakdown(const EstimateResult& result)
+{
+    MeanBreakdown m;
+    for (const RankBreakdown& r : result.ranks) {
+        const double afterLastOp = std::max(0.0, result.stepTime - r.finish);
+        m.compute += r.compute;
+        m.exposedComm += r.exposedComm;
+        m.idle += r.idle + afterLastOp;
+        m.afterLastOp += afterLastOp;
+        m.contention += r.contention;
+    }
+    const double n = static_cast<double>(std::max<std::size_t>(1, result.ranks.size()));
+    m.compute /= n;
+    m.exposedComm /= n;
+    m.idle /= n;
+    m.afterLastOp /= n;
+    m.contention /= n;
+    return m;
+}
+
 std::vector<OpTotal> topOps(const EstimateResult& result, const Workload& workload, std::size_t limit)
 {
     // Sum per op of each program first (timelines of ranks that share a program add into one

@@ -20,6 +20,18 @@ struct OpTotal {
     double seconds = 0;      ///< summed end - start over all ranks
 };
 
+/// How the mean rank spends the step, in seconds. Idle runs to the end of the step, not to the rank's
+/// last op: a rank that finishes early waits for the slowest (the next step starts together), so
+/// compute + exposedComm + idle is the step time.
+struct MeanBreakdown {
+    double compute = 0;
+    double exposedComm = 0;
+    double idle = 0;
+    double afterLastOp = 0; ///< of idle: from the rank's last op to the end of the step
+    double contention = 0;  ///< of compute: RankBreakdown::contention
+};
+MeanBreakdown meanBreakdown(const EstimateResult& result);
+
 /// The `limit` ops with the most time summed over ranks, longest first.
 std::vector<OpTotal> topOps(const EstimateResult& result, const Workload& workload, std::size_t limit);
 

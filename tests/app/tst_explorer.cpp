@@ -7,6 +7,7 @@
 #include "app/explorer/history.h"
 #include "app/explorer/mainwindow.h"
 #include "app/explorer/session.h"
+#include "app/explorer/stepsummary.h"
 #include "app/explorer/sweeppage.h"
 #include "app/explorer/validationpage.h"
 #include "core/chakra.h"
@@ -68,6 +69,7 @@ class TestExplorer : public QObject {
 
 private Q_SLOTS:
     void initTestCase();
+    void stepBreakdownAddsUpToTheStep();
     void opensTraceAndShowsEveryView();
     void linkedSelection();
     void partitionsReachMatrixAndTimeline();
@@ -223,6 +225,31 @@ void TestExplorer::validationTabComparesWithAMeasuredRun()
     QVERIFY(!window.session().validation());
     QVERIFY(!window.session().measuredRun());
     QVERIFY(timelines->comparisonTitle().isEmpty()); // nothing under the timeline any more
+}
+
+void TestExplorer::stepBreakdownAddsUpToTheStep()
+{
+    // Two ranks: one busy to the end of the 10 s step, one done after 6 s. Per rank (mean) compute
+    // 7 s, exposed 1 s, idle 2 s: the rank that ends early waits 4 s for the other, and the three
+    // add up to the step (they used to add up to the mean finish, 8 s, short of it).
+    engine::Evaluation evaluation;
+    auto result = std::make_shared<core::EstimateResult>();
+    result->stepTime = 10;
+    core::RankBreakdown busy;
+    busy.finish = 10;
+    busy.compute = 9;
+    busy.exposedComm = 1;
+    core::RankBreakdown early;
+    early.finish = 6;
+    early.compute = 5;
+    early.exposedComm = 1;
+    result->ranks = {busy, early};
+    evaluation.result = result;
+    evaluation.scenario.cluster = *core::clusterPreset("dgx-h100-ib", 2);
+    const QString text = app::StepSummary::summaryHtml(evaluation);
+    QVERIFY2(text.contains(QStringLiteral("compute 7.00 s, exposed communication 1.00 s, idle 2.00 s")),
+             qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("idle includes 2.00 s after the rank's last op")), qPrintable(text));
 }
 
 void TestExplorer::initTestCase()
