@@ -589,10 +589,6 @@ auf %2</translation>
         <translation>%1 — Flint Explorer</translation>
     </message>
     <message>
-        <source>Estimated %1 ranks: step time %2</source>
-        <translation>%1 Ränge geschätzt: Schrittzeit %2</translation>
-    </message>
-    <message>
         <source>No op sends from these ranks to those</source>
         <translation>Keine Op sendet von diesen Rängen zu jenen</translation>
     </message>
@@ -791,6 +787,13 @@ auf %2</translation>
         <source>Open a group in the graph; zoom onto a cell&apos;s group in the matrix; re-open a row of the history or the sweep</source>
         <translation>Eine Gruppe im Graphen öffnen; in der Matrix auf die Gruppe einer Zelle zoomen; eine Zeile des Verlaufs oder des Sweeps erneut öffnen</translation>
     </message>
+    <message numerus="yes">
+        <source>Estimated %Ln rank(s): step time %1</source>
+        <translation>
+            <numerusform>%Ln Rang geschätzt: Schrittzeit %1</numerusform>
+            <numerusform>%Ln Ränge geschätzt: Schrittzeit %1</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>flint::app::Session</name>
@@ -893,14 +896,6 @@ auf %2</translation>
         <translation> — &lt;span style=&apos;color:#c0392b&apos;&gt;&lt;b&gt;SPEICHER REICHT NICHT&lt;/b&gt;&lt;/span&gt;</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Parallelism is fixed by the open module&lt;/b&gt; (%1 ranks, as partitioned). To explore strategies, choose a built-in model above or read a model with File…; it replaces the open file.</source>
-        <translation>&lt;b&gt;Die Parallelisierung legt das geöffnete Modul fest&lt;/b&gt; (%1 Ranks, wie partitioniert). Um Strategien zu erkunden, wählen Sie oben ein eingebautes Modell oder lesen Sie ein Modell mit Datei…; es ersetzt die geöffnete Datei.</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Parallelism is fixed by the open trace&lt;/b&gt; (%1 ranks, as recorded). To explore strategies, choose a built-in model above or read a model with File…; it replaces the open file.</source>
-        <translation>&lt;b&gt;Die Parallelisierung legt der geöffnete Trace fest&lt;/b&gt; (%1 Ranks, wie aufgezeichnet). Um Strategien zu erkunden, wählen Sie oben ein eingebautes Modell oder lesen Sie ein Modell mit Datei…; es ersetzt die geöffnete Datei.</translation>
-    </message>
-    <message>
         <source>1 replica</source>
         <translation>1 Replikat</translation>
     </message>
@@ -929,16 +924,8 @@ auf %2</translation>
         <translation>Durch dieses Modul festgelegt: %1 Geräte (%2 x %3) und seine Parallelisierung, die XLA bereits partitioniert hat. Netzwerk, Gerät und Kollektiv-Modell sind frei änderbar.</translation>
     </message>
     <message>
-        <source>Fixed by this trace: %1 ranks and their communicator groups, as recorded. Network, device and collective model are free to change.</source>
-        <translation>Durch diesen Trace festgelegt: %1 Ränge und ihre Kommunikatorgruppen, wie aufgezeichnet. Netzwerk, Gerät und Kollektiv-Modell sind frei änderbar.</translation>
-    </message>
-    <message>
         <source>Warnings:&lt;br&gt;</source>
         <translation>Warnungen:&lt;br&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 ranks, %3 ops on rank 0, %4 communicator groups&lt;br&gt;%5</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 Ränge, %3 Ops auf Rang 0, %4 Kommunikatorgruppen&lt;br&gt;%5</translation>
     </message>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt;: step %2 → %3, %4&lt;br&gt;compute %5, exposed comm %6, idle %7</source>
@@ -1063,6 +1050,48 @@ auf %2</translation>
     <message>
         <source>&lt;br&gt;&lt;small&gt;idle includes %1 after the rank&apos;s last op, waiting for the slowest rank&lt;/small&gt;</source>
         <translation>&lt;br&gt;&lt;small&gt;Leerlauf enthält %1 nach der letzten Op des Rangs, wartend auf den langsamsten Rang&lt;/small&gt;</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;Parallelism is fixed by the open module&lt;/b&gt; (%Ln rank(s), as partitioned). To explore strategies, choose a built-in model above or read a model with File…; it replaces the open file.</source>
+        <translation>
+            <numerusform>&lt;b&gt;Die Parallelisierung ist durch das geöffnete Modul festgelegt&lt;/b&gt; (%Ln Rang, wie partitioniert). Um Strategien zu erkunden, wählen Sie oben ein eingebautes Modell oder lesen Sie ein Modell mit Datei…; es ersetzt die geöffnete Datei.</numerusform>
+            <numerusform>&lt;b&gt;Die Parallelisierung ist durch das geöffnete Modul festgelegt&lt;/b&gt; (%Ln Ränge, wie partitioniert). Um Strategien zu erkunden, wählen Sie oben ein eingebautes Modell oder lesen Sie ein Modell mit Datei…; es ersetzt die geöffnete Datei.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;Parallelism is fixed by the open trace&lt;/b&gt; (%Ln rank(s), as recorded). To explore strategies, choose a built-in model above or read a model with File…; it replaces the open file.</source>
+        <translation>
+            <numerusform>&lt;b&gt;Die Parallelisierung ist durch den geöffneten Trace festgelegt&lt;/b&gt; (%Ln Rang, wie aufgezeichnet). Um Strategien zu erkunden, wählen Sie oben ein eingebautes Modell oder lesen Sie ein Modell mit Datei…; es ersetzt die geöffnete Datei.</numerusform>
+            <numerusform>&lt;b&gt;Die Parallelisierung ist durch den geöffneten Trace festgelegt&lt;/b&gt; (%Ln Ränge, wie aufgezeichnet). Um Strategien zu erkunden, wählen Sie oben ein eingebautes Modell oder lesen Sie ein Modell mit Datei…; es ersetzt die geöffnete Datei.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Fixed by this trace: %Ln rank(s) and their communicator groups, as recorded. Network, device and collective model are free to change.</source>
+        <translation>
+            <numerusform>Durch diesen Trace festgelegt: %Ln Rang und seine Kommunikatorgruppen, wie aufgezeichnet. Netzwerk, Gerät und Kollektiv-Modell sind frei änderbar.</numerusform>
+            <numerusform>Durch diesen Trace festgelegt: %Ln Ränge und ihre Kommunikatorgruppen, wie aufgezeichnet. Netzwerk, Gerät und Kollektiv-Modell sind frei änderbar.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln rank(s)</source>
+        <translation>
+            <numerusform>%Ln Rang</numerusform>
+            <numerusform>%Ln Ränge</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln op(s) on rank 0</source>
+        <translation>
+            <numerusform>%Ln Op auf Rang 0</numerusform>
+            <numerusform>%Ln Ops auf Rang 0</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln communicator group(s)</source>
+        <translation>
+            <numerusform>%Ln Kommunikatorgruppe</numerusform>
+            <numerusform>%Ln Kommunikatorgruppen</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1204,7 +1233,11 @@ auf %2</translation>
     </message>
     <message>
         <source>No sweep yet: choose a parameter and its values above, then Run sweep.&lt;br&gt;Each point re-estimates the model with that one value changed.</source>
-        <translation>Noch kein Sweep: Wählen Sie oben einen Parameter und seine Werte, dann „Sweep starten“.&lt;br&gt;Jeder Punkt schätzt das Modell mit diesem einen geänderten Wert neu.</translation>
+        <translation>Noch kein Sweep: oben Parameter und Werte wählen, dann „Sweep starten“.&lt;br&gt;Jeder Punkt schätzt das Modell mit genau diesem geänderten Wert neu.</translation>
+    </message>
+    <message>
+        <source>Nothing to sweep: the open file fixes its parallelism.</source>
+        <translation>Nichts zu variieren: die geöffnete Datei legt ihre Parallelisierung fest.</translation>
     </message>
 </context>
 <context>
@@ -2212,6 +2245,33 @@ Workload</translation>
     <message>
         <source>Collective algorithm in this dimension</source>
         <translation>Kollektiv-Algorithmus in dieser Dimension</translation>
+    </message>
+</context>
+<context>
+    <name>flint::views::kindLabel</name>
+    <message>
+        <source>metadata</source>
+        <translation>Metadaten</translation>
+    </message>
+    <message>
+        <source>memory load</source>
+        <translation>Speicher laden</translation>
+    </message>
+    <message>
+        <source>memory store</source>
+        <translation>Speicher schreiben</translation>
+    </message>
+    <message>
+        <source>compute</source>
+        <translation>Rechnen</translation>
+    </message>
+    <message>
+        <source>send</source>
+        <translation>Senden</translation>
+    </message>
+    <message>
+        <source>recv</source>
+        <translation>Empfangen</translation>
     </message>
 </context>
 <context>

@@ -587,10 +587,6 @@ on %2</source>
         <translation>%1 — Flint Explorer</translation>
     </message>
     <message>
-        <source>Estimated %1 ranks: step time %2</source>
-        <translation>已估算 %1 个 rank：单步时间 %2</translation>
-    </message>
-    <message>
         <source>No op sends from these ranks to those</source>
         <translation>没有算子从这些 rank 发送到那些 rank</translation>
     </message>
@@ -788,6 +784,12 @@ on %2</source>
         <source>Open a group in the graph; zoom onto a cell&apos;s group in the matrix; re-open a row of the history or the sweep</source>
         <translation>在图中展开一个分组；在矩阵中缩放到单元格所属的分组；重新打开历史记录或扫描中的一行</translation>
     </message>
+    <message numerus="yes">
+        <source>Estimated %Ln rank(s): step time %1</source>
+        <translation>
+            <numerusform>已估算 %Ln 个 rank：步时 %1</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>flint::app::Session</name>
@@ -889,14 +891,6 @@ on %2</source>
         <translation> — &lt;span style=&apos;color:#c0392b&apos;&gt;&lt;b&gt;显存不足&lt;/b&gt;&lt;/span&gt;</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Parallelism is fixed by the open module&lt;/b&gt; (%1 ranks, as partitioned). To explore strategies, choose a built-in model above or read a model with File…; it replaces the open file.</source>
-        <translation>&lt;b&gt;并行方式由打开的模块决定&lt;/b&gt;（%1 个 rank，按其分区）。若要探索并行策略，请在上方选择内置模型，或用“文件…”读取模型；它将替换当前打开的文件。</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Parallelism is fixed by the open trace&lt;/b&gt; (%1 ranks, as recorded). To explore strategies, choose a built-in model above or read a model with File…; it replaces the open file.</source>
-        <translation>&lt;b&gt;并行方式由打开的 trace 决定&lt;/b&gt;（%1 个 rank，按其记录）。若要探索并行策略，请在上方选择内置模型，或用“文件…”读取模型；它将替换当前打开的文件。</translation>
-    </message>
-    <message>
         <source>1 replica</source>
         <translation>1 个副本</translation>
     </message>
@@ -925,16 +919,8 @@ on %2</source>
         <translation>由该模块固定：%1 个设备（%2 x %3）及其并行方式，XLA 已完成切分。网络、设备和集合通信模型可以自由更改。</translation>
     </message>
     <message>
-        <source>Fixed by this trace: %1 ranks and their communicator groups, as recorded. Network, device and collective model are free to change.</source>
-        <translation>由该跟踪固定：%1 个 rank 及其通信组（按记录）。网络、设备和集合通信模型可以自由更改。</translation>
-    </message>
-    <message>
         <source>Warnings:&lt;br&gt;</source>
         <translation>警告：&lt;br&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 ranks, %3 ops on rank 0, %4 communicator groups&lt;br&gt;%5</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 个 rank，rank 0 上 %3 个算子，%4 个通信组&lt;br&gt;%5</translation>
     </message>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt;: step %2 → %3, %4&lt;br&gt;compute %5, exposed comm %6, idle %7</source>
@@ -1055,6 +1041,42 @@ on %2</source>
     <message>
         <source>&lt;br&gt;&lt;small&gt;idle includes %1 after the rank&apos;s last op, waiting for the slowest rank&lt;/small&gt;</source>
         <translation>&lt;br&gt;&lt;small&gt;空闲中有 %1 是 rank 最后一个算子之后等待最慢 rank 的时间&lt;/small&gt;</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;Parallelism is fixed by the open module&lt;/b&gt; (%Ln rank(s), as partitioned). To explore strategies, choose a built-in model above or read a model with File…; it replaces the open file.</source>
+        <translation>
+            <numerusform>&lt;b&gt;并行方式由打开的模块决定&lt;/b&gt;（%Ln 个 rank，按其分区）。若要探索并行策略，请在上方选择内置模型，或用“文件…”读取模型；它将替换当前打开的文件。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;Parallelism is fixed by the open trace&lt;/b&gt; (%Ln rank(s), as recorded). To explore strategies, choose a built-in model above or read a model with File…; it replaces the open file.</source>
+        <translation>
+            <numerusform>&lt;b&gt;并行方式由打开的跟踪决定&lt;/b&gt;（%Ln 个 rank，按其记录）。若要探索并行策略，请在上方选择内置模型，或用“文件…”读取模型；它将替换当前打开的文件。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Fixed by this trace: %Ln rank(s) and their communicator groups, as recorded. Network, device and collective model are free to change.</source>
+        <translation>
+            <numerusform>由该跟踪固定：%Ln 个 rank 及其通信组（按其记录）。网络、设备和集合通信模型可自由更改。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln rank(s)</source>
+        <translation>
+            <numerusform>%Ln 个 rank</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln op(s) on rank 0</source>
+        <translation>
+            <numerusform>rank 0 上 %Ln 个算子</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln communicator group(s)</source>
+        <translation>
+            <numerusform>%Ln 个通信组</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1196,6 +1218,10 @@ on %2</source>
     <message>
         <source>No sweep yet: choose a parameter and its values above, then Run sweep.&lt;br&gt;Each point re-estimates the model with that one value changed.</source>
         <translation>尚无扫描：在上方选择一个参数及其取值，然后点击“开始扫描”。&lt;br&gt;每个点都会在只改变该值的情况下重新估算模型。</translation>
+    </message>
+    <message>
+        <source>Nothing to sweep: the open file fixes its parallelism.</source>
+        <translation>无可扫描：打开的文件固定了其并行方式。</translation>
     </message>
 </context>
 <context>
@@ -2197,6 +2223,33 @@ size</source>
     <message>
         <source>Collective algorithm in this dimension</source>
         <translation>此维度中的集合通信算法</translation>
+    </message>
+</context>
+<context>
+    <name>flint::views::kindLabel</name>
+    <message>
+        <source>metadata</source>
+        <translation>元数据</translation>
+    </message>
+    <message>
+        <source>memory load</source>
+        <translation>内存读取</translation>
+    </message>
+    <message>
+        <source>memory store</source>
+        <translation>内存写入</translation>
+    </message>
+    <message>
+        <source>compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>send</source>
+        <translation>发送</translation>
+    </message>
+    <message>
+        <source>recv</source>
+        <translation>接收</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "views/dagscopetree.h"
 
+#include "views/viewpalette.h"
+
 #include <algorithm>
 #include <cctype>
 #include <deque>
@@ -375,8 +377,7 @@ DagLayout DagScopeTree::buildGraph(const DagCollapseState& state) const
                 node.kind = nodeKindOf(op.kind);
                 node.collective = op.collective;
                 node.label = op.name;
-                node.detail = std::string(op.kind == core::OpKind::Collective ? core::displayName(op.collective)
-                                                                              : core::displayName(op.kind));
+                node.detail = kindLabel(op).toStdString(); // in the user's language
                 node.op = opIndex;
                 node.cluster = cluster;
                 graph.opToNode[opIndex] = nodeIndex;

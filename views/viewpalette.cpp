@@ -7,6 +7,8 @@
 #include <cmath>
 #include <string_view>
 
+#include <QCoreApplication>
+
 namespace flint::views {
 
 QColor colorOf(core::OpKind kind, core::CollectiveKind collective)
@@ -100,11 +102,36 @@ QColor phaseColor(StepPhase phase)
 
 QString kindLabel(const core::Op& op)
 {
+    // Collective names (all-reduce, all-to-all) are the libraries' terms and stay as they are; the
+    // other kinds are words, in the user's language.
     if (op.kind == core::OpKind::Collective)
         return QString::fromUtf8(core::displayName(op.collective).data(),
                                  static_cast<qsizetype>(core::displayName(op.collective).size()));
-    const auto name = core::displayName(op.kind);
-    return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
+    const char* name = "invalid";
+    switch (op.kind) {
+    case core::OpKind::Invalid:
+    case core::OpKind::Collective:
+        break;
+    case core::OpKind::Metadata:
+        name = QT_TRANSLATE_NOOP("flint::views::kindLabel", "metadata");
+        break;
+    case core::OpKind::MemLoad:
+        name = QT_TRANSLATE_NOOP("flint::views::kindLabel", "memory load");
+        break;
+    case core::OpKind::MemStore:
+        name = QT_TRANSLATE_NOOP("flint::views::kindLabel", "memory store");
+        break;
+    case core::OpKind::Compute:
+        name = QT_TRANSLATE_NOOP("flint::views::kindLabel", "compute");
+        break;
+    case core::OpKind::Send:
+        name = QT_TRANSLATE_NOOP("flint::views::kindLabel", "send");
+        break;
+    case core::OpKind::Recv:
+        name = QT_TRANSLATE_NOOP("flint::views::kindLabel", "recv");
+        break;
+    }
+    return QCoreApplication::translate("flint::views::kindLabel", name);
 }
 
 QColor heatColor(double fraction)

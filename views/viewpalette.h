@@ -25,7 +25,8 @@ std::int32_t microbatchOf(const core::Op& op);
 /// The timeline's colour of a compute op of `phase` (forward light blue, backward dark blue,
 /// optimizer purple; Other is colorOf's compute blue).
 QColor phaseColor(StepPhase phase);
-/// "compute", "all-reduce", "send", ... for legends and tooltips.
+/// "compute", "all-reduce", "send", ... for legends, tables and tooltips, in the user's language
+/// (collective names stay as the libraries spell them).
 QString kindLabel(const core::Op& op);
 /// Colour for `fraction` in [0, 1] on a perceptually ordered dark-to-bright scale (heatmaps).
 QColor heatColor(double fraction);

@@ -541,8 +541,7 @@ void MainWindow::showEstimate(const std::shared_ptr<const engine::Evaluation>& e
     showComparison();
     if (evaluation->figures)
         m_parallelism->setFigures(StepSummary::figuresHtml(*evaluation));
-    statusBar()->showMessage(tr("Estimated %1 ranks: step time %2")
-                                 .arg(QLocale().toString(static_cast<qlonglong>(result->ranks.size())))
+    statusBar()->showMessage(tr("Estimated %Ln rank(s): step time %1", nullptr, static_cast<int>(result->ranks.size()))
                                  .arg(StepSummary::duration(result->stepTime)),
                              5000);
 }

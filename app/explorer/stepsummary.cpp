@@ -132,13 +132,16 @@ QString StepSummary::parallelismFixed(const core::LoadedWorkload& workload)
 {
     if (workload.kind == core::InputKind::BuiltinModel)
         return {};
-    return (isModule(workload)
-                ? tr("<b>Parallelism is fixed by the open module</b> (%1 ranks, as partitioned). To explore "
-                     "strategies, choose a built-in model above or read a model with File…; it replaces the open "
-                     "file.")
-                : tr("<b>Parallelism is fixed by the open trace</b> (%1 ranks, as recorded). To explore strategies, "
-                     "choose a built-in model above or read a model with File…; it replaces the open file."))
-        .arg(QLocale().toString(static_cast<qlonglong>(workload.workload.rankCount())));
+    const int ranks = static_cast<int>(workload.workload.rankCount());
+    return isModule(workload)
+               ? tr("<b>Parallelism is fixed by the open module</b> (%Ln rank(s), as partitioned). To explore "
+                    "strategies, choose a built-in model above or read a model with File…; it replaces the open "
+                    "file.",
+                    nullptr, ranks)
+               : tr("<b>Parallelism is fixed by the open trace</b> (%Ln rank(s), as recorded). To explore "
+                    "strategies, choose a built-in model above or read a model with File…; it replaces the open "
+                    "file.",
+                    nullptr, ranks);
 }
 
 QString StepSummary::fixedParameters(const core::LoadedWorkload& workload, const core::model::TransformerConfig* model)
@@ -172,9 +175,9 @@ QString StepSummary::fixedParameters(const core::LoadedWorkload& workload, const
                   "already partitioned. Network, device and collective model are free to change.")
             .arg(QLocale().toString(static_cast<qlonglong>(workload.workload.rankCount())))
             .arg(replicas(), partitions());
-    return tr("Fixed by this trace: %1 ranks and their communicator groups, as recorded. Network, device and "
-              "collective model are free to change.")
-        .arg(QLocale().toString(static_cast<qlonglong>(workload.workload.rankCount())));
+    return tr("Fixed by this trace: %Ln rank(s) and their communicator groups, as recorded. Network, device and "
+              "collective model are free to change.",
+              nullptr, static_cast<int>(workload.workload.rankCount()));
 }
 
 QString StepSummary::strategy(const core::model::ParallelConfig& p)
@@ -289,11 +292,15 @@ QString StepSummary::workloadHtml(const core::LoadedWorkload& workload, const co
         for (const auto& w : workload.warnings)
             notes += QStringLiteral("• ") + translated(w).toHtmlEscaped() + QStringLiteral("<br>");
     }
-    return tr("<b>%1</b><br>%2 ranks, %3 ops on rank 0, %4 communicator groups<br>%5")
-        .arg((compiled ? modelTitle(compiled->model, compiled->parallel) : qs(workload.name)).toHtmlEscaped())
-        .arg(QLocale().toString(static_cast<qulonglong>(workload.workload.rankCount())),
-             QLocale().toString(static_cast<qulonglong>(workload.workload.programOf(0).ops.size())),
-             QLocale().toString(static_cast<qulonglong>(workload.workload.groups.size())), notes);
+    // Each count with its own plural (German: "1 Rang", "8 Ränge").
+    const QString counts =
+        tr("%Ln rank(s)", nullptr, static_cast<int>(workload.workload.rankCount())) + QStringLiteral(", ") +
+        tr("%Ln op(s) on rank 0", nullptr, static_cast<int>(workload.workload.programOf(0).ops.size())) +
+        QStringLiteral(", ") +
+        tr("%Ln communicator group(s)", nullptr, static_cast<int>(workload.workload.groups.size()));
+    return QStringLiteral("<b>%1</b><br>%2<br>%3")
+        .arg((compiled ? modelTitle(compiled->model, compiled->parallel) : qs(workload.name)).toHtmlEscaped(), counts,
+             notes);
 }
 
 } // namespace flint::app

@@ -106,7 +106,12 @@ SweepPage::SweepPage(Session& session, QWidget* parent)
     connect(&m_session, &Session::scenarioChanged, this, [this, sweepsTheModel](const engine::Scenario& scenario) {
         if (m_running)
             return;
-        m_runButton->setEnabled(scenario.isModel());
+        m_sweepable = scenario.isModel();
+        m_runButton->setEnabled(m_sweepable);
+        for (QWidget* control : std::initializer_list<QWidget*>{m_parameterBox, m_values, m_metricBox})
+            control->setEnabled(m_sweepable);
+        if (m_points.empty())
+            redraw(); // the empty plot's prompt follows
         m_status->setText(scenario.isModel()
                               ? sweepsTheModel
                               : tr("The open file's parallelism is fixed, so there is no strategy to sweep: choose a "
@@ -271,8 +276,9 @@ void SweepPage::redraw()
     m_table->setRowCount(static_cast<int>(m_points.size()));
     if (m_points.empty()) {
         // An empty plot says what it is for, rather than stay a blank frame.
-        m_chart->setTitle(tr("No sweep yet: choose a parameter and its values above, then Run sweep.<br>"
-                             "Each point re-estimates the model with that one value changed."));
+        m_chart->setTitle(m_sweepable ? tr("No sweep yet: choose a parameter and its values above, then Run sweep.<br>"
+                                           "Each point re-estimates the model with that one value changed.")
+                                      : tr("Nothing to sweep: the open file fixes its parallelism."));
         return;
     }
     const bool mfu = m_metric == Metric::Mfu;

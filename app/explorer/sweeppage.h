@@ -81,7 +81,8 @@ private:
     std::vector<Point> m_points;
     int m_best = -1;
     bool m_running = false;
-    quint64 m_sweep = 0; ///< the sweep points belong to; a point of an older one is dropped
+    bool m_sweepable = true; ///< the open workload is a model (a file fixes its parallelism)
+    quint64 m_sweep = 0;     ///< the sweep points belong to; a point of an older one is dropped
 
     QComboBox* m_parameterBox = nullptr;
     QLineEdit* m_values = nullptr;
