@@ -87,7 +87,7 @@ std::string formatDuration(double seconds)
         double scale;
         const char* name;
     };
-    const Unit units[] = {{1, "s"}, {1e-3, "ms"}, {1e-6, "us"}, {1e-9, "ns"}};
+    const Unit units[] = {{1, "s"}, {1e-3, "ms"}, {1e-6, "\u00b5s"}, {1e-9, "ns"}};
     const double magnitude = std::fabs(seconds);
     if (magnitude == 0)
         return "0 s";

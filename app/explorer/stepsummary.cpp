@@ -9,6 +9,7 @@
 
 #include <QCoreApplication>
 #include <QLocale>
+#include <QRegularExpression>
 
 namespace flint::app {
 namespace {
@@ -16,6 +17,33 @@ namespace {
 QString qs(const std::string& text)
 {
     return QString::fromStdString(text);
+}
+
+/// A message's argument in the user's locale when it is a plain number, alone or with a unit
+/// ("3200" -> "3.200", "71.409 ms" -> "71,409 ms" in German; "us" as "µs"); anything else (names,
+/// meshes, source text) as it is.
+QString localisedArgument(const std::string& argument)
+{
+    static const QRegularExpression number(QStringLiteral("^(-?[0-9]+)(?:\\.([0-9]+))?(?: ([a-zA-Z]+))?$"));
+    const QString text = qs(argument);
+    const QRegularExpressionMatch match = number.match(text);
+    if (!match.hasMatch())
+        return text;
+    bool ok = false;
+    QString value;
+    if (match.capturedLength(2) == 0) {
+        const qlonglong whole = match.captured(1).toLongLong(&ok);
+        value = QLocale().toString(whole);
+    } else {
+        const double real = text.section(QLatin1Char(' '), 0, 0).toDouble(&ok);
+        value = QLocale().toString(real, 'f', static_cast<int>(match.capturedLength(2)));
+    }
+    if (!ok)
+        return text;
+    QString unit = match.captured(3);
+    if (unit == QLatin1String("us"))
+        unit = QStringLiteral("µs");
+    return unit.isEmpty() ? value : value + QLatin1Char(' ') + unit;
 }
 
 bool isModule(const core::LoadedWorkload& workload)
@@ -258,7 +286,7 @@ QString StepSummary::translated(const core::Message& message)
                 source.at(i + 1) <= QLatin1Char('9')) {
                 const auto index = static_cast<std::size_t>(source.at(i + 1).unicode() - u'1');
                 if (index < part.arguments.size()) {
-                    text += qs(part.arguments[index]);
+                    text += localisedArgument(part.arguments[index]);
                     ++i;
                     continue;
                 }

@@ -395,6 +395,15 @@ void TestTranslations::readerMessagesAreTranslated()
         QVERIFY(app::StepSummary::translated(warning.prefixed("attention: "))
                     .startsWith(QStringLiteral("attention: das Modul")));
         QCOMPARE(app::StepSummary::translated(core::Message::verbatim("as it is")), QStringLiteral("as it is"));
+        // Arguments that are numbers follow the locale (main() sets it with the language); names and
+        // step markers stay as they are.
+        const QLocale previous;
+        QLocale::setDefault(QLocale(QStringLiteral("de")));
+        const core::Message note(FLINT_TRANSLATE_NOOP("Diagnostics", "%1, %2 ranks, %4: measured step %3"),
+                                 {"PyTorch profiler", "3200", "71.409 ms", "ProfilerStep#3"});
+        QCOMPARE(app::StepSummary::translated(note),
+                 QStringLiteral("PyTorch profiler, 3.200 Ränge, ProfilerStep#3: gemessener Schritt 71,409 ms"));
+        QLocale::setDefault(previous);
     }
     QCOMPARE(app::StepSummary::translated(warning), QString::fromStdString(warning.text()));
 }
