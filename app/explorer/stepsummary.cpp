@@ -25,7 +25,7 @@ QString qs(const std::string& text)
 QString localisedArgument(const std::string& argument)
 {
     static const QRegularExpression number(QStringLiteral("^(-?[0-9]+)(?:\\.([0-9]+))?(?: ([a-zA-Z]+))?$"));
-    const QString text = qs(argument);
+    QString text = qs(argument);
     const QRegularExpressionMatch match = number.match(text);
     if (!match.hasMatch())
         return text;
