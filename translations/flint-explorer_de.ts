@@ -1619,6 +1619,10 @@ Workload</translation>
         <source>ranks %1 → %2: %3%4 against the baseline (%5 there, %6 here)%7</source>
         <translation>Ränge %1 → %2: %3%4 gegenüber der Basislinie (dort %5, hier %6)%7</translation>
     </message>
+    <message>
+        <source>No difference from the baseline</source>
+        <translation>Kein Unterschied zur Basislinie</translation>
+    </message>
 </context>
 <context>
     <name>flint::views::DagStyle</name>

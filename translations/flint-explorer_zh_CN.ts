@@ -1602,6 +1602,10 @@ size</source>
         <source>ranks %1 → %2: %3%4 against the baseline (%5 there, %6 here)%7</source>
         <translation>rank %1 → %2：相对基线 %3%4（基线 %5，当前 %6）%7</translation>
     </message>
+    <message>
+        <source>No difference from the baseline</source>
+        <translation>与基线没有差异</translation>
+    </message>
 </context>
 <context>
     <name>flint::views::DagStyle</name>

@@ -442,16 +442,25 @@ const QImage& CommMatrixView::imageFor(int factor)
     return m_reduced;
 }
 
+QString CommMatrixView::emptyText() const
+{
+    // Nothing to draw, or only zeros (a workload without communication): say so instead of a blank
+    // matrix and a colour bar from 0 B to 0 B.
+    if (m_cells != 0 && m_max > 0)
+        return {};
+    return !m_result                      ? tr("No estimate yet")
+           : m_difference && m_cells != 0 ? tr("No difference from the baseline")
+           : m_kind.isEmpty()             ? tr("No rank-to-rank traffic in this step")
+                                          : tr("No %1 traffic in this step").arg(m_kind);
+}
+
 void CommMatrixView::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
     p.fillRect(rect(), palette().base());
-    if (m_cells == 0) {
+    if (const QString empty = emptyText(); !empty.isEmpty()) {
         p.setPen(palette().color(QPalette::PlaceholderText));
-        p.drawText(rect(), Qt::AlignCenter,
-                   !m_result          ? tr("No estimate yet")
-                   : m_kind.isEmpty() ? tr("No rank-to-rank traffic in this step")
-                                      : tr("No %1 traffic in this step").arg(m_kind));
+        p.drawText(rect(), Qt::AlignCenter, empty);
         return;
     }
     clampPan();

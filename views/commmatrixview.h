@@ -37,6 +37,9 @@ public:
     Traffic traffic() const { return m_traffic; }
     /// The matrix shown now: the result's link traffic or the logical one; null when there is none.
     const core::CommMatrix* matrix() const;
+    /// What the view says instead of a matrix ("No rank-to-rank traffic in this step"); empty when
+    /// it draws one.
+    QString emptyText() const;
     /// The estimate to compare with (a pinned baseline) and, for logical traffic, its workload's
     /// logical matrix; nulls: none.
     void setBaseline(std::shared_ptr<const core::EstimateResult> baseline,

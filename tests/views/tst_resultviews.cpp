@@ -75,6 +75,7 @@ class TestResultViews : public QObject {
 private Q_SLOTS:
     void matrixControls();
     void nearlyEqualCellsLookAlike();
+    void matrixWithoutTrafficSaysSo();
     void matrixDrawnSmallerThanItsCellsKeepsItsTraffic();
     void matrixZoomsAboutThePointerAndPans();
     void matrixLogicalTrafficAndGroupZoom();
@@ -111,9 +112,29 @@ void TestResultViews::nearlyEqualCellsLookAlike()
     QVERIFY(view.cellBytes(0, 1) != view.cellBytes(1, 0));
     QVERIFY(std::abs(view.cellBytes(0, 1) / view.cellBytes(1, 0) - 1) < 0.01);
     QVERIFY(view.colourScaleMin() <= std::max(view.cellBytes(0, 1), view.cellBytes(1, 0)) / 10);
+    QVERIFY(view.emptyText().isEmpty());
     const QColor a = view.cellColor(0, 1), b = view.cellColor(1, 0);
     QVERIFY2(std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) + std::abs(a.blue() - b.blue()) < 12,
              qPrintable(a.name() + QStringLiteral(" vs ") + b.name()));
+}
+
+void TestResultViews::matrixWithoutTrafficSaysSo()
+{
+    // Two ranks that only compute: the matrix has cells, all zero. The view says there is no
+    // traffic instead of drawing an empty matrix with a colour bar from 0 B to 0 B.
+    auto program = std::make_shared<core::Program>();
+    core::Op op;
+    op.id = 0;
+    op.name = "matmul";
+    op.kind = core::OpKind::Compute;
+    op.flops = 1000000;
+    program->ops.push_back(op);
+    auto workload = std::make_shared<core::Workload>(
+        core::Workload::spmd(program, 2, [](std::size_t, std::size_t) { return std::vector<std::int32_t>{}; }));
+    const auto result = core::estimate(*workload, *core::clusterPreset("dgx-h100-ib", 2));
+    views::CommMatrixView view;
+    view.setResult(result, 8);
+    QCOMPARE(view.emptyText(), QStringLiteral("No rank-to-rank traffic in this step"));
 }
 
 void TestResultViews::matrixDrawnSmallerThanItsCellsKeepsItsTraffic()
