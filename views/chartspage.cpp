@@ -40,14 +40,19 @@ std::pair<double, QString> timeUnit(double maxSeconds)
 /// the longest bar so that its figure fits.
 constexpr double kLabelRoom = 1.3;
 
-/// A value axis from 0 to `maxValue` with round ticks (a 1-2-5 step, at most 6 ticks) and labels
-/// with as many decimals as the step needs, in the chart's locale (QChart::localizeNumbers).
-QValueAxis* roundAxis(double maxValue, const QString& title)
+/// Intervals a horizontal value axis aims at (roundAxis).
+constexpr int kHorizontalIntervals = 3;
+
+/// A value axis from 0 to `maxValue` with round ticks (a 1-2-5 step, at most `intervals` + 1
+/// ticks) and labels with as many decimals as the step needs, in the chart's locale
+/// (QChart::localizeNumbers). A horizontal axis under a chart a quarter of the page wide has room
+/// for about four labels ("0 50 100150200250" ran together at six).
+QValueAxis* roundAxis(double maxValue, const QString& title, int intervals = 5)
 {
     auto* axis = new QValueAxis;
     axis->setTitleText(title);
     double top = maxValue > 0 ? maxValue : 1;
-    const double step = niceStep(top / 5);
+    const double step = niceStep(top / intervals);
     top = std::ceil(top / step - 1e-9) * step;
     axis->setRange(0, top);
     axis->setTickCount(static_cast<int>(std::lround(top / step)) + 1);
@@ -260,7 +265,7 @@ void ChartsPage::build()
     auto* nameAxis = new QBarCategoryAxis;
     nameAxis->append(names);
     nameAxis->setTruncateLabels(false);
-    QValueAxis* topAxis = roundAxis(top.empty() ? 0 : top.front().seconds * topScale, topUnit);
+    QValueAxis* topAxis = roundAxis(top.empty() ? 0 : top.front().seconds * topScale, topUnit, kHorizontalIntervals);
     connect(topSeries, &QHorizontalBarSeries::hovered, this, [fullNames, topUnit](bool on, int index, QBarSet* set) {
         if (on && index >= 0 && index < fullNames.size())
             QToolTip::showText(
@@ -303,7 +308,7 @@ void ChartsPage::build()
     auto* kindAxis = new QBarCategoryAxis;
     kindAxis->append(kinds);
     kindAxis->setTruncateLabels(false);
-    QValueAxis* gbAxis = roundAxis(kLabelRoom * mostBytes / kindScale, kindUnit);
+    QValueAxis* gbAxis = roundAxis(kLabelRoom * mostBytes / kindScale, kindUnit, kHorizontalIntervals);
     kindChart->addAxis(kindAxis, Qt::AlignLeft);
     kindChart->addAxis(gbAxis, Qt::AlignBottom);
     kindSeries->attachAxis(kindAxis);
@@ -336,7 +341,7 @@ void ChartsPage::build()
     auto* dimAxis = new QBarCategoryAxis;
     dimAxis->append(dims);
     dimAxis->setTruncateLabels(false);
-    QValueAxis* dimValues = roundAxis(kLabelRoom * mostCarried / dimScale, dimUnit);
+    QValueAxis* dimValues = roundAxis(kLabelRoom * mostCarried / dimScale, dimUnit, kHorizontalIntervals);
     dimChart->addAxis(dimAxis, Qt::AlignLeft);
     dimChart->addAxis(dimValues, Qt::AlignBottom);
     dimSeries->attachAxis(dimAxis);
