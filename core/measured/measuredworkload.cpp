@@ -718,7 +718,8 @@ MeasuredWorkload measuredWorkload(std::vector<RankProfile> profiles, const Measu
             step = options.step;
         } else {
             for (const auto& [n, marker] : markers.front())
-                if (std::all_of(markers.begin(), markers.end(), [n = n](const auto& m) { return m.contains(n); })) {
+                if (std::all_of(markers.begin(), markers.end(),
+                                [wanted = n](const auto& m) { return m.contains(wanted); })) {
                     step = n;
                     break;
                 }

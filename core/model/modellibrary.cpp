@@ -174,29 +174,29 @@ double TransformerConfig::activeParameters() const
 
 std::string TransformerConfig::validate(std::string* key) const
 {
-    const auto about = [key](const char* name, std::string problem) {
+    const auto about = [key](const char* field, std::string problem) {
         if (key)
-            *key = name;
+            *key = field;
         return problem;
     };
     const auto text = [](std::int64_t value) { return std::to_string(value); };
     // Name the key that is wrong, as the model file spells it.
-    for (const auto& [name, value] :
+    for (const auto& [field, value] :
          {std::pair{"layers", layers}, std::pair{"hidden", hidden}, std::pair{"heads", heads},
           std::pair{"vocab", vocab}, std::pair{"seq_len", seqLen}})
         if (value <= 0)
-            return about(name, std::string(name) + " must be positive, not " + text(value));
+            return about(field, std::string(field) + " must be positive, not " + text(value));
     // Upper bounds far above any published model keep every size inside 64-bit arithmetic and the
     // step inside memory (docs/models.md).
     constexpr std::int64_t k16 = std::int64_t{1} << 16, k20 = std::int64_t{1} << 20, k24 = std::int64_t{1} << 24;
-    for (const auto& [name, value, most, bound] :
+    for (const auto& [field, value, most, bound] :
          {std::tuple{"layers", layers, std::int64_t{10'000}, "10,000"}, std::tuple{"hidden", hidden, k20, "2^20"},
           std::tuple{"ffn", ffn, k24, "2^24"}, std::tuple{"expert_ffn", expertFfn, k24, "2^24"},
           std::tuple{"head_dim", headDim, k16, "2^16"}, std::tuple{"heads", heads, k16, "65,536"},
           std::tuple{"experts", experts, k16, "65,536"}, std::tuple{"shared_experts", sharedExperts, k16, "65,536"},
           std::tuple{"vocab", vocab, k24, "2^24"}, std::tuple{"seq_len", seqLen, std::int64_t{1} << 25, "2^25"}})
         if (value > most)
-            return about(name, std::string(name) + " must be at most " + bound + " (" + text(value) + " given)");
+            return about(field, std::string(field) + " must be at most " + bound + " (" + text(value) + " given)");
     if (kvHeads <= 0 || heads % kvHeads != 0)
         return about("kv_heads", "kv_heads (" + text(kvHeads) + ") must divide heads (" + text(heads) + ")");
     if (headDim <= 0 && hidden % heads != 0)
