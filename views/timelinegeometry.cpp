@@ -88,18 +88,24 @@ std::string formatDuration(double seconds)
         const char* name;
     };
     const Unit units[] = {{1, "s"}, {1e-3, "ms"}, {1e-6, "\u00b5s"}, {1e-9, "ns"}};
+    // A no-break space between number and unit, so that wrapped text never leaves the unit alone on
+    // the next line ("576" / "ms" in Chinese Details).
     const double magnitude = std::fabs(seconds);
     if (magnitude == 0)
-        return "0 s";
+        return "0\u00a0s";
     for (const Unit& unit : units)
         if (magnitude >= unit.scale || unit.scale == 1e-9) {
             const double value = seconds / unit.scale;
             char text[32];
             const double a = std::fabs(value);
-            std::snprintf(text, sizeof text, a >= 100 ? "%.0f %s" : a >= 10 ? "%.1f %s" : "%.2f %s", value, unit.name);
+            std::snprintf(text, sizeof text,
+                          a >= 100  ? "%.0f\u00a0%s"
+                          : a >= 10 ? "%.1f\u00a0%s"
+                                    : "%.2f\u00a0%s",
+                          value, unit.name);
             return localised(text);
         }
-    return "0 s";
+    return "0\u00a0s";
 }
 
 double niceStep(double raw)

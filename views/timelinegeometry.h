@@ -48,7 +48,7 @@ ByteUnit byteUnit(double bytes);
 
 /// "1.25 ms", "830 ns", "2.5 s": a time with a unit that keeps 3 significant digits, with the
 /// current locale's decimal point (QLocale()).
-std::string formatDuration(double seconds);
+std::string formatDuration(double seconds); ///< "1.25 ms", a no-break space before the unit
 
 /// "1.5 GB", "512 B": bytes with decimal units (B, kB, MB, GB, TB), with the current locale's
 /// decimal point.

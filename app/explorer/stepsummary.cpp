@@ -43,7 +43,7 @@ QString localisedArgument(const std::string& argument)
     QString unit = match.captured(3);
     if (unit == QLatin1String("us"))
         unit = QStringLiteral("µs");
-    return unit.isEmpty() ? value : value + QLatin1Char(' ') + unit;
+    return unit.isEmpty() ? value : value + QChar(0x00a0) + unit; // no-break, as views::formatDuration
 }
 
 bool isModule(const core::LoadedWorkload& workload)

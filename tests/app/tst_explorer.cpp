@@ -247,9 +247,9 @@ void TestExplorer::stepBreakdownAddsUpToTheStep()
     evaluation.result = result;
     evaluation.scenario.cluster = *core::clusterPreset("dgx-h100-ib", 2);
     const QString text = app::StepSummary::summaryHtml(evaluation);
-    QVERIFY2(text.contains(QStringLiteral("compute 7.00 s, exposed communication 1.00 s, idle 2.00 s")),
+    QVERIFY2(text.contains(QStringLiteral("compute 7.00\u00a0s, exposed communication 1.00\u00a0s, idle 2.00\u00a0s")),
              qPrintable(text));
-    QVERIFY2(text.contains(QStringLiteral("idle includes 2.00 s after the rank's last op")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("idle includes 2.00\u00a0s after the rank's last op")), qPrintable(text));
 }
 
 void TestExplorer::initTestCase()

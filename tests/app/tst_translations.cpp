@@ -402,7 +402,7 @@ void TestTranslations::readerMessagesAreTranslated()
         const core::Message note(FLINT_TRANSLATE_NOOP("Diagnostics", "%1, %2 ranks, %4: measured step %3"),
                                  {"PyTorch profiler", "3200", "71.409 ms", "ProfilerStep#3"});
         QCOMPARE(app::StepSummary::translated(note),
-                 QStringLiteral("PyTorch profiler, 3.200 Ränge, ProfilerStep#3: gemessener Schritt 71,409 ms"));
+                 QStringLiteral("PyTorch profiler, 3.200 Ränge, ProfilerStep#3: gemessener Schritt 71,409\u00a0ms"));
         QLocale::setDefault(previous);
     }
     QCOMPARE(app::StepSummary::translated(warning), QString::fromStdString(warning.text()));

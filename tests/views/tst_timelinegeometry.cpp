@@ -111,18 +111,19 @@ void TestTimelineGeometry::ticksAreNice()
 
 void TestTimelineGeometry::formatsDurationsAndBytes()
 {
-    QCOMPARE(flint::views::formatDuration(1.25e-3), std::string("1.25 ms"));
-    QCOMPARE(flint::views::formatDuration(830e-9), std::string("830 ns"));
-    QCOMPARE(flint::views::formatDuration(19.6), std::string("19.6 s"));
+    // Durations keep number and unit together with a no-break space (U+00A0).
+    QCOMPARE(flint::views::formatDuration(1.25e-3), std::string("1.25\u00a0ms"));
+    QCOMPARE(flint::views::formatDuration(830e-9), std::string("830\u00a0ns"));
+    QCOMPARE(flint::views::formatDuration(19.6), std::string("19.6\u00a0s"));
     QCOMPARE(flint::views::formatBytes(1048576), std::string("1.05 MB"));
     QCOMPARE(flint::views::formatBytes(512), std::string("512 B"));
     // In the locale's own decimal notation (the explorer sets the default to its language).
     const QLocale previous;
     QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
-    QCOMPARE(flint::views::formatDuration(1.25e-3), std::string("1,25 ms"));
+    QCOMPARE(flint::views::formatDuration(1.25e-3), std::string("1,25\u00a0ms"));
     QCOMPARE(flint::views::formatBytes(1048576), std::string("1,05 MB"));
     QLocale::setDefault(previous);
-    QCOMPARE(flint::views::formatDuration(1.25e-3), std::string("1.25 ms"));
+    QCOMPARE(flint::views::formatDuration(1.25e-3), std::string("1.25\u00a0ms"));
 }
 
 QTEST_GUILESS_MAIN(TestTimelineGeometry)
