@@ -277,22 +277,14 @@ QString StepSummary::translated(const core::Message& message)
             text += qs(part.arguments.empty() ? std::string() : part.arguments.front());
             continue;
         }
-        // The template in the user's language (English when it has no translation), its %1..%9
-        // filled in one pass, so that an argument holding "%2" is not filled again.
-        const QString source = QCoreApplication::translate(core::Message::context, part.source);
-        for (qsizetype i = 0; i < source.size(); ++i) {
-            const QChar c = source.at(i);
-            if (c == QLatin1Char('%') && i + 1 < source.size() && source.at(i + 1) >= QLatin1Char('1') &&
-                source.at(i + 1) <= QLatin1Char('9')) {
-                const auto index = static_cast<std::size_t>(source.at(i + 1).unicode() - u'1');
-                if (index < part.arguments.size()) {
-                    text += localisedArgument(part.arguments[index]);
-                    ++i;
-                    continue;
-                }
-            }
-            text += c;
-        }
+        // The template in the user's language (English when it has no translation), filled by the
+        // same one-pass core::fillArguments the English text is, with the arguments localised.
+        std::vector<std::string> arguments;
+        arguments.reserve(part.arguments.size());
+        for (const std::string& argument : part.arguments)
+            arguments.push_back(localisedArgument(argument).toStdString());
+        text += qs(core::fillArguments(
+            QCoreApplication::translate(core::Message::context, part.source).toStdString().c_str(), arguments));
     }
     return text;
 }
