@@ -12,6 +12,7 @@
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 namespace flint::core::model {
 
@@ -723,6 +724,14 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
     // flat parameter before it computes and reduce-scatters its gradients after every microbatch's
     // backward pass (docs/models.md, "ZeRO-3 and FSDP").
     const bool fsdp = training && parallel.zero == ZeroStage::Parameters;
+    // FSDP under a pipeline schedule, as torch.distributed.pipelining runs it (torchtitan's FSDP with
+    // PP; PipelineStage.backward_maybe_with_nosync): every backward pass but the last microbatch's
+    // skips the gradient reduction and keeps the unit gathered (set_requires_gradient_sync(False),
+    // set_reshard_after_backward(False)); after the last microbatch's backward pass of a chunk, each
+    // unit's gradients are reduce-scattered (its post_backward, run for every unit of the chunk). With
+    // reshard after forward off (torchtitan's default under PP) a unit is gathered once, by the first
+    // microbatch's forward pass.
+    const bool pipelinedFsdp = fsdp && parallel.pp > 1;
     // ZeRO-1/2 with overlapped parameter gathers: the layers gather before their first forward pass.
     const bool gatherFirst = training && !fsdp && parallel.gathersParametersPerLayer();
     // FP8 training: the layers' weights cast once a step, before the first microbatch's forward
@@ -906,9 +915,11 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
                     entry.push_back(builder.transfer(false, from, fwdTag(vstage, step.microbatch), p2pBytes,
                                                      mbScope + "/pipeline", "recv_activations", {}));
                 }
-                // ZeRO-3 gathers before every forward pass; ZeRO-1/2 with overlapped gathers before the
-                // first (the updated weights of the previous step).
-                const bool gatherNow = fsdp || (gatherFirst && step.microbatch == 0);
+                // ZeRO-3 gathers before every forward pass (under a pipeline schedule without reshard
+                // after forward, before the first); ZeRO-1/2 with overlapped gathers before the first
+                // (the updated weights of the previous step).
+                const bool gatherNow = fsdp ? parallel.reshardAfterForward || !pipelinedFsdp || step.microbatch == 0
+                                            : gatherFirst && step.microbatch == 0;
                 const auto gathered = [gatherNow](const std::shared_ptr<const LoweredBlock>& block) {
                     return gatherNow ? block.get() : nullptr;
                 };
@@ -940,9 +951,12 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
                 entry.push_back(builder.transfer(false, from, bwdTag(vstage + 1, step.microbatch), p2pBytes,
                                                  mbScope + "/pipeline", "recv_gradients", {}));
             }
-            // Gradients are completed once, after the last microbatch; under FSDP after every one.
-            const bool syncNow = fsdp || step.microbatch == microbatches - 1;
-            const std::string syncPrefix = fsdp ? "gradient sync/" + mbScope + "/" : "gradient sync/";
+            // Gradients are completed once, after the last microbatch; under FSDP after every one but
+            // under a pipeline schedule, where the last microbatch's pass reduces them all at its end.
+            const bool lastMicrobatch = step.microbatch == microbatches - 1;
+            const bool syncNow = (fsdp && !pipelinedFsdp) || lastMicrobatch;
+            const bool syncAtEnd = pipelinedFsdp && lastMicrobatch;
+            const std::string syncPrefix = fsdp && !pipelinedFsdp ? "gradient sync/" + mbScope + "/" : "gradient sync/";
             // The head and the embedding form FSDP's root unit: gathered for the forward pass and kept
             // for the backward pass (the embedding's backward pass reads no parameter).
             if (last)
@@ -964,10 +978,20 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
                                  .scope = mbScope + "/embedding/backward",
                                  .sync = syncNow ? embSync.get() : nullptr,
                                  .syncScope = syncPrefix + "embedding"});
+            std::vector<std::pair<const LoweredBlock*, std::string>> atEnd;
+            if (syncAtEnd)
+                for (Unit& unit : units)
+                    if (unit.sync)
+                        atEnd.emplace_back(std::exchange(unit.sync, nullptr), unit.syncScope);
             const std::vector<std::uint64_t> exits = runUnits(units, entry);
             if (!first)
                 builder.transfer(true, (stage + pp - 1) % pp, bwdTag(vstage, step.microbatch), p2pBytes,
                                  mbScope + "/pipeline", "send_gradients", exits);
+            for (const auto& [syncBlock, syncScope] : atEnd) {
+                auto s = builder.append(*syncBlock, syncScope, afterSync(exits), true);
+                syncExits.insert(syncExits.end(), s.begin(), s.end());
+                lastSync = s;
+            }
             chain = exits;
         }
         for (const auto& [syncBlock, syncScope] : deferred) {

@@ -584,7 +584,8 @@ struct MemoryRow {
 /// torchtitan 9dec370 of 2024-12-26): the "Memory(GiB)" column is torch.cuda.max_memory_reserved, the
 /// caching allocator's peak (torchtitan/metrics.py: max_reserved_gib), the maximum over the GPUs. The
 /// tables whose activation checkpointing we represent: full (Tables 2 and 4); Tables 1 and 3 use
-/// torchtitan's per-op selective policy, Tables 5 and 6 FSDP with PP, which we do not model. All with
+/// torchtitan's per-op selective policy; Tables 5 and 6 run FSDP with PP and torchao's FP8 all-gathers of
+/// the parameters (the 405B configuration's enable_fsdp_float8_all_gather), which we do not model. All with
 /// torch.compile of each transformer block and torchao's Float8 linears (dynamic tensor-wise
 /// scaling: our current scaling), FSDP2 over dp_shard x cp, bf16 parameters and fp32 gradient
 /// reduction, the loss as eager F.cross_entropy on upcast logits (train.py), and no gradient

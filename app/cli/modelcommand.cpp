@@ -49,7 +49,8 @@ std::vector<OptionSpec> withStrategyOptions(std::vector<OptionSpec> own)
         {"no-reshard-after-forward",
          0,
          {},
-         "ZeRO-3: keep each layer's gathered parameters from its forward to its backward pass"},
+         "ZeRO-3: keep each layer's gathered parameters from its forward to its backward pass (with PP: "
+         "gathered once a step, torchtitan's default there)"},
         {"no-overlap-grad-reduce",
          0,
          {},

@@ -447,10 +447,12 @@ std::vector<StrategyProblem> validateStrategy(const TransformerConfig& model, co
         }
     }
 
-    if (parallel.phase == Phase::Training && parallel.pp > 1 && parallel.zero >= ZeroStage::Gradients)
+    // ZeRO-3 with PP runs as PyTorch FSDP under torch.distributed.pipelining (torchtitan); ZeRO-2 has
+    // no such framework: DeepSpeed rejects ZeRO-2 and -3 with its pipeline engine.
+    if (parallel.phase == Phase::Training && parallel.pp > 1 && parallel.zero == ZeroStage::Gradients)
         add(std::string(displayName(parallel.zero)) +
-                " with pipeline parallelism is not modelled (DeepSpeed rejects it; torchtitan runs FSDP with PP)",
-            "ZeRO-1 with PP > 1, or PP 1");
+                " with pipeline parallelism is not modelled (DeepSpeed rejects it)",
+            "ZeRO-1, or ZeRO-3 (FSDP as torchtitan runs it with PP), or PP 1");
     if (parallel.phase != Phase::Training && parallel.zero != ZeroStage::None &&
         parallel.zero != ZeroStage::OptimizerState)
         add("ZeRO stages apply to training", "ZeRO none for inference");
@@ -566,10 +568,12 @@ MemoryBreakdown memoryPerRank(const TransformerConfig& model, const ParallelConf
         // FP8 training: each matrix cast once a step and kept for its microbatches, row-wise and
         // transposed (Transformer Engine's weight workspace): 2 bytes a parameter; under ZeRO-3 only
         // for the units gathered at once.
+        // FSDP under a pipeline schedule (PyTorch's pipelining: no reshard after a backward pass but
+        // the last) ends every backward pass with all of the stage's units gathered.
+        const bool pipelinedFsdp = fsdp && parallel.pp > 1;
+        const bool twoUnitsGathered = fsdp && parallel.reshardAfterForward && !pipelinedFsdp;
         if (training && parallel.dtype == Precision::FP8 && !layers.empty()) {
-            const double held = parallel.zero == ZeroStage::Parameters && parallel.reshardAfterForward
-                                    ? 2.0
-                                    : static_cast<double>(layers.size());
+            const double held = twoUnitsGathered ? 2.0 : static_cast<double>(layers.size());
             m.weights += 2.0 * matrices / static_cast<double>(layers.size()) * held;
         }
         if (training) {
@@ -580,6 +584,11 @@ MemoryBreakdown memoryPerRank(const TransformerConfig& model, const ParallelConf
             const bool shardGrads = parallel.zero >= ZeroStage::Gradients;
             m.gradients = (parallel.gradReduceFp32 ? 4.0 : 2.0) *
                           (shardGrads ? dense / denseShards + experts / expertShards : params);
+            // FSDP under a pipeline schedule skips the gradient reduction of every microbatch but the
+            // last and accumulates whole (unsharded) gradients in the reduction's dtype meanwhile
+            // (FSDPParam.to_accumulated_grad_if_needed), beside the sharded ones.
+            if (pipelinedFsdp)
+                m.gradients += (parallel.gradReduceFp32 ? 4.0 : 2.0) * params;
             const double adamBytes = fsdp ? 8.0 : parallel.adamParamRemainders ? 10.0 : 12.0;
             m.optimizer = adamBytes * (dense / denseShards + experts / expertShards);
             const std::vector<PipelineStep> order = pipelineOrder(
@@ -618,9 +627,10 @@ MemoryBreakdown memoryPerRank(const TransformerConfig& model, const ParallelConf
             // buffers, and under ZeRO-3 two layers of gathered parameters (one in use, one prefetched).
             const double gathered = b * seq / static_cast<double>(parallel.cp) * h * kBf16;
             m.commBuffers = (parallel.tp > 1 ? 2 * gathered : 0.0) + (parallel.pp > 1 ? 2 * gathered / t : 0.0);
-            // Without reshard after forward every layer of the stage stays gathered until its backward.
+            // Without reshard after forward (or under a pipeline schedule) every layer of the stage stays
+            // gathered until its backward pass.
             if (parallel.zero == ZeroStage::Parameters && !layers.empty())
-                m.commBuffers += (parallel.reshardAfterForward ? 2.0 : static_cast<double>(layers.size())) * kBf16 *
+                m.commBuffers += (twoUnitsGathered ? 2.0 : static_cast<double>(layers.size())) * kBf16 *
                                  model.layerParameters(layers.front()) / t;
         } else {
             // The KV cache of every sequence in flight on this stage, and one layer's working set.

@@ -369,8 +369,8 @@ private Q_SLOTS:
         p.globalBatch = 1536;
         // N = 96 layers x (4 x 12288^2 + 2 x 12288 x 49152 + 2 x 12288) + the output projection
         // (tied to the input table, but a matmul all the same); 12 L H Q T per token.
-        const double n = 96.0 * (4.0 * 12288 * 12288 + 2.0 * 12288 * 49152 + 2.0 * 12288) +
-                         static_cast<double>(gpt3.vocab) * 12288;
+        const double n =
+            96.0 * (4.0 * 12288 * 12288 + 2.0 * 12288 * 49152 + 2.0 * 12288) + static_cast<double>(gpt3.vocab) * 12288;
         const double perToken = 6 * n + 12.0 * 96 * 96 * 128 * 2048;
         QCOMPARE(modelFlopsPerStep(gpt3, p), perToken * 1536 * 2048);
     }
@@ -551,6 +551,75 @@ private Q_SLOTS:
         ParallelConfig resharded = p;
         resharded.reshardAfterForward = true;
         QCOMPARE(memoryPerRank(four, p).commBuffers - memoryPerRank(four, resharded).commBuffers, 2 * 2 * 786'944.0);
+    }
+
+    void fsdpWithPipelineGathersOnceAndReducesAfterTheLastMicrobatch()
+    {
+        // FSDP under a pipeline schedule as torch.distributed.pipelining runs it (torchtitan): PP 2 x
+        // DP 2, 4 microbatches. Stage 0 holds layer 0 and the embedding. Without reshard after forward
+        // (torchtitan's default with PP) each unit is gathered once, by microbatch 0's forward pass;
+        // every backward pass but the last skips the gradient reduction, and the last microbatch's
+        // reduce-scatters each unit's flat gradient once its backward pass has ended.
+        const TransformerConfig tiny = tinyModel();
+        ParallelConfig p;
+        p.pp = 2;
+        p.dp = 2;
+        p.globalBatch = 8;
+        p.zero = ZeroStage::Parameters;
+        p.reshardAfterForward = false;
+        QVERIFY(validateStrategy(tiny, p).empty());
+        ModelCompiler compiler;
+        const CompiledModel c = compiler.compile(tiny, p);
+        QCOMPARE(c.workload.validate(), std::string());
+        const Program& stage0 = c.workload.programOf(0);
+        std::size_t gathers = 0, scatters = 0;
+        for (const Op& op : stage0.ops) {
+            if (op.kind != OpKind::Collective || !has(op.scope, "fsdp/"))
+                continue;
+            if (op.collective == CollectiveKind::AllGather) {
+                QVERIFY2(op.scope.rfind("microbatch 0/", 0) == 0, op.scope.c_str());
+                ++gathers;
+            } else {
+                QCOMPARE(op.collective, CollectiveKind::ReduceScatter);
+                QVERIFY2(op.scope == "gradient sync/layer 0/fsdp/reduce_scatter" ||
+                             op.scope == "gradient sync/embedding/fsdp/reduce_scatter",
+                         op.scope.c_str());
+                ++scatters;
+            }
+        }
+        QCOMPARE(gathers, std::size_t{2});  // layer 0 and the embedding, once each
+        QCOMPARE(scatters, std::size_t{2}); // the same units' gradients, once each
+        // The reductions start after the last microbatch's backward pass on the stage.
+        const auto result = estimate(c.workload, *clusterPreset("dgx-h100-ib", 4));
+        double lastBackwardEnd = 0, firstScatter = -1;
+        for (const auto& event : result->eventsOf(0)) {
+            const Op& op = stage0.ops[event.op];
+            if (op.kind == OpKind::Compute && op.scope.rfind("microbatch 3/", 0) == 0 && has(op.scope, "/backward"))
+                lastBackwardEnd = std::max(lastBackwardEnd, event.end);
+            if (op.kind == OpKind::Collective && op.collective == CollectiveKind::ReduceScatter)
+                firstScatter = firstScatter < 0 ? event.start : std::min(firstScatter, event.start);
+        }
+        QVERIFY(lastBackwardEnd > 0);
+        QVERIFY2(firstScatter >= lastBackwardEnd,
+                 qPrintable(QStringLiteral("%1 < %2").arg(firstScatter).arg(lastBackwardEnd)));
+
+        // With reshard after forward, each microbatch gathers a layer for its forward and backward
+        // passes and the embedding for its forward pass; the gradients are still reduced once.
+        p.reshardAfterForward = true;
+        const CompiledModel resharded = compiler.compile(tiny, p);
+        QCOMPARE(collectives(resharded.workload, 0, CollectiveKind::AllGather).ops, std::size_t{4 * 2 + 4});
+        QCOMPARE(collectives(resharded.workload, 0, CollectiveKind::ReduceScatter).ops, std::size_t{2});
+
+        // Memory: the whole (unsharded) gradients accumulate in fp32 beside the sharded ones, and
+        // every unit of the stage stays gathered. Stage 0 (layer 0 and the embedding: 786,944 +
+        // 262,144 parameters), which holds two microbatches' activations under 1F1B, is the busier.
+        const MemoryBreakdown m = memoryPerRank(tiny, p);
+        const double stage0Parameters = 786'944.0 + 262'144.0;
+        QCOMPARE(m.gradients, 4.0 * stage0Parameters / 2 + 4.0 * stage0Parameters);
+
+        // ZeRO-2 with PP has no framework that runs it.
+        p.zero = ZeroStage::Gradients;
+        QVERIFY(!validateStrategy(tiny, p).empty());
     }
 
     void fsdpWithTensorParallelismShardsEachRanksPiece()
