@@ -15,6 +15,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QCursor>
+#include <QGraphicsLayout>
 #include <QGridLayout>
 #include <QHorizontalBarSeries>
 #include <QLocale>
@@ -61,8 +62,19 @@ QValueAxis* roundAxis(double maxValue, const QString& title, int intervals = 5)
     return axis;
 }
 
+/// Four charts share the page beside the side panels: the space around each chart's background
+/// (QChart's layout margins) and inside it (its margins) would cost some 45 pixels of width that
+/// German legends and axis titles need ("offene Komm.", "Gruppen aus 128 Rängen" were elided).
+void useCompactFrame(QChart* chart)
+{
+    chart->layout()->setContentsMargins(0, 0, 0, 0);
+    chart->setMargins(QMargins(6, 4, 6, 4));
+    chart->setBackgroundRoundness(0);
+}
+
 void replaceChart(QChartView* view, QChart* chart, const QString& title)
 {
+    useCompactFrame(chart);
     chart->setTitle(title);
     chart->setLocalizeNumbers(true);
     chart->setLocale(QLocale());
@@ -91,6 +103,7 @@ QChartView* ChartsPage::addChart(const QString& title, int row, int column)
     auto* view = new QChartView(this); // comes with an empty chart of its own
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumSize(240, 180);
+    useCompactFrame(view->chart());
     view->chart()->setTitle(title);
     static_cast<QGridLayout*>(layout())->addWidget(view, row, column);
     return view;

@@ -81,7 +81,14 @@ OpsPage::OpsPage(QWidget* parent)
     m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->setColumnWidth(OpsTableModel::Name, 260);
+    // The times beside the name and kind, the long scope path last (it takes what is left): at 1,280
+    // pixels the start and duration columns were off-screen behind a 220-pixel scope.
+    m_table->horizontalHeader()->moveSection(m_table->horizontalHeader()->visualIndex(OpsTableModel::Scope),
+                                             OpsTableModel::ColumnCount - 1);
+    m_table->setColumnWidth(OpsTableModel::Name, 170);
+    // The kind's colour swatch and its longest name whole.
+    m_table->setColumnWidth(OpsTableModel::Kind,
+                            fontMetrics().horizontalAdvance(QStringLiteral("reduce-scatter")) + 40);
     m_table->setColumnWidth(OpsTableModel::Scope, 220);
 
     auto* layout = new QVBoxLayout(this);

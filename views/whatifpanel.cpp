@@ -56,6 +56,12 @@ WhatIfPanel::WhatIfPanel(QWidget* parent)
     m_model->addItem(tr("ASTRA-sim analytical"), int(core::CostModel::AstraSim));
     m_streams = new QSpinBox(this);
     m_streams->setRange(1, 8);
+    // The combo boxes may be narrower than their longest entry (the device titles): the panel then
+    // gives way to the views' tab bar on a 1,280-pixel screen; the list shows entries whole.
+    for (QComboBox* combo : {m_preset, m_device, m_model}) {
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(12);
+    }
     form->addRow(tr("System"), m_preset);
     form->addRow(tr("Device"), m_device);
     form->addRow(tr("Collective model"), m_model);
@@ -110,6 +116,9 @@ WhatIfPanel::WhatIfPanel(QWidget* parent)
             Q_EMIT presetChosen(name);
     });
     connect(m_device, &QComboBox::currentIndexChanged, this, &WhatIfPanel::edited);
+    // The box may be too narrow for the device's whole title: the tooltip shows it.
+    connect(m_device, &QComboBox::currentTextChanged, m_device, &QComboBox::setToolTip);
+    m_device->setToolTip(m_device->currentText());
     connect(m_model, &QComboBox::currentIndexChanged, this, &WhatIfPanel::edited);
     connect(m_streams, &QSpinBox::valueChanged, this, &WhatIfPanel::edited);
 }

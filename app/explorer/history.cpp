@@ -259,10 +259,13 @@ HistoryPanel::HistoryPanel(History& history, QWidget* parent)
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(History::Configuration, QHeaderView::Stretch);
     m_table->horizontalHeader()->setSectionResizeMode(History::ClusterColumn, QHeaderView::Stretch);
-    m_table->setTextElideMode(Qt::ElideMiddle);
     // The dock is narrow: MFU is in the row's tooltip and the CSV, the comparison only with a baseline.
     m_table->setColumnHidden(History::Mfu, true);
-    m_table->setWordWrap(false);
+    // A configuration and its cluster wrap onto a second line rather than lose their middles ("GPT-3
+    // 17… × DP 16" at 1,280 pixels); a history holds tens of rows, so sizing them to their text is cheap.
+    m_table->setWordWrap(true);
+    m_table->setTextElideMode(Qt::ElideNone);
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_reopen = new QPushButton(tr("Re-open"), this);
     m_reopen->setObjectName(QStringLiteral("reopen"));
     m_reopen->setToolTip(tr("Show this configuration again (Ctrl+Z goes back)"));

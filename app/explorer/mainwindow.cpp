@@ -85,6 +85,11 @@ MainWindow::MainWindow(QWidget* parent)
     resize(QSize(1280, 820).boundedTo(screen() ? screen()->availableGeometry().size() : QSize(1280, 820)));
 
     m_tabs = new QTabWidget(this);
+    // Every tab's name whole, in every language: no scroll arrows hiding the last tabs (German's
+    // names did not fit beside the side panels at 1,280 pixels). The tab bar's width is then the
+    // views' minimum width, and the side panels, which wrap or scroll, give way.
+    m_tabs->setUsesScrollButtons(false);
+    m_tabs->setElideMode(Qt::ElideNone);
     // Graph page: one rank's DAG and a rank chooser.
     auto* graphPage = new QWidget(m_tabs);
     auto* graphLayout = new QVBoxLayout(graphPage);
@@ -153,6 +158,9 @@ MainWindow::MainWindow(QWidget* parent)
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     addDockWidget(Qt::BottomDockWidgetArea, historyDock);
     resizeDocks({historyDock}, {150}, Qt::Vertical);
+    // The right panels as wide as the views' minimum (their tab bar) leaves room for, up to 350
+    // pixels: the network table's columns.
+    resizeDocks({whatIfDock}, {350}, Qt::Horizontal);
 
     m_progress = new QProgressBar(this);
     m_progress->setMaximumWidth(180);
