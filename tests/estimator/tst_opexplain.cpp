@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/estimator/collectivemodel.h"
+#include "core/estimator/collectivesteps.h"
 #include "core/estimator/opexplain.h"
 #include "core/synthetictrace.h"
 
@@ -50,6 +51,9 @@ private Q_SLOTS:
     void flowsFollowTheRing();
     void heaviestOpBetweenRanks();
     void badIndexThrows();
+    void stepsOfARingAllReduce();
+    void stepsOfHalvingDoublingAndTrees();
+    void stepsOfAStagedAllReduce();
 };
 
 void TestOpExplain::computeIsTheRoofline()
@@ -168,6 +172,103 @@ void TestOpExplain::badIndexThrows()
     const Workload w = makeSyntheticSpmdWorkload(10, 2, 2, 1024);
     QVERIFY_THROWS_EXCEPTION(std::out_of_range, explainOp(w, switchCluster(2), 0, 1000));
     QVERIFY_THROWS_EXCEPTION(std::out_of_range, explainOp(w, switchCluster(2), 7, 0));
+}
+
+void TestOpExplain::stepsOfARingAllReduce()
+{
+    // 8 GPUs on a switch, 8 MiB each: a ring all-reduce is 7 reduce-scatter steps then 7 all-gather
+    // steps, each GPU passing 1 MiB to the next; the steps' times add up to the phase's.
+    const Cluster cluster = switchCluster(8);
+    const std::vector<std::int32_t> members{0, 1, 2, 3, 4, 5, 6, 7};
+    const CollectiveCost cost =
+        CollectiveModel(cluster).collective(CollectiveKind::AllReduce, std::uint64_t{8} << 20, members);
+    const std::vector<CollectiveStep> steps = collectiveSteps(cost, cluster.topology, members);
+    QCOMPARE(steps.size(), std::size_t{14});
+    double seconds = 0;
+    for (const CollectiveStep& s : steps) {
+        QCOMPARE(s.action, s.step <= 7 ? StepAction::Reduce : StepAction::Copy);
+        QCOMPARE(s.transfers.size(), std::size_t{8});
+        for (const CollectiveTransfer& t : s.transfers) {
+            QCOMPARE(t.dst, (t.src + 1) % 8);
+            QCOMPARE(t.bytes, double(1 << 20));
+        }
+        seconds += s.seconds;
+    }
+    QCOMPARE(seconds, cost.phases.front().time);
+    // Rooted collectives have no staged phases to show.
+    QVERIFY(collectiveSteps(CollectiveModel(cluster).collective(CollectiveKind::Broadcast, 1024, members),
+                            cluster.topology, members)
+                .empty());
+}
+
+void TestOpExplain::stepsOfHalvingDoublingAndTrees()
+{
+    Cluster cluster = switchCluster(8);
+    const std::vector<std::int32_t> members{0, 1, 2, 3, 4, 5, 6, 7};
+    cluster.system.allReduce = {CollectiveAlgorithm::HalvingDoubling};
+    const std::uint64_t bytes = std::uint64_t{8} << 20;
+    CollectiveCost cost = CollectiveModel(cluster).collective(CollectiveKind::AllReduce, bytes, members);
+    std::vector<CollectiveStep> steps = collectiveSteps(cost, cluster.topology, members);
+    // Partners 1, 2, 4 apart with halving pieces (4, 2, 1 MiB), then back: 4, 2, 1 apart doubling.
+    QCOMPARE(steps.size(), std::size_t{6});
+    const std::int32_t distance[] = {1, 2, 4, 4, 2, 1};
+    const double mib[] = {4, 2, 1, 1, 2, 4};
+    for (std::size_t s = 0; s < steps.size(); ++s) {
+        QCOMPARE(steps[s].action, s < 3 ? StepAction::Reduce : StepAction::Copy);
+        for (const CollectiveTransfer& t : steps[s].transfers) {
+            QCOMPARE(t.dst, t.src ^ distance[s]);
+            QCOMPARE(t.bytes, mib[s] * (1 << 20));
+        }
+    }
+    // Bigger pieces take longer.
+    QVERIFY(steps[0].seconds > steps[2].seconds);
+
+    // Double binary tree over 7 GPUs: depth 2; going up, the leaves (positions 3-6) send to their
+    // parents in both trees, then positions 1 and 2 to the root; then back down.
+    cluster = switchCluster(7);
+    cluster.system.allReduce = {CollectiveAlgorithm::DoubleBinaryTree};
+    const std::vector<std::int32_t> seven{0, 1, 2, 3, 4, 5, 6};
+    cost = CollectiveModel(cluster).collective(CollectiveKind::AllReduce, bytes, seven);
+    steps = collectiveSteps(cost, cluster.topology, seven);
+    QCOMPARE(steps.size(), std::size_t{4});
+    QCOMPARE(steps[0].action, StepAction::Reduce);
+    QCOMPARE(steps[0].transfers.size(), std::size_t{8}); // 4 leaves x 2 trees
+    QCOMPARE(steps[1].transfers.size(), std::size_t{4});
+    bool leafToParent = false, mirrored = false;
+    for (const CollectiveTransfer& t : steps[0].transfers) {
+        leafToParent = leafToParent || (t.src == 3 && t.dst == 1);
+        mirrored = mirrored || (t.src == 3 && t.dst == 5); // position 3 is 6 - 3 in the second tree
+        QCOMPARE(t.bytes, double(bytes) / 2);
+    }
+    QVERIFY(leafToParent && mirrored);
+    QCOMPARE(steps[3].action, StepAction::Copy);
+}
+
+void TestOpExplain::stepsOfAStagedAllReduce()
+{
+    // 16 GPUs in 2 nodes of 8 (NVLink, then the network): reduce-scatter inside the nodes, all-reduce
+    // of each GPU's piece with its peer in the other node, all-gather inside the nodes. Every transfer
+    // of a phase stays on its dimension.
+    Cluster cluster = switchCluster(8);
+    cluster.topology.dims.push_back({TopologyKind::Switch, 2, 50, 2000});
+    std::vector<std::int32_t> members(16);
+    for (std::int32_t r = 0; r < 16; ++r)
+        members[static_cast<std::size_t>(r)] = r;
+    const CollectiveCost cost =
+        CollectiveModel(cluster).collective(CollectiveKind::AllReduce, std::uint64_t{16} << 20, members);
+    QVERIFY(cost.staged);
+    QCOMPARE(cost.phases.size(), std::size_t{3});
+    const std::vector<CollectiveStep> steps = collectiveSteps(cost, cluster.topology, members);
+    std::map<std::size_t, int> stepsPerPhase;
+    for (const CollectiveStep& s : steps) {
+        ++stepsPerPhase[s.phase];
+        for (const CollectiveTransfer& t : s.transfers)
+            QCOMPARE(cluster.topology.firstDifferingDim(t.src, t.dst), cost.phases[s.phase].dim);
+        QCOMPARE(s.transfers.size(), std::size_t{16});
+    }
+    QCOMPARE(stepsPerPhase[0], 7);
+    QCOMPARE(stepsPerPhase[1], 2); // a ring of 2: one reduce step, one copy step
+    QCOMPARE(stepsPerPhase[2], 7);
 }
 
 QTEST_GUILESS_MAIN(TestOpExplain)
