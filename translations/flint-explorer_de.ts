@@ -794,6 +794,26 @@ auf %2</translation>
             <numerusform>%Ln Ränge geschätzt: Schrittzeit %1</numerusform>
         </translation>
     </message>
+    <message>
+        <source>&amp;Animate selected collective…</source>
+        <translation>Ausgewählte Kollektivoperation &amp;animieren…</translation>
+    </message>
+    <message>
+        <source>Play the selected collective step by step</source>
+        <translation>Die ausgewählte Kollektivoperation Schritt für Schritt abspielen</translation>
+    </message>
+    <message>
+        <source>Select a collective first (in the timeline, the graph or the Ops table).</source>
+        <translation>Zuerst eine Kollektivoperation auswählen (in der Zeitachse, im Graph oder in der Ops-Tabelle).</translation>
+    </message>
+    <message>
+        <source>This collective has one member on this cluster: nothing moves.</source>
+        <translation>Diese Kollektivoperation hat auf diesem Cluster nur ein Mitglied: Es wird nichts übertragen.</translation>
+    </message>
+    <message>
+        <source>%1 on rank %2</source>
+        <translation>%1 auf Rang %2</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::Session</name>
@@ -1464,6 +1484,160 @@ Workload</translation>
     <message>
         <source>dimension %1</source>
         <translation>Dimension %1</translation>
+    </message>
+</context>
+<context>
+    <name>flint::views::CollectiveAnimationDialog</name>
+    <message>
+        <source>Collective step by step</source>
+        <translation>Kollektivoperation Schritt für Schritt</translation>
+    </message>
+    <message>
+        <source>First step</source>
+        <translation>Erster Schritt</translation>
+    </message>
+    <message>
+        <source>Previous step</source>
+        <translation>Vorheriger Schritt</translation>
+    </message>
+    <message>
+        <source>Play</source>
+        <translation>Abspielen</translation>
+    </message>
+    <message>
+        <source>Next step</source>
+        <translation>Nächster Schritt</translation>
+    </message>
+    <message>
+        <source>Last step</source>
+        <translation>Letzter Schritt</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1&lt;/b&gt;: %2 of %3 per GPU over %n GPU(s), %4 in all.</source>
+        <translation>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;: %2 von %3 pro GPU über %n GPU, insgesamt %4.</numerusform>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;: %2 von %3 pro GPU über %n GPUs, insgesamt %4.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The data moves in %n chunk(s), pipelined through the phases; the steps of one chunk are shown.</source>
+        <translation>
+            <numerusform>Die Daten werden in %n Block übertragen, im Fließbandverfahren durch die Phasen; gezeigt werden die Schritte eines Blocks.</numerusform>
+            <numerusform>Die Daten werden in %n Blöcken übertragen, im Fließbandverfahren durch die Phasen; gezeigt werden die Schritte eines Blocks.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Priced with NCCL&apos;s %1 protocol.</source>
+        <translation>Mit dem %1-Protokoll von NCCL bewertet.</translation>
+    </message>
+    <message>
+        <source>No steps to show</source>
+        <translation>Keine Schritte zu zeigen</translation>
+    </message>
+    <message>
+        <source>This collective moves its data in one round (rooted collectives, permutes and barriers have no staged schedule).</source>
+        <translation>Diese Kollektivoperation überträgt ihre Daten in einer Runde (Operationen mit Wurzel, Permutationen und Barrieren haben keinen Stufenablauf).</translation>
+    </message>
+    <message>
+        <source>ring</source>
+        <translation>Ring</translation>
+    </message>
+    <message>
+        <source>direct</source>
+        <translation>direkt</translation>
+    </message>
+    <message>
+        <source>halving-doubling</source>
+        <translation>Halbieren-Verdoppeln</translation>
+    </message>
+    <message>
+        <source>double binary tree</source>
+        <translation>doppelter Binärbaum</translation>
+    </message>
+    <message>
+        <source>all members as one ring</source>
+        <translation>alle Mitglieder als ein Ring</translation>
+    </message>
+    <message>
+        <source>dimension %1 (%2)</source>
+        <translation>Dimension %1 (%2)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Phase %1 of %2: %3 by %4 over %5, in %n group(s) of %6 GPUs</source>
+        <translation>
+            <numerusform>Phase %1 von %2: %3 per %4 über %5, in %n Gruppe aus %6 GPUs</numerusform>
+            <numerusform>Phase %1 von %2: %3 per %4 über %5, in %n Gruppen aus je %6 GPUs</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>the next GPU of its ring</source>
+        <translation>die nächste GPU ihres Rings</translation>
+    </message>
+    <message>
+        <source>every other GPU of its group</source>
+        <translation>jede andere GPU ihrer Gruppe</translation>
+    </message>
+    <message numerus="yes">
+        <source>its partner %n position(s) away</source>
+        <translation>
+            <numerusform>ihren Partner %n Position entfernt</numerusform>
+            <numerusform>ihren Partner %n Positionen entfernt</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>its parent in each of the two trees</source>
+        <translation>ihren Elternknoten in jedem der beiden Bäume</translation>
+    </message>
+    <message>
+        <source>its children in each of the two trees</source>
+        <translation>ihre Kindknoten in jedem der beiden Bäume</translation>
+    </message>
+    <message>
+        <source>the receiver adds it to its own piece</source>
+        <translation>der Empfänger addiert es zu seinem eigenen Teil</translation>
+    </message>
+    <message>
+        <source>the receiver keeps it</source>
+        <translation>der Empfänger behält es</translation>
+    </message>
+    <message>
+        <source>each receiver keeps the piece meant for it</source>
+        <translation>jeder Empfänger behält den für ihn bestimmten Teil</translation>
+    </message>
+    <message numerus="yes">
+        <source>Step %1 of %2: %n GPU(s) send %3 each to %4; %5. This step takes about %6.</source>
+        <translation>
+            <numerusform>Schritt %1 von %2: %n GPU sendet je %3 an %4; %5. Dieser Schritt dauert etwa %6.</numerusform>
+            <numerusform>Schritt %1 von %2: %n GPUs senden je %3 an %4; %5. Dieser Schritt dauert etwa %6.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>Pause</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <comment>one sentence after another</comment>
+        <translation>%1 %2</translation>
+    </message>
+</context>
+<context>
+    <name>flint::views::CollectiveAnimationView</name>
+    <message>
+        <source>dimension %1</source>
+        <translation>Dimension %1</translation>
+    </message>
+    <message>
+        <source>adds what arrives</source>
+        <translation>addiert, was ankommt</translation>
+    </message>
+    <message>
+        <source>keeps what arrives</source>
+        <translation>behält, was ankommt</translation>
+    </message>
+    <message>
+        <source>keeps its piece</source>
+        <translation>behält seinen Teil</translation>
     </message>
 </context>
 <context>

@@ -790,6 +790,26 @@ on %2</source>
             <numerusform>已估算 %Ln 个 rank：步时 %1</numerusform>
         </translation>
     </message>
+    <message>
+        <source>&amp;Animate selected collective…</source>
+        <translation>动画演示所选集合通信(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Play the selected collective step by step</source>
+        <translation>逐步播放所选集合通信</translation>
+    </message>
+    <message>
+        <source>Select a collective first (in the timeline, the graph or the Ops table).</source>
+        <translation>请先选择一个集合通信（在时间线、计算图或算子表中）。</translation>
+    </message>
+    <message>
+        <source>This collective has one member on this cluster: nothing moves.</source>
+        <translation>该集合通信在此集群上只有一个成员：没有数据传输。</translation>
+    </message>
+    <message>
+        <source>%1 on rank %2</source>
+        <translation>rank %2 上的 %1</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::Session</name>
@@ -1447,6 +1467,155 @@ size</source>
     <message>
         <source>dimension %1</source>
         <translation>维度 %1</translation>
+    </message>
+</context>
+<context>
+    <name>flint::views::CollectiveAnimationDialog</name>
+    <message>
+        <source>Collective step by step</source>
+        <translation>集合通信逐步演示</translation>
+    </message>
+    <message>
+        <source>First step</source>
+        <translation>第一步</translation>
+    </message>
+    <message>
+        <source>Previous step</source>
+        <translation>上一步</translation>
+    </message>
+    <message>
+        <source>Play</source>
+        <translation>播放</translation>
+    </message>
+    <message>
+        <source>Next step</source>
+        <translation>下一步</translation>
+    </message>
+    <message>
+        <source>Last step</source>
+        <translation>最后一步</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1&lt;/b&gt;: %2 of %3 per GPU over %n GPU(s), %4 in all.</source>
+        <translation>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;：%n 个 GPU 上每个 GPU %3 的 %2，共 %4。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The data moves in %n chunk(s), pipelined through the phases; the steps of one chunk are shown.</source>
+        <translation>
+            <numerusform>数据分为 %n 块，按流水线依次通过各阶段；此处显示其中一块的步骤。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Priced with NCCL&apos;s %1 protocol.</source>
+        <translation>按 NCCL 的 %1 协议计时。</translation>
+    </message>
+    <message>
+        <source>No steps to show</source>
+        <translation>没有可显示的步骤</translation>
+    </message>
+    <message>
+        <source>This collective moves its data in one round (rooted collectives, permutes and barriers have no staged schedule).</source>
+        <translation>该集合通信在一轮内完成数据传输（有根集合通信、置换和屏障没有分阶段的调度）。</translation>
+    </message>
+    <message>
+        <source>ring</source>
+        <translation>环</translation>
+    </message>
+    <message>
+        <source>direct</source>
+        <translation>直接</translation>
+    </message>
+    <message>
+        <source>halving-doubling</source>
+        <translation>减半-加倍</translation>
+    </message>
+    <message>
+        <source>double binary tree</source>
+        <translation>双二叉树</translation>
+    </message>
+    <message>
+        <source>all members as one ring</source>
+        <translation>全部成员组成一个环</translation>
+    </message>
+    <message>
+        <source>dimension %1 (%2)</source>
+        <translation>维度 %1（%2）</translation>
+    </message>
+    <message numerus="yes">
+        <source>Phase %1 of %2: %3 by %4 over %5, in %n group(s) of %6 GPUs</source>
+        <translation>
+            <numerusform>第 %1/%2 阶段：%5 上以%4算法执行 %3，共 %n 组，每组 %6 个 GPU</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>the next GPU of its ring</source>
+        <translation>环中的下一个 GPU</translation>
+    </message>
+    <message>
+        <source>every other GPU of its group</source>
+        <translation>组内其他每个 GPU</translation>
+    </message>
+    <message numerus="yes">
+        <source>its partner %n position(s) away</source>
+        <translation>
+            <numerusform>相距 %n 个位置的伙伴</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>its parent in each of the two trees</source>
+        <translation>两棵树中各自的父节点</translation>
+    </message>
+    <message>
+        <source>its children in each of the two trees</source>
+        <translation>两棵树中各自的子节点</translation>
+    </message>
+    <message>
+        <source>the receiver adds it to its own piece</source>
+        <translation>接收方将其加到自己的数据块上</translation>
+    </message>
+    <message>
+        <source>the receiver keeps it</source>
+        <translation>接收方保留它</translation>
+    </message>
+    <message>
+        <source>each receiver keeps the piece meant for it</source>
+        <translation>每个接收方保留发给自己的那一块</translation>
+    </message>
+    <message numerus="yes">
+        <source>Step %1 of %2: %n GPU(s) send %3 each to %4; %5. This step takes about %6.</source>
+        <translation>
+            <numerusform>第 %1/%2 步：%n 个 GPU 各向%4发送 %3；%5。此步约需 %6。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <comment>one sentence after another</comment>
+        <translation>%1%2</translation>
+    </message>
+</context>
+<context>
+    <name>flint::views::CollectiveAnimationView</name>
+    <message>
+        <source>dimension %1</source>
+        <translation>维度 %1</translation>
+    </message>
+    <message>
+        <source>adds what arrives</source>
+        <translation>累加收到的数据</translation>
+    </message>
+    <message>
+        <source>keeps what arrives</source>
+        <translation>保留收到的数据</translation>
+    </message>
+    <message>
+        <source>keeps its piece</source>
+        <translation>保留属于自己的块</translation>
     </message>
 </context>
 <context>

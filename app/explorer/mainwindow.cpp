@@ -10,11 +10,13 @@
 #include "app/explorer/sweeppage.h"
 #include "app/explorer/validationpage.h"
 #include "core/error.h"
+#include "core/estimator/collectivemodel.h"
 #include "core/estimator/estimateexport.h"
 #include "core/estimator/opexplain.h"
 #include "core/fileio.h"
 #include "core/workloadsummary.h"
 #include "views/chartspage.h"
+#include "views/collectiveanimation.h"
 #include "views/commmatrixpage.h"
 #include "views/commmatrixview.h"
 #include "views/dagview.h"
@@ -27,6 +29,7 @@
 #include "views/viewpalette.h"
 #include "views/whatifpanel.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <numeric>
@@ -367,6 +370,11 @@ void MainWindow::buildMenus()
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QAction* fit = view->addAction(tr("&Fit to window"), QKeySequence(Qt::Key_F), this, &MainWindow::fitCurrentView);
     fit->setObjectName(QStringLiteral("fit"));
+    m_animateAction =
+        view->addAction(tr("&Animate selected collective…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A), this,
+                        &MainWindow::animateSelectedCollective);
+    m_animateAction->setObjectName(QStringLiteral("animateCollective"));
+    m_animateAction->setEnabled(false);
     view->addSeparator();
     // Every panel, so that a closed one comes back (the docks' own show/hide actions).
     for (QDockWidget* dock : findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly))
@@ -394,6 +402,8 @@ QString MainWindow::keyboardReference()
         {QKeySequence(Qt::CTRL | Qt::Key_B).toString(QKeySequence::NativeText),
          tr("Pin the current estimate as the baseline")},
         {QStringLiteral("F"), tr("Fit the graph, timeline or matrix to the window")},
+        {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A).toString(QKeySequence::NativeText),
+         tr("Play the selected collective step by step")},
         {QKeySequence(QKeySequence::Find).toString(QKeySequence::NativeText), tr("Find an op in the graph")},
         {tr("Enter, F3"), tr("Next match of the search")},
         {tr("Wheel, drag"), tr("Zoom and pan the graph, the timeline and the matrix")},
@@ -659,11 +669,50 @@ void MainWindow::showOp(int rank, int opIndex, bool inGraph)
             m_rank->setValue(rank);
         m_graph->selectOp(static_cast<quint32>(opIndex));
     }
+    m_selectedRank = rank;
+    m_selectedOp = opIndex;
+    const core::Op& op = w.programOf(static_cast<std::size_t>(rank)).ops[static_cast<std::size_t>(opIndex)];
+    m_animateAction->setEnabled(op.kind == core::OpKind::Collective);
     m_timeline->highlightOp(opIndex, rank);
     if (rank == m_ops->model()->rank())
         m_ops->selectOp(static_cast<std::uint32_t>(opIndex));
     // The transfers (matrix outline), times and formula arrive from a worker (DetailsPanel::explained).
     m_detailsPanel->explainOp(workload, m_session->evaluation(), m_session->cluster(), rank, opIndex);
+}
+
+void MainWindow::animateSelectedCollective()
+{
+    auto workload = m_session->workload();
+    const auto noCollective = [this] {
+        statusBar()->showMessage(tr("Select a collective first (in the timeline, the graph or the Ops table)."), 8000);
+    };
+    if (!workload || m_selectedRank < 0 || static_cast<std::size_t>(m_selectedRank) >= workload->workload.rankCount())
+        return noCollective();
+    const core::Workload& w = workload->workload;
+    const core::Program& program = w.programOf(static_cast<std::size_t>(m_selectedRank));
+    if (static_cast<std::size_t>(m_selectedOp) >= program.ops.size())
+        return noCollective();
+    const core::Op& op = program.ops[static_cast<std::size_t>(m_selectedOp)];
+    if (op.kind != core::OpKind::Collective)
+        return noCollective();
+    const core::Cluster& cluster = m_session->cluster();
+    std::vector<std::int32_t> members = w.membersOf(static_cast<std::size_t>(m_selectedRank), op);
+    std::sort(members.begin(), members.end());
+    members.erase(std::remove_if(members.begin(), members.end(),
+                                 [&](std::int32_t r) { return r < 0 || r >= cluster.topology.npuCount(); }),
+                  members.end());
+    if (members.size() < 2) {
+        statusBar()->showMessage(tr("This collective has one member on this cluster: nothing moves."), 8000);
+        return;
+    }
+    const core::CollectiveCost cost = core::CollectiveModel(cluster).collective(op.collective, op.commBytes, members);
+    if (m_animation == nullptr)
+        m_animation = new views::CollectiveAnimationDialog(this);
+    m_animation->setCollective(tr("%1 on rank %2").arg(QString::fromStdString(op.name)).arg(m_selectedRank),
+                               op.collective, op.commBytes, cost, cluster.topology, std::move(members),
+                               dimensionNames(cluster));
+    m_animation->show();
+    m_animation->raise();
 }
 
 void MainWindow::showError(const QString& summary, const QString& details)

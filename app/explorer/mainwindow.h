@@ -24,6 +24,7 @@ QT_END_NAMESPACE
 
 namespace flint::views {
 class ChartsPage;
+class CollectiveAnimationDialog;
 class OpsPage;
 class ParallelismPanel;
 class CommMatrixPage;
@@ -128,6 +129,11 @@ public:
     void selectFromCell(int srcFirst, int srcCount, int dstFirst, int dstCount);
     /// Fits the current tab's graph, timeline or matrix to the window (View > Fit, F).
     void fitCurrentView();
+    /// Plays the selected collective step by step on the cluster's topology (View > Animate selected
+    /// collective); says in the status bar why not when no collective is selected.
+    void animateSelectedCollective();
+    /// The step-by-step dialog, once opened (tests).
+    views::CollectiveAnimationDialog* collectiveAnimation() const { return m_animation; }
     /// The Help menu's keyboard reference (HTML).
     static QString keyboardReference();
     /// Writes the current tab as PNG (or SVG, by the file's suffix). Returns false on failure.
@@ -163,6 +169,11 @@ private:
     /// The one error box, non-modal: a later error replaces its text instead of stacking a dialog.
     QMessageBox* m_errorBox = nullptr;
     int m_errorsShown = 0;
+    /// The op last shown by showOp (rank -1: none), and what animates it.
+    int m_selectedRank = -1;
+    int m_selectedOp = -1;
+    QAction* m_animateAction = nullptr;
+    views::CollectiveAnimationDialog* m_animation = nullptr;
     History* m_history = nullptr;
     HistoryPanel* m_historyPanel = nullptr;
     /// The estimate shown before the current one, and the comparison of the two ("Last change").

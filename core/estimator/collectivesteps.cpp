@@ -85,11 +85,12 @@ std::vector<CollectiveStep> collectiveSteps(const CollectiveCost& cost, const To
         const auto m = static_cast<std::int64_t>(instances.front().size());
         const double c = p.bytesIn;
         const std::size_t first = steps.size();
-        const auto add = [&](StepAction action, std::vector<CollectiveTransfer> t) {
+        const auto add = [&](StepAction action, std::vector<CollectiveTransfer> t, std::int64_t distance = 1) {
             CollectiveStep s;
             s.phase = pi;
             s.step = static_cast<std::int32_t>(steps.size() - first) + 1;
             s.action = action;
+            s.distance = static_cast<std::int32_t>(distance);
             s.transfers = std::move(t);
             steps.push_back(std::move(s));
         };
@@ -127,21 +128,24 @@ std::vector<CollectiveStep> collectiveSteps(const CollectiveCost& cost, const To
             };
             if (p.kind == CollectiveKind::AllToAll) {
                 for (std::int64_t x = 1; x < m; ++x)
-                    add(StepAction::Exchange, transfers(instances, c / static_cast<double>(m), xorPartner(x)));
+                    add(StepAction::Exchange, transfers(instances, c / static_cast<double>(m), xorPartner(x)), x);
                 break;
             }
             if (reduces(p.kind))
                 for (std::int32_t s = 1; s <= k; ++s)
                     add(StepAction::Reduce,
-                        transfers(instances, c / std::ldexp(1.0, s), xorPartner(std::int64_t{1} << (s - 1))));
+                        transfers(instances, c / std::ldexp(1.0, s), xorPartner(std::int64_t{1} << (s - 1))),
+                        std::int64_t{1} << (s - 1));
             if (p.kind == CollectiveKind::AllReduce)
                 for (std::int32_t s = k; s >= 1; --s)
                     add(StepAction::Copy,
-                        transfers(instances, c / std::ldexp(1.0, s), xorPartner(std::int64_t{1} << (s - 1))));
+                        transfers(instances, c / std::ldexp(1.0, s), xorPartner(std::int64_t{1} << (s - 1))),
+                        std::int64_t{1} << (s - 1));
             else if (p.kind == CollectiveKind::AllGather)
                 for (std::int32_t s = 1; s <= k; ++s)
                     add(StepAction::Copy,
-                        transfers(instances, c * std::ldexp(1.0, s - 1), xorPartner(std::int64_t{1} << (s - 1))));
+                        transfers(instances, c * std::ldexp(1.0, s - 1), xorPartner(std::int64_t{1} << (s - 1))),
+                        std::int64_t{1} << (s - 1));
             break;
         }
         case CollectiveAlgorithm::DoubleBinaryTree: {

@@ -30,6 +30,8 @@ struct CollectiveStep {
     std::size_t phase = 0; ///< index into CollectiveCost::phases
     std::int32_t step = 1; ///< 1-based within the phase
     StepAction action = StepAction::Copy;
+    /// Halving-doubling: how many positions apart a member's partner is (1, 2, 4, ...); 1 otherwise.
+    std::int32_t distance = 1;
     std::vector<CollectiveTransfer> transfers;
     double seconds = 0; ///< the step's share of its phase's time (by bytes; uniform where they are)
 };

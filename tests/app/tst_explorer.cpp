@@ -16,6 +16,7 @@
 #include "engine/workloadloader.h"
 #include "support/smallmodel.h"
 #include "views/chartspage.h"
+#include "views/collectiveanimation.h"
 #include "views/commmatrixpage.h"
 #include "views/commmatrixview.h"
 #include "views/dagview.h"
@@ -45,6 +46,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSlider>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -53,6 +55,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
+#include <QToolButton>
 #include <QWheelEvent>
 
 using namespace flint;
@@ -73,6 +76,7 @@ private Q_SLOTS:
     void opensTraceAndShowsEveryView();
     void linkedSelection();
     void partitionsReachMatrixAndTimeline();
+    void collectiveAnimationPlaysTheSelectedCollective();
     void exampleGalleryListsBundledModels();
     void whatIfReestimatesAndCompares();
     void networkEditsSurviveStrategyChanges();
@@ -313,6 +317,54 @@ void TestExplorer::linkedSelection()
     QTRY_COMPARE_WITH_TIMEOUT(window.graph()->selectedOp(), start, 20000);
     QTRY_VERIFY_WITH_TIMEOUT(window.findChild<QTextBrowser*>()->toPlainText().contains(QStringLiteral("all-reduce")),
                              20000);
+}
+
+void TestExplorer::collectiveAnimationPlaysTheSelectedCollective()
+{
+    // The data-parallel all-reduce of 64 MiB over {0, 4, 8, 12} on 8-GPU nodes: staged, a
+    // reduce-scatter inside the node, an all-reduce across the nodes, an all-gather inside again.
+    constexpr std::uint64_t kGradient = 64ULL << 20;
+    auto loaded = std::make_shared<core::LoadedWorkload>();
+    loaded->workload = core::makeSyntheticSpmdWorkload(120, 16, 4, kGradient);
+    loaded->name = "synthetic";
+    const core::Program& program = loaded->workload.programOf(0);
+    int gradientOp = -1, computeOp = -1;
+    for (std::size_t i = 0; i < program.ops.size(); ++i) {
+        if (program.ops[i].kind == core::OpKind::Collective && program.ops[i].commBytes == kGradient)
+            gradientOp = static_cast<int>(i);
+        if (program.ops[i].kind == core::OpKind::Compute && computeOp < 0)
+            computeOp = static_cast<int>(i);
+    }
+    QVERIFY(gradientOp >= 0 && computeOp >= 0);
+
+    app::MainWindow window;
+    window.show();
+    QSignalSpy estimated(&window.session(), &app::Session::estimateAvailable);
+    window.session().openWorkload(loaded, QStringLiteral("synthetic"));
+    QVERIFY(estimated.wait(20000));
+    auto* animate = window.findChild<QAction*>(QStringLiteral("animateCollective"));
+    QVERIFY(animate);
+    QVERIFY(!animate->isEnabled()); // nothing selected yet
+    window.showOp(0, computeOp);
+    QVERIFY(!animate->isEnabled());
+    window.showOp(0, gradientOp);
+    QVERIFY(animate->isEnabled());
+    animate->trigger();
+    views::CollectiveAnimationDialog* dialog = window.collectiveAnimation();
+    QVERIFY(dialog);
+    QVERIFY(dialog->isVisible());
+    // Ring phases: 1 step each way inside the node pair {0, 4} and across {0, 8}... at least the
+    // three phases' steps, each described with its bytes and time.
+    QVERIFY2(dialog->stepCount() >= 3, qPrintable(QString::number(dialog->stepCount())));
+    QCOMPARE(dialog->step(), 0);
+    QVERIFY2(dialog->stepText().contains(QStringLiteral("Phase 1 of 3")), qPrintable(dialog->stepText()));
+    QVERIFY2(dialog->stepText().contains(QStringLiteral("Step 1 of")), qPrintable(dialog->stepText()));
+    QTest::mouseClick(dialog->findChild<QToolButton*>(QStringLiteral("nextStep")), Qt::LeftButton);
+    QCOMPARE(dialog->step(), 1);
+    QTest::mouseClick(dialog->findChild<QToolButton*>(QStringLiteral("lastStep")), Qt::LeftButton);
+    QCOMPARE(dialog->step(), dialog->stepCount() - 1);
+    QVERIFY2(dialog->stepText().contains(QStringLiteral("Phase 3 of 3")), qPrintable(dialog->stepText()));
+    QCOMPARE(dialog->findChild<QSlider*>(QStringLiteral("stepSlider"))->value(), dialog->step());
 }
 
 void TestExplorer::partitionsReachMatrixAndTimeline()
