@@ -125,10 +125,16 @@ std::shared_ptr<const core::LoadedWorkload> asLoadedWorkload(const core::model::
     loaded->warnings = compiled.warnings;
     if (std::optional<core::Message> warning = clusterWarning(compiled, cluster))
         loaded->warnings.push_back(std::move(*warning));
-    loaded->notes.emplace_back(FLINT_TRANSLATE_NOOP("Diagnostics",
-                                                    "generated as StableHLO blocks, partitioned for the stage mesh %1 "
-                                                    "and composed into %2 pipeline stage program(s) (docs/models.md)"),
-                               std::vector<std::string>{compiled.meshText, std::to_string(compiled.parallel.pp)});
+    // One template per plural form: a count that decides a plural picks its template (translations/README.md).
+    loaded->notes.emplace_back(
+        compiled.parallel.pp == 1
+            ? FLINT_TRANSLATE_NOOP("Diagnostics", "generated as StableHLO blocks, partitioned for the stage "
+                                                  "mesh %1 and composed into %2 pipeline stage program "
+                                                  "(docs/models.md)")
+            : FLINT_TRANSLATE_NOOP("Diagnostics", "generated as StableHLO blocks, partitioned for the stage "
+                                                  "mesh %1 and composed into %2 pipeline stage programs "
+                                                  "(docs/models.md)"),
+        std::vector<std::string>{compiled.meshText, std::to_string(compiled.parallel.pp)});
     loaded->numPartitions = static_cast<std::int64_t>(compiled.workload.rankCount());
     return loaded;
 }

@@ -102,10 +102,6 @@
         <translation>die NVLink-Domäne von HybridEP mit %1 Rängen ist breiter als die Scale-up-Dimension des Clusters mit %2 Rängen: ihr Sprung innerhalb der Domäne geht hier über das Netzwerk</translation>
     </message>
     <message>
-        <source>generated as StableHLO blocks, partitioned for the stage mesh %1 and composed into %2 pipeline stage program(s) (docs/models.md)</source>
-        <translation>als StableHLO-Blöcke erzeugt, für das Stufen-Mesh %1 partitioniert und zu %2 Pipeline-Stufenprogramm(en) zusammengesetzt (docs/models.md)</translation>
-    </message>
-    <message>
         <source>partitioned by flint for mesh %1: %2 collectives inserted</source>
         <translation>von flint für das Mesh %1 partitioniert: %2 Kollektive eingefügt</translation>
     </message>
@@ -296,6 +292,14 @@
     <message>
         <source>; a rank with recorded times of its own keeps them and is simulated with them</source>
         <translation>; ein Rang mit eigenen aufgezeichneten Zeiten behält sie und wird mit ihnen simuliert</translation>
+    </message>
+    <message>
+        <source>generated as StableHLO blocks, partitioned for the stage mesh %1 and composed into %2 pipeline stage program (docs/models.md)</source>
+        <translation>als StableHLO-Blöcke erzeugt, für das Stufen-Mesh %1 partitioniert und zu %2 Pipeline-Stufenprogramm zusammengesetzt (docs/models.md)</translation>
+    </message>
+    <message>
+        <source>generated as StableHLO blocks, partitioned for the stage mesh %1 and composed into %2 pipeline stage programs (docs/models.md)</source>
+        <translation>als StableHLO-Blöcke erzeugt, für das Stufen-Mesh %1 partitioniert und zu %2 Pipeline-Stufenprogrammen zusammengesetzt (docs/models.md)</translation>
     </message>
 </context>
 <context>
@@ -1014,13 +1018,6 @@ auf %2</translation>
         <translation>Decode, Batch %1</translation>
     </message>
     <message numerus="yes">
-        <source>generated as StableHLO blocks, partitioned for the stage mesh %1 and composed into %n pipeline stage program(s) (docs/models.md)</source>
-        <translation>
-            <numerusform>als StableHLO-Blöcke erzeugt, für das Stufen-Mesh %1 partitioniert und zu %n Pipeline-Stufenprogramm zusammengesetzt (docs/models.md)</numerusform>
-            <numerusform>als StableHLO-Blöcke erzeugt, für das Stufen-Mesh %1 partitioniert und zu %n Pipeline-Stufenprogrammen zusammengesetzt (docs/models.md)</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source> = %Ln rank(s)</source>
         <translation>
             <numerusform> = %Ln Rang</numerusform>
@@ -1112,6 +1109,11 @@ auf %2</translation>
             <numerusform>%Ln Kommunikatorgruppe</numerusform>
             <numerusform>%Ln Kommunikatorgruppen</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>, </source>
+        <comment>between the items of a list (Chinese: a full-width comma)</comment>
+        <translation>, </translation>
     </message>
 </context>
 <context>

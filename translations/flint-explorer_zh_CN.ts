@@ -101,10 +101,6 @@
         <translation>HybridEP 的 NVLink 域（%1 个 rank）大于集群的纵向扩展维度（%2 个 rank）：其域内一跳在此经过网络</translation>
     </message>
     <message>
-        <source>generated as StableHLO blocks, partitioned for the stage mesh %1 and composed into %2 pipeline stage program(s) (docs/models.md)</source>
-        <translation>以 StableHLO 块生成，按阶段网格 %1 分区，并组合为 %2 个流水线阶段程序（docs/models.md）</translation>
-    </message>
-    <message>
         <source>partitioned by flint for mesh %1: %2 collectives inserted</source>
         <translation>由 flint 按网格 %1 分区：插入了 %2 个集合通信</translation>
     </message>
@@ -295,6 +291,14 @@
     <message>
         <source>; a rank with recorded times of its own keeps them and is simulated with them</source>
         <translation>；有自己记录时间的 rank 保留这些时间并据此模拟</translation>
+    </message>
+    <message>
+        <source>generated as StableHLO blocks, partitioned for the stage mesh %1 and composed into %2 pipeline stage program (docs/models.md)</source>
+        <translation>以 StableHLO 块生成，按阶段网格 %1 划分，并组合为 %2 个流水线阶段程序（docs/models.md）</translation>
+    </message>
+    <message>
+        <source>generated as StableHLO blocks, partitioned for the stage mesh %1 and composed into %2 pipeline stage programs (docs/models.md)</source>
+        <translation>以 StableHLO 块生成，按阶段网格 %1 划分，并组合为 %2 个流水线阶段程序（docs/models.md）</translation>
     </message>
 </context>
 <context>
@@ -1007,12 +1011,6 @@ on %2</source>
         <translation>解码，批大小 %1</translation>
     </message>
     <message numerus="yes">
-        <source>generated as StableHLO blocks, partitioned for the stage mesh %1 and composed into %n pipeline stage program(s) (docs/models.md)</source>
-        <translation>
-            <numerusform>以 StableHLO 块生成，按阶段网格 %1 划分，并组合为 %n 个流水线阶段程序（docs/models.md）</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source> = %Ln rank(s)</source>
         <translation>
             <numerusform> = %Ln 个 rank</numerusform>
@@ -1097,6 +1095,11 @@ on %2</source>
         <translation>
             <numerusform>%Ln 个通信组</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>, </source>
+        <comment>between the items of a list (Chinese: a full-width comma)</comment>
+        <translation>，</translation>
     </message>
 </context>
 <context>

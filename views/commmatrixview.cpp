@@ -13,6 +13,7 @@
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QStringList>
 #include <QToolTip>
 #include <QWheelEvent>
 
@@ -186,6 +187,62 @@ double CommMatrixView::cellSeconds(int source, int destination) const
 }
 
 namespace {
+
+/// Draws `text` along a vertical axis centred on `centre`: Latin text turned a quarter left (read
+/// bottom to top); text with Chinese characters as vertical CJK text is set, the characters upright
+/// one under another and Latin runs ("rank") turned a quarter right, so that no Chinese character
+/// lies on its side.
+void drawVerticalLabel(QPainter& p, QPointF centre, double length, const QString& text)
+{
+    bool han = false;
+    for (const QChar c : text)
+        han = han || c.script() == QChar::Script_Han;
+    if (!han) {
+        p.save();
+        p.translate(centre);
+        p.rotate(-90);
+        p.drawText(QRectF(-length / 2, -10, length, 20), Qt::AlignCenter, text);
+        p.restore();
+        return;
+    }
+    // Runs: each Chinese character alone, the text between them (trimmed) as one run.
+    QStringList runs;
+    QString latin;
+    for (const QChar c : text) {
+        if (c.script() == QChar::Script_Han) {
+            if (!latin.trimmed().isEmpty())
+                runs << latin.trimmed();
+            latin.clear();
+            runs << QString(c);
+        } else {
+            latin += c;
+        }
+    }
+    if (!latin.trimmed().isEmpty())
+        runs << latin.trimmed();
+    const QFontMetricsF metrics(p.font());
+    const auto extent = [&](const QString& run) {
+        return run.size() == 1 && run.front().script() == QChar::Script_Han ? metrics.height()
+                                                                            : metrics.horizontalAdvance(run) + 2;
+    };
+    double total = 0;
+    for (const QString& run : runs)
+        total += extent(run);
+    double y = centre.y() - total / 2;
+    for (const QString& run : runs) {
+        const double h = extent(run);
+        if (run.size() == 1 && run.front().script() == QChar::Script_Han) {
+            p.drawText(QRectF(centre.x() - metrics.height(), y, 2 * metrics.height(), h), Qt::AlignCenter, run);
+        } else {
+            p.save();
+            p.translate(centre.x(), y + h / 2);
+            p.rotate(90);
+            p.drawText(QRectF(-h / 2, -10, h, 20), Qt::AlignCenter, run);
+            p.restore();
+        }
+        y += h;
+    }
+}
 
 /// Points `bytes` and `seconds` at `m`'s cells of collective kind `kind` (its layer, made dense in
 /// `layerBytes` and `layerSeconds`), or of all kinds when `kind` is empty. False when that kind
@@ -535,12 +592,8 @@ void CommMatrixView::paintEvent(QPaintEvent*)
     const QString order = m_ordered ? tr(" (grouped order)") : QString();
     p.drawText(QRectF(view.left(), 0, view.width(), 18), Qt::AlignCenter,
                (m_byNode ? tr("destination node") : tr("destination rank")) + order);
-    p.save();
-    p.translate(12, view.center().y());
-    p.rotate(-90);
-    p.drawText(QRectF(-view.height() / 2, -10, view.height(), 20), Qt::AlignCenter,
-               (m_byNode ? tr("source node") : tr("source rank")) + order);
-    p.restore();
+    drawVerticalLabel(p, QPointF(12, view.center().y()), view.height(),
+                      (m_byNode ? tr("source node") : tr("source rank")) + order);
     // Legend beside the viewport, in place whatever the zoom: the log scale from the smallest to the
     // largest cell.
     const QRectF legend(view.right() + 16, view.top(), 14, std::min(view.height(), 200.0));

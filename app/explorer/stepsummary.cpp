@@ -266,7 +266,12 @@ QString StepSummary::strategy(const core::model::ParallelConfig& p)
     parts << qs(std::string(core::displayName(p.dtype)));
     if (p.dtype == core::Precision::FP8 && p.fp8Scaling == core::model::Fp8Scaling::Current)
         parts << tr("FP8 current scaling");
-    return parts.join(QStringLiteral(", "));
+    return parts.join(listSeparator());
+}
+
+QString StepSummary::listSeparator()
+{
+    return tr(", ", "between the items of a list (Chinese: a full-width comma)");
 }
 
 QString StepSummary::translated(const core::Message& message)
@@ -298,15 +303,8 @@ QString StepSummary::modelTitle(const core::model::TransformerConfig& model,
 QString StepSummary::workloadHtml(const core::LoadedWorkload& workload, const core::model::CompiledModel* compiled)
 {
     QString notes;
-    if (compiled)
-        notes += tr("generated as StableHLO blocks, partitioned for the stage mesh %1 and composed into %n pipeline "
-                    "stage program(s) (docs/models.md)",
-                    nullptr, static_cast<int>(compiled->parallel.pp))
-                     .arg(qs(compiled->meshText).toHtmlEscaped()) +
-                 QStringLiteral("<br>");
-    else
-        for (const auto& note : workload.notes)
-            notes += translated(note).toHtmlEscaped() + QStringLiteral("<br>");
+    for (const auto& note : workload.notes)
+        notes += translated(note).toHtmlEscaped() + QStringLiteral("<br>");
     if (!workload.warnings.empty()) {
         notes += tr("Warnings:<br>");
         for (const auto& w : workload.warnings)
@@ -314,10 +312,9 @@ QString StepSummary::workloadHtml(const core::LoadedWorkload& workload, const co
     }
     // Each count with its own plural (German: "1 Rang", "8 Ränge").
     const QString counts =
-        tr("%Ln rank(s)", nullptr, static_cast<int>(workload.workload.rankCount())) + QStringLiteral(", ") +
+        tr("%Ln rank(s)", nullptr, static_cast<int>(workload.workload.rankCount())) + listSeparator() +
         tr("%Ln op(s) on rank 0", nullptr, static_cast<int>(workload.workload.programOf(0).ops.size())) +
-        QStringLiteral(", ") +
-        tr("%Ln communicator group(s)", nullptr, static_cast<int>(workload.workload.groups.size()));
+        listSeparator() + tr("%Ln communicator group(s)", nullptr, static_cast<int>(workload.workload.groups.size()));
     return QStringLiteral("<b>%1</b><br>%2<br>%3")
         .arg((compiled ? modelTitle(compiled->model, compiled->parallel) : qs(workload.name)).toHtmlEscaped(), counts,
              notes);

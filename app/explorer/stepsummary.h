@@ -44,6 +44,8 @@ public:
     /// A parallel strategy in the interface's language: what core::model::ParallelConfig::describe
     /// says ("TP 8 x PP 8 x DP 16 = 1,024 ranks, SP, 1F1B, 96 microbatches of 1, ZeRO-1, ...").
     static QString strategy(const core::model::ParallelConfig& parallel);
+    /// ", " between a list's items, in the interface's language (Chinese: "，").
+    static QString listSeparator();
     /// "MODEL — STRATEGY" for a built-in model's scenario.
     static QString modelTitle(const core::model::TransformerConfig& model, const core::model::ParallelConfig& parallel);
     /// A duration as the views write it.
