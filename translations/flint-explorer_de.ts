@@ -818,6 +818,18 @@ auf %2</translation>
         <source>%1 on rank %2</source>
         <translation>%1 auf Rang %2</translation>
     </message>
+    <message>
+        <source>&amp;Pipeline schedule…</source>
+        <translation>&amp;Pipeline-Zeitplan…</translation>
+    </message>
+    <message>
+        <source>Play the built-in model&apos;s pipeline schedule</source>
+        <translation>Den Pipeline-Zeitplan des eingebauten Modells abspielen</translation>
+    </message>
+    <message>
+        <source>The pipeline schedule is shown for a built-in model trained with PP &gt; 1.</source>
+        <translation>Der Pipeline-Zeitplan wird für ein eingebautes Modell gezeigt, das mit PP &gt; 1 trainiert wird.</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::Session</name>
@@ -2230,6 +2242,42 @@ Workload</translation>
     <message>
         <source>The matmuls&apos; precision. FP8 as Transformer Engine runs it: weights cast once a step, activations and gradients cast once each; current scaling reads each tensor once more for its amax (docs/models.md)</source>
         <translation>Die Genauigkeit der Matrixmultiplikationen. FP8 so, wie Transformer Engine es ausführt: Gewichte einmal pro Schritt umgewandelt, Aktivierungen und Gradienten je einmal; aktuelle Skalierung liest jeden Tensor ein weiteres Mal für sein Amax (docs/models.md)</translation>
+    </message>
+</context>
+<context>
+    <name>flint::views::PipelineScheduleDialog</name>
+    <message>
+        <source>Pipeline schedule</source>
+        <translation>Pipeline-Zeitplan</translation>
+    </message>
+    <message>
+        <source>Play</source>
+        <translation>Abspielen</translation>
+    </message>
+    <message numerus="yes">
+        <source>interleaved 1F1B (%n chunk(s) per stage)</source>
+        <translation>
+            <numerusform>verschränktes 1F1B (%n Teil pro Stufe)</numerusform>
+            <numerusform>verschränktes 1F1B (%n Teile pro Stufe)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1&lt;/b&gt; over %2 stages with %n microbatch(es): each stage idles %3 of the step (the bubble, hatched) when a forward pass takes one unit, a backward pass two and nothing else takes time. Boxes are numbered by microbatch; light forward, dark backward.</source>
+        <translation>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt; über %2 Stufen mit %n Microbatch: Jede Stufe ist %3 des Schritts untätig (die Blase, schraffiert), wenn ein Vorwärtslauf eine Einheit dauert, ein Rückwärtslauf zwei und sonst nichts Zeit kostet. Die Kästen tragen die Nummer ihres Microbatches; hell vorwärts, dunkel rückwärts.</numerusform>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt; über %2 Stufen mit %n Microbatches: Jede Stufe ist %3 des Schritts untätig (die Blase, schraffiert), wenn ein Vorwärtslauf eine Einheit dauert, ein Rückwärtslauf zwei und sonst nichts Zeit kostet. Die Kästen tragen die Nummer ihres Microbatches; hell vorwärts, dunkel rückwärts.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>Pause</translation>
+    </message>
+</context>
+<context>
+    <name>flint::views::PipelineScheduleView</name>
+    <message>
+        <source>stage %1</source>
+        <translation>Stufe %1</translation>
     </message>
 </context>
 <context>

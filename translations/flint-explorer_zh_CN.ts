@@ -814,6 +814,18 @@ on %2</source>
         <source>%1 on rank %2</source>
         <translation>rank %2 上的 %1</translation>
     </message>
+    <message>
+        <source>&amp;Pipeline schedule…</source>
+        <translation>流水线调度(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Play the built-in model&apos;s pipeline schedule</source>
+        <translation>播放内置模型的流水线调度</translation>
+    </message>
+    <message>
+        <source>The pipeline schedule is shown for a built-in model trained with PP &gt; 1.</source>
+        <translation>仅对以 PP &gt; 1 训练的内置模型显示流水线调度。</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::Session</name>
@@ -2206,6 +2218,40 @@ size</source>
     <message>
         <source>The matmuls&apos; precision. FP8 as Transformer Engine runs it: weights cast once a step, activations and gradients cast once each; current scaling reads each tensor once more for its amax (docs/models.md)</source>
         <translation>矩阵乘法的精度。FP8 按 Transformer Engine 的方式运行：权重每步转换一次，激活和梯度各转换一次；当前缩放为求 amax 再读取每个张量一次（docs/models.md）</translation>
+    </message>
+</context>
+<context>
+    <name>flint::views::PipelineScheduleDialog</name>
+    <message>
+        <source>Pipeline schedule</source>
+        <translation>流水线调度</translation>
+    </message>
+    <message>
+        <source>Play</source>
+        <translation>播放</translation>
+    </message>
+    <message numerus="yes">
+        <source>interleaved 1F1B (%n chunk(s) per stage)</source>
+        <translation>
+            <numerusform>交错 1F1B（每阶段 %n 个分块）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1&lt;/b&gt; over %2 stages with %n microbatch(es): each stage idles %3 of the step (the bubble, hatched) when a forward pass takes one unit, a backward pass two and nothing else takes time. Boxes are numbered by microbatch; light forward, dark backward.</source>
+        <translation>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;，%2 个阶段，%n 个微批次：若前向一次耗时一个单位、反向两个单位且其他操作不耗时，每个阶段有 %3 的时间空闲（即气泡，斜线部分）。方块上的数字是微批次编号；浅色为前向，深色为反向。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+</context>
+<context>
+    <name>flint::views::PipelineScheduleView</name>
+    <message>
+        <source>stage %1</source>
+        <translation>阶段 %1</translation>
     </message>
 </context>
 <context>

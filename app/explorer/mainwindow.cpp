@@ -23,6 +23,7 @@
 #include "views/opspage.h"
 #include "views/opstablemodel.h"
 #include "views/parallelismpanel.h"
+#include "views/pipelinescheduleview.h"
 #include "views/timelinegeometry.h"
 #include "views/timelinepage.h"
 #include "views/timelineview.h"
@@ -375,6 +376,9 @@ void MainWindow::buildMenus()
                         &MainWindow::animateSelectedCollective);
     m_animateAction->setObjectName(QStringLiteral("animateCollective"));
     m_animateAction->setEnabled(false);
+    view->addAction(tr("&Pipeline schedule…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P), this,
+                    &MainWindow::showPipelineSchedule)
+        ->setObjectName(QStringLiteral("pipelineSchedule"));
     view->addSeparator();
     // Every panel, so that a closed one comes back (the docks' own show/hide actions).
     for (QDockWidget* dock : findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly))
@@ -404,6 +408,8 @@ QString MainWindow::keyboardReference()
         {QStringLiteral("F"), tr("Fit the graph, timeline or matrix to the window")},
         {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A).toString(QKeySequence::NativeText),
          tr("Play the selected collective step by step")},
+        {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P).toString(QKeySequence::NativeText),
+         tr("Play the built-in model's pipeline schedule")},
         {QKeySequence(QKeySequence::Find).toString(QKeySequence::NativeText), tr("Find an op in the graph")},
         {tr("Enter, F3"), tr("Next match of the search")},
         {tr("Wheel, drag"), tr("Zoom and pan the graph, the timeline and the matrix")},
@@ -713,6 +719,21 @@ void MainWindow::animateSelectedCollective()
                                dimensionNames(cluster));
     m_animation->show();
     m_animation->raise();
+}
+
+void MainWindow::showPipelineSchedule()
+{
+    const auto evaluation = m_session->evaluation();
+    if (!evaluation || !evaluation->scenario.isModel() || evaluation->scenario.parallel.pp < 2 ||
+        evaluation->scenario.parallel.phase != core::model::Phase::Training) {
+        statusBar()->showMessage(tr("The pipeline schedule is shown for a built-in model trained with PP > 1."), 8000);
+        return;
+    }
+    if (m_schedule == nullptr)
+        m_schedule = new views::PipelineScheduleDialog(this);
+    m_schedule->setParallel(evaluation->scenario.parallel);
+    m_schedule->show();
+    m_schedule->raise();
 }
 
 void MainWindow::showError(const QString& summary, const QString& details)

@@ -28,6 +28,7 @@ class CollectiveAnimationDialog;
 class OpsPage;
 class ParallelismPanel;
 class CommMatrixPage;
+class PipelineScheduleDialog;
 class CommMatrixView;
 class DagView;
 class TimelinePage;
@@ -132,6 +133,10 @@ public:
     /// Plays the selected collective step by step on the cluster's topology (View > Animate selected
     /// collective); says in the status bar why not when no collective is selected.
     void animateSelectedCollective();
+    /// Plays the built-in model's pipeline schedule with its bubble (View > Pipeline schedule); says in
+    /// the status bar why not for other workloads.
+    void showPipelineSchedule();
+    views::PipelineScheduleDialog* pipelineSchedule() const { return m_schedule; }
     /// The step-by-step dialog, once opened (tests).
     views::CollectiveAnimationDialog* collectiveAnimation() const { return m_animation; }
     /// The Help menu's keyboard reference (HTML).
@@ -174,6 +179,7 @@ private:
     int m_selectedOp = -1;
     QAction* m_animateAction = nullptr;
     views::CollectiveAnimationDialog* m_animation = nullptr;
+    views::PipelineScheduleDialog* m_schedule = nullptr;
     History* m_history = nullptr;
     HistoryPanel* m_historyPanel = nullptr;
     /// The estimate shown before the current one, and the comparison of the two ("Last change").

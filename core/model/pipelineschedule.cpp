@@ -67,4 +67,53 @@ std::int64_t peakChunksInFlight(const std::vector<PipelineStep>& order)
     return peak;
 }
 
+std::vector<std::vector<TimedStep>> idealPipeline(PipelineSchedule schedule, std::int64_t stages,
+                                                  std::int64_t virtualStages, std::int64_t microbatches, double forward,
+                                                  double backward)
+{
+    const std::int64_t chunks =
+        schedule == PipelineSchedule::Interleaved ? std::max<std::int64_t>(1, virtualStages) : 1;
+    const std::int64_t vstages = stages * chunks;
+    std::vector<std::vector<PipelineStep>> orders;
+    for (std::int64_t s = 0; s < stages; ++s)
+        orders.push_back(pipelineOrder(schedule, stages, chunks, microbatches, s, true));
+    // End times of each (virtual stage, microbatch) forward and backward; negative until run.
+    const auto cell = [microbatches](std::int64_t v, std::int64_t mb) {
+        return static_cast<std::size_t>(v * microbatches + mb);
+    };
+    std::vector<double> forwardEnd(static_cast<std::size_t>(vstages * microbatches), -1.0);
+    std::vector<double> backwardEnd(forwardEnd.size(), -1.0);
+    std::vector<std::vector<TimedStep>> out(static_cast<std::size_t>(stages));
+    std::vector<std::size_t> next(static_cast<std::size_t>(stages), 0);
+    std::vector<double> free(static_cast<std::size_t>(stages), 0.0);
+    const double f = forward / static_cast<double>(chunks), b = backward / static_cast<double>(chunks);
+    for (bool progressed = true; progressed;) {
+        progressed = false;
+        for (std::int64_t s = 0; s < stages; ++s) {
+            const auto su = static_cast<std::size_t>(s);
+            const auto& order = orders[su];
+            while (next[su] < order.size()) {
+                const PipelineStep& step = order[next[su]];
+                const std::int64_t v = step.chunk * stages + s;
+                double ready = 0;
+                if (!step.backward && v > 0)
+                    ready = forwardEnd[cell(v - 1, step.microbatch)];
+                else if (step.backward)
+                    ready = v + 1 < vstages ? backwardEnd[cell(v + 1, step.microbatch)]
+                                            : forwardEnd[cell(v, step.microbatch)];
+                if (ready < 0)
+                    break; // waits for another stage
+                const double start = std::max(free[su], ready);
+                const double end = start + (step.backward ? b : f);
+                (step.backward ? backwardEnd : forwardEnd)[cell(v, step.microbatch)] = end;
+                out[su].push_back({step, start, end});
+                free[su] = end;
+                ++next[su];
+                progressed = true;
+            }
+        }
+    }
+    return out;
+}
+
 } // namespace flint::core::model

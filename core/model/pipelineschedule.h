@@ -34,4 +34,21 @@ std::vector<PipelineStep> pipelineOrder(PipelineSchedule schedule, std::int64_t 
 /// over `order`.
 std::int64_t peakChunksInFlight(const std::vector<PipelineStep>& order);
 
+/// A step of an idealised schedule, in units of one microbatch's forward pass through a whole stage.
+struct TimedStep {
+    PipelineStep step;
+    double start = 0;
+    double end = 0;
+};
+
+/// Every stage's steps in pipelineOrder's order, timed as if a forward pass through a chunk took
+/// `forward` / virtualStages, a backward pass `backward` / virtualStages, and nothing else did (no
+/// communication, equal stages): each step starts once the stage is free and the step it needs has
+/// ended (a forward the same microbatch's forward one virtual stage earlier, a backward the one a
+/// virtual stage later, or on the last its own forward). The idle time it leaves is the schedule's
+/// bubble, the textbook picture of a pipeline (Narayanan et al. 2021, Fig. 3 and 4). Training only.
+std::vector<std::vector<TimedStep>> idealPipeline(PipelineSchedule schedule, std::int64_t stages,
+                                                  std::int64_t virtualStages, std::int64_t microbatches,
+                                                  double forward = 1.0, double backward = 2.0);
+
 } // namespace flint::core::model

@@ -23,6 +23,7 @@
 #include "views/opspage.h"
 #include "views/opstablemodel.h"
 #include "views/parallelismpanel.h"
+#include "views/pipelinescheduleview.h"
 #include "views/timelinepage.h"
 #include "views/timelineview.h"
 #include "views/whatifpanel.h"
@@ -49,6 +50,7 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
@@ -365,6 +367,10 @@ void TestExplorer::collectiveAnimationPlaysTheSelectedCollective()
     QCOMPARE(dialog->step(), dialog->stepCount() - 1);
     QVERIFY2(dialog->stepText().contains(QStringLiteral("Phase 3 of 3")), qPrintable(dialog->stepText()));
     QCOMPARE(dialog->findChild<QSlider*>(QStringLiteral("stepSlider"))->value(), dialog->step());
+    // A workload that is not a built-in model has no pipeline schedule to show.
+    window.findChild<QAction*>(QStringLiteral("pipelineSchedule"))->trigger();
+    QVERIFY(!window.pipelineSchedule());
+    QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("PP > 1")));
 }
 
 void TestExplorer::partitionsReachMatrixAndTimeline()
@@ -919,6 +925,16 @@ void TestExplorer::defaultModelIsGpt3OnThousandGpus()
     QVERIFY(window.charts()->breakdownGroups() > 0);
     QVERIFY(window.ops()->model()->rowCount() > 0);
     QTRY_VERIFY_WITH_TIMEOUT(window.graph()->currentLayout() && !window.graph()->isLayingOut(), 60000);
+    // View > Pipeline schedule: 1F1B over 8 stages with 96 microbatches idles (p - 1)/(m + p - 1) of
+    // the idealised step, the bubble the Parallelism panel reports.
+    window.findChild<QAction*>(QStringLiteral("pipelineSchedule"))->trigger();
+    views::PipelineScheduleDialog* schedule = window.pipelineSchedule();
+    QVERIFY(schedule && schedule->isVisible());
+    QCOMPARE(schedule->bubble(), 7.0 / 103.0);
+    QCOMPARE(window.session().compiledModel()->bubbleFraction, 7.0 / 103.0);
+    schedule->findChild<QSlider*>(QStringLiteral("timeSlider"))->setValue(0);
+    QCOMPARE(schedule->view()->cursor(), 0.0);
+    schedule->close();
     const double before = window.session().result()->stepTime;
     window.parallelism()->findChild<QSpinBox*>(QStringLiteral("tp"))->setValue(4);
     QVERIFY(estimated.wait(120000));

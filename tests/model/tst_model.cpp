@@ -553,6 +553,37 @@ private Q_SLOTS:
         QCOMPARE(memoryPerRank(four, p).commBuffers - memoryPerRank(four, resharded).commBuffers, 2 * 2 * 786'944.0);
     }
 
+    void idealPipelineHasTheTextbookBubble()
+    {
+        // 4 stages, 8 microbatches, a backward pass twice a forward: 1F1B and GPipe take (m + p - 1)
+        // (F + B) = 33 units, each stage idle (p - 1)(F + B) = 9 of them, the bubble (p - 1)/(m + p - 1).
+        // Interleaving 2 chunks per stage divides the bubble by 2: 24 + 9 / 2 units (Narayanan et al.
+        // 2021, Sec. 2.2.2).
+        const auto makespan = [](const std::vector<std::vector<TimedStep>>& stages) {
+            double end = 0;
+            for (const auto& steps : stages)
+                for (const TimedStep& t : steps)
+                    end = std::max(end, t.end);
+            return end;
+        };
+        for (const PipelineSchedule schedule : {PipelineSchedule::OneFOneB, PipelineSchedule::GPipe}) {
+            const auto timed = idealPipeline(schedule, 4, 1, 8);
+            QCOMPARE(timed.size(), std::size_t{4});
+            QCOMPARE(makespan(timed), 33.0);
+            for (const auto& steps : timed) {
+                QCOMPARE(steps.size(), std::size_t{16});
+                double busy = 0;
+                for (std::size_t k = 0; k < steps.size(); ++k) {
+                    busy += steps[k].end - steps[k].start;
+                    if (k > 0)
+                        QVERIFY(steps[k].start >= steps[k - 1].end); // one step at a time
+                }
+                QCOMPARE(busy, 24.0);
+            }
+        }
+        QCOMPARE(makespan(idealPipeline(PipelineSchedule::Interleaved, 4, 2, 8)), 28.5);
+    }
+
     void fsdpWithPipelineGathersOnceAndReducesAfterTheLastMicrobatch()
     {
         // FSDP under a pipeline schedule as torch.distributed.pipelining runs it (torchtitan): PP 2 x
