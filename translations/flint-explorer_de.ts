@@ -347,6 +347,10 @@
         <source>&lt;br&gt;No estimate for this op: %1</source>
         <translation>&lt;br&gt;Keine Schätzung für diese Op: %1</translation>
     </message>
+    <message>
+        <source>&lt;i&gt;View &gt; Animate selected collective (Ctrl+Shift+A) plays it step by step.&lt;/i&gt;&lt;br&gt;</source>
+        <translation>&lt;i&gt;Ansicht &gt; Ausgewählte Kollektivoperation animieren (Strg+Umschalt+A) spielt sie Schritt für Schritt ab.&lt;/i&gt;&lt;br&gt;</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::ExampleGallery</name>

@@ -345,6 +345,10 @@
         <source>&lt;br&gt;No estimate for this op: %1</source>
         <translation>&lt;br&gt;该算子没有估算：%1</translation>
     </message>
+    <message>
+        <source>&lt;i&gt;View &gt; Animate selected collective (Ctrl+Shift+A) plays it step by step.&lt;/i&gt;&lt;br&gt;</source>
+        <translation>&lt;i&gt;视图 &gt; 动画演示所选集合通信（Ctrl+Shift+A）可逐步播放。&lt;/i&gt;&lt;br&gt;</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::ExampleGallery</name>

@@ -110,6 +110,7 @@ void DetailsPanel::explainOp(std::shared_ptr<const core::LoadedWorkload> workloa
                             .arg(members.size())
                             .arg(members.size() > 32 ? members.mid(0, 32).join(QLatin1Char(',')) + QStringLiteral("…")
                                                      : members.join(QLatin1Char(',')));
+                html += tr("<i>View > Animate selected collective (Ctrl+Shift+A) plays it step by step.</i><br>");
             }
             if (estimated) {
                 for (const core::OpEvent& ev : evaluation->result->eventsOf(r))
