@@ -317,7 +317,7 @@
     </message>
     <message>
         <source>scope &lt;i&gt;%1&lt;/i&gt;&lt;br&gt;</source>
-        <translation>Scope &lt;i&gt;%1&lt;/i&gt;&lt;br&gt;</translation>
+        <translation>Bereich &lt;i&gt;%1&lt;/i&gt;&lt;br&gt;</translation>
     </message>
     <message>
         <source>result %1[%2]&lt;br&gt;</source>
@@ -477,6 +477,10 @@ auf %2</translation>
     <message>
         <source>MFU %1 %</source>
         <translation>MFU %1 %</translation>
+    </message>
+    <message>
+        <source>no ZeRO</source>
+        <translation>ohne ZeRO</translation>
     </message>
 </context>
 <context>
@@ -1638,6 +1642,10 @@ Workload</translation>
         <comment>one sentence after another</comment>
         <translation>%1 %2</translation>
     </message>
+    <message>
+        <source>Priced with NCCL&apos;s %1 protocol, whose latency (%2) comes on top of the steps.</source>
+        <translation>Mit dem %1-Protokoll von NCCL bewertet, dessen Latenz (%2) zu den Schritten hinzukommt.</translation>
+    </message>
 </context>
 <context>
     <name>flint::views::CollectiveAnimationView</name>
@@ -1656,6 +1664,10 @@ Workload</translation>
     <message>
         <source>keeps its piece</source>
         <translation>behält seinen Teil</translation>
+    </message>
+    <message>
+        <source>a node</source>
+        <translation>ein Knoten</translation>
     </message>
 </context>
 <context>

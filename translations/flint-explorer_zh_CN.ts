@@ -462,7 +462,7 @@ on %2</source>
     </message>
     <message>
         <source>Tokens/s/GPU</source>
-        <translation>词元/秒/GPU</translation>
+        <translation>token/s/GPU</translation>
     </message>
     <message>
         <source>MFU</source>
@@ -475,6 +475,10 @@ on %2</source>
     <message>
         <source>MFU %1 %</source>
         <translation>MFU %1 %</translation>
+    </message>
+    <message>
+        <source>no ZeRO</source>
+        <translation>无 ZeRO</translation>
     </message>
 </context>
 <context>
@@ -1617,6 +1621,10 @@ size</source>
         <comment>one sentence after another</comment>
         <translation>%1%2</translation>
     </message>
+    <message>
+        <source>Priced with NCCL&apos;s %1 protocol, whose latency (%2) comes on top of the steps.</source>
+        <translation>按 NCCL 的 %1 协议计时，其延迟（%2）另计在各步之外。</translation>
+    </message>
 </context>
 <context>
     <name>flint::views::CollectiveAnimationView</name>
@@ -1635,6 +1643,10 @@ size</source>
     <message>
         <source>keeps its piece</source>
         <translation>保留属于自己的块</translation>
+    </message>
+    <message>
+        <source>a node</source>
+        <translation>一个节点</translation>
     </message>
 </context>
 <context>

@@ -151,7 +151,13 @@ void CollectiveAnimationView::paintEvent(QPaintEvent*)
             const int gap = std::abs(si->second - di->second);
             const bool neighbours = gap == 1 || gap == n - 1;
             const QPointF mid = (a + b) / 2;
-            const QPointF control = neighbours ? centre + (mid - centre) * 1.18 : centre + (mid - centre) * 0.35;
+            // Every arrow bows a little to its right as well, so that the two directions between a
+            // pair (a ring of two, halving-doubling partners) run side by side, not on one line.
+            const QPointF along = b - a;
+            const double span = std::hypot(along.x(), along.y());
+            const QPointF right = span > 0 ? QPointF(-along.y(), along.x()) / span * (0.12 * span) : QPointF();
+            const QPointF control =
+                (neighbours ? centre + (mid - centre) * 1.18 : centre + (mid - centre) * 0.35) + right;
             QPainterPath path(a);
             path.quadTo(control, b);
             const double width = 1.0 + 2.5 * (m_maxBytes > 0 ? t.bytes / m_maxBytes : 0);
@@ -205,6 +211,13 @@ void CollectiveAnimationView::paintEvent(QPaintEvent*)
     std::set<int> used;
     for (const auto& dims : m_dims)
         used.insert(dims.begin(), dims.end());
+    if (nodeCount > 1) {
+        // The bands around the circle: one per node.
+        painter.fillRect(QRectF(x, y + line / 2.0 - 4, 18, 8), QColor(0xc8, 0xcc, 0xd4));
+        const QString name = tr("a node");
+        painter.drawText(QPointF(x + 24, y + line - 3), name);
+        x += 24 + fontMetrics().horizontalAdvance(name) + 18;
+    }
     for (int d : used) {
         if (d < 0)
             continue;
@@ -239,6 +252,7 @@ CollectiveAnimationDialog::CollectiveAnimationDialog(QWidget* parent)
     m_view = new CollectiveAnimationView(this);
     m_summary = new QLabel(this);
     m_summary->setWordWrap(true);
+    m_summary->setObjectName(QStringLiteral("summary"));
     m_phase = new QLabel(this);
     m_phase->setWordWrap(true);
     m_text = new QLabel(this);
@@ -314,7 +328,11 @@ void CollectiveAnimationDialog::setCollective(const QString& title, core::Collec
                                    "chunk are shown.",
                                    nullptr, static_cast<int>(std::min<std::uint64_t>(cost.chunks, 1u << 30))));
     if (!cost.protocol.empty())
-        summary = then(summary, tr("Priced with NCCL's %1 protocol.").arg(qs(cost.protocol)));
+        summary = then(summary, cost.protocolLatency > 0
+                                    ? tr("Priced with NCCL's %1 protocol, whose latency (%2) comes on top of the "
+                                         "steps.")
+                                          .arg(qs(cost.protocol), qs(formatDuration(cost.protocolLatency)))
+                                    : tr("Priced with NCCL's %1 protocol.").arg(qs(cost.protocol)));
     m_summary->setText(summary);
     {
         const QSignalBlocker blocker(m_slider);

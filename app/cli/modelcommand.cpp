@@ -462,9 +462,10 @@ int runModel(const std::vector<std::string>& arguments)
     if (cli.has("zero") && parallel.phase == core::model::Phase::Training &&
         parallel.zero != core::model::ZeroStage::None && parallel.shardGroup() * parallel.cp == 1)
         std::fprintf(stderr,
-                     "note: %s with DP 1 shards nothing: every GPU holds whole weights, gradients and "
+                     "note: %s %s shards nothing: every GPU holds whole weights, gradients and "
                      "optimizer state\n",
-                     std::string(core::model::displayName(parallel.zero)).c_str());
+                     std::string(core::model::displayName(parallel.zero)).c_str(),
+                     parallel.dp == 1 ? "with DP 1" : "over shard groups of 1");
     for (const std::string& note : inapplicableOptions(cli, parallel))
         std::fprintf(stderr, "note: %s\n", note.c_str());
     engine::Scenario scenario;

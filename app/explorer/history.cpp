@@ -57,6 +57,13 @@ QString History::configurationText(const engine::Scenario& scenario, const QStri
         degrees += QStringLiteral(" × CP %1").arg(p.cp);
     if (p.ep > 1)
         degrees += QStringLiteral(", EP %1").arg(p.ep);
+    // The ZeRO stage too: strategies that differ only in it read alike otherwise (the whole strategy
+    // is in the row's tooltip).
+    if (p.phase == core::model::Phase::Training)
+        degrees +=
+            QStringLiteral(" · ") + (p.zero == core::model::ZeroStage::None
+                                         ? tr("no ZeRO")
+                                         : QString::fromStdString(std::string(core::model::displayName(p.zero))));
     return QString::fromStdString(scenario.model->title) + QStringLiteral(" · ") + degrees;
 }
 

@@ -179,6 +179,7 @@ MainWindow::MainWindow(QWidget* parent)
         m_history->add(e, m_session->path(), m_session->state().fromDisk);
     });
     connect(m_session, &Session::estimateAvailable, this, &MainWindow::showEstimate);
+    connect(m_session, &Session::estimateAvailable, this, &MainWindow::refreshTeachingViews);
     connect(m_history, &History::baselineChanged, this, [this] {
         showComparison();
         showBaselineInViews();
@@ -375,7 +376,6 @@ void MainWindow::buildMenus()
         view->addAction(tr("&Animate selected collective…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A), this,
                         &MainWindow::animateSelectedCollective);
     m_animateAction->setObjectName(QStringLiteral("animateCollective"));
-    m_animateAction->setEnabled(false);
     view->addAction(tr("&Pipeline schedule…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P), this,
                     &MainWindow::showPipelineSchedule)
         ->setObjectName(QStringLiteral("pipelineSchedule"));
@@ -520,6 +520,9 @@ QStringList MainWindow::dimensionNames(const core::Cluster& cluster)
 
 void MainWindow::showWorkload(const std::shared_ptr<const core::LoadedWorkload>& workload, const QString& path)
 {
+    // A new workload: no op is selected in it yet (a strategy change compiles a new one too).
+    m_selectedRank = -1;
+    m_selectedOp = -1;
     setWindowTitle(tr("%1 — Flint Explorer").arg(QFileInfo(path).fileName()));
     if (m_session->state().fromDisk) {
         // Files only: a built-in model's strategy (every parallelism edit) or a workload built in
@@ -545,6 +548,34 @@ void MainWindow::showWorkload(const std::shared_ptr<const core::LoadedWorkload>&
     const auto compiled = m_session->compiledModel();
     m_whatIf->setFixedParameters(StepSummary::fixedParameters(*workload, compiled ? &compiled->model : nullptr));
     m_detailsPanel->showWorkload(*workload, workload->kind == core::InputKind::BuiltinModel ? compiled.get() : nullptr);
+}
+
+void MainWindow::refreshTeachingViews()
+{
+    // An open dialog follows the new estimate (a network edit re-prices the collective, a strategy
+    // edit changes the schedule) or closes when what it showed is gone.
+    if (m_animation && m_animation->isVisible()) {
+        const auto workload = m_session->workload();
+        const bool selected = workload && m_selectedRank >= 0 &&
+                              static_cast<std::size_t>(m_selectedRank) < workload->workload.rankCount() &&
+                              static_cast<std::size_t>(m_selectedOp) <
+                                  workload->workload.programOf(static_cast<std::size_t>(m_selectedRank)).ops.size() &&
+                              workload->workload.programOf(static_cast<std::size_t>(m_selectedRank))
+                                      .ops[static_cast<std::size_t>(m_selectedOp)]
+                                      .kind == core::OpKind::Collective;
+        if (selected)
+            animateSelectedCollective();
+        else
+            m_animation->hide();
+    }
+    if (m_schedule && m_schedule->isVisible()) {
+        const auto evaluation = m_session->evaluation();
+        if (evaluation && evaluation->scenario.isModel() && evaluation->scenario.parallel.pp > 1 &&
+            evaluation->scenario.parallel.phase == core::model::Phase::Training)
+            m_schedule->setParallel(evaluation->scenario.parallel);
+        else
+            m_schedule->hide();
+    }
 }
 
 void MainWindow::showEstimate(const std::shared_ptr<const engine::Evaluation>& evaluation)
@@ -677,8 +708,6 @@ void MainWindow::showOp(int rank, int opIndex, bool inGraph)
     }
     m_selectedRank = rank;
     m_selectedOp = opIndex;
-    const core::Op& op = w.programOf(static_cast<std::size_t>(rank)).ops[static_cast<std::size_t>(opIndex)];
-    m_animateAction->setEnabled(op.kind == core::OpKind::Collective);
     m_timeline->highlightOp(opIndex, rank);
     if (rank == m_ops->model()->rank())
         m_ops->selectOp(static_cast<std::uint32_t>(opIndex));

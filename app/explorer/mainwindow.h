@@ -137,6 +137,8 @@ public:
     /// the status bar why not for other workloads.
     void showPipelineSchedule();
     views::PipelineScheduleDialog* pipelineSchedule() const { return m_schedule; }
+    /// Brings open teaching dialogs up to date with the current estimate, or closes them.
+    void refreshTeachingViews();
     /// The step-by-step dialog, once opened (tests).
     views::CollectiveAnimationDialog* collectiveAnimation() const { return m_animation; }
     /// The Help menu's keyboard reference (HTML).

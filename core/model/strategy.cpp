@@ -586,9 +586,10 @@ MemoryBreakdown memoryPerRank(const TransformerConfig& model, const ParallelConf
                           (shardGrads ? dense / denseShards + experts / expertShards : params);
             // FSDP under a pipeline schedule skips the gradient reduction of every microbatch but the
             // last and accumulates whole (unsharded) gradients in the reduction's dtype meanwhile
-            // (FSDPParam.to_accumulated_grad_if_needed), beside the sharded ones.
+            // (FSDPParam.to_accumulated_grad_if_needed); each unit's reduce-scatter then frees them for
+            // its shard, so at the peak the whole gradients are held, not the shards besides.
             if (pipelinedFsdp)
-                m.gradients += (parallel.gradReduceFp32 ? 4.0 : 2.0) * params;
+                m.gradients = (parallel.gradReduceFp32 ? 4.0 : 2.0) * params;
             const double adamBytes = fsdp ? 8.0 : parallel.adamParamRemainders ? 10.0 : 12.0;
             m.optimizer = adamBytes * (dense / denseShards + experts / expertShards);
             const std::vector<PipelineStep> order = pipelineOrder(
