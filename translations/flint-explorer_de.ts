@@ -1523,10 +1523,6 @@ Workload</translation>
         <translation>Vorheriger Schritt</translation>
     </message>
     <message>
-        <source>Play</source>
-        <translation>Abspielen</translation>
-    </message>
-    <message>
         <source>Next step</source>
         <translation>Nächster Schritt</translation>
     </message>
@@ -1632,10 +1628,6 @@ Workload</translation>
             <numerusform>Schritt %1 von %2: %n GPU sendet je %3 an %4; %5. Dieser Schritt dauert etwa %6.</numerusform>
             <numerusform>Schritt %1 von %2: %n GPUs senden je %3 an %4; %5. Dieser Schritt dauert etwa %6.</numerusform>
         </translation>
-    </message>
-    <message>
-        <source>Pause</source>
-        <translation>Pause</translation>
     </message>
     <message>
         <source>%1 %2</source>
@@ -2266,10 +2258,6 @@ Workload</translation>
         <source>Pipeline schedule</source>
         <translation>Pipeline-Zeitplan</translation>
     </message>
-    <message>
-        <source>Play</source>
-        <translation>Abspielen</translation>
-    </message>
     <message numerus="yes">
         <source>interleaved 1F1B (%n chunk(s) per stage)</source>
         <translation>
@@ -2284,16 +2272,23 @@ Workload</translation>
             <numerusform>&lt;b&gt;%1&lt;/b&gt; über %2 Stufen mit %n Microbatches: Jede Stufe ist %3 des Schritts untätig (die Blase, schraffiert), wenn ein Vorwärtslauf eine Einheit dauert, ein Rückwärtslauf zwei und sonst nichts Zeit kostet. Die Kästen tragen die Nummer ihres Microbatches; hell vorwärts, dunkel rückwärts.</numerusform>
         </translation>
     </message>
-    <message>
-        <source>Pause</source>
-        <translation>Pause</translation>
-    </message>
 </context>
 <context>
     <name>flint::views::PipelineScheduleView</name>
     <message>
         <source>stage %1</source>
         <translation>Stufe %1</translation>
+    </message>
+</context>
+<context>
+    <name>flint::views::PlayButton</name>
+    <message>
+        <source>Play</source>
+        <translation>Abspielen</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>Pause</translation>
     </message>
 </context>
 <context>

@@ -1507,10 +1507,6 @@ size</source>
         <translation>上一步</translation>
     </message>
     <message>
-        <source>Play</source>
-        <translation>播放</translation>
-    </message>
-    <message>
         <source>Next step</source>
         <translation>下一步</translation>
     </message>
@@ -1611,10 +1607,6 @@ size</source>
         <translation>
             <numerusform>第 %1/%2 步：%n 个 GPU 各向%4发送 %3；%5。此步约需 %6。</numerusform>
         </translation>
-    </message>
-    <message>
-        <source>Pause</source>
-        <translation>暂停</translation>
     </message>
     <message>
         <source>%1 %2</source>
@@ -2242,10 +2234,6 @@ size</source>
         <source>Pipeline schedule</source>
         <translation>流水线调度</translation>
     </message>
-    <message>
-        <source>Play</source>
-        <translation>播放</translation>
-    </message>
     <message numerus="yes">
         <source>interleaved 1F1B (%n chunk(s) per stage)</source>
         <translation>
@@ -2258,16 +2246,23 @@ size</source>
             <numerusform>&lt;b&gt;%1&lt;/b&gt;，%2 个阶段，%n 个微批次：若前向一次耗时一个单位、反向两个单位且其他操作不耗时，每个阶段有 %3 的时间空闲（即气泡，斜线部分）。方块上的数字是微批次编号；浅色为前向，深色为反向。</numerusform>
         </translation>
     </message>
-    <message>
-        <source>Pause</source>
-        <translation>暂停</translation>
-    </message>
 </context>
 <context>
     <name>flint::views::PipelineScheduleView</name>
     <message>
         <source>stage %1</source>
         <translation>阶段 %1</translation>
+    </message>
+</context>
+<context>
+    <name>flint::views::PlayButton</name>
+    <message>
+        <source>Play</source>
+        <translation>播放</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "views/collectiveanimation.h"
 
+#include "views/playbutton.h"
 #include "views/timelinegeometry.h"
 
 #include <algorithm>
@@ -271,8 +272,7 @@ CollectiveAnimationDialog::CollectiveAnimationDialog(QWidget* parent)
     };
     QToolButton* first = button(QStyle::SP_MediaSkipBackward, tr("First step"), "firstStep");
     QToolButton* previous = button(QStyle::SP_MediaSeekBackward, tr("Previous step"), "previousStep");
-    m_play = button(QStyle::SP_MediaPlay, tr("Play"), "play");
-    m_play->setCheckable(true);
+    m_play = makePlayButton(this);
     QToolButton* nextButton = button(QStyle::SP_MediaSeekForward, tr("Next step"), "nextStep");
     QToolButton* last = button(QStyle::SP_MediaSkipForward, tr("Last step"), "lastStep");
     m_slider = new QSlider(Qt::Horizontal, this);
@@ -454,16 +454,7 @@ void CollectiveAnimationDialog::setPlaying(bool playing)
 {
     if (playing && step() + 1 >= stepCount())
         showStep(0); // from the start again
-    if (playing)
-        m_timer.start();
-    else
-        m_timer.stop();
-    if (m_play->isChecked() != playing) {
-        const QSignalBlocker blocker(m_play);
-        m_play->setChecked(playing);
-    }
-    m_play->setIcon(style()->standardIcon(playing ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
-    m_play->setToolTip(playing ? tr("Pause") : tr("Play"));
+    showPlaying(m_play, m_timer, playing);
 }
 
 } // namespace flint::views

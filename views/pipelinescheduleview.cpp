@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "views/pipelinescheduleview.h"
 
+#include "views/playbutton.h"
 #include "views/viewpalette.h"
 
 #include <algorithm>
@@ -124,11 +125,7 @@ PipelineScheduleDialog::PipelineScheduleDialog(QWidget* parent)
     m_text = new QLabel(this);
     m_text->setWordWrap(true);
     m_text->setObjectName(QStringLiteral("scheduleText"));
-    m_play = new QToolButton(this);
-    m_play->setObjectName(QStringLiteral("play"));
-    m_play->setCheckable(true);
-    m_play->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
-    m_play->setToolTip(tr("Play"));
+    m_play = makePlayButton(this);
     m_slider = new QSlider(Qt::Horizontal, this);
     m_slider->setObjectName(QStringLiteral("timeSlider"));
     m_slider->setRange(0, kSliderSteps);
@@ -194,16 +191,7 @@ void PipelineScheduleDialog::setPlaying(bool playing)
 {
     if (playing && m_slider->value() >= kSliderSteps)
         m_slider->setValue(0); // from the start again
-    if (playing)
-        m_timer.start();
-    else
-        m_timer.stop();
-    if (m_play->isChecked() != playing) {
-        const QSignalBlocker blocker(m_play);
-        m_play->setChecked(playing);
-    }
-    m_play->setIcon(style()->standardIcon(playing ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
-    m_play->setToolTip(playing ? tr("Pause") : tr("Play"));
+    showPlaying(m_play, m_timer, playing);
 }
 
 } // namespace flint::views
