@@ -821,6 +821,13 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
             exits.insert(exits.end(), lastSync.begin(), lastSync.end());
             return exits;
         };
+        // A gradient sync after `exits` and the sync before it; the optimizer waits for it.
+        const auto appendSync = [&](const LoweredBlock& block, const std::string& scope,
+                                    const std::vector<std::uint64_t>& exits) {
+            auto s = builder.append(block, scope, afterSync(exits), true);
+            syncExits.insert(syncExits.end(), s.begin(), s.end());
+            lastSync = std::move(s);
+        };
         const auto order = pipelineOrder(parallel.schedule, pp, chunks, microbatches, stage, training);
         {
             // Reserve the ops: a stage of GPT-3 175B holds some 70,000.
@@ -894,9 +901,7 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
                 if (unit.sync && deferSyncs) {
                     deferred.emplace_back(unit.sync, unit.syncScope);
                 } else if (unit.sync) {
-                    auto s = builder.append(*unit.sync, unit.syncScope, afterSync(exits), true);
-                    syncExits.insert(syncExits.end(), s.begin(), s.end());
-                    lastSync = s;
+                    appendSync(*unit.sync, unit.syncScope, exits);
                 }
             }
             return exits;
@@ -987,18 +992,12 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
             if (!first)
                 builder.transfer(true, (stage + pp - 1) % pp, bwdTag(vstage, step.microbatch), p2pBytes,
                                  mbScope + "/pipeline", "send_gradients", exits);
-            for (const auto& [syncBlock, syncScope] : atEnd) {
-                auto s = builder.append(*syncBlock, syncScope, afterSync(exits), true);
-                syncExits.insert(syncExits.end(), s.begin(), s.end());
-                lastSync = s;
-            }
+            for (const auto& [syncBlock, syncScope] : atEnd)
+                appendSync(*syncBlock, syncScope, exits);
             chain = exits;
         }
-        for (const auto& [syncBlock, syncScope] : deferred) {
-            auto s = builder.append(*syncBlock, syncScope, afterSync(chain), true);
-            syncExits.insert(syncExits.end(), s.begin(), s.end());
-            lastSync = s;
-        }
+        for (const auto& [syncBlock, syncScope] : deferred)
+            appendSync(*syncBlock, syncScope, chain);
         if (training) {
             std::vector<std::uint64_t> before = chain;
             before.insert(before.end(), syncExits.begin(), syncExits.end());

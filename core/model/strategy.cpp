@@ -565,13 +565,13 @@ MemoryBreakdown memoryPerRank(const TransformerConfig& model, const ParallelConf
         const bool fsdp = training && parallel.zero == ZeroStage::Parameters;
         m.weights = (fsdp ? 4.0 : weightBytes) *
                     (parallel.zero == ZeroStage::Parameters ? dense / denseShards + experts / expertShards : params);
-        // FP8 training: each matrix cast once a step and kept for its microbatches, row-wise and
-        // transposed (Transformer Engine's weight workspace): 2 bytes a parameter; under ZeRO-3 only
-        // for the units gathered at once.
         // FSDP under a pipeline schedule (PyTorch's pipelining: no reshard after a backward pass but
         // the last) ends every backward pass with all of the stage's units gathered.
         const bool pipelinedFsdp = fsdp && parallel.pp > 1;
         const bool twoUnitsGathered = fsdp && parallel.reshardAfterForward && !pipelinedFsdp;
+        // FP8 training: each matrix cast once a step and kept for its microbatches, row-wise and
+        // transposed (Transformer Engine's weight workspace): 2 bytes a parameter; under ZeRO-3 only
+        // for the units gathered at once.
         if (training && parallel.dtype == Precision::FP8 && !layers.empty()) {
             const double held = twoUnitsGathered ? 2.0 : static_cast<double>(layers.size());
             m.weights += 2.0 * matrices / static_cast<double>(layers.size()) * held;
