@@ -1661,6 +1661,10 @@ Workload</translation>
         <source>a node</source>
         <translation>ein Knoten</translation>
     </message>
+    <message>
+        <source>%1 of %2 messages drawn</source>
+        <translation>%1 von %2 Nachrichten gezeichnet</translation>
+    </message>
 </context>
 <context>
     <name>flint::views::CommMatrixPage</name>

@@ -1640,6 +1640,10 @@ size</source>
         <source>a node</source>
         <translation>一个节点</translation>
     </message>
+    <message>
+        <source>%1 of %2 messages drawn</source>
+        <translation>已绘制 %2 条消息中的 %1 条</translation>
+    </message>
 </context>
 <context>
     <name>flint::views::CommMatrixPage</name>

@@ -12,6 +12,7 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QPainter>
 #include <QPainterPath>
 #include <QSlider>
@@ -141,7 +142,17 @@ void CollectiveAnimationView::paintEvent(QPaintEvent*)
     const core::CollectiveStep* current = m_steps.empty() ? nullptr : &m_steps[static_cast<std::size_t>(m_step)];
     std::set<std::int32_t> receivers;
     if (current) {
-        const std::size_t drawn = std::min<std::size_t>(current->transfers.size(), 4096);
+        // An all-to-all of a large group sends more messages than a picture shows: the first
+        // kMaxArrows are drawn and the view says so.
+        constexpr std::size_t kMaxArrows = 4096;
+        const std::size_t drawn = std::min(current->transfers.size(), kMaxArrows);
+        if (drawn < current->transfers.size()) {
+            painter.setPen(palette().color(QPalette::Text));
+            painter.drawText(QPointF(10, 8 + fontMetrics().ascent()),
+                             tr("%1 of %2 messages drawn")
+                                 .arg(QLocale().toString(static_cast<qulonglong>(drawn)),
+                                      QLocale().toString(static_cast<qulonglong>(current->transfers.size()))));
+        }
         for (std::size_t k = 0; k < drawn; ++k) {
             const core::CollectiveTransfer& t = current->transfers[k];
             const auto si = position.find(t.src), di = position.find(t.dst);
