@@ -510,6 +510,26 @@ int runModel(const std::vector<std::string>& arguments)
         nlohmann::ordered_json j;
         j["model"] = model.name;
         j["strategy"] = parallel.describe();
+        // The strategy's settings one by one, for scripts that compare runs (the text above is for
+        // people).
+        nlohmann::ordered_json degrees;
+        degrees["tp"] = parallel.tp;
+        degrees["pp"] = parallel.pp;
+        degrees["dp"] = parallel.dp;
+        degrees["cp"] = parallel.cp;
+        degrees["ep"] = parallel.ep;
+        degrees["sequence_parallel"] = parallel.tp > 1 && parallel.sequenceParallel;
+        degrees["schedule"] = std::string(core::model::displayName(parallel.schedule));
+        degrees["virtual_stages"] =
+            parallel.schedule == core::model::PipelineSchedule::Interleaved ? parallel.virtualStages : std::int64_t{1};
+        degrees["zero"] = static_cast<int>(parallel.zero);
+        if (parallel.zero == core::model::ZeroStage::Parameters) {
+            degrees["reshard_after_forward"] = parallel.reshardAfterForward;
+            degrees["shard_group"] = parallel.shardGroup();
+        }
+        degrees["recompute"] = std::string(core::model::displayName(parallel.recompute));
+        degrees["dtype"] = std::string(core::displayName(parallel.dtype));
+        j["parallel"] = std::move(degrees);
         j["ranks"] = compiled.workload.rankCount();
         j["step_time_s"] = figure(figures.stepTime);
         j["tokens_per_s"] = figure(figures.tokensPerSecond);
