@@ -322,12 +322,11 @@ void CollectiveAnimationDialog::setCollective(const QString& title, core::Collec
 {
     setPlaying(false);
     m_cost = cost;
-    m_members = members;
     m_dimensionNames = dimensionNames;
-    m_steps = core::collectiveSteps(cost, topology, members);
-    m_view->setCollective(std::move(members), m_steps, topology, std::move(dimensionNames));
+    std::vector<core::CollectiveStep> steps = core::collectiveSteps(cost, topology, members);
+    m_view->setCollective(std::move(members), std::move(steps), topology, std::move(dimensionNames));
     QString summary =
-        tr("<b>%1</b>: %2 of %3 per GPU over %n GPU(s), %4 in all.", nullptr, static_cast<int>(m_members.size()))
+        tr("<b>%1</b>: %2 of %3 per GPU over %n GPU(s), %4 in all.", nullptr, static_cast<int>(m_view->memberCount()))
             .arg(title.toHtmlEscaped(), qs(std::string(core::displayName(kind))),
                  qs(formatBytes(static_cast<double>(bytes))), qs(formatDuration(cost.duration)));
     // Sentences follow each other with a space, or none where the language's full stop ends them (Chinese).
@@ -374,13 +373,14 @@ void CollectiveAnimationDialog::showStep(int index)
         const QSignalBlocker blocker(m_slider);
         m_slider->setValue(m_view->step());
     }
-    if (m_steps.empty()) {
+    const std::vector<core::CollectiveStep>& steps = m_view->steps();
+    if (steps.empty()) {
         m_phase->setText(tr("No steps to show"));
         m_text->setText(tr("This collective moves its data in one round (rooted collectives, permutes and "
                            "barriers have no staged schedule)."));
         return;
     }
-    const core::CollectiveStep& s = m_steps[static_cast<std::size_t>(m_view->step())];
+    const core::CollectiveStep& s = steps[static_cast<std::size_t>(m_view->step())];
     const core::CollectivePhase& p = m_cost.phases[s.phase];
     QString algorithm;
     switch (p.algorithm) {
@@ -401,14 +401,14 @@ void CollectiveAnimationDialog::showStep(int index)
                                     : tr("dimension %1 (%2)")
                                           .arg(p.dim + 1)
                                           .arg(p.dim < m_dimensionNames.size() ? m_dimensionNames[p.dim] : QString());
-    const int groups = p.npus > 0 ? static_cast<int>(m_members.size() / static_cast<std::size_t>(p.npus)) : 1;
+    const int groups = p.npus > 0 ? static_cast<int>(m_view->memberCount() / static_cast<std::size_t>(p.npus)) : 1;
     m_phase->setText(tr("Phase %1 of %2: %3 by %4 over %5, in %n group(s) of %6 GPUs", nullptr, groups)
                          .arg(s.phase + 1)
                          .arg(m_cost.phases.size())
                          .arg(qs(std::string(core::displayName(p.kind))), algorithm, where)
                          .arg(p.npus));
     int phaseSteps = 0;
-    for (const core::CollectiveStep& other : m_steps)
+    for (const core::CollectiveStep& other : steps)
         phaseSteps += other.phase == s.phase ? 1 : 0;
     QString partner;
     switch (p.algorithm) {

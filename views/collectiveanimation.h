@@ -32,6 +32,8 @@ public:
     void setStep(int index);
     int step() const { return m_step; }
     int stepCount() const { return static_cast<int>(m_steps.size()); }
+    const std::vector<core::CollectiveStep>& steps() const { return m_steps; }
+    std::size_t memberCount() const { return m_members.size(); }
     QSize sizeHint() const override { return {520, 440}; }
 
 protected:
@@ -80,9 +82,7 @@ private:
     QSlider* m_slider = nullptr;
     QToolButton* m_play = nullptr;
     QTimer m_timer;
-    core::CollectiveCost m_cost;
-    std::vector<core::CollectiveStep> m_steps;
-    std::vector<std::int32_t> m_members;
+    core::CollectiveCost m_cost; ///< the phases the view's steps belong to
     QStringList m_dimensionNames;
 };
 

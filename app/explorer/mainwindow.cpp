@@ -555,27 +555,35 @@ void MainWindow::refreshTeachingViews()
     // An open dialog follows the new estimate (a network edit re-prices the collective, a strategy
     // edit changes the schedule) or closes when what it showed is gone.
     if (m_animation && m_animation->isVisible()) {
-        const auto workload = m_session->workload();
-        const bool selected = workload && m_selectedRank >= 0 &&
-                              static_cast<std::size_t>(m_selectedRank) < workload->workload.rankCount() &&
-                              static_cast<std::size_t>(m_selectedOp) <
-                                  workload->workload.programOf(static_cast<std::size_t>(m_selectedRank)).ops.size() &&
-                              workload->workload.programOf(static_cast<std::size_t>(m_selectedRank))
-                                      .ops[static_cast<std::size_t>(m_selectedOp)]
-                                      .kind == core::OpKind::Collective;
-        if (selected)
+        if (selectedCollective())
             animateSelectedCollective();
         else
             m_animation->hide();
     }
     if (m_schedule && m_schedule->isVisible()) {
-        const auto evaluation = m_session->evaluation();
-        if (evaluation && evaluation->scenario.isModel() && evaluation->scenario.parallel.pp > 1 &&
-            evaluation->scenario.parallel.phase == core::model::Phase::Training)
+        if (const auto evaluation = m_session->evaluation(); evaluation && hasPipelineSchedule(*evaluation))
             m_schedule->setParallel(evaluation->scenario.parallel);
         else
             m_schedule->hide();
     }
+}
+
+const core::Op* MainWindow::selectedCollective() const
+{
+    const auto workload = m_session->workload();
+    if (!workload || m_selectedRank < 0 || static_cast<std::size_t>(m_selectedRank) >= workload->workload.rankCount())
+        return nullptr;
+    const core::Program& program = workload->workload.programOf(static_cast<std::size_t>(m_selectedRank));
+    if (m_selectedOp < 0 || static_cast<std::size_t>(m_selectedOp) >= program.ops.size())
+        return nullptr;
+    const core::Op& op = program.ops[static_cast<std::size_t>(m_selectedOp)];
+    return op.kind == core::OpKind::Collective ? &op : nullptr;
+}
+
+bool MainWindow::hasPipelineSchedule(const engine::Evaluation& evaluation)
+{
+    return evaluation.scenario.isModel() && evaluation.scenario.parallel.pp > 1 &&
+           evaluation.scenario.parallel.phase == core::model::Phase::Training;
 }
 
 void MainWindow::showEstimate(const std::shared_ptr<const engine::Evaluation>& evaluation)
@@ -717,19 +725,13 @@ void MainWindow::showOp(int rank, int opIndex, bool inGraph)
 
 void MainWindow::animateSelectedCollective()
 {
-    auto workload = m_session->workload();
-    const auto noCollective = [this] {
+    const core::Op* selected = selectedCollective();
+    if (selected == nullptr) {
         statusBar()->showMessage(tr("Select a collective first (in the timeline, the graph or the Ops table)."), 8000);
-    };
-    if (!workload || m_selectedRank < 0 || static_cast<std::size_t>(m_selectedRank) >= workload->workload.rankCount())
-        return noCollective();
-    const core::Workload& w = workload->workload;
-    const core::Program& program = w.programOf(static_cast<std::size_t>(m_selectedRank));
-    if (static_cast<std::size_t>(m_selectedOp) >= program.ops.size())
-        return noCollective();
-    const core::Op& op = program.ops[static_cast<std::size_t>(m_selectedOp)];
-    if (op.kind != core::OpKind::Collective)
-        return noCollective();
+        return;
+    }
+    const core::Op& op = *selected;
+    const core::Workload& w = m_session->workload()->workload;
     const core::Cluster& cluster = m_session->cluster();
     std::vector<std::int32_t> members = w.membersOf(static_cast<std::size_t>(m_selectedRank), op);
     std::sort(members.begin(), members.end());
@@ -753,8 +755,7 @@ void MainWindow::animateSelectedCollective()
 void MainWindow::showPipelineSchedule()
 {
     const auto evaluation = m_session->evaluation();
-    if (!evaluation || !evaluation->scenario.isModel() || evaluation->scenario.parallel.pp < 2 ||
-        evaluation->scenario.parallel.phase != core::model::Phase::Training) {
+    if (!evaluation || !hasPipelineSchedule(*evaluation)) {
         statusBar()->showMessage(tr("The pipeline schedule is shown for a built-in model trained with PP > 1."), 8000);
         return;
     }

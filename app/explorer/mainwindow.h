@@ -151,6 +151,10 @@ public:
     void whenDrawn(std::function<void()> drawn);
 
 private:
+    /// The op last shown by showOp when it is a collective of the current workload, else nullptr.
+    const core::Op* selectedCollective() const;
+    /// Whether View > Pipeline schedule has a schedule to show: a built-in model trained with PP > 1.
+    static bool hasPipelineSchedule(const engine::Evaluation& evaluation);
     static int ranksPerNode(const core::Cluster& cluster);
     /// The topology's dimensions as the charts name them, innermost first: "Switch of 8, 370.8 GB/s".
     static QStringList dimensionNames(const core::Cluster& cluster);
