@@ -1638,6 +1638,13 @@ Workload</translation>
         <source>Priced with NCCL&apos;s %1 protocol, whose latency (%2) comes on top of the steps.</source>
         <translation>Mit dem %1-Protokoll von NCCL bewertet, dessen Latenz (%2) zu den Schritten hinzukommt.</translation>
     </message>
+    <message numerus="yes">
+        <source>Only the first %n step(s) are shown: this collective has more than a picture holds.</source>
+        <translation>
+            <numerusform>Nur der erste %n Schritt wird gezeigt: Diese Kollektivoperation hat mehr, als ein Bild fasst.</numerusform>
+            <numerusform>Nur die ersten %n Schritte werden gezeigt: Diese Kollektivoperation hat mehr, als ein Bild fasst.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>flint::views::CollectiveAnimationView</name>

@@ -1617,6 +1617,12 @@ size</source>
         <source>Priced with NCCL&apos;s %1 protocol, whose latency (%2) comes on top of the steps.</source>
         <translation>按 NCCL 的 %1 协议计时，其延迟（%2）另计在各步之外。</translation>
     </message>
+    <message numerus="yes">
+        <source>Only the first %n step(s) are shown: this collective has more than a picture holds.</source>
+        <translation>
+            <numerusform>仅显示前 %n 步：该集合通信的步骤多于一张图所能容纳的。</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>flint::views::CollectiveAnimationView</name>

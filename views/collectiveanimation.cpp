@@ -323,7 +323,10 @@ void CollectiveAnimationDialog::setCollective(const QString& title, core::Collec
     setPlaying(false);
     m_cost = cost;
     m_dimensionNames = dimensionNames;
-    std::vector<core::CollectiveStep> steps = core::collectiveSteps(cost, topology, members);
+    bool truncated = false;
+    std::vector<core::CollectiveStep> steps =
+        core::collectiveSteps(cost, topology, members, std::size_t{1} << 21, &truncated);
+    const int shownSteps = static_cast<int>(steps.size());
     m_view->setCollective(std::move(members), std::move(steps), topology, std::move(dimensionNames));
     QString summary =
         tr("<b>%1</b>: %2 of %3 per GPU over %n GPU(s), %4 in all.", nullptr, static_cast<int>(m_view->memberCount()))
@@ -337,6 +340,10 @@ void CollectiveAnimationDialog::setCollective(const QString& title, core::Collec
         summary = then(summary, tr("The data moves in %n chunk(s), pipelined through the phases; the steps of one "
                                    "chunk are shown.",
                                    nullptr, static_cast<int>(std::min<std::uint64_t>(cost.chunks, 1u << 30))));
+    if (truncated)
+        summary =
+            then(summary, tr("Only the first %n step(s) are shown: this collective has more than a picture holds.",
+                             nullptr, shownSteps));
     if (!cost.protocol.empty())
         summary = then(summary, cost.protocolLatency > 0
                                     ? tr("Priced with NCCL's %1 protocol, whose latency (%2) comes on top of the "

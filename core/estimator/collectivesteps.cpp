@@ -74,9 +74,21 @@ std::int32_t level(std::int64_t j)
 } // namespace
 
 std::vector<CollectiveStep> collectiveSteps(const CollectiveCost& cost, const Topology& topology,
-                                            std::span<const std::int32_t> members)
+                                            std::span<const std::int32_t> members, std::size_t maxTransfers,
+                                            bool* truncated)
 {
     std::vector<CollectiveStep> steps;
+    std::size_t held = 0; // messages in `steps`
+    if (truncated)
+        *truncated = false;
+    // Whether the steps are full; the loops that can run long ask before building a step.
+    const auto full = [&] {
+        if (held < maxTransfers)
+            return false;
+        if (truncated)
+            *truncated = true;
+        return true;
+    };
     for (std::size_t pi = 0; pi < cost.phases.size(); ++pi) {
         const CollectivePhase& p = cost.phases[pi];
         const auto instances = instancesOf(p, topology, members);
@@ -92,12 +104,13 @@ std::vector<CollectiveStep> collectiveSteps(const CollectiveCost& cost, const To
             s.action = action;
             s.distance = static_cast<std::int32_t>(distance);
             s.transfers = std::move(t);
+            held += s.transfers.size();
             steps.push_back(std::move(s));
         };
         switch (p.algorithm) {
         case CollectiveAlgorithm::Ring: {
             const double bytes = p.sentPerRank / p.steps;
-            for (std::int32_t s = 1; s <= p.steps; ++s) {
+            for (std::int32_t s = 1; s <= p.steps && !full(); ++s) {
                 StepAction action = StepAction::Copy;
                 if (p.kind == CollectiveKind::AllToAll)
                     action = StepAction::Exchange;
@@ -127,7 +140,7 @@ std::vector<CollectiveStep> collectiveSteps(const CollectiveCost& cost, const To
                 return [distance](std::int64_t i, std::int64_t) { return i ^ distance; };
             };
             if (p.kind == CollectiveKind::AllToAll) {
-                for (std::int64_t x = 1; x < m; ++x)
+                for (std::int64_t x = 1; x < m && !full(); ++x)
                     add(StepAction::Exchange, transfers(instances, c / static_cast<double>(m), xorPartner(x)), x);
                 break;
             }
@@ -185,9 +198,12 @@ std::vector<CollectiveStep> collectiveSteps(const CollectiveCost& cost, const To
                 weight[s - first] = std::max(weight[s - first], t.bytes);
             total += weight[s - first];
         }
+        // A phase cut short (a ring all-to-all past maxTransfers) shows its first steps at their share
+        // of the whole phase: its steps are alike.
+        const double made = static_cast<double>(steps.size() - first);
+        const double shown = made < p.steps ? made / p.steps : 1.0;
         for (std::size_t s = first; s < steps.size(); ++s)
-            steps[s].seconds =
-                total > 0 ? p.time * weight[s - first] / total : p.time / static_cast<double>(steps.size() - first);
+            steps[s].seconds = shown * (total > 0 ? p.time * weight[s - first] / total : p.time / made);
     }
     return steps;
 }

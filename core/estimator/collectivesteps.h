@@ -40,8 +40,11 @@ struct CollectiveStep {
 /// ranks in ascending order), phase by phase, for teaching views: rings pass a piece to the next
 /// member, halving-doubling exchanges with partners 1, 2, 4, ... apart, direct rounds send to every
 /// peer at once, double binary trees reduce up two complementary trees and broadcast back down.
-/// Empty for collectives without staged phases (rooted ones, permutes, barriers).
+/// Empty for collectives without staged phases (rooted ones, permutes, barriers). A ring all-to-all
+/// takes n(n-1)/2 steps: steps stop once they hold `maxTransfers` messages, and `truncated` (when
+/// given) says whether they did.
 std::vector<CollectiveStep> collectiveSteps(const CollectiveCost& cost, const Topology& topology,
-                                            std::span<const std::int32_t> members);
+                                            std::span<const std::int32_t> members,
+                                            std::size_t maxTransfers = std::size_t{1} << 21, bool* truncated = nullptr);
 
 } // namespace flint::core

@@ -195,6 +195,22 @@ void TestOpExplain::stepsOfARingAllReduce()
         seconds += s.seconds;
     }
     QCOMPARE(seconds, cost.phases.front().time);
+    // A ring all-to-all over 64 GPUs takes 64 x 63 / 2 = 2,016 steps of 64 messages: with room for
+    // 640 messages the first 10 steps come, each at its share of the phase, and say they are cut.
+    std::vector<std::int32_t> many(64);
+    for (std::int32_t r = 0; r < 64; ++r)
+        many[static_cast<std::size_t>(r)] = r;
+    const Cluster wide = switchCluster(64);
+    const CollectiveCost allToAll =
+        CollectiveModel(wide).collective(CollectiveKind::AllToAll, std::uint64_t{64} << 20, many);
+    bool truncated = false;
+    const std::vector<CollectiveStep> cut = collectiveSteps(allToAll, wide.topology, many, 640, &truncated);
+    QVERIFY(truncated);
+    QCOMPARE(cut.size(), std::size_t{10});
+    QCOMPARE(allToAll.phases.front().steps, 2016);
+    QCOMPARE(cut.front().seconds, allToAll.phases.front().time / 2016);
+    QCOMPARE(collectiveSteps(cost, cluster.topology, members, 640, &truncated).size(), std::size_t{14});
+    QVERIFY(!truncated); // the 8-GPU all-reduce's 112 messages fit
     // Rooted collectives have no staged phases to show.
     QVERIFY(collectiveSteps(CollectiveModel(cluster).collective(CollectiveKind::Broadcast, 1024, members),
                             cluster.topology, members)
