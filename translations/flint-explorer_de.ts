@@ -838,6 +838,18 @@ auf %2</translation>
         <source>The pipeline schedule is shown for a built-in model trained with PP &gt; 1.</source>
         <translation>Der Pipeline-Zeitplan wird für ein eingebautes Modell gezeigt, das mit PP &gt; 1 trainiert wird.</translation>
     </message>
+    <message>
+        <source>&amp;Network utilisation…</source>
+        <translation>&amp;Netzauslastung…</translation>
+    </message>
+    <message>
+        <source>Play how busy the network&apos;s links are over the step</source>
+        <translation>Abspielen, wie ausgelastet die Links des Netzes über den Schritt sind</translation>
+    </message>
+    <message>
+        <source>The network&apos;s utilisation is shown once a step has been estimated.</source>
+        <translation>Die Netzauslastung wird gezeigt, sobald ein Schritt geschätzt ist.</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::Session</name>
@@ -1914,6 +1926,58 @@ Workload</translation>
     <message>
         <source>Laying out the graph…</source>
         <translation>Graph wird angeordnet…</translation>
+    </message>
+</context>
+<context>
+    <name>flint::views::NetworkUtilisationDialog</name>
+    <message>
+        <source>Network utilisation</source>
+        <translation>Netzauslastung</translation>
+    </message>
+    <message numerus="yes">
+        <source>How busy each dimension&apos;s links are over the step: the bytes the ranks send on it over what the links could carry, in %n slice(s) of %1. Filled: all ranks&apos; mean; line: the busiest rank. Play or drag to move the time cursor; the links on the left show it.</source>
+        <translation>
+            <numerusform>Wie ausgelastet die Links jeder Dimension über den Schritt sind: die Bytes, die die Ränge darauf senden, geteilt durch das, was die Links tragen könnten, in %n Abschnitt von %1. Fläche: Mittel aller Ränge; Linie: der am stärksten belastete Rang. Abspielen oder ziehen bewegt den Zeitcursor; die Links links zeigen ihn.</numerusform>
+            <numerusform>Wie ausgelastet die Links jeder Dimension über den Schritt sind: die Bytes, die die Ränge darauf senden, geteilt durch das, was die Links tragen könnten, in %n Abschnitten von je %1. Fläche: Mittel aller Ränge; Linie: der am stärksten belastete Rang. Abspielen oder ziehen bewegt den Zeitcursor; die Links links zeigen ihn.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Above 100 %: transfers that overlap in time each run at the link&apos;s full bandwidth in this model (a pipeline send beside a data-parallel collective, collectives on several streams); a real network shares the link, so they would take longer.</source>
+        <translation>Über 100 %: Übertragungen, die sich zeitlich überlappen, laufen in diesem Modell jede mit der vollen Bandbreite des Links (ein Pipeline-Senden neben einer datenparallelen Kollektivoperation, Kollektive auf mehreren Streams); ein echtes Netz teilt den Link, sie würden also länger dauern.</translation>
+    </message>
+</context>
+<context>
+    <name>flint::views::NetworkUtilisationView</name>
+    <message>
+        <source>ring</source>
+        <translation>Ring</translation>
+    </message>
+    <message>
+        <source>switch</source>
+        <translation>Switch</translation>
+    </message>
+    <message>
+        <source>fully connected</source>
+        <translation>vollvermascht</translation>
+    </message>
+    <message>
+        <source>%1 GB/s</source>
+        <translation>%1 GB/s</translation>
+    </message>
+    <message numerus="yes">
+        <source>Dimension %1: %2 of %Ln NPU(s)</source>
+        <translation>
+            <numerusform>Dimension %1: %2 mit %Ln NPU</numerusform>
+            <numerusform>Dimension %1: %2 mit %Ln NPUs</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 per NPU; now %2 on average</source>
+        <translation>%1 je NPU; jetzt im Mittel %2</translation>
+    </message>
+    <message>
+        <source>average over the step %1, busiest rank at its peak %2; %3 sent</source>
+        <translation>Mittel über den Schritt %1, stärkster Rang in der Spitze %2; %3 gesendet</translation>
     </message>
 </context>
 <context>

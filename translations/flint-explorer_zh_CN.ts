@@ -834,6 +834,18 @@ on %2</source>
         <source>The pipeline schedule is shown for a built-in model trained with PP &gt; 1.</source>
         <translation>仅对以 PP &gt; 1 训练的内置模型显示流水线调度。</translation>
     </message>
+    <message>
+        <source>&amp;Network utilisation…</source>
+        <translation>网络利用率(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>Play how busy the network&apos;s links are over the step</source>
+        <translation>播放网络链路在整个步骤中的繁忙程度</translation>
+    </message>
+    <message>
+        <source>The network&apos;s utilisation is shown once a step has been estimated.</source>
+        <translation>估算出一个步骤后才会显示网络利用率。</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::Session</name>
@@ -1891,6 +1903,56 @@ size</source>
     <message>
         <source>Laying out the graph…</source>
         <translation>正在布局计算图…</translation>
+    </message>
+</context>
+<context>
+    <name>flint::views::NetworkUtilisationDialog</name>
+    <message>
+        <source>Network utilisation</source>
+        <translation>网络利用率</translation>
+    </message>
+    <message numerus="yes">
+        <source>How busy each dimension&apos;s links are over the step: the bytes the ranks send on it over what the links could carry, in %n slice(s) of %1. Filled: all ranks&apos; mean; line: the busiest rank. Play or drag to move the time cursor; the links on the left show it.</source>
+        <translation>
+            <numerusform>每个维度的链路在整个步骤中的繁忙程度：各 rank 在该维度上发送的字节数除以链路可承载的量，分为 %n 个时间片，每片 %1。填充：所有 rank 的平均；折线：最繁忙的 rank。播放或拖动可移动时间游标，左侧的链路随之显示。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Above 100 %: transfers that overlap in time each run at the link&apos;s full bandwidth in this model (a pipeline send beside a data-parallel collective, collectives on several streams); a real network shares the link, so they would take longer.</source>
+        <translation>超过 100 %：在本模型中，时间上重叠的传输各自以链路的全部带宽运行（流水线发送与数据并行集合通信同时进行、多个流上的集合通信）；真实网络会共享链路，因此它们会更慢。</translation>
+    </message>
+</context>
+<context>
+    <name>flint::views::NetworkUtilisationView</name>
+    <message>
+        <source>ring</source>
+        <translation>环</translation>
+    </message>
+    <message>
+        <source>switch</source>
+        <translation>交换机</translation>
+    </message>
+    <message>
+        <source>fully connected</source>
+        <translation>全连接</translation>
+    </message>
+    <message>
+        <source>%1 GB/s</source>
+        <translation>%1 GB/s</translation>
+    </message>
+    <message numerus="yes">
+        <source>Dimension %1: %2 of %Ln NPU(s)</source>
+        <translation>
+            <numerusform>维度 %1：%2，%Ln 个 NPU</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 per NPU; now %2 on average</source>
+        <translation>每个 NPU %1；当前平均 %2</translation>
+    </message>
+    <message>
+        <source>average over the step %1, busiest rank at its peak %2; %3 sent</source>
+        <translation>整个步骤平均 %1，最繁忙 rank 峰值 %2；共发送 %3</translation>
     </message>
 </context>
 <context>

@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "core/estimator/collectivemodel.h"
 #include "core/estimator/estimateexport.h"
+#include "core/estimator/linkutilisation.h"
 #include "core/estimator/opexplain.h"
 #include "core/fileio.h"
 #include "core/workloadsummary.h"
@@ -20,6 +21,7 @@
 #include "views/commmatrixpage.h"
 #include "views/commmatrixview.h"
 #include "views/dagview.h"
+#include "views/networkview.h"
 #include "views/opspage.h"
 #include "views/opstablemodel.h"
 #include "views/parallelismpanel.h"
@@ -379,6 +381,9 @@ void MainWindow::buildMenus()
     view->addAction(tr("&Pipeline schedule…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P), this,
                     &MainWindow::showPipelineSchedule)
         ->setObjectName(QStringLiteral("pipelineSchedule"));
+    view->addAction(tr("&Network utilisation…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N), this,
+                    &MainWindow::showNetworkUtilisation)
+        ->setObjectName(QStringLiteral("networkUtilisation"));
     view->addSeparator();
     // Every panel, so that a closed one comes back (the docks' own show/hide actions).
     for (QDockWidget* dock : findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly))
@@ -410,6 +415,8 @@ QString MainWindow::keyboardReference()
          tr("Play the selected collective step by step")},
         {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P).toString(QKeySequence::NativeText),
          tr("Play the built-in model's pipeline schedule")},
+        {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N).toString(QKeySequence::NativeText),
+         tr("Play how busy the network's links are over the step")},
         {QKeySequence(QKeySequence::Find).toString(QKeySequence::NativeText), tr("Find an op in the graph")},
         {tr("Enter, F3"), tr("Next match of the search")},
         {tr("Wheel, drag"), tr("Zoom and pan the graph, the timeline and the matrix")},
@@ -565,6 +572,12 @@ void MainWindow::refreshTeachingViews()
             m_schedule->setParallel(evaluation->scenario.parallel);
         else
             m_schedule->hide();
+    }
+    if (m_network && m_network->isVisible()) {
+        if (const auto evaluation = m_session->evaluation(); evaluation && evaluation->result)
+            showNetworkUtilisation();
+        else
+            m_network->hide();
     }
 }
 
@@ -764,6 +777,22 @@ void MainWindow::showPipelineSchedule()
     m_schedule->setParallel(evaluation->scenario.parallel);
     m_schedule->show();
     m_schedule->raise();
+}
+
+void MainWindow::showNetworkUtilisation()
+{
+    const auto evaluation = m_session->evaluation();
+    if (!evaluation || !evaluation->result || !evaluation->workload) {
+        statusBar()->showMessage(tr("The network's utilisation is shown once a step has been estimated."), 8000);
+        return;
+    }
+    const core::Cluster& cluster = evaluation->scenario.cluster;
+    core::LinkUtilisation links = core::linkUtilisation(evaluation->workload->workload, cluster, *evaluation->result);
+    if (m_network == nullptr)
+        m_network = new views::NetworkUtilisationDialog(this);
+    m_network->setData(cluster.topology, std::move(links));
+    m_network->show();
+    m_network->raise();
 }
 
 void MainWindow::showError(const QString& summary, const QString& details)

@@ -29,6 +29,7 @@ class OpsPage;
 class ParallelismPanel;
 class CommMatrixPage;
 class PipelineScheduleDialog;
+class NetworkUtilisationDialog;
 class CommMatrixView;
 class DagView;
 class TimelinePage;
@@ -137,6 +138,10 @@ public:
     /// the status bar why not for other workloads.
     void showPipelineSchedule();
     views::PipelineScheduleDialog* pipelineSchedule() const { return m_schedule; }
+    /// Shows how busy each topology dimension's links are over the estimated step (View > Network
+    /// utilisation); says in the status bar why not before an estimate.
+    void showNetworkUtilisation();
+    views::NetworkUtilisationDialog* networkUtilisation() const { return m_network; }
     /// Brings open teaching dialogs up to date with the current estimate, or closes them.
     void refreshTeachingViews();
     /// The step-by-step dialog, once opened (tests).
@@ -186,6 +191,7 @@ private:
     QAction* m_animateAction = nullptr;
     views::CollectiveAnimationDialog* m_animation = nullptr;
     views::PipelineScheduleDialog* m_schedule = nullptr;
+    views::NetworkUtilisationDialog* m_network = nullptr;
     History* m_history = nullptr;
     HistoryPanel* m_historyPanel = nullptr;
     /// The estimate shown before the current one, and the comparison of the two ("Last change").

@@ -2,6 +2,7 @@
 #include "core/estimator/estimateexport.h"
 
 #include "core/estimator/collectivemodel.h"
+#include "core/estimator/linkutilisation.h"
 
 #include <algorithm>
 #include <map>
@@ -282,6 +283,11 @@ std::string estimateJson(const EstimateResult& result, const Workload& workload,
                         {"reason", kReasons[static_cast<int>(s.reason)]}});
     }
     json["traffic_per_dim_bytes"] = result.bytesPerDim;
+    if (const LinkUtilisation links = linkUtilisation(workload, cluster, result); !links.dims.empty()) {
+        auto& out = json["link_utilisation"] = nlohmann::ordered_json::array();
+        for (std::size_t d = 0; d < links.dims.size(); ++d)
+            out.push_back({{"dim", d}, {"average", links.dims[d].average}, {"busiest", links.dims[d].peak}});
+    }
     return json.dump(2) + "\n";
 }
 

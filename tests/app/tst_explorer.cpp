@@ -20,6 +20,7 @@
 #include "views/commmatrixpage.h"
 #include "views/commmatrixview.h"
 #include "views/dagview.h"
+#include "views/networkview.h"
 #include "views/opspage.h"
 #include "views/opstablemodel.h"
 #include "views/parallelismpanel.h"
@@ -949,12 +950,32 @@ void TestExplorer::defaultModelIsGpt3OnThousandGpus()
     schedule->findChild<QSlider*>(QStringLiteral("timeSlider"))->setValue(0);
     QCOMPARE(schedule->view()->cursor(), 0.0);
     schedule->close();
+    // View > Network utilisation: both dimensions of the DGX cluster carry traffic (tensor-parallel
+    // collectives on NVLink, data-parallel ones and pipeline sends on InfiniBand), the bytes those of
+    // the estimate, played from the step's start.
+    window.findChild<QAction*>(QStringLiteral("networkUtilisation"))->trigger();
+    views::NetworkUtilisationDialog* network = window.networkUtilisation();
+    QVERIFY(network && network->isVisible());
+    const core::LinkUtilisation& links = network->view()->links();
+    QCOMPARE(links.dims.size(), window.session().result()->bytesPerDim.size());
+    QCOMPARE(links.dims.size(), std::size_t{2});
+    QCOMPARE(network->view()->topology(), window.session().evaluation()->scenario.cluster.topology);
+    for (std::size_t d = 0; d < 2; ++d) {
+        QVERIFY(links.dims[d].average > 0);
+        QVERIFY(std::abs(links.dims[d].bytes - window.session().result()->bytesPerDim[d]) < 1e-9 * links.dims[d].bytes);
+    }
+    QCOMPARE(network->view()->cursor(), 0.0);
+    network->findChild<QSlider*>(QStringLiteral("timeSlider"))->setValue(500);
+    QVERIFY(std::abs(network->view()->cursor() - links.stepTime / 2) < 1e-9 * links.stepTime);
     const double before = window.session().result()->stepTime;
     window.parallelism()->findChild<QSpinBox*>(QStringLiteral("tp"))->setValue(4);
     QVERIFY(estimated.wait(120000));
     QCOMPARE(window.session().compiledModel()->parallel.tp, 4);
     QCOMPARE(window.session().workload()->workload.rankCount(), std::size_t(512));
     QVERIFY(window.session().result()->stepTime != before);
+    // The open dialog follows the new estimate.
+    QVERIFY(network->isVisible());
+    QCOMPARE(network->view()->links().stepTime, window.session().result()->stepTime);
 }
 
 void TestExplorer::modelFileOpensWithAStrategyThatFitsIt()

@@ -5,6 +5,7 @@
 #include "core/estimator/commtraffic.h"
 #include "core/estimator/estimate.h"
 #include "core/estimator/estimateexport.h"
+#include "core/estimator/linkutilisation.h"
 #include "core/synthetictrace.h"
 
 #include <array>
@@ -245,6 +246,7 @@ private Q_SLOTS:
     void ownRecordedTimesAreSimulatedExactly();
     void astraSimReplaysATransformerStep();
     void commMatrixFollowsRing();
+    void linkUtilisationFollowsTheTraffic();
     void logicalTrafficFollowsTheCollectivesSemantics();
     void logicalTrafficBinsManyRanks();
     void criticalPathEndsAtStepTime();
@@ -1393,6 +1395,57 @@ void TestEstimate::ownRecordedTimesAreSimulatedExactly()
     // The program's own durations would give another step.
     const auto programOnly = estimate(base, cluster, recorded);
     QVERIFY(programOnly->stepTime != a->stepTime);
+}
+
+void TestEstimate::linkUtilisationFollowsTheTraffic()
+{
+    // 2 stages x 2-way data parallel on two switches of 2: stages {0, 1} and {2, 3} on dimension 0,
+    // pipelines {0, 2} and {1, 3} across dimension 1. Dimension 0 carries the gradient all-reduces
+    // (a ring of two sends its whole buffer once per rank), dimension 1 the pipeline transfers (per
+    // pipeline two activations forward, two gradients back).
+    const Workload w = twoStagePipeline({{0, 2}, {1, 3}});
+    Cluster cluster = switchCluster(2);
+    cluster.topology.dims.push_back({TopologyKind::Switch, 2, 50, 1000});
+    const auto result = estimate(w, cluster);
+    const LinkUtilisation links = linkUtilisation(w, cluster, *result, 100);
+    QCOMPARE(links.dims.size(), std::size_t{2});
+    QCOMPARE(links.binSeconds, result->stepTime / 100);
+    const double gradient = static_cast<double>(kGradientBytes), activation = static_cast<double>(kActivationBytes);
+    QVERIFY(std::abs(links.dims[0].bytes - 4 * gradient) < 1e-6 * gradient);
+    QVERIFY(std::abs(links.dims[1].bytes - 8 * activation) < 1e-6 * activation);
+    for (std::size_t d = 0; d < 2; ++d) {
+        // The same bytes as the estimate's per-dimension traffic, and the average is their share of
+        // what the links could carry in the step.
+        QVERIFY(std::abs(links.dims[d].bytes - result->bytesPerDim[d]) < 1e-9 * result->bytesPerDim[d]);
+        const double capacity = 4 * cluster.topology.dims[d].bandwidthBytesPerSecond() * result->stepTime;
+        QVERIFY(std::abs(links.dims[d].average - links.dims[d].bytes / capacity) < 1e-12);
+        const double meanOfBins = std::accumulate(links.dims[d].mean.begin(), links.dims[d].mean.end(), 0.0) / 100.0;
+        QVERIFY(std::abs(meanOfBins - links.dims[d].average) < 1e-12);
+        QCOMPARE(links.dims[d].peak, *std::max_element(links.dims[d].busiest.begin(), links.dims[d].busiest.end()));
+    }
+    // Stage 0's all-reduce ends the step: in the last bin its ranks send at S / a, half the ranks.
+    const double a = CollectiveModel(cluster)
+                         .collective(CollectiveKind::AllReduce, kGradientBytes, std::vector<std::int32_t>{0, 1})
+                         .duration;
+    QVERIFY(a > links.binSeconds);
+    const double rate = gradient / a / cluster.topology.dims[0].bandwidthBytesPerSecond();
+    QVERIFY2(std::abs(links.dims[0].busiest.back() - rate) < 1e-9,
+             qPrintable(QString::number(links.dims[0].busiest.back())));
+    QVERIFY(std::abs(links.dims[0].mean.back() - rate / 2) < 1e-9);
+    QCOMPARE(links.dims[1].busiest.back(), 0.0);
+    // Simulating every rank gives the same picture.
+    EstimateOptions every;
+    every.exploitSymmetry = false;
+    const LinkUtilisation slow = linkUtilisation(w, cluster, *estimate(w, cluster, every), 100);
+    for (std::size_t d = 0; d < 2; ++d)
+        for (std::size_t k = 0; k < 100; ++k) {
+            QVERIFY(std::abs(slow.dims[d].mean[k] - links.dims[d].mean[k]) < 1e-12);
+            QCOMPARE(slow.dims[d].busiest[k], links.dims[d].busiest[k]);
+        }
+    // Without events there is nothing to spread.
+    EstimateOptions noEvents;
+    noEvents.recordEvents = false;
+    QVERIFY(linkUtilisation(w, cluster, *estimate(w, cluster, noEvents)).dims.empty());
 }
 
 void TestEstimate::commMatrixFollowsRing()
