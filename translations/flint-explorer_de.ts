@@ -2369,10 +2369,6 @@ Workload</translation>
 <context>
     <name>flint::views::TimelinePage</name>
     <message>
-        <source>How lanes are grouped; click a group&apos;s label in the timeline to collapse it</source>
-        <translation>Wie die Spuren gruppiert werden; ein Klick auf die Beschriftung einer Gruppe in der Zeitachse klappt sie zu</translation>
-    </message>
-    <message>
         <source>Fit</source>
         <translation>Einpassen</translation>
     </message>
@@ -2402,6 +2398,10 @@ Workload</translation>
     <message>
         <source>communication</source>
         <translation>Kommunikation</translation>
+    </message>
+    <message>
+        <source>%1. How lanes are grouped; click a group&apos;s label in the timeline to collapse it</source>
+        <translation>%1. Wie die Spuren gruppiert werden; ein Klick auf die Beschriftung einer Gruppe in der Zeitachse klappt sie zu</translation>
     </message>
 </context>
 <context>
@@ -2593,8 +2593,8 @@ Workload</translation>
     <message numerus="yes">
         <source>programs (pipeline stages): %n of %1 ranks</source>
         <translation>
-            <numerusform>Programme (Pipeline-Stufen): %n mit je %1 Rängen</numerusform>
-            <numerusform>Programme (Pipeline-Stufen): %n mit je %1 Rängen</numerusform>
+            <numerusform>Pipeline-Stufen: %n mit je %1 Rängen</numerusform>
+            <numerusform>Pipeline-Stufen: %n mit je %1 Rängen</numerusform>
         </translation>
     </message>
     <message numerus="yes">

@@ -2340,10 +2340,6 @@ size</source>
 <context>
     <name>flint::views::TimelinePage</name>
     <message>
-        <source>How lanes are grouped; click a group&apos;s label in the timeline to collapse it</source>
-        <translation>泳道的分组方式；在时间线中点击组标签可将其折叠</translation>
-    </message>
-    <message>
         <source>Fit</source>
         <translation>适配窗口</translation>
     </message>
@@ -2372,6 +2368,10 @@ size</source>
     <message>
         <source>communication</source>
         <translation>通信</translation>
+    </message>
+    <message>
+        <source>%1. How lanes are grouped; click a group&apos;s label in the timeline to collapse it</source>
+        <translation>%1。泳道的分组方式；在时间线中点击组标签可将其折叠</translation>
     </message>
 </context>
 <context>

@@ -573,8 +573,17 @@ void DagView::paintContents(QPainter& painter, const QRectF& target) const
             painter.drawPolygon(head);
         }
         if (!simple && edge.count() > 1) {
+            // On a light plate, so that a number that has to sit on a title or a node stays legible.
+            const QString count = QString::number(edge.count());
+            const QFontMetricsF metrics(countFont);
+            const QPointF at = countLabels(
+                metrics, QFontMetricsF(clusterFont))[static_cast<std::size_t>(&edge - m_layout->edges.data())];
+            const QRectF box(at, QSizeF(metrics.horizontalAdvance(count) + 2, metrics.height()));
+            painter.setPen(Qt::NoPen);
+            painter.setBrush(QColor(255, 255, 255, 200));
+            painter.drawRoundedRect(box, 2, 2);
             painter.setPen(color.darker(120));
-            painter.drawText(edge.arrowTip + QPointF(5, -8), QString::number(edge.count()));
+            painter.drawText(box, Qt::AlignCenter, count);
         }
     }
 
@@ -597,6 +606,57 @@ void DagView::paintContents(QPainter& painter, const QRectF& target) const
         painter.setPen(Qt::white);
         painter.drawText(box.adjusted(8, 0, -8, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
     }
+}
+
+const std::vector<QPointF>& DagView::countLabels(const QFontMetricsF& metrics, const QFontMetricsF& titles) const
+{
+    if (m_countLabelsOf == m_layout.get())
+        return m_countLabels;
+    // Beside the edge's path, on either side, the middle first, then nearer either end: where the
+    // number covers the least of the nodes and the clusters' titles (beside the arrow head it sat on
+    // the titles of the clusters edges enter).
+    m_countLabelsOf = m_layout.get();
+    m_countLabels.assign(m_layout ? m_layout->edges.size() : 0, QPointF());
+    if (!m_layout)
+        return m_countLabels;
+    std::vector<QRectF> taken;
+    for (const DagCluster& c : m_layout->clusters)
+        taken.emplace_back(c.rect.left() + 8, c.rect.top() + 3, titles.horizontalAdvance(fromStd(c.label)),
+                           titles.height());
+    for (const DagNode& n : m_layout->nodes)
+        taken.push_back(n.rect);
+    const auto covered = [&](const QRectF& r) {
+        double area = 0;
+        for (const QRectF& t : taken)
+            if (t.intersects(r)) {
+                const QRectF both = t.intersected(r);
+                area += both.width() * both.height();
+            }
+        return area;
+    };
+    for (std::size_t i = 0; i < m_layout->edges.size(); ++i) {
+        const DagEdge& edge = m_layout->edges[i];
+        if (edge.count() < 2)
+            continue;
+        const QSizeF size(metrics.horizontalAdvance(QString::number(edge.count())) + 2, metrics.height());
+        double best = -1;
+        for (double t : {0.5, 0.35, 0.65, 0.2, 0.8}) {
+            const QPointF on = edge.path.pointAtPercent(t);
+            for (double dx : {4.0, -size.width() - 4}) {
+                const QPointF at = on + QPointF(dx, -size.height() / 2);
+                const double area = covered(QRectF(at, size));
+                if (best < 0 || area < best) {
+                    best = area;
+                    m_countLabels[i] = at;
+                }
+                if (area == 0)
+                    break;
+            }
+            if (best == 0)
+                break;
+        }
+    }
+    return m_countLabels;
 }
 
 void DagView::paintNode(QPainter& painter, const DagNode& node, std::size_t index, bool simple) const

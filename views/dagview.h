@@ -113,6 +113,9 @@ private:
     void paintContents(QPainter& painter, const QRectF& target) const;
     void paintNode(QPainter& painter, const DagNode& node, std::size_t index, bool simple) const;
     void paintLegend(QPainter& painter, const QRectF& target) const;
+    /// Where each edge's count label is drawn (top-left of its text, in `metrics`), worked out once
+    /// per layout; `titles` measures the clusters' titles.
+    const std::vector<QPointF>& countLabels(const QFontMetricsF& metrics, const QFontMetricsF& titles) const;
     /// Where the legend sits in `target`; its widest text in `textWidth` when given.
     QRectF legendBox(const QFontMetricsF& metrics, const QRectF& target, double* textWidth = nullptr) const;
     /// The part of the view no overlay covers, which a fit fills.
@@ -122,6 +125,9 @@ private:
     std::shared_ptr<const core::Program> m_program;
     std::shared_ptr<const DagScopeTree> m_tree;
     std::shared_ptr<const DagLayout> m_layout;
+    /// countLabels() for the layout it was computed for.
+    mutable const DagLayout* m_countLabelsOf = nullptr;
+    mutable std::vector<QPointF> m_countLabels;
     DagCollapseState m_state;
     DagLayoutCache m_cache;
     DagViewport m_viewport;

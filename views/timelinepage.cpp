@@ -21,7 +21,6 @@ TimelinePage::TimelinePage(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     auto* controls = new QHBoxLayout;
     m_grouping = new QComboBox(this);
-    m_grouping->setToolTip(tr("How lanes are grouped; click a group's label in the timeline to collapse it"));
     m_grouping->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_grouping->setMinimumContentsLength(16);
     auto* fit = new QPushButton(tr("Fit"), this);
@@ -138,6 +137,9 @@ void TimelinePage::setData(std::shared_ptr<const core::Workload> workload,
 
 void TimelinePage::applyGrouping()
 {
+    // The choice whole where the box elides it (long in German at 1,280 pixels).
+    m_grouping->setToolTip(tr("%1. How lanes are grouped; click a group's label in the timeline to collapse it")
+                               .arg(m_grouping->currentText()));
     const int index = m_grouping->currentData().isValid() ? m_grouping->currentData().toInt() : -1;
     m_view->setGrouping(index >= 0 && static_cast<std::size_t>(index) < m_partitions.size()
                             ? &m_partitions[static_cast<std::size_t>(index)]

@@ -83,14 +83,25 @@ WhatIfPanel::WhatIfPanel(QWidget* parent)
         header->setToolTip(headers[c].second);
         m_dims->setHorizontalHeaderItem(c, header);
     }
-    // The choices as wide as their longest entry ("Switch", "halvingDoubling"), the numbers share
-    // the rest.
-    m_dims->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    for (int c : {0, 1, 4})
-        m_dims->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
-    m_dims->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    m_dims->horizontalHeader()->setTextElideMode(Qt::ElideRight);
-    m_dims->verticalHeader()->setVisible(true);
+    // The topology as wide as "Switch", the NPU count as its digits, bandwidth and latency as six
+    // characters ("370.80", "2000.0"; "2000.0" cut to "200" would read as another latency), the
+    // algorithm the rest (a long name is elided in its box, whole in its list). A narrower dock
+    // scrolls the table.
+    QHeaderView* header = m_dims->horizontalHeader();
+    const int number = m_dims->fontMetrics().horizontalAdvance(QStringLiteral("0000.00")) + 4;
+    header->setMinimumSectionSize(m_dims->fontMetrics().horizontalAdvance(QStringLiteral("00000")) + 8);
+    for (int c : {0, 1})
+        header->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    for (int c : {2, 3}) {
+        header->setSectionResizeMode(c, QHeaderView::Fixed);
+        header->resizeSection(c, number);
+    }
+    header->setSectionResizeMode(4, QHeaderView::Stretch);
+    header->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    header->setTextElideMode(Qt::ElideRight);
+    // No row numbers: the label above says the order, and the five columns need the width at 1,280
+    // pixels (with them the algorithm column scrolled out of view).
+    m_dims->verticalHeader()->setVisible(false);
     m_dims->setMinimumHeight(110);
     layout->addWidget(new QLabel(tr("Network dimensions (innermost first)"), this));
     layout->addWidget(m_dims);
@@ -205,10 +216,6 @@ void WhatIfPanel::fillTable()
         connect(algorithm, &QComboBox::currentIndexChanged, this, &WhatIfPanel::edited);
         m_dims->setCellWidget(d, 4, algorithm);
     }
-    // The numbers whole ("2000.0" cut to "200" read as another latency): every column at least as
-    // wide as a bandwidth or latency needs; a narrower dock scrolls the table instead.
-    m_dims->horizontalHeader()->setMinimumSectionSize(
-        m_dims->fontMetrics().horizontalAdvance(QStringLiteral("0000.00")) + 8);
 }
 
 core::Cluster WhatIfPanel::cluster() const
