@@ -14,6 +14,13 @@
             <numerusform>%Ln Ops</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%Ln transfer(s)</source>
+        <translation>
+            <numerusform>%Ln Transfer</numerusform>
+            <numerusform>%Ln Transfers</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>Diagnostics</name>

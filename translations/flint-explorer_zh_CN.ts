@@ -13,6 +13,12 @@
             <numerusform>%Ln 个算子</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%Ln transfer(s)</source>
+        <translation>
+            <numerusform>%Ln 次传输</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>Diagnostics</name>

@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include <QCoreApplication>
+#include <QLocale>
 
 namespace flint::views {
 
@@ -71,6 +72,38 @@ std::string opCountText(std::uint32_t count)
 {
     const int n = static_cast<int>(count);
     return QCoreApplication::translate("DagScopeTree", "%Ln op(s)", nullptr, n).toStdString();
+}
+
+/// What a chunk of ops without a scope of its own holds, for its node under its name ("ops
+/// 1-2000"): the arithmetic and the transfers of its ops ("3.1 TFLOP · 55 transfers"), so that an
+/// unstructured program's overview shows where the work and the communication are. Short: the
+/// node is as wide as its text, and wide nodes shrink the first picture below legible.
+std::string chunkText(const DagScopeTree::Group& g)
+{
+    QString text;
+    const auto separate = [&text] {
+        if (!text.isEmpty())
+            text += QStringLiteral(" · ");
+    };
+    if (g.flops > 0) {
+        static const char* const prefixes[] = {"", "k", "M", "G", "T", "P", "E"};
+        double value = static_cast<double>(g.flops);
+        std::size_t prefix = 0;
+        while (value >= 1000 && prefix + 1 < std::size(prefixes)) {
+            value /= 1000;
+            ++prefix;
+        }
+        text += QLocale().toString(value, 'g', 3) + QChar(0x00a0) + QLatin1String(prefixes[prefix]) +
+                QStringLiteral("FLOP");
+    }
+    if (g.communication > 0) {
+        const int transfers = static_cast<int>(g.communication);
+        separate();
+        text += QCoreApplication::translate("DagScopeTree", "%Ln transfer(s)", nullptr, transfers);
+    }
+    if (text.isEmpty())
+        return opCountText(g.opCount);
+    return text.toStdString();
 }
 
 } // namespace
@@ -155,9 +188,19 @@ std::shared_ptr<const DagScopeTree> DagScopeTree::build(const core::Program& pro
     // Children were created after their parents, so one backward pass sums the subtrees.
     for (auto& g : tree->m_groups)
         g.firstOp = g.directOps.empty() ? static_cast<std::uint32_t>(opCount) : g.directOps.front();
+    for (Group& g : tree->m_groups)
+        for (std::uint32_t op : g.directOps) {
+            const core::Op& o = program.ops[op];
+            g.flops += o.flops;
+            g.communication += o.isCommunication() ? 1 : 0;
+        }
     for (std::size_t i = tree->m_groups.size(); i-- > 0;) {
         Group& g = tree->m_groups[i];
         g.opCount += static_cast<std::uint32_t>(g.directOps.size());
+        if (g.parent >= 0) {
+            tree->m_groups[static_cast<std::size_t>(g.parent)].flops += g.flops;
+            tree->m_groups[static_cast<std::size_t>(g.parent)].communication += g.communication;
+        }
         if (g.parent >= 0) {
             Group& p = tree->m_groups[static_cast<std::size_t>(g.parent)];
             p.opCount += g.opCount;
@@ -176,23 +219,41 @@ std::shared_ptr<const DagScopeTree> DagScopeTree::build(const core::Program& pro
 
 void DagScopeTree::splitLargeGroups()
 {
-    constexpr std::size_t chunk = maxDirectOps / 2;
     const std::size_t original = m_groups.size();
     for (std::size_t gi = 0; gi < original; ++gi) {
         if (m_groups[gi].directOps.size() <= maxDirectOps)
             continue;
         std::vector<std::uint32_t> ops = std::move(m_groups[gi].directOps);
         m_groups[gi].directOps.clear();
-        for (std::size_t start = 0; start < ops.size(); start += chunk) {
-            const std::size_t end = std::min(ops.size(), start + chunk);
-            const std::string name = "ops " + std::to_string(start + 1) + "-" + std::to_string(end);
-            const std::int32_t added = addGroup(static_cast<std::int32_t>(gi), name);
-            Group& g = m_groups[static_cast<std::size_t>(added)];
-            g.directOps.assign(ops.begin() + static_cast<std::ptrdiff_t>(start),
-                               ops.begin() + static_cast<std::ptrdiff_t>(end));
-            for (std::uint32_t op : g.directOps)
-                m_groupOfOp[op] = added;
+        chunk(static_cast<std::int32_t>(gi), ops, 0);
+    }
+}
+
+void DagScopeTree::chunk(std::int32_t parent, std::span<const std::uint32_t> ops, std::size_t offset)
+{
+    // At most about maxChunks chunks per level, each a round number of ops (200, 500, 1,000, 2,000,
+    // 5,000, ...): an unstructured program of 23,000 ops (an HLO module without op-name metadata)
+    // opens as 12 chunks of 2,000 in order, not as a hundred chunks whose edges cross everywhere.
+    const std::size_t wanted = (ops.size() + maxChunks - 1) / maxChunks;
+    std::size_t size = maxDirectOps / 2;
+    for (std::size_t decade = 100; size < wanted; decade *= 10)
+        for (std::size_t multiple : {2, 5, 10})
+            if (size < wanted)
+                size = std::max(size, multiple * decade);
+    for (std::size_t start = 0; start < ops.size(); start += size) {
+        const std::size_t end = std::min(ops.size(), start + size);
+        const std::string name = "ops " + std::to_string(offset + start + 1) + "-" + std::to_string(offset + end);
+        const std::int32_t added = addGroup(parent, name);
+        m_groups[static_cast<std::size_t>(added)].chunk = true;
+        const std::span<const std::uint32_t> part = ops.subspan(start, end - start);
+        if (part.size() > maxDirectOps) {
+            chunk(added, part, offset + start);
+            continue;
         }
+        Group& g = m_groups[static_cast<std::size_t>(added)];
+        g.directOps.assign(part.begin(), part.end());
+        for (std::uint32_t op : g.directOps)
+            m_groupOfOp[op] = added;
     }
 }
 
@@ -316,7 +377,9 @@ DagCollapseState DagScopeTree::initialState(std::size_t nodeBudget) const
         const std::int32_t gi = queue.front();
         queue.pop_front();
         const Group& g = m_groups[static_cast<std::size_t>(gi)];
-        if (isFolded(gi, state))
+        // Chunks of a large group stay closed: their ops have no structure of their own to show,
+        // and opening them all is the hairball the chunks are there to avoid.
+        if (isFolded(gi, state) || g.chunk)
             continue;
         std::size_t units = g.directOps.size();
         for (std::int32_t c : g.children) {
@@ -419,7 +482,7 @@ DagLayout DagScopeTree::buildGraph(const DagCollapseState& state) const
                 DagNode node;
                 node.kind = DagNodeKind::Group;
                 node.label = child.name;
-                node.detail = opCountText(child.opCount);
+                node.detail = child.chunk ? chunkText(child) : opCountText(child.opCount);
                 node.group = ci;
                 node.opCount = child.opCount;
                 node.cluster = cluster;

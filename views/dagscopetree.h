@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,11 +36,16 @@ public:
         std::uint64_t signature = 0;          ///< structural hash of the subtree's contents
         std::int32_t runFirst = -1;           ///< first group of the repeated run holding this one, or -1
         std::uint32_t runLength = 1;          ///< groups in that run (on the run's first group only)
+        bool chunk = false;      ///< a synthetic group of a large group's direct ops ("ops 1-2000"), not a scope
+        std::uint64_t flops = 0; ///< of the ops in the subtree
+        std::uint32_t communication = 0; ///< collectives, sends and receives in the subtree
     };
 
     /// Direct ops beyond this many in one group are split into synthetic chunk groups, so that no
     /// single expansion floods the layout.
     static constexpr std::size_t maxDirectOps = 400;
+    /// About how many chunks one level of a split shows (chunks nest when there are more ops).
+    static constexpr std::size_t maxChunks = 12;
 
     /// Builds the tree of `program`, which must outlive the result. Linear in ops (and their deps)
     /// times scope depth.
@@ -77,6 +83,9 @@ private:
     DagScopeTree() = default;
     std::int32_t addGroup(std::int32_t parent, const std::string& name);
     void splitLargeGroups();
+    /// Splits `ops` (numbered from `offset` in their group) into chunk groups under `parent`, nested
+    /// where one level would hold more than maxChunks.
+    void chunk(std::int32_t parent, std::span<const std::uint32_t> ops, std::size_t offset);
     void computeSignatures();
     void findRuns();
 

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
+#include "views/dagscopetree.h"
 #include "views/dagview.h"
 #include "views/dagviewport.h"
+
+#include <algorithm>
 
 #include <QImage>
 #include <QSignalSpy>
@@ -142,8 +145,8 @@ private Q_SLOTS:
 
     void refusesHugeExpansion()
     {
-        // One group of 6,000 ops split into chunks of 200: 30 chunk groups, each small enough to open.
-        // Opening them all would exceed the node limit, so the last toggles are refused.
+        // One group of 6,000 ops split into 12 chunks of 500, each into chunks of 200: every chunk small
+        // enough to open. Opening them all would exceed the node limit, so the last toggles are refused.
         auto p = std::make_shared<core::Program>();
         for (int i = 0; i < 6000; ++i) {
             core::Op op;
@@ -159,23 +162,58 @@ private Q_SLOTS:
         QSignalSpy ready(&view, &DagView::layoutReady);
         view.setProgram(p);
         QVERIFY(ready.wait(10000));
-        const DagLayout& layout = *view.currentLayout();
-        QVERIFY(layout.nodes.size() <= 200);
-        // Expand chunk groups until one is refused.
+        // The first picture: the chunks of the one group, closed.
+        QCOMPARE(view.currentLayout()->nodes.size(), std::size_t{12});
+        QCOMPARE(view.currentLayout()->nodes.front().label, std::string("ops 1-500"));
+        // Open chunks (the first closed group shown each time) until one is refused.
         bool refused = false;
-        for (const DagNode& n : std::vector<DagNode>(layout.nodes)) {
-            if (n.group <= 0)
-                continue;
-            if (!view.toggleGroup(n.group)) {
-                refused = true;
+        for (int tries = 0; tries < 100 && !refused; ++tries) {
+            const auto& nodes = view.currentLayout()->nodes;
+            const auto group = std::find_if(nodes.begin(), nodes.end(), [](const DagNode& n) { return n.group > 0; });
+            if (group == nodes.end())
                 break;
-            }
+            refused = !view.toggleGroup(group->group);
             if (view.isLayingOut())
                 QVERIFY(ready.wait(20000));
         }
         QVERIFY(refused);
         QVERIFY(view.message().contains(QStringLiteral("more than")));
         QVERIFY(view.currentLayout()->nodes.size() <= 2500);
+    }
+
+    void unstructuredProgramOpensAsAFewChunks()
+    {
+        // 23,000 ops without scopes (an HLO module without op-name metadata): 12 chunks of 2,000 in
+        // order, each of 10 chunks of 200, none opened at first; each chunk says what it holds.
+        auto p = std::make_shared<core::Program>();
+        for (int i = 0; i < 23000; ++i) {
+            core::Op op;
+            op.id = static_cast<std::uint64_t>(i);
+            op.name = "op";
+            op.flops = 1000;
+            if (i % 100 == 0) {
+                op.kind = core::OpKind::Collective;
+                op.flops = 0;
+            }
+            if (i > 0)
+                op.dataDeps = {static_cast<std::uint64_t>(i - 1)};
+            p->ops.push_back(op);
+        }
+        const auto tree = DagScopeTree::build(*p);
+        const DagLayout graph = tree->buildGraph(tree->initialState(200));
+        QCOMPARE(graph.nodes.size(), std::size_t{12});
+        QCOMPARE(graph.nodes[0].label, std::string("ops 1-2000"));
+        QCOMPARE(graph.nodes[11].label, std::string("ops 22001-23000"));
+        QVERIFY2(QString::fromStdString(graph.nodes[0].detail).contains(QStringLiteral("1.98")) &&
+                     !QString::fromStdString(graph.nodes[0].detail).contains(QStringLiteral("op")) &&
+                     QString::fromStdString(graph.nodes[0].detail).contains(QStringLiteral("MFLOP")) &&
+                     QString::fromStdString(graph.nodes[0].detail).contains(QStringLiteral("20 transfer")),
+                 graph.nodes[0].detail.c_str());
+        QCOMPARE(graph.edges.size(), std::size_t{11}); // a chain
+        const auto& first = tree->groups()[static_cast<std::size_t>(graph.nodes[0].group)];
+        QCOMPARE(first.children.size(), std::size_t{10});
+        QCOMPARE(tree->groups()[static_cast<std::size_t>(first.children[9])].name, std::string("ops 1801-2000"));
+        QCOMPARE(tree->groups()[static_cast<std::size_t>(first.children[9])].directOps.size(), std::size_t{200});
     }
 };
 
