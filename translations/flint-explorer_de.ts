@@ -2652,5 +2652,9 @@ Workload</translation>
         <source>Compare the estimate with this measured run (a PyTorch or XLA/JAX profiler trace, a folder of one per rank, or a Chakra trace with recorded times) in the Validation tab.</source>
         <translation>Die Schätzung im Reiter „Validierung“ mit diesem gemessenen Lauf vergleichen (ein PyTorch- oder XLA/JAX-Profiler-Trace, ein Ordner mit einem pro Rang oder ein Chakra-Trace mit aufgezeichneten Zeiten).</translation>
     </message>
+    <message>
+        <source>With --screenshot: save the picture with a palette of its 256 most frequent colours (less than half the bytes; the pictures in docs).</source>
+        <translation>Mit --screenshot: das Bild mit einer Palette seiner 256 häufigsten Farben speichern (weniger als die Hälfte der Bytes; die Bilder in docs).</translation>
+    </message>
 </context>
 </TS>

@@ -2616,5 +2616,9 @@ size</source>
         <source>Compare the estimate with this measured run (a PyTorch or XLA/JAX profiler trace, a folder of one per rank, or a Chakra trace with recorded times) in the Validation tab.</source>
         <translation>在“验证”标签页中将估计与此实测运行比较（PyTorch 或 XLA/JAX 性能剖析跟踪、每个 rank 一个文件的文件夹，或带记录时间的 Chakra 跟踪）。</translation>
     </message>
+    <message>
+        <source>With --screenshot: save the picture with a palette of its 256 most frequent colours (less than half the bytes; the pictures in docs).</source>
+        <translation>与 --screenshot 一起使用：用图片中最常见的 256 种颜色作为调色板保存（字节数不到一半；docs 中的图片即如此）。</translation>
+    </message>
 </context>
 </TS>

@@ -6,8 +6,13 @@
 #include "core/fileio.h"
 #include "views/dagview.h"
 
+#include <algorithm>
+#include <utility>
+#include <vector>
+
 #include <QBuffer>
 #include <QFileDialog>
+#include <QHash>
 #include <QPainter>
 #include <QSvgGenerator>
 #include <QWidget>
@@ -151,6 +156,53 @@ bool ExportActions::writeView(QWidget* page, views::DagView* graph, const QStrin
         Q_EMIT failed(tr("Cannot write %1").arg(path), QString::fromStdString(e.what()));
         return false;
     }
+}
+
+QImage ExportActions::withPalette(const QImage& image, int colours)
+{
+    const QImage rgb = image.convertToFormat(QImage::Format_RGB32);
+    QHash<QRgb, qint64> counts;
+    for (int y = 0; y < rgb.height(); ++y) {
+        const auto* line = reinterpret_cast<const QRgb*>(rgb.constScanLine(y));
+        for (int x = 0; x < rgb.width(); ++x)
+            ++counts[line[x]];
+    }
+    std::vector<std::pair<qint64, QRgb>> byCount;
+    byCount.reserve(static_cast<std::size_t>(counts.size()));
+    for (auto it = counts.cbegin(); it != counts.cend(); ++it)
+        byCount.emplace_back(it.value(), it.key());
+    std::sort(byCount.begin(), byCount.end(), [](const auto& a, const auto& b) {
+        return a.first != b.first ? a.first > b.first : a.second < b.second;
+    });
+    QList<QRgb> palette;
+    colours = std::clamp(colours, 2, 256); // an index is one byte
+    for (std::size_t i = 0; i < byCount.size() && palette.size() < colours; ++i)
+        palette << byCount[i].second;
+    // Each distinct colour to its nearest palette entry, found once.
+    QHash<QRgb, uchar> nearest;
+    for (const auto& [count, colour] : byCount) {
+        int best = 0;
+        long long bestDistance = -1;
+        for (int i = 0; i < palette.size(); ++i) {
+            const long long dr = qRed(colour) - qRed(palette[i]), dg = qGreen(colour) - qGreen(palette[i]),
+                            db = qBlue(colour) - qBlue(palette[i]);
+            const long long distance = dr * dr + dg * dg + db * db;
+            if (bestDistance < 0 || distance < bestDistance) {
+                bestDistance = distance;
+                best = i;
+            }
+        }
+        nearest.insert(colour, static_cast<uchar>(best));
+    }
+    QImage out(rgb.size(), QImage::Format_Indexed8);
+    out.setColorTable(palette);
+    for (int y = 0; y < rgb.height(); ++y) {
+        const auto* line = reinterpret_cast<const QRgb*>(rgb.constScanLine(y));
+        uchar* target = out.scanLine(y);
+        for (int x = 0; x < rgb.width(); ++x)
+            target[x] = nearest.value(line[x]);
+    }
+    return out;
 }
 
 } // namespace flint::app

@@ -29,7 +29,9 @@
 #include "views/timelineview.h"
 #include "views/whatifpanel.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -75,6 +77,7 @@ class TestExplorer : public QObject {
 
 private Q_SLOTS:
     void initTestCase();
+    void screenshotPaletteKeepsColours();
     void stepBreakdownAddsUpToTheStep();
     void opensTraceAndShowsEveryView();
     void linkedSelection();
@@ -262,6 +265,42 @@ void TestExplorer::stepBreakdownAddsUpToTheStep()
 void TestExplorer::initTestCase()
 {
     QStandardPaths::setTestModeEnabled(true); // QSettings go to a throwaway place
+}
+
+void TestExplorer::screenshotPaletteKeepsColours()
+{
+    // Three colours stay exactly as they were.
+    QImage flat(30, 10, QImage::Format_RGB32);
+    for (int x = 0; x < 30; ++x)
+        for (int y = 0; y < 10; ++y)
+            flat.setPixel(x, y, x < 10 ? qRgb(255, 255, 255) : x < 20 ? qRgb(0x4c, 0x72, 0xb0) : qRgb(0, 0, 0));
+    const QImage kept = app::ExportActions::withPalette(flat);
+    QCOMPARE(kept.format(), QImage::Format_Indexed8);
+    QCOMPARE(kept.colorCount(), 3);
+    for (int x = 0; x < 30; ++x)
+        QCOMPARE(kept.pixel(x, 5), flat.pixel(x, 5));
+    // 1,024 colours of two pixels each on a white page: white and 255 of them kept, every other
+    // pixel drawn as the kept colour nearest to it.
+    QImage many(1024, 402, QImage::Format_RGB32);
+    many.fill(qRgb(255, 255, 255));
+    for (int y = 0; y < 2; ++y)
+        for (int x = 0; x < 1024; ++x)
+            many.setPixel(x, y, qRgb(x / 4, x / 4, (x % 4) * 60));
+    const QImage reduced = app::ExportActions::withPalette(many);
+    QCOMPARE(reduced.colorCount(), 256);
+    QVERIFY(reduced.colorTable().contains(qRgb(255, 255, 255)));
+    QCOMPARE(reduced.pixel(500, 300), qRgb(255, 255, 255));
+    const auto distance = [](QRgb a, QRgb b) {
+        const int dr = qRed(a) - qRed(b), dg = qGreen(a) - qGreen(b), db = qBlue(a) - qBlue(b);
+        return dr * dr + dg * dg + db * db;
+    };
+    for (int x = 0; x < 1024; ++x) {
+        const QRgb original = many.pixel(x, 0);
+        int best = std::numeric_limits<int>::max();
+        for (QRgb entry : reduced.colorTable())
+            best = std::min(best, distance(original, entry));
+        QCOMPARE(distance(original, reduced.pixel(x, 0)), best);
+    }
 }
 
 void TestExplorer::opensTraceAndShowsEveryView()
