@@ -3,6 +3,7 @@
 #include "cli/clusteroptions.h"
 
 #include "core/error.h"
+#include "core/estimator/linkutilisation.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -186,6 +187,40 @@ core::Cluster makeCluster(const CommandLine& cli, std::int64_t ranks, ModelAlias
             cluster.topology.dims.back().bandwidthGBps = core::fromDecimalGBps(gbps);
     }
     return cluster;
+}
+
+std::string networkSummary(const core::Workload& workload, const core::Cluster& cluster,
+                           const core::EstimateResult& result)
+{
+    const core::LinkUtilisation links = core::linkUtilisation(workload, cluster, result);
+    const auto& dims = cluster.topology.dims;
+    if (result.bytesPerDim.empty())
+        return {};
+    std::string text =
+        "network (innermost dimension first; busy = bytes sent over what the links could carry, the peak "
+        "over 1/" +
+        std::to_string(links.dims.empty() ? 240 : links.dims.front().mean.size()) + " of the step):\n";
+    for (std::size_t d = 0; d < result.bytesPerDim.size() && d < dims.size(); ++d) {
+        static const char* const units[] = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
+        double bytes = result.bytesPerDim[d];
+        std::size_t unit = 0;
+        while (bytes >= 1000 && unit + 1 < std::size(units)) {
+            bytes /= 1000;
+            ++unit;
+        }
+        char line[256];
+        std::snprintf(line, sizeof line, "  dim %zu, %s of %d NPUs at %.4g GB/s: %.3g %s sent", d,
+                      std::string(core::displayName(dims[d].kind)).c_str(), dims[d].npus,
+                      dims[d].bandwidthBytesPerSecond() / 1e9, bytes, units[unit]);
+        text += line;
+        if (d < links.dims.size()) {
+            std::snprintf(line, sizeof line, "; links busy %.1f%% of the step on average, %.1f%% for the busiest rank",
+                          100 * links.dims[d].average, 100 * links.dims[d].peak);
+            text += line;
+        }
+        text += "\n";
+    }
+    return text;
 }
 
 } // namespace flint::app

@@ -3,6 +3,8 @@
 
 #include "cli/commandline.h"
 #include "core/estimator/cluster.h"
+#include "core/estimator/estimate.h"
+#include "core/workload.h"
 
 #include <cstdint>
 #include <string>
@@ -27,5 +29,12 @@ void checkClusterNames(const CommandLine& cli);
 
 /// The cluster presets and devices, one per line (for --list).
 std::string presetList();
+
+/// What an estimate sent over each topology dimension and how busy that kept its links, one line
+/// per dimension named by how it is wired ("dim 0, switch of 8 NPUs at 370.8 GB/s: 62.7 TB sent;
+/// links busy 6.2 % of the step on average, 15.3 % for the busiest rank at its peak"), for the text
+/// output of flint estimate and flint model estimate (core::linkUtilisation).
+std::string networkSummary(const core::Workload& workload, const core::Cluster& cluster,
+                           const core::EstimateResult& result);
 
 } // namespace flint::app

@@ -9,7 +9,6 @@
 #include "core/estimator/commtraffic.h"
 #include "core/estimator/estimate.h"
 #include "core/estimator/estimateexport.h"
-#include "core/estimator/linkutilisation.h"
 #include "core/fileio.h"
 #include "core/measured/validation.h"
 
@@ -167,20 +166,7 @@ int runEstimate(const std::vector<std::string>& arguments)
                         t.name.c_str());
     }
     std::printf("\ncritical path: %zu ops\n", result->criticalPath.size());
-    if (!result->bytesPerDim.empty()) {
-        std::printf("traffic per dimension:");
-        for (std::size_t d = 0; d < result->bytesPerDim.size(); ++d)
-            std::printf(" dim %zu %.4g GB%s", d, result->bytesPerDim[d] / 1e9,
-                        d + 1 < result->bytesPerDim.size() ? "," : "");
-        std::printf("\n");
-    }
-    if (const auto links = core::linkUtilisation(workload, cluster, *result); !links.dims.empty()) {
-        std::printf("link utilisation (average over the step / busiest rank's peak):");
-        for (std::size_t d = 0; d < links.dims.size(); ++d)
-            std::printf(" dim %zu %.1f%% / %.1f%%%s", d, 100 * links.dims[d].average, 100 * links.dims[d].peak,
-                        d + 1 < links.dims.size() ? "," : "");
-        std::printf("\n");
-    }
+    std::fputs(networkSummary(workload, cluster, *result).c_str(), stdout);
     return ExitSuccess;
 }
 

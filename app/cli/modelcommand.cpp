@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/estimator/estimate.h"
 #include "core/estimator/estimateexport.h"
+#include "core/estimator/linkutilisation.h"
 #include "core/fileio.h"
 #include "engine/modelcompiler.h"
 #include "engine/scenario.h"
@@ -546,6 +547,14 @@ int runModel(const std::vector<std::string>& arguments)
         j["microbatch_size"] = parallel.microbatchSize;
         j["microbatches"] = parallel.microbatches();
         j["memory"] = std::move(memory);
+        j["traffic_per_dim_bytes"] = result.bytesPerDim;
+        if (const core::LinkUtilisation links = core::linkUtilisation(compiled.workload, cluster, result);
+            !links.dims.empty()) {
+            auto& out = j["link_utilisation"] = nlohmann::ordered_json::array();
+            for (std::size_t d = 0; d < links.dims.size(); ++d)
+                out.push_back(
+                    {{"dim", d}, {"average", figure(links.dims[d].average)}, {"busiest", figure(links.dims[d].peak)}});
+        }
         std::printf("%s\n", j.dump().c_str());
         return ExitSuccess;
     }
@@ -556,6 +565,7 @@ int runModel(const std::vector<std::string>& arguments)
     for (const core::Message& w : evaluation.workload->warnings)
         std::fprintf(stderr, "warning: %s\n", w.text().c_str());
     std::fputs(figuresText(compiled, figures).c_str(), stdout);
+    std::fputs(networkSummary(compiled.workload, cluster, result).c_str(), stdout);
     const auto tops = core::topOps(result, compiled.workload, 8);
     if (!tops.empty()) {
         std::printf("top ops (time summed over ranks):\n");
