@@ -537,8 +537,15 @@ void TestCli::builtinModels()
                     traceDir.filePath(QStringLiteral("t.json")), QStringLiteral("--trace-ranks"), QStringLiteral("2")});
     QCOMPARE(run.exitCode, 0);
     QVERIFY2(run.err.contains("the trace holds ranks 0-1 of 4"), run.err.constData());
+    // Without a layout GPT-3 runs as the explorer opens it: 1,024 GPUs, a global batch of 1,536.
+    run = flintCli({QStringLiteral("model"), QStringLiteral("estimate"), QStringLiteral("gpt3-175b"),
+                    QStringLiteral("--json")});
+    QCOMPARE(run.exitCode, 0);
+    QCOMPARE(json(run).value(QStringLiteral("ranks")).toInt(), 1024);
+    QCOMPARE(json(run).value(QStringLiteral("global_batch")).toInt(), 1536);
     // Memory reads with thousands separators, like every other figure: GPT-3 on one GPU.
-    run = flintCli({QStringLiteral("model"), QStringLiteral("estimate"), QStringLiteral("gpt3-175b")});
+    run = flintCli({QStringLiteral("model"), QStringLiteral("estimate"), QStringLiteral("gpt3-175b"),
+                    QStringLiteral("--tp"), QStringLiteral("1")});
     QCOMPARE(run.exitCode, 0);
     QVERIFY2(run.out.contains("GiB of 79.6 GiB -- OUT OF MEMORY") && run.out.contains("optimizer 1,951.2,"),
              run.out.constData());

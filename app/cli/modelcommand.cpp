@@ -394,17 +394,21 @@ int runModelList()
 
 int runModel(const std::vector<std::string>& arguments)
 {
-    CommandLine cli("model",
-                    "list | show MODEL | emit MODEL [STRATEGY] -o DIR | estimate MODEL [STRATEGY] [CLUSTER] [--json]",
-                    "Built-in models and parallel strategies (docs/models.md). MODEL is a built-in name (see 'flint\n"
-                    "model list') or a model file. 'emit' writes the StableHLO blocks the model compiles to;\n"
-                    "'estimate' compiles the step through the MLIR partitioner, composes the pipeline and\n"
-                    "estimates it: step time, tokens/s, MFU, bubble, exposed communication, memory per GPU.",
-                    withClusterOptions(withStrategyOptions(
-                        {{"output", 'o', "DIR", "emit: directory for the .mlir files"},
-                         {"json", 0, {}, "estimate: print JSON"},
-                         {"trace", 0, "FILE", "estimate: write a Perfetto trace"},
-                         {"trace-ranks", 0, "N", "estimate: ranks in the trace (default 256, the lowest)"}})));
+    CommandLine cli(
+        "model", "list | show MODEL | emit MODEL [STRATEGY] -o DIR | estimate MODEL [STRATEGY] [CLUSTER] [--json]",
+        "Built-in models and parallel strategies (docs/models.md). MODEL is a built-in name (see 'flint\n"
+        "model list') or a model file. 'emit' writes the StableHLO blocks the model compiles to;\n"
+        "'estimate' compiles the step through the MLIR partitioner, composes the pipeline and\n"
+        "estimates it: step time, tokens/s, MFU, bubble, exposed communication, memory per GPU.\n"
+        "Without --tp, --pp, --dp, --cp, --ep, --ranks, --global-batch or --microbatch-size a training\n"
+        "step runs as the explorer opens it: TP 8 x PP 8 x DP 16 on 1,024 GPUs with a global batch of 1,536\n"
+        "(GPT-3 175B's published layout) where it allows that, else one node of 8 GPUs with the\n"
+        "largest TP it allows; with any of them, the degrees not given are 1.",
+        withClusterOptions(
+            withStrategyOptions({{"output", 'o', "DIR", "emit: directory for the .mlir files"},
+                                 {"json", 0, {}, "estimate: print JSON"},
+                                 {"trace", 0, "FILE", "estimate: write a Perfetto trace"},
+                                 {"trace-ranks", 0, "N", "estimate: ranks in the trace (default 256, the lowest)"}})));
     if (!cli.parseOrShowHelp(arguments))
         return ExitSuccess;
     const auto& pos = cli.positionals();
@@ -420,7 +424,14 @@ int runModel(const std::vector<std::string>& arguments)
         std::fputs(modelSummary(model).c_str(), stdout);
         return ExitSuccess;
     }
-    const core::model::ParallelConfig parallel = strategyFromCli(cli, {});
+    // Without a layout a training step runs as the explorer opens it (GPT-3 175B on 1,024 GPUs), not
+    // on one GPU it does not fit on; inference keeps its own defaults (a batch served at once).
+    bool layoutGiven = false;
+    for (const char* option : {"tp", "pp", "dp", "cp", "ep", "ranks", "global-batch", "microbatch-size"})
+        layoutGiven = layoutGiven || cli.has(option);
+    core::model::ParallelConfig parallel = strategyFromCli(cli, {});
+    if (!layoutGiven && parallel.phase == core::model::Phase::Training)
+        parallel = strategyFromCli(cli, core::model::defaultStrategy(model));
     if (const auto problems = core::model::validateStrategy(model, parallel); !problems.empty()) {
         std::string text;
         for (const auto& p : problems)

@@ -450,35 +450,10 @@ void MainWindow::rebuildRecentMenu()
     m_recentMenu->setEnabled(!recent.isEmpty());
 }
 
-core::model::ParallelConfig MainWindow::defaultStrategy()
-{
-    core::model::ParallelConfig p;
-    p.tp = 8;
-    p.pp = 8;
-    p.dp = 16;
-    p.globalBatch = 1536;
-    return p;
-}
-
-core::model::ParallelConfig MainWindow::strategyFor(const core::model::TransformerConfig& model)
-{
-    // The default layout where the model allows it, else one node of 8 GPUs with the largest tensor
-    // parallelism its heads and FFN allow.
-    if (core::model::validateStrategy(model, defaultStrategy()).empty())
-        return defaultStrategy();
-    for (std::int64_t tp : {8, 4, 2, 1}) {
-        core::model::ParallelConfig p;
-        p.tp = tp;
-        p.dp = 8 / tp;
-        if (core::model::validateStrategy(model, p).empty())
-            return p;
-    }
-    return {};
-}
-
 void MainWindow::openDefaultModel()
 {
-    openModel(*core::model::findModel("gpt3-175b"), defaultStrategy());
+    const core::model::TransformerConfig& gpt3 = *core::model::findModel("gpt3-175b");
+    openModel(gpt3, core::model::defaultStrategy(gpt3));
 }
 
 void MainWindow::openModel(const core::model::TransformerConfig& model, const core::model::ParallelConfig& parallel)
@@ -489,13 +464,13 @@ void MainWindow::openModel(const core::model::TransformerConfig& model, const co
 bool MainWindow::openPath(const QString& path)
 {
     // A model file opens as a model, with the strategy the Parallelism panel shows when it suits the
-    // model (an edit the user made), else strategyFor()'s.
+    // model (an edit the user made), else core::model::defaultStrategy()'s.
     if (core::isModelFile(path.toStdString())) {
         try {
             const core::model::TransformerConfig model = core::model::readModelFile(path.toStdString());
             core::model::ParallelConfig parallel = m_parallelism->parallel();
             if (!m_session->workload() || !core::model::validateStrategy(model, parallel).empty())
-                parallel = strategyFor(model);
+                parallel = core::model::defaultStrategy(model);
             m_parallelism->setStrategy(model, parallel); // one estimate, of what the panel shows
             m_previous.reset();
             openModel(model, parallel);

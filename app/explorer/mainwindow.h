@@ -61,9 +61,6 @@ public:
     /// file was refused at once (a model file that does not parse); a workload read on a worker
     /// reports failure through Session::failed instead.
     bool openPath(const QString& path);
-    /// The strategy a model file opens with: the default layout where the model allows it, else one
-    /// node of 8 GPUs.
-    static core::model::ParallelConfig strategyFor(const core::model::TransformerConfig& model);
     /// Batch use (--screenshot): errors go to stderr instead of a message box.
     void setBatchMode(bool batch) { m_batch = batch; }
     /// Opens the built-in default: GPT-3 175B on 1,024 H100s, TP 8 x PP 8 x DP 16, global batch
@@ -71,8 +68,6 @@ public:
     void openDefaultModel();
     /// Opens a built-in model with a strategy (the Parallelism panel shows it).
     void openModel(const core::model::TransformerConfig& model, const core::model::ParallelConfig& parallel);
-    /// The strategy openDefaultModel() opens.
-    static core::model::ParallelConfig defaultStrategy();
     /// Folders searched for bundled examples: PREFIX/share/flint-explorer/examples beside the
     /// program (in the build tree, a link to the source's resources/examples).
     static QStringList exampleFolders();

@@ -228,6 +228,12 @@ struct StrategyProblem {
 };
 std::vector<StrategyProblem> validateStrategy(const TransformerConfig& model, const ParallelConfig& parallel);
 
+/// The layout a model opens with when nobody chose one (the explorer, `flint model estimate`
+/// without layout options): GPT-3 175B's published one, TP 8 x PP 8 x DP 16 on 1,024 GPUs with a
+/// global batch of 1,536 (Narayanan et al. 2021, Table 1), where the model allows it; else one
+/// node of 8 GPUs with the largest tensor parallelism its heads and FFN allow.
+ParallelConfig defaultStrategy(const TransformerConfig& model);
+
 /// Bytes one rank holds at its peak, by what they are for.
 struct MemoryBreakdown {
     double weights = 0;

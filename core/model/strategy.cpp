@@ -282,6 +282,25 @@ std::string ParallelConfig::describe() const
     return text;
 }
 
+ParallelConfig defaultStrategy(const TransformerConfig& model)
+{
+    ParallelConfig published;
+    published.tp = 8;
+    published.pp = 8;
+    published.dp = 16;
+    published.globalBatch = 1536;
+    if (validateStrategy(model, published).empty())
+        return published;
+    for (std::int64_t tp : {8, 4, 2, 1}) {
+        ParallelConfig node;
+        node.tp = tp;
+        node.dp = 8 / tp;
+        if (validateStrategy(model, node).empty())
+            return node;
+    }
+    return {};
+}
+
 std::vector<StrategyProblem> validateStrategy(const TransformerConfig& model, const ParallelConfig& parallel)
 {
     std::vector<StrategyProblem> problems;
