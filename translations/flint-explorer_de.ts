@@ -1934,6 +1934,10 @@ Workload</translation>
         <source>Laying out the graph…</source>
         <translation>Graph wird angeordnet…</translation>
     </message>
+    <message>
+        <source>dependencies per edge</source>
+        <translation>Abhängigkeiten je Kante</translation>
+    </message>
 </context>
 <context>
     <name>flint::views::NetworkUtilisationDialog</name>

@@ -1910,6 +1910,10 @@ size</source>
         <source>Laying out the graph…</source>
         <translation>正在布局计算图…</translation>
     </message>
+    <message>
+        <source>dependencies per edge</source>
+        <translation>每条边代表的依赖数</translation>
+    </message>
 </context>
 <context>
     <name>flint::views::NetworkUtilisationDialog</name>

@@ -6,6 +6,7 @@
 #include "views/dagstyle.h"
 #include "views/jobrunner.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <QBuffer>
@@ -750,9 +751,11 @@ QRectF DagView::legendBox(const QFontMetricsF& metrics, const QRectF& target, do
     double textWidth = metrics.horizontalAdvance(tr("control dependency"));
     for (const auto& entry : entries)
         textWidth = std::max(textWidth, metrics.horizontalAdvance(entry.text));
+    if (hasEdgeCounts())
+        textWidth = std::max(textWidth, metrics.horizontalAdvance(tr("dependencies per edge")));
     if (textWidthOut)
         *textWidthOut = textWidth;
-    const double rows = static_cast<double>(entries.size()) + 2;
+    const double rows = static_cast<double>(entries.size()) + (hasEdgeCounts() ? 3 : 2);
     return {target.left() + 8, target.top() + 8, textWidth + 48, rows * row + 10};
 }
 
@@ -797,6 +800,25 @@ void DagView::paintLegend(QPainter& painter, const QRectF& target) const
     };
     edgeRow(tr("data dependency"), Qt::SolidLine);
     edgeRow(tr("control dependency"), Qt::DashLine);
+    if (hasEdgeCounts()) {
+        // The numbers beside edges, drawn as the edges draw them.
+        QFont countFont = painter.font();
+        countFont.setPixelSize(9);
+        const QFont textFont = painter.font();
+        painter.setFont(countFont);
+        painter.setPen(QColor(0x6b, 0x70, 0x80).darker(120));
+        painter.drawText(QRectF(box.left() + 8, y, 22, row), Qt::AlignCenter, QStringLiteral("12"));
+        painter.setFont(textFont);
+        painter.setPen(QColor(0x1c, 0x1f, 0x2a));
+        painter.drawText(QRectF(box.left() + 38, y, textWidth + 4, row), Qt::AlignVCenter | Qt::AlignLeft,
+                         tr("dependencies per edge"));
+    }
+}
+
+bool DagView::hasEdgeCounts() const
+{
+    return m_layout && std::any_of(m_layout->edges.begin(), m_layout->edges.end(),
+                                   [](const DagEdge& edge) { return edge.count() > 1; });
 }
 
 } // namespace flint::views

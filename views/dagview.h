@@ -116,6 +116,9 @@ private:
     /// Where each edge's count label is drawn (top-left of its text, in `metrics`), worked out once
     /// per layout; `titles` measures the clusters' titles.
     const std::vector<QPointF>& countLabels(const QFontMetricsF& metrics, const QFontMetricsF& titles) const;
+    /// Whether an edge shown stands for more than one dependency (its count is drawn beside it, and
+    /// the legend explains the numbers).
+    bool hasEdgeCounts() const;
     /// Where the legend sits in `target`; its widest text in `textWidth` when given.
     QRectF legendBox(const QFontMetricsF& metrics, const QRectF& target, double* textWidth = nullptr) const;
     /// The part of the view no overlay covers, which a fit fills.
