@@ -3,8 +3,8 @@
 //   1. a 50,000-op program opens collapsed in the DAG view (scope tree, collapse, Graphviz layout);
 //   2. an expanded group of 2,000 ops lays out;
 //   3. the timeline repaints a full-window frame with 1,024 ranks x 10,000 events;
-//   4. a what-if edit on a 1,024-rank workload reaches updated views (debounce included), symmetric
-//      and with every rank different (its own recorded durations);
+//   4. a what-if edit reaches updated views (debounce included): GPT-3 175B on 1,024 ranks, a
+//      1,024-rank workload, symmetric and with every rank different (its own recorded durations);
 //   5. a parallelism edit of GPT-3 175B (TP, PP, back to cached blocks) reaches updated views, on
 //      1,024 and 16,384 ranks.
 // Prints each figure with its target. A benchmark, not a test: it never fails on time.
@@ -27,6 +27,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <numeric>
 #include <vector>
 
@@ -300,15 +301,12 @@ bool showFirstEstimate(app::MainWindow& window, Open open)
     return true;
 }
 
-void benchWhatIf(int runs, const char* title, core::Workload workload)
+/// Bandwidth edits in the What-if panel of a window showing its first estimate (`open` shows it).
+void benchWhatIf(int runs, const char* title, const std::function<void(app::MainWindow&)>& open)
 {
     std::printf("What-if (%s; edit -> debounce -> estimate -> every view updated)\n", title);
-    auto loaded = std::make_shared<core::LoadedWorkload>();
-    loaded->kind = core::InputKind::ChakraTrace;
-    loaded->name = title;
-    loaded->workload = std::move(workload);
     app::MainWindow window;
-    if (!showFirstEstimate(window, [&] { window.session().openWorkload(loaded, QStringLiteral("synthetic")); }))
+    if (!showFirstEstimate(window, [&] { open(window); }))
         return;
     QApplication::processEvents();
     const auto boxes = window.whatIf()->findChildren<QDoubleSpinBox*>();
@@ -450,11 +448,23 @@ int main(int argc, char** argv)
         benchParallelism(once ? 1 : 5);
     if (!wanted("what-if"))
         return g_missedEvents > 0 ? 1 : 0;
+    const auto openTrace = [](const char* title, core::Workload workload) {
+        auto loaded = std::make_shared<core::LoadedWorkload>();
+        loaded->kind = core::InputKind::ChakraTrace;
+        loaded->name = title;
+        loaded->workload = std::move(workload);
+        return
+            [loaded](app::MainWindow& window) { window.session().openWorkload(loaded, QStringLiteral("synthetic")); };
+    };
+    // The default model (GPT-3 175B, TP 8 x PP 8 x DP 16 on 1,024 H100s, 411,572 ops in 8 stages):
+    // a network edit re-estimates the compiled step without compiling it again.
+    benchWhatIf(once ? 2 : 7, "GPT-3 175B on 1,024 ranks", [](app::MainWindow& window) { window.openDefaultModel(); });
     benchWhatIf(once ? 2 : 7, "1,024 ranks x 10,000 ops",
-                core::makeSyntheticSpmdWorkload(10'000, 1024, 8, 256ull << 20));
+                openTrace("1,024 ranks x 10,000 ops", core::makeSyntheticSpmdWorkload(10'000, 1024, 8, 256ull << 20)));
     // A trace whose ranks all differ (each its own recorded durations): every rank is simulated.
     core::Workload measured = core::makeSyntheticSpmdWorkload(1'001, 1024, 8, 256ull << 20);
     core::giveEveryRankItsOwnTimes(measured);
-    benchWhatIf(once ? 2 : 7, "1,024 ranks x 1,001 ops, every rank its own durations", std::move(measured));
+    benchWhatIf(once ? 2 : 7, "1,024 ranks x 1,001 ops, every rank its own durations",
+                openTrace("1,024 ranks x 1,001 ops, every rank its own durations", std::move(measured)));
     return g_missedEvents > 0 ? 1 : 0;
 }

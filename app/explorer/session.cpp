@@ -307,6 +307,9 @@ void Session::startEstimate()
                  [this, prepared](const core::JobControl& control) -> std::function<void()> {
                      try {
                          auto evaluation = std::make_shared<engine::Evaluation>(*prepared);
+                         // A network edit re-estimates the same programs: what the estimator worked
+                         // out from them alone is kept between estimates.
+                         evaluation->scenario.options.cache = m_estimateCache;
                          engine::estimate(*evaluation, control);
                          return [this, evaluation] {
                              retire(std::move(m_evaluation));

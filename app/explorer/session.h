@@ -183,6 +183,8 @@ private:
     views::JobRunner m_jobs;
     QUndoStack m_undo;
     std::shared_ptr<core::model::ModelCompiler> m_compiler;
+    /// Shared by the session's estimates (core::EstimateCache: program infos between what-if edits).
+    std::shared_ptr<core::EstimateCache> m_estimateCache = std::make_shared<core::EstimateCache>();
     engine::Scenario m_scenario;
     std::shared_ptr<const engine::Evaluation> m_prepared;
     std::shared_ptr<const engine::Evaluation> m_evaluation;

@@ -85,6 +85,8 @@ struct ComputeModel {
         const double measured = backward ? a.backward : a.forward;
         return measured > 0 ? measured : flopEfficiencyFor(device, Precision::BF16);
     }
+
+    friend bool operator==(const ComputeModel&, const ComputeModel&) = default;
 };
 
 /// NCCL's protocols, as NCCL's own tuning model prices them (NVIDIA/nccl src/graph/tuning.cc):

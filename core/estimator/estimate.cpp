@@ -16,6 +16,7 @@
 #include <future>
 #include <limits>
 #include <map>
+#include <mutex>
 #include <numeric>
 #include <span>
 #include <thread>
@@ -24,6 +25,35 @@
 #include <queue>
 
 namespace flint::core {
+
+struct EstimateCache::State {
+    /// One program's ProgramInfo (type-erased: the type is estimate.cpp's own) with what it was
+    /// worked out under.
+    struct Entry {
+        std::shared_ptr<const Program> program; ///< held, so that its address names it while cached
+        DeviceSpec device;
+        ComputeModel compute;
+        CostModel model = CostModel::Flint;
+        ComputeTiming timing = ComputeTiming::Auto;
+        bool includeCpuOps = false;
+        bool breakCycles = true;
+        std::shared_ptr<const void> info;
+        std::uint64_t used = 0; ///< the estimate that last used it
+
+        bool matches(const Cluster& cluster, const EstimateOptions& options) const
+        {
+            return device == cluster.device && compute == cluster.compute && model == cluster.model &&
+                   timing == options.timing && includeCpuOps == options.includeCpuOps &&
+                   breakCycles == options.breakCycles;
+        }
+    };
+
+    mutable std::mutex mutex;
+    std::unordered_map<const Program*, Entry> entries;
+    std::uint64_t estimates = 0;
+    std::uint64_t hits = 0;
+};
+
 namespace {
 
 constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
@@ -404,6 +434,8 @@ private:
     // ---- results
     void buildResult(EstimateResult& result);
     void buildCommMatrix(EstimateResult& result);
+    /// Leaves this estimate's program infos in `cache` for the next estimate (EstimateOptions::cache).
+    void keepInCache(EstimateCache& cache) const;
     void buildCriticalPath(EstimateResult& result);
 
     const Workload& m_workload;
@@ -415,7 +447,7 @@ private:
     std::uint32_t m_world;
     std::vector<std::int32_t> m_allRanks;
 
-    std::vector<ProgramInfo> m_programs;
+    std::vector<std::shared_ptr<const ProgramInfo>> m_programs;
     LargeBuffer m_eventBlock; ///< every class's OpEvents, class after class (the result keeps it)
     LargeBuffer m_stateBlock; ///< every class's CommStates, then every class's OpStates
     /// Per rank and slot: group index.
@@ -521,7 +553,7 @@ void Simulator::bindGroups()
             continue;
         auto& entry = merged[{binding.program, canonical}];
         if (!entry.first) {
-            const ProgramInfo& info = m_programs[binding.program];
+            const ProgramInfo& info = *m_programs[binding.program];
             const Program& program = *info.program;
             entry.first = std::make_shared<std::vector<std::vector<std::uint32_t>>>(info.slotOps.size());
             entry.second = std::make_shared<std::vector<std::uint32_t>>(program.ops.size(), 0);
@@ -585,10 +617,24 @@ void Simulator::buildProgramInfos()
     const std::size_t threads =
         ops < 100'000 ? 1 : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, programs.size());
     std::atomic<std::size_t> next{0};
+    // What an earlier estimate worked out for the same program under the same compute model (a
+    // what-if edit of the network changes neither): taken as it is.
+    if (m_options.cache) {
+        EstimateCache::State& cache = m_options.cache->state();
+        const std::lock_guard lock(cache.mutex);
+        for (std::size_t p = 0; p < programs.size(); ++p)
+            if (const auto it = cache.entries.find(programs[p].get());
+                it != cache.entries.end() && it->second.matches(m_cluster, m_options)) {
+                m_programs[p] = std::static_pointer_cast<const ProgramInfo>(it->second.info);
+                ++cache.hits;
+            }
+    }
     const auto work = [&] {
         for (std::size_t p = next++; p < programs.size(); p = next++) {
             m_control.check();
-            m_programs[p] = buildProgramInfo(*programs[p], m_cluster, m_options);
+            if (!m_programs[p])
+                m_programs[p] =
+                    std::make_shared<const ProgramInfo>(buildProgramInfo(*programs[p], m_cluster, m_options));
         }
     };
     std::vector<std::future<void>> helpers;
@@ -607,6 +653,27 @@ void Simulator::buildProgramInfos()
         std::rethrow_exception(failure);
     for (auto& helper : helpers)
         helper.get(); // rethrows a helper's Cancelled or error
+    if (m_options.cache)
+        keepInCache(*m_options.cache);
+}
+
+void Simulator::keepInCache(EstimateCache& cache) const
+{
+    EstimateCache::State& state = cache.state();
+    const std::lock_guard lock(state.mutex);
+    ++state.estimates;
+    const auto& programs = m_workload.programs;
+    for (std::size_t p = 0; p < programs.size(); ++p) {
+        EstimateCache::State::Entry& e = state.entries[programs[p].get()];
+        if (e.info != m_programs[p])
+            e = EstimateCache::State::Entry{programs[p],           m_cluster.device, m_cluster.compute,
+                                            m_cluster.model,       m_options.timing, m_options.includeCpuOps,
+                                            m_options.breakCycles, m_programs[p],    0};
+        e.used = state.estimates;
+    }
+    // The programs of the last two estimates stay (the explorer's current workload and the one
+    // before, which an undo brings back); older ones go, with their memory.
+    std::erase_if(state.entries, [&state](const auto& entry) { return entry.second.used + 2 <= state.estimates; });
 }
 
 std::int32_t Simulator::bucketPeer(std::size_t rank, const ProgramInfo::P2pBucket& bucket) const
@@ -643,7 +710,7 @@ void Simulator::matchPointToPoint()
         if (listed[r])
             return endpoints[r];
         listed[r] = 1;
-        const ProgramInfo& info = m_programs[m_workload.ranks[r].program];
+        const ProgramInfo& info = *m_programs[m_workload.ranks[r].program];
         std::map<std::tuple<int, std::int32_t, std::int32_t>, std::uint32_t> seen;
         auto& list = endpoints[r];
         list.reserve(info.p2pOps.size());
@@ -660,7 +727,7 @@ void Simulator::matchPointToPoint()
         return static_cast<int>(kind == static_cast<int>(OpKind::Send) ? OpKind::Recv : OpKind::Send);
     };
     const auto matchOneByOne = [&](std::size_t r) {
-        const ProgramInfo& info = m_programs[m_workload.ranks[r].program];
+        const ProgramInfo& info = *m_programs[m_workload.ranks[r].program];
         std::vector<std::uint32_t> match(info.p2pOps.size(), kNone);
         for (const Endpoint& e : endpointsOf(r)) {
             const auto& [kind, peer, tag, ordinal] = e.key;
@@ -693,8 +760,8 @@ void Simulator::matchPointToPoint()
             }
             return list;
         };
-        const auto mine = keyed(m_programs[p], m_programs[p].p2pBuckets[b]);
-        auto theirs = keyed(m_programs[q], m_programs[q].p2pBuckets[c]);
+        const auto mine = keyed(*m_programs[p], m_programs[p]->p2pBuckets[b]);
+        auto theirs = keyed(*m_programs[q], m_programs[q]->p2pBuckets[c]);
         std::sort(theirs.begin(), theirs.end());
         std::vector<std::uint32_t>& paired = it->second;
         paired.assign(mine.size(), kNone);
@@ -723,7 +790,7 @@ void Simulator::matchPointToPoint()
     std::vector<std::int32_t> peers;
     for (std::size_t r = 0; r < ranks; ++r) {
         const std::uint32_t p = m_workload.ranks[r].program;
-        const ProgramInfo& info = m_programs[p];
+        const ProgramInfo& info = *m_programs[p];
         if (info.p2pOps.empty())
             continue;
         if ((r & 1023) == 0)
@@ -746,7 +813,7 @@ void Simulator::matchPointToPoint()
                 continue;
             }
             const std::uint32_t q = m_workload.ranks[static_cast<std::size_t>(peer)].program;
-            const ProgramInfo& theirs = m_programs[q];
+            const ProgramInfo& theirs = *m_programs[q];
             byBucket = !theirs.hasGlobalP2P && theirs.p2pBuckets.size() <= kMaxBuckets;
             std::uint32_t back = kNone;
             for (std::uint32_t c = 0; byBucket && c < theirs.p2pBuckets.size(); ++c)
@@ -799,7 +866,7 @@ void Simulator::classify()
         std::vector<std::uint64_t> signature;
         for (std::size_t r = 0; r < ranks; ++r) {
             const RankBinding& b = m_workload.ranks[r];
-            const ProgramInfo& info = m_programs[b.program];
+            const ProgramInfo& info = *m_programs[b.program];
             std::uint64_t p2p = ~std::uint64_t{0};
             if (info.hasGlobalP2P) {
                 p2p = r;
@@ -839,8 +906,8 @@ void Simulator::classify()
     // cost signature is the list of their durations on the rank's group.
     std::vector<std::vector<std::vector<const Op*>>> usage(m_programs.size());
     for (std::size_t p = 0; p < m_programs.size(); ++p) {
-        const Program& program = *m_programs[p].program;
-        usage[p].resize(m_programs[p].slotOps.size());
+        const Program& program = *m_programs[p]->program;
+        usage[p].resize(m_programs[p]->slotOps.size());
         std::vector<std::map<std::pair<int, std::uint64_t>, const Op*>> seen(usage[p].size());
         for (const Op& op : program.ops)
             if (op.kind == OpKind::Collective) {
@@ -859,7 +926,7 @@ void Simulator::classify()
     std::vector<std::vector<std::uint32_t>> p2pPosition(ranks);
     for (std::size_t r = 0; r < ranks; ++r) {
         const RankBinding& b = m_workload.ranks[r];
-        for (std::int32_t slot : m_programs[b.program].p2pSlots) {
+        for (std::int32_t slot : m_programs[b.program]->p2pSlots) {
             const auto& members = m_workload.groups[b.slotGroups[static_cast<std::size_t>(slot)]].ranks;
             p2pPosition[r].push_back(static_cast<std::uint32_t>(
                 std::find(members.begin(), members.end(), static_cast<std::int32_t>(r)) - members.begin()));
@@ -888,7 +955,7 @@ void Simulator::classify()
         std::vector<std::uint32_t> refined(ranks);
         for (std::size_t r = 0; r < ranks; ++r) {
             const RankBinding& b = m_workload.ranks[r];
-            const ProgramInfo& info = m_programs[b.program];
+            const ProgramInfo& info = *m_programs[b.program];
             key.clear();
             key.push_back(colour[r]);
             for (std::size_t s = 0; s < info.slotOps.size(); ++s) {
@@ -1424,7 +1491,7 @@ std::shared_ptr<const EstimateResult> Simulator::run()
         ClassState& c = m_classes[cls];
         c.rep = r;
         const RankBinding& binding = m_workload.ranks[static_cast<std::size_t>(r)];
-        c.info = &m_programs[binding.program];
+        c.info = m_programs[binding.program].get();
         c.times = binding.times.get();
         const auto& merged = m_mergedSlotOps[static_cast<std::size_t>(r)];
         c.slotOps = merged ? merged.get() : &c.info->slotOps;
@@ -1587,8 +1654,8 @@ void Simulator::buildResult(EstimateResult& result)
 {
     result.costModel = std::string(displayName(m_cluster.model));
     result.simulatedOps = m_totalOps;
-    for (const ProgramInfo& info : m_programs)
-        result.droppedDependencies += info.droppedDependencies;
+    for (const auto& info : m_programs)
+        result.droppedDependencies += info->droppedDependencies;
     result.rankTimeline = m_rankClass;
     result.timelineRank.resize(m_classes.size());
     buildCriticalPath(result); // while events are still in op order
@@ -1719,8 +1786,8 @@ void Simulator::buildCommMatrix(EstimateResult& result)
     // Per program and slot sequence: (kind, bytes) -> count, so ranks sharing programs cost little.
     std::vector<std::vector<std::map<std::pair<int, std::uint64_t>, Count>>> histogram(m_programs.size());
     for (std::size_t p = 0; p < m_programs.size(); ++p) {
-        histogram[p].resize(m_programs[p].slotOps.size());
-        for (const Op& op : m_programs[p].program->ops)
+        histogram[p].resize(m_programs[p]->slotOps.size());
+        for (const Op& op : m_programs[p]->program->ops)
             if (op.kind == OpKind::Collective) {
                 const bool permute = op.collective == CollectiveKind::CollectivePermute;
                 auto& entry = histogram[p][static_cast<std::size_t>(op.commSlot) + 1][{
@@ -1738,7 +1805,7 @@ void Simulator::buildCommMatrix(EstimateResult& result)
     }
     for (std::int32_t r = 0; r < m_ranks; ++r) {
         const RankBinding& b = m_workload.ranks[static_cast<std::size_t>(r)];
-        const ProgramInfo& info = m_programs[b.program];
+        const ProgramInfo& info = *m_programs[b.program];
         for (std::size_t s = 0; s < info.slotOps.size(); ++s) {
             if (info.slotOps[s].empty())
                 continue;
@@ -1958,6 +2025,18 @@ double computeTime(const Op& op, std::uint64_t durationMicros, const Cluster& cl
     const double peak = rate.peak * rate.efficiency;
     const double bandwidth = cluster.device.memoryBandwidth * m.memoryEfficiency;
     return std::max(peak > 0 ? flops / peak : 0.0, bandwidth > 0 ? bytes / bandwidth : 0.0) + m.launchOverhead;
+}
+
+EstimateCache::EstimateCache()
+    : m_state(std::make_unique<State>())
+{}
+
+EstimateCache::~EstimateCache() = default;
+
+std::uint64_t EstimateCache::hits() const
+{
+    const std::lock_guard lock(m_state->mutex);
+    return m_state->hits;
 }
 
 std::shared_ptr<const EstimateResult> estimate(const Workload& workload, const Cluster& cluster,

@@ -247,6 +247,7 @@ private Q_SLOTS:
     void astraSimReplaysATransformerStep();
     void commMatrixFollowsRing();
     void linkUtilisationFollowsTheTraffic();
+    void cacheKeepsProgramsBetweenNetworkEdits();
     void logicalTrafficFollowsTheCollectivesSemantics();
     void logicalTrafficBinsManyRanks();
     void criticalPathEndsAtStepTime();
@@ -1446,6 +1447,35 @@ void TestEstimate::linkUtilisationFollowsTheTraffic()
     EstimateOptions noEvents;
     noEvents.recordEvents = false;
     QVERIFY(linkUtilisation(w, cluster, *estimate(w, cluster, noEvents)).dims.empty());
+}
+
+void TestEstimate::cacheKeepsProgramsBetweenNetworkEdits()
+{
+    // A what-if edit of the network re-estimates the same programs: with a cache the second estimate
+    // takes every program's info from the first, and the result is that of an estimate without one.
+    const Workload w = twoStagePipeline({{0, 2}, {1, 3}});
+    Cluster cluster = switchCluster(4);
+    EstimateOptions cached;
+    cached.cache = std::make_shared<EstimateCache>();
+    (void)estimate(w, cluster, cached);
+    QCOMPARE(cached.cache->hits(), std::uint64_t{0});
+    cluster.topology.dims[0].bandwidthGBps /= 2;
+    const auto again = estimate(w, cluster, cached);
+    QCOMPARE(cached.cache->hits(), std::uint64_t{2}); // both stages' programs
+    compareResults(*again, *estimate(w, cluster), 4);
+    // Another compute model prices the ops anew: nothing is taken.
+    cluster.compute.launchOverhead = 5e-6;
+    const auto slower = estimate(w, cluster, cached);
+    QCOMPARE(cached.cache->hits(), std::uint64_t{2});
+    compareResults(*slower, *estimate(w, cluster), 4);
+    QVERIFY(slower->stepTime > again->stepTime);
+    // Programs not used by the last two estimates are let go (the cache holds them until then).
+    const Workload other = twoStagePipeline({{0, 2}, {1, 3}}); // the same content, other programs
+    (void)estimate(other, cluster, cached);
+    QCOMPARE(w.programs[0].use_count(), 2L); // the workload's and the cache's
+    (void)estimate(other, cluster, cached);
+    QCOMPARE(cached.cache->hits(), std::uint64_t{4});
+    QCOMPARE(w.programs[0].use_count(), 1L);
 }
 
 void TestEstimate::commMatrixFollowsRing()
