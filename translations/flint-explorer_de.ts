@@ -1983,12 +1983,12 @@ Workload</translation>
         </translation>
     </message>
     <message>
-        <source>%1 per NPU; now %2 on average</source>
-        <translation>%1 je NPU; jetzt im Mittel %2</translation>
-    </message>
-    <message>
         <source>average over the step %1, busiest rank at its peak %2; %3 sent</source>
         <translation>Mittel über den Schritt %1, stärkster Rang in der Spitze %2; %3 gesendet</translation>
+    </message>
+    <message>
+        <source>%1 per NPU, now %2 (mean)</source>
+        <translation>%1 je NPU, jetzt %2 (Mittel)</translation>
     </message>
 </context>
 <context>

@@ -1957,12 +1957,12 @@ size</source>
         </translation>
     </message>
     <message>
-        <source>%1 per NPU; now %2 on average</source>
-        <translation>每个 NPU %1；当前平均 %2</translation>
-    </message>
-    <message>
         <source>average over the step %1, busiest rank at its peak %2; %3 sent</source>
         <translation>整个步骤平均 %1，最繁忙 rank 峰值 %2；共发送 %3</translation>
+    </message>
+    <message>
+        <source>%1 per NPU, now %2 (mean)</source>
+        <translation>每个 NPU %1，当前 %2（平均）</translation>
     </message>
 </context>
 <context>

@@ -1,28 +1,19 @@
 // SPDX-License-Identifier: MIT
 #include "views/networkview.h"
 
-#include "views/playbutton.h"
 #include "views/timelinegeometry.h"
 
 #include <algorithm>
 #include <cmath>
 #include <numbers>
 
-#include <QHBoxLayout>
-#include <QLabel>
 #include <QLocale>
 #include <QPainter>
 #include <QPainterPath>
-#include <QSlider>
-#include <QToolButton>
-#include <QVBoxLayout>
 
 namespace flint::views {
 namespace {
 
-constexpr int kSliderSteps = 1000;
-/// Frames to play the whole step in (at 40 ms a frame: 8 s).
-constexpr int kFrames = 200;
 /// NPUs drawn per dimension; a larger dimension shows the first ones and an ellipsis.
 constexpr int kDrawnNpus = 8;
 constexpr double kSchematicWidth = 250;
@@ -133,7 +124,8 @@ void NetworkUtilisationView::paintSchematic(QPainter& p, const QRectF& area, std
                metrics.elidedText(title, Qt::ElideRight, static_cast<int>(area.width())));
     p.drawText(QRectF(area.left(), area.top() + metrics.height(), area.width(), metrics.height()),
                Qt::AlignLeft | Qt::AlignTop,
-               tr("%1 per NPU; now %2 on average").arg(bandwidth(t), percent(utilisation)));
+               metrics.elidedText(tr("%1 per NPU, now %2 (mean)").arg(bandwidth(t), percent(utilisation)),
+                                  Qt::ElideRight, static_cast<int>(area.width())));
     const QRectF draw = area.adjusted(0, 2.0 * metrics.height() + 6, 0, -2);
     const int shown = std::min(t.npus, kDrawnNpus);
     const bool ellipsis = t.npus > kDrawnNpus;
@@ -256,46 +248,21 @@ void NetworkUtilisationView::paintChart(QPainter& p, const QRectF& area, std::si
 }
 
 NetworkUtilisationDialog::NetworkUtilisationDialog(QWidget* parent)
-    : QDialog(parent)
+    : PlayedDialog(QStringLiteral("networkText"), parent)
+    , m_view(new NetworkUtilisationView(this))
 {
+    setView(m_view);
     setWindowTitle(tr("Network utilisation"));
-    m_view = new NetworkUtilisationView(this);
-    m_text = new QLabel(this);
-    m_text->setWordWrap(true);
-    m_text->setObjectName(QStringLiteral("networkText"));
-    m_play = makePlayButton(this);
-    m_slider = new QSlider(Qt::Horizontal, this);
-    m_slider->setObjectName(QStringLiteral("timeSlider"));
-    m_slider->setRange(0, kSliderSteps);
-    auto* controls = new QHBoxLayout;
-    controls->addWidget(m_play);
-    controls->addWidget(m_slider, 1);
-    auto* layout = new QVBoxLayout(this);
-    layout->addWidget(m_text);
-    layout->addWidget(m_view, 1);
-    layout->addLayout(controls);
     resize(980, 520);
-
-    m_timer.setInterval(40);
-    connect(&m_timer, &QTimer::timeout, this, [this] {
-        const int next = m_slider->value() + kSliderSteps / kFrames;
-        m_slider->setValue(std::min(next, kSliderSteps));
-        if (next >= kSliderSteps)
-            setPlaying(false);
-    });
-    connect(m_play, &QToolButton::toggled, this, &NetworkUtilisationDialog::setPlaying);
-    connect(m_slider, &QSlider::valueChanged, this,
-            [this](int value) { m_view->setCursor(m_view->links().stepTime * value / kSliderSteps); });
 }
 
-QString NetworkUtilisationDialog::text() const
+void NetworkUtilisationDialog::showPosition(double fraction)
 {
-    return m_text->text();
+    m_view->setCursor(m_view->links().stepTime * fraction);
 }
 
 void NetworkUtilisationDialog::setData(const core::Topology& topology, core::LinkUtilisation links)
 {
-    setPlaying(false);
     double peak = 0;
     for (const auto& d : links.dims)
         peak = std::max(peak, d.peak);
@@ -309,19 +276,9 @@ void NetworkUtilisationDialog::setData(const core::Topology& topology, core::Lin
                 tr("Above 100 %: transfers that overlap in time each run at the link's full bandwidth in this model "
                    "(a pipeline send beside a data-parallel collective, collectives on several streams); a real "
                    "network shares the link, so they would take longer.");
-    m_text->setText(text);
-    m_text->setMinimumHeight(m_text->heightForWidth(std::max(600, width() - 24)));
+    setText(text);
     m_view->setData(topology, std::move(links));
-    const QSignalBlocker blocker(m_slider);
-    m_slider->setValue(0);
-    m_view->setCursor(0);
-}
-
-void NetworkUtilisationDialog::setPlaying(bool playing)
-{
-    if (playing && m_slider->value() >= kSliderSteps)
-        m_slider->setValue(0); // from the start again
-    showPlaying(m_play, m_timer, playing);
+    setPosition(0);
 }
 
 } // namespace flint::views

@@ -3,14 +3,10 @@
 
 #include "core/estimator/linkutilisation.h"
 #include "core/estimator/topology.h"
+#include "views/playeddialog.h"
 
 #include <QDialog>
-#include <QTimer>
 #include <QWidget>
-
-class QLabel;
-class QSlider;
-class QToolButton;
 
 namespace flint::views {
 
@@ -52,25 +48,21 @@ private:
 
 /// View > Network utilisation: the links of every topology dimension and how busy they are over the
 /// step, played from start to end (a teaching view: where the step waits on which network).
-class NetworkUtilisationDialog : public QDialog {
+class NetworkUtilisationDialog : public PlayedDialog {
     Q_OBJECT
 
 public:
     explicit NetworkUtilisationDialog(QWidget* parent = nullptr);
 
+    /// Shows `links` on `topology` from the step's start.
     void setData(const core::Topology& topology, core::LinkUtilisation links);
     NetworkUtilisationView* view() const { return m_view; }
-    QString text() const;
 
-public Q_SLOTS:
-    void setPlaying(bool playing);
+protected:
+    void showPosition(double fraction) override;
 
 private:
     NetworkUtilisationView* m_view = nullptr;
-    QLabel* m_text = nullptr;
-    QSlider* m_slider = nullptr;
-    QToolButton* m_play = nullptr;
-    QTimer m_timer;
 };
 
 } // namespace flint::views

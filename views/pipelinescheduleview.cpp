@@ -1,30 +1,17 @@
 // SPDX-License-Identifier: MIT
 #include "views/pipelinescheduleview.h"
 
-#include "views/playbutton.h"
 #include "views/viewpalette.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include <QHBoxLayout>
-#include <QLabel>
 #include <QLocale>
 #include <QPainter>
-#include <QSlider>
 #include <QStyle>
-#include <QToolButton>
-#include <QVBoxLayout>
 
 namespace flint::views {
-namespace {
-
-/// Slider positions over the step.
-constexpr int kSliderSteps = 1000;
-/// Frames to play the whole step in (at 40 ms a frame: 8 s).
-constexpr int kFrames = 200;
-
-} // namespace
+namespace {} // namespace
 
 PipelineScheduleView::PipelineScheduleView(QWidget* parent)
     : QWidget(parent)
@@ -118,36 +105,17 @@ void PipelineScheduleView::paintEvent(QPaintEvent*)
 }
 
 PipelineScheduleDialog::PipelineScheduleDialog(QWidget* parent)
-    : QDialog(parent)
+    : PlayedDialog(QStringLiteral("scheduleText"), parent)
+    , m_view(new PipelineScheduleView(this))
 {
+    setView(m_view);
     setWindowTitle(tr("Pipeline schedule"));
-    m_view = new PipelineScheduleView(this);
-    m_text = new QLabel(this);
-    m_text->setWordWrap(true);
-    m_text->setObjectName(QStringLiteral("scheduleText"));
-    m_play = makePlayButton(this);
-    m_slider = new QSlider(Qt::Horizontal, this);
-    m_slider->setObjectName(QStringLiteral("timeSlider"));
-    m_slider->setRange(0, kSliderSteps);
-    auto* controls = new QHBoxLayout;
-    controls->addWidget(m_play);
-    controls->addWidget(m_slider, 1);
-    auto* layout = new QVBoxLayout(this);
-    layout->addWidget(m_text);
-    layout->addWidget(m_view, 1);
-    layout->addLayout(controls);
     resize(900, 420);
+}
 
-    m_timer.setInterval(40);
-    connect(&m_timer, &QTimer::timeout, this, [this] {
-        const int next = m_slider->value() + kSliderSteps / kFrames;
-        m_slider->setValue(std::min(next, kSliderSteps));
-        if (next >= kSliderSteps)
-            setPlaying(false);
-    });
-    connect(m_play, &QToolButton::toggled, this, &PipelineScheduleDialog::setPlaying);
-    connect(m_slider, &QSlider::valueChanged, this,
-            [this](int value) { m_view->setCursor(m_view->makespan() * value / kSliderSteps); });
+void PipelineScheduleDialog::showPosition(double fraction)
+{
+    m_view->setCursor(m_view->makespan() * fraction);
 }
 
 void PipelineScheduleDialog::setParallel(const core::model::ParallelConfig& parallel)
@@ -171,27 +139,16 @@ void PipelineScheduleDialog::setParallel(const core::model::ParallelConfig& para
         schedule = tr("interleaved 1F1B (%n chunk(s) per stage)", nullptr, static_cast<int>(parallel.virtualStages));
         break;
     }
-    m_text->setText(tr("<b>%1</b> over %2 stages with %n microbatch(es): each stage idles %3 of the step (the bubble, "
-                       "hatched) when a forward pass takes one unit, a backward pass two and nothing else takes time. "
-                       "Boxes are numbered by microbatch; light forward, dark backward.",
-                       nullptr, static_cast<int>(microbatches))
-                        .arg(schedule)
-                        .arg(parallel.pp)
-                        .arg(QLocale().toString(100.0 * m_bubble, 'f', 1) + QLocale().percent()));
-    // The wrapped text whole (a word-wrapped label's minimum height does not follow its width), and
-    // rows of up to 30 pixels without empty space under them.
-    m_text->setMinimumHeight(m_text->heightForWidth(std::max(600, width() - 24)));
-    resize(width(), std::min(720, m_text->minimumHeight() + 110 + 30 * static_cast<int>(parallel.pp)));
-    const QSignalBlocker blocker(m_slider);
-    m_slider->setValue(kSliderSteps);
-    m_view->setCursor(m_view->makespan());
-}
-
-void PipelineScheduleDialog::setPlaying(bool playing)
-{
-    if (playing && m_slider->value() >= kSliderSteps)
-        m_slider->setValue(0); // from the start again
-    showPlaying(m_play, m_timer, playing);
+    setText(tr("<b>%1</b> over %2 stages with %n microbatch(es): each stage idles %3 of the step (the bubble, "
+               "hatched) when a forward pass takes one unit, a backward pass two and nothing else takes time. "
+               "Boxes are numbered by microbatch; light forward, dark backward.",
+               nullptr, static_cast<int>(microbatches))
+                .arg(schedule)
+                .arg(parallel.pp)
+                .arg(QLocale().toString(100.0 * m_bubble, 'f', 1) + QLocale().percent()));
+    // Rows of up to 30 pixels without empty space under them; the whole schedule shown.
+    resize(width(), std::min(720, textHeight() + 110 + 30 * static_cast<int>(parallel.pp)));
+    setPosition(1.0);
 }
 
 } // namespace flint::views

@@ -2,16 +2,12 @@
 #pragma once
 
 #include "core/model/pipelineschedule.h"
+#include "views/playeddialog.h"
 
 #include <vector>
 
 #include <QDialog>
-#include <QTimer>
 #include <QWidget>
-
-class QLabel;
-class QSlider;
-class QToolButton;
 
 namespace flint::views {
 
@@ -45,27 +41,23 @@ private:
 /// View > Pipeline schedule: a built-in model's schedule (GPipe, 1F1B or interleaved 1F1B) played
 /// from the first microbatch to the last, with its bubble: how much of the step each stage idles
 /// when a forward pass takes one unit, a backward pass two and nothing else takes time.
-class PipelineScheduleDialog : public QDialog {
+class PipelineScheduleDialog : public PlayedDialog {
     Q_OBJECT
 
 public:
     explicit PipelineScheduleDialog(QWidget* parent = nullptr);
 
-    /// Shows the schedule of `parallel` (training with PP > 1) from its start.
+    /// Shows the schedule of `parallel` (training with PP > 1) whole; playing starts it again.
     void setParallel(const core::model::ParallelConfig& parallel);
     /// The idle share of the idealised step (0 to 1).
     double bubble() const { return m_bubble; }
     PipelineScheduleView* view() const { return m_view; }
 
-public Q_SLOTS:
-    void setPlaying(bool playing);
+protected:
+    void showPosition(double fraction) override;
 
 private:
     PipelineScheduleView* m_view = nullptr;
-    QLabel* m_text = nullptr;
-    QSlider* m_slider = nullptr;
-    QToolButton* m_play = nullptr;
-    QTimer m_timer;
     double m_bubble = 0;
 };
 
