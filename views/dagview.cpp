@@ -614,8 +614,8 @@ const std::vector<QPointF>& DagView::countLabels(const QFontMetricsF& metrics, c
     if (m_countLabelsOf == m_layout.get())
         return m_countLabels;
     // Beside the edge's path, on either side, the middle first, then nearer either end: where the
-    // number covers the least of the nodes and the clusters' titles (beside the arrow head it sat on
-    // the titles of the clusters edges enter).
+    // number covers the least of the nodes, the clusters' titles and the numbers placed before it
+    // (beside the arrow head it sat on the titles of the clusters edges enter).
     m_countLabelsOf = m_layout.get();
     m_countLabels.assign(m_layout ? m_layout->edges.size() : 0, QPointF());
     if (!m_layout)
@@ -656,6 +656,7 @@ const std::vector<QPointF>& DagView::countLabels(const QFontMetricsF& metrics, c
             if (best == 0)
                 break;
         }
+        taken.emplace_back(m_countLabels[i], size); // the next numbers keep off this one too
     }
     return m_countLabels;
 }
