@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "views/dagscopetree.h"
 
+#include "views/timelinegeometry.h"
 #include "views/viewpalette.h"
 
 #include <algorithm>
@@ -81,25 +82,12 @@ std::string opCountText(std::uint32_t count)
 std::string chunkText(const DagScopeTree::Group& g)
 {
     QString text;
-    const auto separate = [&text] {
-        if (!text.isEmpty())
-            text += QStringLiteral(" · ");
-    };
-    if (g.flops > 0) {
-        static const char* const prefixes[] = {"", "k", "M", "G", "T", "P", "E"};
-        double value = static_cast<double>(g.flops);
-        std::size_t prefix = 0;
-        while (value >= 1000 && prefix + 1 < std::size(prefixes)) {
-            value /= 1000;
-            ++prefix;
-        }
-        text += QLocale().toString(value, 'g', 3) + QChar(0x00a0) + QLatin1String(prefixes[prefix]) +
-                QStringLiteral("FLOP");
-    }
+    if (g.flops > 0)
+        text = formatCount(static_cast<double>(g.flops), QStringLiteral("FLOP"));
     if (g.communication > 0) {
         const int transfers = static_cast<int>(g.communication);
-        separate();
-        text += QCoreApplication::translate("DagScopeTree", "%Ln transfer(s)", nullptr, transfers);
+        text += (text.isEmpty() ? QString() : QStringLiteral(" · ")) +
+                QCoreApplication::translate("DagScopeTree", "%Ln transfer(s)", nullptr, transfers);
     }
     if (text.isEmpty())
         return opCountText(g.opCount);

@@ -16,18 +16,6 @@ QString qs(const std::string& s)
     return QString::fromStdString(s);
 }
 
-/// "1.37 TFLOP"-style counts with decimal prefixes.
-QString formatCount(double value, const QString& unit)
-{
-    static const char* const prefixes[] = {"", "k", "M", "G", "T", "P", "E"};
-    int p = 0;
-    while (value >= 1000 && p < 6) {
-        value /= 1000;
-        ++p;
-    }
-    return QStringLiteral("%1 %2%3").arg(QLocale().toString(value, 'g', 3)).arg(QLatin1String(prefixes[p]), unit);
-}
-
 } // namespace
 
 OpsTableModel::OpsTableModel(QObject* parent)

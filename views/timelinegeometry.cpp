@@ -137,4 +137,15 @@ std::string formatBytes(double bytes)
     return localised(text);
 }
 
+QString formatCount(double value, const QString& unit)
+{
+    static const char* const prefixes[] = {"", "k", "M", "G", "T", "P", "E"};
+    int p = 0;
+    while (value >= 1000 && p < 6) {
+        value /= 1000;
+        ++p;
+    }
+    return QStringLiteral("%1 %2%3").arg(QLocale().toString(value, 'g', 3)).arg(QLatin1String(prefixes[p]), unit);
+}
+
 } // namespace flint::views

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include <QString>
+
 namespace flint::views {
 
 /// Maps step time (seconds) to pixels for the timeline: the visible window [viewStart, viewEnd]
@@ -53,5 +55,9 @@ std::string formatDuration(double seconds); ///< "1.25 ms", a no-break space bef
 /// "1.5 GB", "512 B": bytes with decimal units (B, kB, MB, GB, TB), with the current locale's
 /// decimal point.
 std::string formatBytes(double bytes);
+
+/// "1.37 TFLOP": a count of `unit` with a decimal prefix (k, M, G, T, P, E) that keeps it under
+/// 1,000, three significant digits, in the current locale.
+QString formatCount(double value, const QString& unit);
 
 } // namespace flint::views

@@ -611,12 +611,6 @@ void Simulator::buildProgramInfos()
     // cores once there is enough work to pay for the threads.
     const auto& programs = m_workload.programs;
     m_programs.resize(programs.size());
-    std::size_t ops = 0;
-    for (const auto& program : programs)
-        ops += program->ops.size();
-    const std::size_t threads =
-        ops < 100'000 ? 1 : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, programs.size());
-    std::atomic<std::size_t> next{0};
     // What an earlier estimate worked out for the same program under the same compute model (a
     // what-if edit of the network changes neither): taken as it is.
     if (m_options.cache) {
@@ -629,6 +623,12 @@ void Simulator::buildProgramInfos()
                 ++cache.hits;
             }
     }
+    std::size_t ops = 0; // to work out: the cached programs cost nothing
+    for (std::size_t p = 0; p < programs.size(); ++p)
+        ops += m_programs[p] ? 0 : programs[p]->ops.size();
+    const std::size_t threads =
+        ops < 100'000 ? 1 : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, programs.size());
+    std::atomic<std::size_t> next{0};
     const auto work = [&] {
         for (std::size_t p = next++; p < programs.size(); p = next++) {
             m_control.check();
