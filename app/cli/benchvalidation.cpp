@@ -621,7 +621,7 @@ std::vector<MemoryRow> publishedMemoryRows()
 int runValidation(const std::vector<std::string>& arguments)
 {
     CommandLine cli(
-        "bench validation", "[--quick] [--gemm-efficiency shape|best] [--burst-clocks]",
+        "bench validation", "[--quick] [--gemm-efficiency shape|best] [--burst-clocks] [--no-link-sharing]",
         "Estimates the configurations whose training throughput was measured and published\n"
         "(Megatron-LM weak scaling on A100s, selective recomputation, Megatron-Core weak scaling on H100s,\n"
         "Llama 3 405B on H100s, PyTorch FSDP on A100s and H100s from torchtitan, IBM and MosaicML\n"
@@ -638,7 +638,12 @@ int runValidation(const std::vector<std::string>& arguments)
           0,
           {},
           "matmuls at the burst throughput of short benchmarks rather than the sustained one, to see what the "
-          "sustained clock changes"}});
+          "sustained clock changes"},
+         {"no-link-sharing",
+          0,
+          {},
+          "transfers that overlap in time each run at the links' full bandwidth instead of sharing it, to see what "
+          "sharing changes"}});
     if (!cli.parseOrShowHelp(arguments))
         return ExitSuccess;
     const std::string gemmMode = cli.value("gemm-efficiency", "shape");
@@ -662,6 +667,7 @@ int runValidation(const std::vector<std::string>& arguments)
         scenario.cluster.compute.attentionKernel = row.attention;
         scenario.cluster.compute.gemmByShape = gemmMode == "shape";
         scenario.cluster.compute.sustainedClocks = !cli.has("burst-clocks");
+        scenario.cluster.linkSharing = !cli.has("no-link-sharing");
         scenario.options.commMatrix = false;
         scenario.options.recordEvents = false;
         const engine::Evaluation evaluation = engine::evaluate(scenario, &compiler);

@@ -32,6 +32,11 @@ std::vector<OptionSpec> withClusterOptions(std::vector<OptionSpec> own, ModelAli
         {"overlap-slowdown", 0, "X",
          "compute runs X times the overlap longer while communication runs beside it (default: the device's "
          "measured 0.189 on GPUs; 0 turns it off)"},
+        {"no-link-sharing",
+         0,
+         {},
+         "transfers that overlap in time each run at the links' full bandwidth instead of sharing it (to see what "
+         "sharing changes; ASTRA-sim's conventions never share)"},
         {"comm-streams", 0, "N",
          "communication streams per rank (default 1; built-in models 2: data-parallel gradients on a stream of "
          "their own)"},
@@ -149,6 +154,8 @@ core::Cluster makeCluster(const CommandLine& cli, std::int64_t ranks, ModelAlias
             throw BadOptionValue("--overlap-slowdown must be a number from 0 to 10");
         cluster.compute.overlapSlowdown = slowdown;
     }
+    if (cli.has("no-link-sharing"))
+        cluster.linkSharing = false;
     const bool older = alias == ModelAlias::Yes && cli.has("model");
     if (older && cli.has("cost-model") && cli.value("model") != cli.value("cost-model"))
         throw UsageError("--model and --cost-model name the same setting; give one");

@@ -119,6 +119,10 @@ struct Cluster {
     /// NCCL's protocol latencies for ring collectives (the NVIDIA GPU presets); off: per-chunk
     /// latencies. Ignored under CostModel::AstraSim.
     NcclProtocols nccl;
+    /// Transfers that overlap in time share the links they cross (docs/estimator.md, "Links shared
+    /// by overlapping transfers"); off: each runs at the links' full bandwidth, as ASTRA-sim's
+    /// congestion-unaware analytical backend prices them. Ignored under CostModel::AstraSim.
+    bool linkSharing = true;
 
     /// Checks the topology and settings; returns the first problem or "".
     std::string validate() const;
@@ -126,6 +130,9 @@ struct Cluster {
     /// model's (or device's) figure, 0 under ASTRA-sim's conventions, whose compute does not see
     /// its communication.
     double overlapSlowdown() const { return model == CostModel::AstraSim ? 0.0 : compute.overlapSlowdownOn(device); }
+    /// Whether overlapping transfers share their links' bandwidth (linkSharing; never under ASTRA-sim's
+    /// conventions).
+    bool sharesLinks() const { return linkSharing && model != CostModel::AstraSim; }
 };
 
 struct ClusterPresetInfo {

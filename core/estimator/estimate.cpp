@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "core/estimator/collectivemodel.h"
+#include "core/estimator/linktraffic.h"
 
 #include <algorithm>
 #include <array>
@@ -343,6 +344,9 @@ private:
         /// Per op: seconds a modelled compute op runs longer because communication of this rank
         /// runs alongside it (see contend()); empty in the first pass and without contention.
         std::vector<double> contention;
+        /// Per comm op (ProgramInfo::commIndex): seconds it runs longer because transfers beside it
+        /// share its links (see shareLinks()); empty in the first pass and when no link was shared.
+        std::vector<double> linkShare;
     };
 
     /// Runs `cls` in time order for as long as nothing it waits for could change what it does: up
@@ -353,12 +357,13 @@ private:
     void begin(std::uint32_t cls, std::uint32_t op, double seconds);
     /// `op` of `cls`, blocked until now, has every peer: it starts at its event.start.
     void release(std::uint32_t cls, std::uint32_t op);
-    /// `op` of `cls` arrived at `now` and waits for peers.
-    void block(std::uint32_t cls, std::uint32_t op, double now)
+    /// `op` of `cls` arrived at `now` and waits for peers; once they are there it runs its
+    /// duration plus `shared` (the link sharing of the slowest participant, see shareOf()).
+    void block(std::uint32_t cls, std::uint32_t op, double now, double shared = 0)
     {
         ClassState& c = m_classes[cls];
         CommState& state = commOf(c, op);
-        state.seconds = commSeconds(cls, op);
+        state.seconds = commSeconds(cls, op) + shared;
         state.waiting = true;
         c.blocked.push_back(Blocked{now + state.seconds, op});
         std::push_heap(c.blocked.begin(), c.blocked.end(), std::greater<>());
@@ -425,6 +430,17 @@ private:
     /// After a pass: the extra time of each class's modelled compute ops from the communication that
     /// ran alongside them (ClassState::contention); false when nothing overlapped.
     bool contend(double slowdown);
+    /// After a pass: the extra time of each class's modelled collectives and transfers from the
+    /// others that shared their links with them (ClassState::linkShare); false when no link
+    /// carried more than it can.
+    bool shareLinks();
+    /// Seconds `op` of `cls` (a collective or transfer) runs longer for sharing its links. A
+    /// collective or transfer ends together for all its participants: each takes the largest of
+    /// theirs (a ring runs at the pace of its slowest link).
+    static double shareOf(const ClassState& c, std::uint32_t op)
+    {
+        return c.linkShare.empty() ? 0.0 : c.linkShare[c.info->commIndex[op]];
+    }
     /// Whether `op` of `c` takes a modelled time (not a recorded one) on the compute stream.
     bool modelledCompute(const ClassState& c, std::uint32_t op) const;
     [[noreturn]] void reportDeadlock();
@@ -1145,9 +1161,11 @@ void Simulator::arrive(std::uint32_t cls, std::uint32_t op, std::uint16_t stream
     // Which ops of which classes this op waits for: (class, op) pairs. A peer that arrived already
     // may have arrived later than now: classes run ahead of each other.
     std::uint32_t missing = 0;
+    double shared = shareOf(c, op);
     const auto need = [&](std::uint32_t otherClass, std::uint32_t otherOp) {
         if (otherClass == cls && otherOp == op)
             return;
+        shared = std::max(shared, shareOf(m_classes[otherClass], otherOp));
         if (const double arrival = commOf(m_classes[otherClass], otherOp).arrival; arrival != kNotArrived) {
             seePeer(cls, op, otherClass, otherOp, arrival);
             return;
@@ -1175,7 +1193,7 @@ void Simulator::arrive(std::uint32_t cls, std::uint32_t op, std::uint16_t stream
             // Every member runs this class's program (a tensor-parallel group of one stage): nobody
             // to wait for.
             state.missing = 0;
-            begin(cls, op, commSeconds(cls, op));
+            begin(cls, op, commSeconds(cls, op) + shared);
             wakeWaiters(cls, op, now);
             return;
         }
@@ -1201,13 +1219,18 @@ void Simulator::arrive(std::uint32_t cls, std::uint32_t op, std::uint16_t stream
                 const auto [latestClass, latestOp] = r.latestBy;
                 const double latest = r.latest;
                 m_rendezvous.erase((static_cast<std::uint64_t>(group) << 32) | ordinal);
+                for (const auto& [waiterClass, waiterOp] : waiting)
+                    shared = std::max(shared, shareOf(m_classes[waiterClass], waiterOp));
                 for (const auto& [waiterClass, waiterOp] : waiting) {
-                    commOf(m_classes[waiterClass], waiterOp).missing = 0;
+                    CommState& waiter = commOf(m_classes[waiterClass], waiterOp);
+                    waiter.missing = 0;
                     seePeer(waiterClass, waiterOp, latestClass, latestOp, latest);
-                    if (waiterClass == cls && waiterOp == op)
-                        begin(cls, op, commSeconds(cls, op));
-                    else
+                    if (waiterClass == cls && waiterOp == op) {
+                        begin(cls, op, commSeconds(cls, op) + shared);
+                    } else {
+                        waiter.seconds = commSeconds(waiterClass, waiterOp) + shared;
                         release(waiterClass, waiterOp);
+                    }
                 }
             } else {
                 block(cls, op, now);
@@ -1251,9 +1274,9 @@ void Simulator::arrive(std::uint32_t cls, std::uint32_t op, std::uint16_t stream
     }
     state.missing = missing;
     if (missing == 0)
-        begin(cls, op, commSeconds(cls, op));
+        begin(cls, op, commSeconds(cls, op) + shared);
     else
-        block(cls, op, now);
+        block(cls, op, now, shared);
     wakeWaiters(cls, op, now);
 }
 
@@ -1502,16 +1525,20 @@ std::shared_ptr<const EstimateResult> Simulator::run()
     }
     allocateOpState(totalCommOps);
     m_groupMembers.assign(static_cast<std::size_t>(m_world) + 1, {});
-    // Compute kernels slowed by the communication kernels beside them (DeviceSpec::overlapSlowdown):
-    // which ops overlap is known only once the step has run, so a first pass runs the step unslowed,
-    // each compute op is lengthened by the slowdown times the communication it overlapped, and a
-    // second pass runs the step with those times (a first-order correction: the overlaps of the
-    // second pass are not fed back again). ASTRA-sim's model has no such effect.
+    // Compute kernels slowed by the communication kernels beside them (DeviceSpec::overlapSlowdown),
+    // and transfers slowed by those that share their links (Cluster::linkSharing): which ops overlap
+    // is known only once the step has run, so a first pass runs the step with neither, each compute
+    // op is lengthened by the slowdown times the communication it overlapped and each transfer by
+    // the excess of what its links carried, and a second pass runs the step with those times (a
+    // first-order correction: the overlaps of the second pass are not fed back again). ASTRA-sim's
+    // model has neither effect.
     const double slowdown = m_cluster.overlapSlowdown();
-    if (slowdown > 0)
+    if (slowdown > 0 || m_cluster.sharesLinks())
         m_progressSpan = 0.425;
     simulate();
-    if (slowdown > 0 && contend(slowdown)) {
+    const bool contended = slowdown > 0 && contend(slowdown);
+    const bool shared = m_cluster.sharesLinks() && shareLinks();
+    if (contended || shared) {
         m_progressBase = 0.475;
         simulate();
     }
@@ -1644,6 +1671,188 @@ bool Simulator::contend(double slowdown)
             if (c.contention.empty())
                 c.contention.assign(n, 0.0);
             c.contention[i] = slowdown * overlap;
+            any = true;
+        }
+    }
+    return any;
+}
+
+bool Simulator::shareLinks()
+{
+    const std::size_t dims = m_cluster.topology.dims.size();
+    std::vector<double> capacity(dims);
+    for (std::size_t d = 0; d < dims; ++d)
+        capacity[d] = m_cluster.topology.dims[d].bandwidthBytesPerSecond();
+    LinkTraffic traffic(m_workload, m_cluster);
+    // A rank's link in dimension d, each direction on its own (links are full duplex), carries
+    // every transfer of the rank that crosses it. A transfer alone on it runs as the cost model
+    // prices it, asking for `demand` of the link: its bytes there over bandwidth x its duration
+    // (at most 1). Where the transfers on a link ask for U > 1 together, the link serves each in
+    // proportion to what it asks, so all of them progress U times slower (processor sharing): each
+    // runs longer by the integral of U - 1 over its interval (two equal transfers side by side both
+    // take twice as long). A transfer crossing several dimensions (a hierarchical collective) is
+    // taken to spend its time on each in proportion to its bytes there over the bandwidth.
+    struct Load {
+        double start;
+        double end;
+        double demand;
+        std::uint32_t comm; ///< ProgramInfo::commIndex
+        std::uint16_t lane; ///< its stream (OpEvent::stream)
+    };
+    std::vector<std::vector<Load>> loads(2 * dims);  // [d * 2 + direction]
+    std::vector<double> excess, linkSeconds;         // [comm * dims + d]
+    std::vector<Load> shared;                        // the loads of one link that may meet others
+    std::vector<std::pair<double, double>> windows;  // where loads off the busiest lane run
+    std::vector<std::pair<double, double>> steps;    // (time, +/- demand)
+    std::vector<std::pair<double, double>> excessAt; // (time, integral of max(0, U - 1) up to it)
+    std::vector<std::size_t> perLane;
+    bool any = false;
+    for (ClassState& c : m_classes) {
+        c.linkShare.clear();
+        // One stream and no sends or receives: its transfers run one at a time.
+        if (c.commStreamOp.size() <= 1 && c.info->p2pOps.empty())
+            continue;
+        const auto rank = static_cast<std::size_t>(c.rep);
+        const auto n = static_cast<std::uint32_t>(c.info->program->ops.size());
+        const auto p2pLane = static_cast<std::uint16_t>(c.commStreamOp.size() + 1);
+        for (auto& list : loads)
+            list.clear();
+        for (std::uint32_t i = 0; i < n; ++i) {
+            const std::uint32_t comm = c.info->commIndex[i];
+            const OpEvent& e = c.events[i];
+            if (comm == kNone || e.end <= e.start)
+                continue;
+            const ProgramInfo::CommOp& info = c.info->commOpInfo[comm];
+            const bool plain = c.info->p2pIndex[i] == kNone && info.collective != CollectiveKind::CollectivePermute;
+            std::span<const double> both;
+            if (plain) { // the common case, without reading the op
+                const std::uint32_t group = groupOfSlot(c.rep, info.slot);
+                both = traffic.collectiveSent(rank, group == m_world ? nullptr : &m_workload.groups[group],
+                                              info.collective, info.bytes);
+            }
+            for (int direction = 0; direction < 2; ++direction) {
+                const Op* o = plain ? nullptr : &c.info->program->ops[i];
+                const std::span<const double> bytes = plain            ? both
+                                                      : direction == 0 ? traffic.sent(rank, *o)
+                                                                       : traffic.received(rank, *o);
+                for (std::size_t d = 0; d < bytes.size(); ++d)
+                    if (bytes[d] > 0 && capacity[d] > 0)
+                        loads[d * 2 + static_cast<std::size_t>(direction)].push_back(
+                            Load{e.start, e.end, std::min(1.0, bytes[d] / (capacity[d] * (e.end - e.start))), comm,
+                                 e.stream});
+            }
+        }
+        bool overloaded = false;
+        for (std::size_t link = 0; link < loads.size(); ++link) {
+            const auto& list = loads[link];
+            // Collectives receive what they send: without sends and receives, a dimension's two
+            // directions carry the same loads, and the second one's excess is the first one's.
+            const auto hasP2p = [&](const std::vector<Load>& l) {
+                return std::any_of(l.begin(), l.end(), [&](const Load& x) { return x.lane == p2pLane; });
+            };
+            if (link % 2 == 1 && !hasP2p(list) && !hasP2p(loads[link - 1]))
+                continue;
+            // A stream runs one transfer at a time, so U > 1 needs a transfer off the stream with
+            // the most of them (another stream's, or a send or receive, which hold none) at that
+            // instant: only where those run, and only the loads that meet them there, need the sweep
+            // (a step's bulk, the tensor-parallel collectives of one stream, is left unsorted).
+            perLane.assign(static_cast<std::size_t>(p2pLane) + 1, 0);
+            for (const Load& l : list)
+                ++perLane[l.lane];
+            const auto busiest = static_cast<std::uint16_t>(
+                std::max_element(perLane.begin(), perLane.begin() + p2pLane) - perLane.begin());
+            windows.clear();
+            for (const Load& l : list)
+                if (l.lane != busiest)
+                    windows.emplace_back(l.start, l.end);
+            if (windows.empty())
+                continue;
+            std::sort(windows.begin(), windows.end());
+            std::size_t merged = 0;
+            for (std::size_t k = 1; k < windows.size(); ++k) {
+                if (windows[k].first <= windows[merged].second)
+                    windows[merged].second = std::max(windows[merged].second, windows[k].second);
+                else
+                    windows[++merged] = windows[k];
+            }
+            windows.resize(merged + 1);
+            shared.clear();
+            for (const Load& l : list) {
+                if (l.lane == busiest) {
+                    // The first window ending after the load starts: does it begin before it ends?
+                    const auto w = std::upper_bound(windows.begin(), windows.end(), l.start,
+                                                    [](double t, const auto& window) { return t < window.second; });
+                    if (w == windows.end() || w->first >= l.end)
+                        continue;
+                }
+                shared.push_back(l);
+            }
+            steps.clear();
+            for (const Load& l : shared) {
+                steps.emplace_back(l.start, l.demand);
+                steps.emplace_back(l.end, -l.demand);
+            }
+            std::sort(steps.begin(), steps.end());
+            excessAt.clear();
+            double demand = 0, integral = 0;
+            std::size_t active = 0;
+            bool seen = false;
+            for (std::size_t k = 0; k < steps.size();) {
+                const double t = steps[k].first;
+                if (!excessAt.empty())
+                    integral += std::max(0.0, demand - 1.0) * (t - excessAt.back().first);
+                for (; k < steps.size() && steps[k].first == t; ++k) {
+                    demand += steps[k].second;
+                    active += steps[k].second > 0 ? 1 : std::size_t{0};
+                    active -= steps[k].second < 0 ? 1 : std::size_t{0};
+                }
+                if (active == 0)
+                    demand = 0; // no drift from adding and taking away
+                excessAt.emplace_back(t, integral);
+                seen = seen || demand > 1.0 + 1e-9;
+            }
+            if (!seen)
+                continue;
+            if (!overloaded) {
+                overloaded = true;
+                excess.assign(static_cast<std::size_t>(c.info->commOps) * dims, 0.0);
+                linkSeconds.assign(static_cast<std::size_t>(c.info->commOps) * dims, 0.0);
+            }
+            const auto integralAt = [&](double t) {
+                return std::lower_bound(excessAt.begin(), excessAt.end(), std::make_pair(t, -1.0))->second;
+            };
+            const std::size_t d = link / 2;
+            for (const Load& l : shared) {
+                double& e = excess[l.comm * dims + d];
+                e = std::max(e, integralAt(l.end) - integralAt(l.start));
+            }
+        }
+        if (!overloaded)
+            continue;
+        // Per transfer: its dimensions' excess weighted by the time it spends on each (its bytes
+        // there over the bandwidth).
+        for (std::size_t link = 0; link < loads.size(); ++link)
+            for (const Load& l : loads[link]) {
+                double& s = linkSeconds[l.comm * dims + link / 2];
+                s = std::max(s, l.demand * (l.end - l.start));
+            }
+        for (std::uint32_t i = 0; i < n; ++i) {
+            const std::uint32_t comm = c.info->commIndex[i];
+            if (comm == kNone || c.events[i].end <= c.events[i].start)
+                continue;
+            double weighted = 0, weights = 0;
+            for (std::size_t d = 0; d < dims; ++d) {
+                weighted += linkSeconds[comm * dims + d] * excess[comm * dims + d];
+                weights += linkSeconds[comm * dims + d];
+            }
+            if (weighted <= 0)
+                continue;
+            const Op& o = c.info->program->ops[i];
+            if (m_options.recordedCommunication && (c.times ? c.times->durationMicros[i] : o.durationMicros) > 0)
+                continue; // a measured duration already holds what sharing cost it
+            if (c.linkShare.empty())
+                c.linkShare.assign(c.info->commOps, 0.0);
+            c.linkShare[comm] = weighted / weights;
             any = true;
         }
     }

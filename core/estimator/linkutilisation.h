@@ -17,11 +17,12 @@ namespace flint::core {
 /// (CollectiveModel::forEachFlow), a send's is its size; receives are counted by their sender.
 /// Each op's bytes are spread evenly over its event, from start to end.
 ///
-/// Utilisation is bytes sent over bandwidth x time. It can exceed 1: the simulator lets transfers
-/// that overlap in time (a pipeline send beside a data-parallel all-reduce, collectives on several
-/// communication streams) each run at the link's full bandwidth (docs/estimator.md, "Link
-/// utilisation"). Ranks of one timeline class are taken to send alike (they run one program with
-/// collectives of equal cost), so the class's representative stands for all of them.
+/// Utilisation is bytes sent over bandwidth x time. Transfers that overlap in time share their
+/// links (Cluster::linkSharing), so it stays near 1 where links are busiest; a few percent above is
+/// left by that correction's single pass, and without it (or under ASTRA-sim's conventions) it can
+/// reach 2 or more (docs/estimator.md, "Link utilisation"). Ranks of one timeline class are taken to
+/// send alike (they run one program with collectives of equal cost), so the class's representative
+/// stands for all of them. The bytes are LinkTraffic's.
 struct LinkUtilisation {
     struct Dimension {
         /// Per time bin: the bytes all ranks sent on the dimension over ranks x bandwidth x bin time.

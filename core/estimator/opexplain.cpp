@@ -19,6 +19,11 @@ std::string format(const char* pattern, auto... values)
     return text;
 }
 
+/// The line that ends a transfer's explanation where links are shared (Cluster::linkSharing).
+constexpr const char* kSharedLinks =
+    "plus, where transfers of this rank overlap it on a link and together ask for more than the link carries, the "
+    "excess of that demand over its interval (links shared by overlapping transfers; the slowest participant's)";
+
 std::string seconds(double s)
 {
     if (s >= 1)
@@ -122,6 +127,8 @@ OpExplanation explainOp(const Workload& workload, const Cluster& cluster, std::s
             e.lines.push_back(cost.note);
         e.lines.push_back("T_msg(m, h) = h L + m / B; T_red(m) = 3 m / BW_red; ED endpoint delay (docs/estimator.md)");
         e.lines.push_back("duration = " + seconds(cost.duration));
+        if (cluster.sharesLinks())
+            e.lines.push_back(kSharedLinks);
         return e;
     }
     if (op.kind == OpKind::Send || op.kind == OpKind::Recv) {
@@ -133,6 +140,8 @@ OpExplanation explainOp(const Workload& workload, const Cluster& cluster, std::s
         e.lines.push_back(format("%s of %llu bytes between ranks %d and %d", op.kind == OpKind::Send ? "send" : "recv",
                                  static_cast<unsigned long long>(op.commBytes), self, peer));
         e.lines.push_back("t = T_msg(m, h) + 2 ED = h L + m / B + 2 ED = " + seconds(e.seconds));
+        if (cluster.sharesLinks())
+            e.lines.push_back(kSharedLinks);
         return e;
     }
     const std::uint64_t duration = workload.durationOf(rank, opIndex); // the rank's own when it has them

@@ -247,6 +247,7 @@ private Q_SLOTS:
     void astraSimReplaysATransformerStep();
     void commMatrixFollowsRing();
     void linkUtilisationFollowsTheTraffic();
+    void overlappingTransfersShareTheirLinks();
     void cacheKeepsProgramsBetweenNetworkEdits();
     void logicalTrafficFollowsTheCollectivesSemantics();
     void logicalTrafficBinsManyRanks();
@@ -1062,6 +1063,9 @@ void TestEstimate::slotRelativePipeline()
     QCOMPARE(QString::fromStdString(w.validate()), QString());
     Cluster cluster = switchCluster(4);
     QCOMPARE(cluster.commStreams, 1);
+    // The schedule alone: stage 1's all-reduce and its grad1 send each at the link's full bandwidth
+    // (overlappingTransfersShareTheirLinks covers their sharing it).
+    cluster.linkSharing = false;
     const double f = computeTime(w.programOf(0).ops[0], cluster);
     const double b = computeTime(w.programOf(0).ops[5], cluster);
     QVERIFY(f > 0);
@@ -1191,6 +1195,7 @@ void TestEstimate::commStreamsRunCollectivesConcurrently()
     const double ag = CollectiveModel(cluster).collective(CollectiveKind::AllGather, 1 << 20, iota(4)).duration;
     QVERIFY(std::abs(estimate(spmd(program, 4), cluster)->stepTime - (ar + ag)) < 1e-12);
     cluster.commStreams = 2;
+    cluster.linkSharing = false; // each at full bandwidth (overlappingTransfersShareTheirLinks shares)
     QVERIFY(std::abs(estimate(spmd(program, 4), cluster)->stepTime - std::max(ar, ag)) < 1e-12);
 }
 
@@ -1255,6 +1260,7 @@ void TestEstimate::communicatorsWithTheSameMembersStayApart()
     }
     Cluster cluster = switchCluster(2);
     cluster.commStreams = 2;
+    cluster.linkSharing = false; // the two all-reduces side by side, each at full bandwidth
     const auto result = estimate(workload(false), cluster);
     const double ar = CollectiveModel(cluster).collective(CollectiveKind::AllReduce, 1 << 20, iota(2)).duration;
     QVERIFY2(std::abs(result->stepTime - ar) < 1e-12, std::to_string(result->stepTime).c_str());
@@ -1396,6 +1402,83 @@ void TestEstimate::ownRecordedTimesAreSimulatedExactly()
     // The program's own durations would give another step.
     const auto programOnly = estimate(base, cluster, recorded);
     QVERIFY(programOnly->stepTime != a->stepTime);
+}
+
+void TestEstimate::overlappingTransfersShareTheirLinks()
+{
+    // Two collectives start together on two streams of 4 ranks on one switch. Alone each asks for
+    // u = (bytes a rank sends) / (B x duration) of its link; side by side they ask u1 + u2 while the
+    // shorter runs, and the link serves both (u1 + u2) times slower: each takes (u1 + u2 - 1) x the
+    // shorter's duration longer.
+    Cluster cluster = switchCluster(4);
+    cluster.commStreams = 2;
+    const CollectiveModel model(cluster);
+    const auto sentByRank0 = [&](CollectiveKind kind, std::uint64_t bytes) {
+        double sent = 0;
+        const std::vector<std::int32_t> members = iota(4);
+        model.forEachFlow(kind, bytes, members, {},
+                          [&](std::int32_t src, std::int32_t, double b) { sent += src == 0 ? b : 0.0; });
+        return sent;
+    };
+    const double bandwidth = cluster.topology.dims[0].bandwidthBytesPerSecond();
+    const auto demand = [&](CollectiveKind kind, std::uint64_t bytes) {
+        return sentByRank0(kind, bytes) / (bandwidth * model.collective(kind, bytes, iota(4)).duration);
+    };
+    Program program;
+    program.ops = {collective(0, CollectiveKind::AllReduce, 64 << 20),
+                   collective(1, CollectiveKind::AllGather, 8 << 20)};
+    const double ar = model.collective(CollectiveKind::AllReduce, 64 << 20, iota(4)).duration;
+    const double ag = model.collective(CollectiveKind::AllGather, 8 << 20, iota(4)).duration;
+    QVERIFY(ag < ar);
+    const double u = demand(CollectiveKind::AllReduce, 64 << 20) + demand(CollectiveKind::AllGather, 8 << 20);
+    QVERIFY2(u > 1.5 && u <= 2, qPrintable(QString::number(u))); // large messages: each near the link's limit
+    const auto shared = estimate(spmd(program, 4), cluster);
+    QVERIFY2(std::abs(shared->stepTime - (ar + (u - 1) * ag)) < 1e-12 * ar,
+             qPrintable(QString::number(shared->stepTime)));
+    // The all-gather ends as much later as the all-reduce, its events say.
+    const OpEvent& agEvent = shared->timelines[0][1];
+    QCOMPARE(agEvent.op, 1u);
+    QVERIFY(std::abs(agEvent.end - agEvent.start - u * ag) < 1e-12 * ar);
+
+    // Two equal all-reduces side by side each take (2u - 1) x as long: about twice.
+    Program twin;
+    twin.ops = {collective(0, CollectiveKind::AllReduce, 64 << 20), collective(1, CollectiveKind::AllReduce, 64 << 20)};
+    const double alone = demand(CollectiveKind::AllReduce, 64 << 20);
+    const double twins = estimate(spmd(twin, 4), cluster)->stepTime;
+    QVERIFY(std::abs(twins - (2 * alone) * ar) < 1e-12 * ar);
+    // The links then carry what they can: the busiest rank at 100 %.
+    const auto twinResult = estimate(spmd(twin, 4), cluster);
+    const LinkUtilisation links = linkUtilisation(spmd(twin, 4), cluster, *twinResult, 50);
+    QVERIFY2(std::abs(links.dims[0].peak - 1) < 1e-9, qPrintable(QString::number(links.dims[0].peak)));
+
+    // Off, or under ASTRA-sim's conventions: side by side at full bandwidth.
+    Cluster unshared = cluster;
+    unshared.linkSharing = false;
+    QVERIFY(std::abs(estimate(spmd(twin, 4), unshared)->stepTime - ar) < 1e-12);
+    Cluster astra = cluster;
+    astra.model = CostModel::AstraSim;
+    QCOMPARE(estimate(spmd(twin, 4), astra)->stepTime,
+             CollectiveModel(astra).collective(CollectiveKind::AllReduce, 64 << 20, iota(4)).duration);
+
+    // Transfers on different dimensions do not share: an all-reduce inside each switch of two and
+    // one across them, side by side, each take their own time.
+    Cluster twoDims = switchCluster(2);
+    twoDims.topology.dims.push_back({TopologyKind::Switch, 2, 100, 1000});
+    twoDims.commStreams = 2;
+    Workload across;
+    across.groups = {CommGroup{"inner0", {0, 1}}, CommGroup{"inner1", {2, 3}}, CommGroup{"outer0", {0, 2}},
+                     CommGroup{"outer1", {1, 3}}};
+    auto crossing = std::make_shared<Program>();
+    crossing->commSlots = {"inner", "outer"};
+    crossing->ops = {collective(0, CollectiveKind::AllReduce, 64 << 20),
+                     collective(1, CollectiveKind::AllReduce, 64 << 20)};
+    crossing->ops[0].commSlot = 0;
+    crossing->ops[1].commSlot = 1;
+    across.programs = {crossing};
+    across.ranks = {{0, {0, 2}}, {0, {0, 3}}, {0, {1, 2}}, {0, {1, 3}}};
+    QCOMPARE(QString::fromStdString(across.validate()), QString());
+    const double inner = CollectiveModel(twoDims).collective(CollectiveKind::AllReduce, 64 << 20, iota(2)).duration;
+    QVERIFY(std::abs(estimate(across, twoDims)->stepTime - inner) < 1e-12);
 }
 
 void TestEstimate::linkUtilisationFollowsTheTraffic()
