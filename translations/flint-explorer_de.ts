@@ -1154,6 +1154,10 @@ auf %2</translation>
         <comment>between the items of a list (Chinese: a full-width comma)</comment>
         <translation>, </translation>
     </message>
+    <message>
+        <source>&lt;br&gt;&lt;small&gt;communication includes %1 lost to transfers beside it sharing their links&lt;/small&gt;</source>
+        <translation>&lt;br&gt;&lt;small&gt;die Kommunikation enthält %1, die an nebenher laufende Übertragungen auf denselben Verbindungen verloren gehen&lt;/small&gt;</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::SweepPage</name>

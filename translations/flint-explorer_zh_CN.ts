@@ -1139,6 +1139,10 @@ on %2</source>
         <comment>between the items of a list (Chinese: a full-width comma)</comment>
         <translation>，</translation>
     </message>
+    <message>
+        <source>&lt;br&gt;&lt;small&gt;communication includes %1 lost to transfers beside it sharing their links&lt;/small&gt;</source>
+        <translation>&lt;br&gt;&lt;small&gt;通信时间包含因同时运行的传输共享链路而损失的 %1&lt;/small&gt;</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::SweepPage</name>

@@ -146,6 +146,10 @@ int runEstimate(const std::vector<std::string>& arguments)
         std::printf("  compute includes %s lost to communication running beside it (%.1f%% of the overlap; "
                     "--overlap-slowdown)\n",
                     seconds(mean.contention).c_str(), 100 * cluster.overlapSlowdown());
+    if (mean.linkSharing > 0)
+        std::printf("  communication includes %s lost to transfers beside it sharing their links "
+                    "(--no-link-sharing)\n",
+                    seconds(mean.linkSharing).c_str());
     if (result->ranks.size() <= 16) {
         std::printf("\n  rank      finish     compute     exposed comm   idle\n");
         for (std::size_t r = 0; r < result->ranks.size(); ++r) {

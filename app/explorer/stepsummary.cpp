@@ -76,6 +76,9 @@ QString StepSummary::summaryHtml(const engine::Evaluation& evaluation)
                    "overlap)</small>")
                     .arg(duration(now.contention))
                     .arg(QLocale().toString(100 * cluster.overlapSlowdown(), 'f', 1));
+    if (now.linkSharing > 0)
+        text += tr("<br><small>communication includes %1 lost to transfers beside it sharing their links</small>")
+                    .arg(duration(now.linkSharing));
     if (const double sustained = cluster.device.sustainedMatmulFor(core::Precision::BF16);
         cluster.compute.sustainedClocks && !cluster.compute.flopEfficiency && sustained < 1)
         text += tr("<br><small>matmuls and attention at the throughput %1 sustains power-saturated (%2% of its "

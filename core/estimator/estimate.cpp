@@ -459,6 +459,8 @@ private:
     const EstimateOptions& m_options;
     const JobControl& m_control;
     CollectiveModel m_model;
+    /// The last pass ran with transfers lengthened for sharing their links (shareLinks()).
+    bool m_linksShared = false;
     std::int32_t m_ranks;
     std::uint32_t m_world;
     std::vector<std::int32_t> m_allRanks;
@@ -1538,6 +1540,7 @@ std::shared_ptr<const EstimateResult> Simulator::run()
     simulate();
     const bool contended = slowdown > 0 && contend(slowdown);
     const bool shared = m_cluster.sharesLinks() && shareLinks();
+    m_linksShared = shared;
     if (contended || shared) {
         m_progressBase = 0.475;
         simulate();
@@ -1899,6 +1902,15 @@ void Simulator::buildResult(EstimateResult& result)
             b.compute += t - s;
         for (double extra : c.contention)
             b.contention += extra;
+        // What sharing links added to the rank's collectives and transfers: each ran its priced
+        // duration plus the largest extra of its participants.
+        if (m_linksShared)
+            for (const OpEvent& e : events)
+                if (e.end > e.start && c.info->commIndex[e.op] != kNone) {
+                    const double extra = e.end - e.start - commSeconds(static_cast<std::uint32_t>(cls), e.op);
+                    if (extra > 1e-9 * (e.end - e.start))
+                        b.linkSharing += extra;
+                }
         // The part of the union of communication intervals outside compute.
         std::size_t k = 0;
         for (const auto& [s, t] : merged) {

@@ -100,6 +100,9 @@ struct RankBreakdown {
     /// Of `compute`: the time compute ops ran longer because communication ran alongside them
     /// (ComputeModel::overlapSlowdown).
     double contention = 0;
+    /// Of `comm`: the time collectives and transfers ran longer because transfers beside them shared
+    /// their links (Cluster::linkSharing), summed over the rank's ops.
+    double linkSharing = 0;
 };
 
 /// One link of the critical path.

@@ -42,6 +42,7 @@ MeanBreakdown meanBreakdown(const EstimateResult& result)
         m.idle += r.idle + afterLastOp;
         m.afterLastOp += afterLastOp;
         m.contention += r.contention;
+        m.linkSharing += r.linkSharing;
     }
     const double n = static_cast<double>(std::max<std::size_t>(1, result.ranks.size()));
     m.compute /= n;
@@ -49,6 +50,7 @@ MeanBreakdown meanBreakdown(const EstimateResult& result)
     m.idle /= n;
     m.afterLastOp /= n;
     m.contention /= n;
+    m.linkSharing /= n;
     return m;
 }
 
@@ -211,12 +213,12 @@ std::string chromeTraceJson(const EstimateResult& result, const Workload& worklo
 
 std::string breakdownCsv(const EstimateResult& result)
 {
-    std::string out = "rank,finish_s,compute_s,exposed_comm_s,idle_s,comm_s,contention_s\n";
+    std::string out = "rank,finish_s,compute_s,exposed_comm_s,idle_s,comm_s,contention_s,link_sharing_s\n";
     char line[256];
     for (std::size_t r = 0; r < result.ranks.size(); ++r) {
         const RankBreakdown& b = result.ranks[r];
-        std::snprintf(line, sizeof line, "%zu,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", r, b.finish, b.compute, b.exposedComm,
-                      b.idle, b.comm, b.contention);
+        std::snprintf(line, sizeof line, "%zu,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", r, b.finish, b.compute,
+                      b.exposedComm, b.idle, b.comm, b.contention, b.linkSharing);
         out += line;
     }
     return out;
@@ -262,7 +264,8 @@ std::string estimateJson(const EstimateResult& result, const Workload& workload,
                          {"exposed_comm_s", b.exposedComm},
                          {"idle_s", b.idle},
                          {"comm_s", b.comm},
-                         {"contention_s", b.contention}});
+                         {"contention_s", b.contention},
+                         {"link_sharing_s", b.linkSharing}});
     }
     auto& top = json["top_ops"] = nlohmann::ordered_json::array();
     for (const OpTotal& t : topOps(result, workload, topLimit))

@@ -29,6 +29,7 @@ struct MeanBreakdown {
     double idle = 0;
     double afterLastOp = 0; ///< of idle: from the rank's last op to the end of the step
     double contention = 0;  ///< of compute: RankBreakdown::contention
+    double linkSharing = 0; ///< RankBreakdown::linkSharing
 };
 MeanBreakdown meanBreakdown(const EstimateResult& result);
 
@@ -43,7 +44,8 @@ std::vector<OpTotal> topOps(const EstimateResult& result, const Workload& worklo
 std::string chromeTraceJson(const EstimateResult& result, const Workload& workload,
                             std::size_t maxRanks = static_cast<std::size_t>(-1), const Cluster* cluster = nullptr);
 
-/// CSV of the per-rank breakdown: rank,finish_s,compute_s,exposed_comm_s,idle_s,comm_s.
+/// CSV of the per-rank breakdown: rank,finish_s,compute_s,exposed_comm_s,idle_s,comm_s,contention_s,
+/// link_sharing_s.
 std::string breakdownCsv(const EstimateResult& result);
 
 /// CSV of a communication matrix: one row per (source, destination) block with bytes > 0:
@@ -52,7 +54,7 @@ std::string breakdownCsv(const EstimateResult& result);
 std::string commMatrixCsv(const CommMatrix& matrix);
 
 /// The estimate as JSON: step_time_s, ranks [{rank, finish_s, compute_s, exposed_comm_s, idle_s,
-/// comm_s}], top_ops, critical_path, traffic_per_dim_bytes and the cluster it ran on.
+/// comm_s, contention_s, link_sharing_s}], top_ops, critical_path, traffic_per_dim_bytes and the cluster it ran on.
 std::string estimateJson(const EstimateResult& result, const Workload& workload, const Cluster& cluster,
                          std::size_t topLimit = 10);
 

@@ -1439,6 +1439,9 @@ void TestEstimate::overlappingTransfersShareTheirLinks()
     const OpEvent& agEvent = shared->timelines[0][1];
     QCOMPARE(agEvent.op, 1u);
     QVERIFY(std::abs(agEvent.end - agEvent.start - u * ag) < 1e-12 * ar);
+    // The breakdown counts what sharing added: (u - 1) x ag to each of the two.
+    for (const RankBreakdown& b : shared->ranks)
+        QVERIFY2(std::abs(b.linkSharing - 2 * (u - 1) * ag) < 1e-12 * ar, qPrintable(QString::number(b.linkSharing)));
 
     // Two equal all-reduces side by side each take (2u - 1) x as long: about twice.
     Program twin;
@@ -1454,7 +1457,9 @@ void TestEstimate::overlappingTransfersShareTheirLinks()
     // Off, or under ASTRA-sim's conventions: side by side at full bandwidth.
     Cluster unshared = cluster;
     unshared.linkSharing = false;
-    QVERIFY(std::abs(estimate(spmd(twin, 4), unshared)->stepTime - ar) < 1e-12);
+    const auto unsharedResult = estimate(spmd(twin, 4), unshared);
+    QVERIFY(std::abs(unsharedResult->stepTime - ar) < 1e-12);
+    QCOMPARE(unsharedResult->ranks[0].linkSharing, 0.0);
     Cluster astra = cluster;
     astra.model = CostModel::AstraSim;
     QCOMPARE(estimate(spmd(twin, 4), astra)->stepTime,
