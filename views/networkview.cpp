@@ -239,7 +239,7 @@ void NetworkUtilisationView::paintChart(QPainter& p, const QRectF& area, std::si
         const double tx = plot.left() + plot.width() * t / m_links.stepTime;
         p.drawLine(QPointF(tx, plot.bottom()), QPointF(tx, plot.bottom() + 3));
         // Centred under the tick, the last one kept inside the view.
-        const QString label = QString::fromStdString(formatDuration(t));
+        const QString label = QString::fromStdString(formatTick(t, step, m_links.stepTime));
         const double half = metrics.horizontalAdvance(label) / 2.0 + 2;
         const double centre = std::min(tx, width() - half - 1);
         p.drawText(QRectF(centre - half, plot.bottom() + 3, 2 * half, metrics.height()),

@@ -59,7 +59,7 @@ std::vector<double> TimelineGeometry::ticks(int maxTicks) const
     std::vector<double> result;
     if (maxTicks < 1 || span() <= 0)
         return result;
-    const double step = niceStep(span() / maxTicks);
+    const double step = tickStep(maxTicks);
     for (double t = std::ceil(viewStart / step) * step; t <= viewEnd + step * 1e-9; t += step)
         result.push_back(t);
     return result;
@@ -80,6 +80,30 @@ std::string localised(std::string text)
 }
 
 } // namespace
+
+std::string formatTick(double seconds, double step, double largest)
+{
+    double scale = 1;
+    const char* name = "s";
+    const double magnitude = std::fabs(largest);
+    if (magnitude < 1e-6) {
+        scale = 1e-9;
+        name = "ns";
+    } else if (magnitude < 1e-3) {
+        scale = 1e-6;
+        name = "\u00b5s";
+    } else if (magnitude < 1) {
+        scale = 1e-3;
+        name = "ms";
+    }
+    const int decimals = step > 0 ? std::clamp(static_cast<int>(std::ceil(-std::log10(step / scale) - 1e-9)), 0, 6) : 0;
+    const double value = seconds / scale;
+    char text[48];
+    // Not "-0 s" for a tick a rounding error below zero.
+    std::snprintf(text, sizeof text, "%.*f\u00a0%s", decimals, std::fabs(value) < 0.5 * step / scale ? 0.0 : value,
+                  name);
+    return localised(text);
+}
 
 std::string formatDuration(double seconds)
 {

@@ -8,6 +8,9 @@
 
 namespace flint::views {
 
+/// The smallest 1, 2 or 5 x 10^k that is at least `raw` (> 0): a round step for ticks.
+double niceStep(double raw);
+
 /// Maps step time (seconds) to pixels for the timeline: the visible window [viewStart, viewEnd]
 /// spans `plotWidth` pixels starting at x = `plotLeft`. A plain value type, unit-tested; the view
 /// only draws with it.
@@ -35,10 +38,9 @@ struct TimelineGeometry {
 
     /// Ticks for a ruler: a 1-2-5 step giving at most `maxTicks` ticks over the window.
     std::vector<double> ticks(int maxTicks) const;
+    /// The step between those ticks.
+    double tickStep(int maxTicks) const { return niceStep(span() / maxTicks); }
 };
-
-/// The smallest 1, 2 or 5 x 10^k that is at least `raw` (> 0): a round step for ticks.
-double niceStep(double raw);
 
 /// The decimal byte unit (B, kB, MB, GB, TB, PB) that keeps `bytes` under 1,000: the scale to divide
 /// by and the unit's name.
@@ -51,6 +53,11 @@ ByteUnit byteUnit(double bytes);
 /// "1.25 ms", "830 ns", "2.5 s": a time with a unit that keeps 3 significant digits, with the
 /// current locale's decimal point (QLocale()).
 std::string formatDuration(double seconds); ///< "1.25 ms", a no-break space before the unit
+
+/// A ruler's label for the tick at `seconds` among ticks `step` apart, the largest of them
+/// `largest`: one unit for the whole ruler (the largest tick's), and as many decimals as the step
+/// needs ("0 s", "2 s", "4 s"; "4.22 s" at a step of 10 ms; "0.5 ms"), in the current locale.
+std::string formatTick(double seconds, double step, double largest);
 
 /// "1.5 GB", "512 B": bytes with decimal units (B, kB, MB, GB, TB), with the current locale's
 /// decimal point.

@@ -679,11 +679,16 @@ void TimelineView::paintEvent(QPaintEvent*)
     // Ruler.
     p.fillRect(QRect(0, 0, width(), kRulerHeight), palette().alternateBase());
     p.setPen(text);
-    for (double tick : m_time.ticks(std::max(2, static_cast<int>(m_time.plotWidth / 110)))) {
+    // A tick every 80 pixels at most: a label ("4.22 s", "8 s") and room between them.
+    const int maxTicks = std::max(2, static_cast<int>(m_time.plotWidth / 80));
+    const std::vector<double> ticks = m_time.ticks(maxTicks);
+    const double step = m_time.tickStep(maxTicks);
+    const double largest = ticks.empty() ? 0.0 : std::max(std::fabs(ticks.front()), std::fabs(ticks.back()));
+    for (double tick : ticks) {
         const double x = m_time.mapTimeToX(tick);
         p.drawLine(QPointF(x, kRulerHeight - 6), QPointF(x, kRulerHeight));
         // Right of its tick, or left of it where the label would run past the edge (the last tick).
-        const QString label = toQString(formatDuration(tick));
+        const QString label = toQString(formatTick(tick, step, largest));
         const double labelWidth = p.fontMetrics().horizontalAdvance(label);
         const double left = x + 3 + labelWidth <= width() ? x + 3 : x - 3 - labelWidth;
         p.drawText(QPointF(left, kRulerHeight - 8), label);

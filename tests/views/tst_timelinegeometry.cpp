@@ -93,6 +93,7 @@ void TestTimelineGeometry::ticksAreNice_data()
     QTest::newRow("10ms_in_10") << 10e-3 << 10 << 1e-3;
     QTest::newRow("10ms_in_4") << 10e-3 << 4 << 5e-3;
     QTest::newRow("7us_in_5") << 7e-6 << 5 << 2e-6;
+    QTest::newRow("8.25s_in_5") << 8.25 << 5 << 2.0; // GPT-3's step on a 450-pixel ruler: 0, 2, 4, 6, 8 s
 }
 
 void TestTimelineGeometry::ticksAreNice()
@@ -117,11 +118,20 @@ void TestTimelineGeometry::formatsDurationsAndBytes()
     QCOMPARE(flint::views::formatDuration(19.6), std::string("19.6\u00a0s"));
     QCOMPARE(flint::views::formatBytes(1048576), std::string("1.05 MB"));
     QCOMPARE(flint::views::formatBytes(512), std::string("512 B"));
+    // Ruler labels: the largest tick's unit and as many decimals as the step needs.
+    QCOMPARE(flint::views::formatTick(2, 2, 8), std::string("2\u00a0s"));
+    QCOMPARE(flint::views::formatTick(0, 2, 8), std::string("0\u00a0s"));
+    QCOMPARE(flint::views::formatTick(-1e-17, 2, 8), std::string("0\u00a0s"));
+    QCOMPARE(flint::views::formatTick(4.22, 0.01, 4.3), std::string("4.22\u00a0s"));
+    QCOMPARE(flint::views::formatTick(0.5e-3, 0.5e-3, 3.5e-3), std::string("0.5\u00a0ms"));
+    QCOMPARE(flint::views::formatTick(0.4, 0.2, 0.8), std::string("400\u00a0ms"));
+    QCOMPARE(flint::views::formatTick(1.5, 0.5, 2), std::string("1.5\u00a0s"));
     // In the locale's own decimal notation (the explorer sets the default to its language).
     const QLocale previous;
     QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
     QCOMPARE(flint::views::formatDuration(1.25e-3), std::string("1,25\u00a0ms"));
     QCOMPARE(flint::views::formatBytes(1048576), std::string("1,05 MB"));
+    QCOMPARE(flint::views::formatTick(0.5e-3, 0.5e-3, 3.5e-3), std::string("0,5\u00a0ms"));
     QLocale::setDefault(previous);
     QCOMPARE(flint::views::formatDuration(1.25e-3), std::string("1.25\u00a0ms"));
 }
