@@ -634,6 +634,13 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
             message += "; " + problems[i].message + " (try " + problems[i].suggestion + ")";
         throw InputError("strategy", message);
     }
+    if (auto kept = recent(model, parallel)) {
+        CompiledModel again = *kept;
+        again.blocksReused = kept->blocksLowered + kept->blocksReused;
+        again.blocksLowered = 0;
+        control.report(1.0);
+        return again;
+    }
     CompiledModel out;
     out.model = model;
     out.parallel = parallel;
@@ -1086,8 +1093,45 @@ CompiledModel ModelCompiler::compile(const TransformerConfig& model, const Paral
     for (const auto& [name, size] : axes)
         if (size > 1)
             w.meshAxes.emplace_back(name, size);
+    keep(out);
     control.report(1.0);
     return out;
+}
+
+std::shared_ptr<const CompiledModel> ModelCompiler::recent(const TransformerConfig& model,
+                                                           const ParallelConfig& parallel)
+{
+    std::lock_guard lock(m_mutex);
+    const auto it = std::find_if(m_recent.begin(), m_recent.end(),
+                                 [&](const auto& kept) { return kept->parallel == parallel && kept->model == model; });
+    if (it == m_recent.end())
+        return nullptr;
+    std::rotate(m_recent.begin(), it, it + 1); // most recently used first
+    return m_recent.front();
+}
+
+void ModelCompiler::keep(const CompiledModel& compiled)
+{
+    const auto opsOf = [](const CompiledModel& m) {
+        std::size_t ops = 0;
+        for (const auto& program : m.workload.programs)
+            ops += program->ops.size();
+        return ops;
+    };
+    if (opsOf(compiled) > kRecentOps)
+        return;
+    auto entry = std::make_shared<const CompiledModel>(compiled);
+    std::lock_guard lock(m_mutex);
+    m_recent.insert(m_recent.begin(), std::move(entry));
+    std::size_t total = 0, count = 0;
+    for (const auto& kept : m_recent) {
+        const std::size_t ops = opsOf(*kept);
+        if (count == kRecentModels || total + ops > kRecentOps)
+            break;
+        total += ops;
+        ++count;
+    }
+    m_recent.resize(count);
 }
 
 StepFigures stepFigures(const CompiledModel& compiled, const EstimateResult& estimate, const Cluster& cluster)

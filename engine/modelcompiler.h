@@ -37,12 +37,14 @@ struct CompiledModel {
     /// estimate should give the cluster at least this many (Cluster::commStreams).
     std::int32_t commStreams = 2;
     std::size_t blocksLowered = 0; ///< blocks parsed, partitioned and lowered for this build
-    std::size_t blocksReused = 0;  ///< blocks taken from the cache
+    std::size_t blocksReused = 0;  ///< blocks taken from the cache (all of them for a model kept whole)
     std::vector<Message> warnings;
 };
 
 /// Compiles models. Keeps lowered blocks by their text, so that a change that leaves a block's text
-/// alone (a different PP or schedule, say) reuses it. Thread-safe.
+/// alone (a different PP or schedule, say) reuses it, and the last few compiled models, so that going
+/// back to a strategy (undo, redo, a history entry, an A/B toggle) returns the same programs, which
+/// the estimator's EstimateCache then finds too. Thread-safe.
 class ModelCompiler {
 public:
     ModelCompiler();
@@ -59,10 +61,20 @@ public:
     struct LoweredBlock;
 
 private:
+    /// A compiled model kept for this strategy, or null (moved to the front when found).
+    std::shared_ptr<const CompiledModel> recent(const TransformerConfig& model, const ParallelConfig& parallel);
+    /// Keeps `compiled` as the most recent, dropping the oldest beyond the limits below.
+    void keep(const CompiledModel& compiled);
     std::shared_ptr<const LoweredBlock> lower(const std::string& text, const std::string& mesh, bool& reused);
+
+    /// Compiled models kept for a return to their strategy: at most this many, and together at most
+    /// kRecentOps ops (240 bytes each: GPT-3 175B with PP 8 is 411,572 ops, about 94 MiB).
+    static constexpr std::size_t kRecentModels = 3;
+    static constexpr std::size_t kRecentOps = 1'500'000;
 
     std::mutex m_mutex;
     std::map<std::string, std::shared_ptr<const LoweredBlock>> m_cache;
+    std::vector<std::shared_ptr<const CompiledModel>> m_recent; ///< most recently used first
 };
 
 /// The figures of issue 7 for one estimate of a compiled model.

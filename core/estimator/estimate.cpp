@@ -689,9 +689,10 @@ void Simulator::keepInCache(EstimateCache& cache) const
                                             m_options.breakCycles, m_programs[p],    0};
         e.used = state.estimates;
     }
-    // The programs of the last two estimates stay (the explorer's current workload and the one
-    // before, which an undo brings back); older ones go, with their memory.
-    std::erase_if(state.entries, [&state](const auto& entry) { return entry.second.used + 2 <= state.estimates; });
+    // The programs of the last three estimates stay (the explorer's current workload and the two
+    // before, which an undo, a redo or an A/B toggle bring back: the model compiler keeps as many
+    // compiled models); older ones go, with their memory.
+    std::erase_if(state.entries, [&state](const auto& entry) { return entry.second.used + 3 <= state.estimates; });
 }
 
 std::int32_t Simulator::bucketPeer(std::size_t rank, const ProgramInfo::P2pBucket& bucket) const

@@ -61,7 +61,7 @@ struct EstimateOptions {
 /// what-if edit of the network or the collective algorithms changes none of it, and for GPT-3 175B
 /// on 1,024 ranks it is a quarter of an estimate. Entries are found by the program's address (the
 /// program is held while cached) and used only under the same device, compute model, cost model
-/// and timing options; the programs of the last two estimates are kept. Thread-safe: estimates on
+/// and timing options; the programs of the last three estimates are kept. Thread-safe: estimates on
 /// several threads may share one.
 class EstimateCache {
 public:

@@ -57,6 +57,8 @@ struct TransformerConfig {
     /// Checks the fields (positive sizes, heads dividing hidden, ...); "" when sound. `key`, when
     /// given, receives the model-file key the problem is about (for the file's line).
     std::string validate(std::string* key = nullptr) const;
+
+    friend bool operator==(const TransformerConfig&, const TransformerConfig&) = default;
 };
 
 /// The built-in library: GPT-3 175B, Llama-3 8B / 70B / 405B, Mixtral 8x7B, a DeepSeek-V3-style MoE.
@@ -219,6 +221,8 @@ struct ParallelConfig {
     std::int64_t effectiveGlobalBatch() const { return globalBatch > 0 ? globalBatch : dp * pp * microbatchSize * 4; }
     /// Microbatches each pipeline runs per step: globalBatch / (dp * microbatchSize).
     std::int64_t microbatches() const { return effectiveGlobalBatch() / (dp * microbatchSize); }
+
+    friend bool operator==(const ParallelConfig&, const ParallelConfig&) = default;
 };
 
 /// Why a strategy cannot run a model, with valid values to try. Empty when it can.

@@ -1619,6 +1619,26 @@ private Q_SLOTS:
         const CompiledModel again = compiler.compile(tiny, p);
         QCOMPARE(again.blocksLowered, std::size_t{0});
         QCOMPARE(again.blocksReused, first.blocksLowered + first.blocksReused);
+        // The compiled model itself is kept: the same programs, which the estimator's cache knows.
+        QCOMPARE(again.workload.programs.front().get(), first.workload.programs.front().get());
+        // Three strategies are kept: going back two edits finds the first again, a fourth lets it go.
+        ParallelConfig second = p, third = p, fourth = p;
+        second.globalBatch = 8;
+        third.globalBatch = 12;
+        fourth.globalBatch = 16;
+        (void)compiler.compile(tiny, second);
+        (void)compiler.compile(tiny, third);
+        QCOMPARE(compiler.compile(tiny, p).workload.programs.front().get(), first.workload.programs.front().get());
+        (void)compiler.compile(tiny, second);
+        (void)compiler.compile(tiny, third);
+        (void)compiler.compile(tiny, fourth);
+        const CompiledModel rebuilt = compiler.compile(tiny, p);
+        QVERIFY(rebuilt.workload.programs.front().get() != first.workload.programs.front().get());
+        QCOMPARE(rebuilt.blocksLowered, std::size_t{0}); // its blocks are still cached
+        // Another model with the same strategy is not taken for it.
+        TransformerConfig wider = tiny;
+        wider.ffn *= 2;
+        QVERIFY(compiler.compile(wider, p).workload.programs.front().get() != rebuilt.workload.programs.front().get());
     }
 };
 
