@@ -119,6 +119,11 @@ void TestOpExplain::collectiveMatchesTheModel()
     const OpExplanation n = explainOp(w, dgx, 5, tp);
     QCOMPARE(n.seconds, nccl.duration);
     QVERIFY2(joined(n).find("NCCL's " + nccl.protocol + " protocol") != std::string::npos, joined(n).c_str());
+    // Its link in the decimal GB/s the presets are given in (H100 NVLink: 370.8 GB/s, not the GiB/s
+    // the network description stores).
+    QVERIFY2(joined(n).find("(Switch, 370.8 GB/s") != std::string::npos, joined(n).c_str());
+    // Where links are shared, the explanation says the transfer may run longer than priced alone.
+    QVERIFY2(joined(n).find("links shared by overlapping transfers") != std::string::npos, joined(n).c_str());
 }
 
 void TestOpExplain::flowsFollowTheRing()
