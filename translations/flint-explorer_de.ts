@@ -358,6 +358,10 @@
         <source>&lt;i&gt;View &gt; Animate selected collective (Ctrl+Shift+A) plays it step by step.&lt;/i&gt;&lt;br&gt;</source>
         <translation>&lt;i&gt;Ansicht &gt; Ausgewählte Kollektivoperation animieren (Strg+Umschalt+A) spielt sie Schritt für Schritt ab.&lt;/i&gt;&lt;br&gt;</translation>
     </message>
+    <message>
+        <source>The previous estimate: the current configuration is being estimated</source>
+        <translation>Die vorige Schätzung: die aktuelle Konfiguration wird gerade geschätzt</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::ExampleGallery</name>
@@ -440,10 +444,6 @@
 <context>
     <name>flint::app::History</name>
     <message>
-        <source>%1 · %2 GB/s</source>
-        <translation>%1 · %2 GB/s</translation>
-    </message>
-    <message>
         <source>%1 (edited)</source>
         <translation>%1 (bearbeitet)</translation>
     </message>
@@ -488,6 +488,14 @@ auf %2</translation>
     <message>
         <source>no ZeRO</source>
         <translation>ohne ZeRO</translation>
+    </message>
+    <message>
+        <source>global batch %1</source>
+        <translation>globaler Batch %1</translation>
+    </message>
+    <message>
+        <source>%1 · %2 · %3 GB/s</source>
+        <translation>%1 · %2 · %3 GB/s</translation>
     </message>
 </context>
 <context>
@@ -2340,6 +2348,14 @@ Workload</translation>
     <message>
         <source>The matmuls&apos; precision. FP8 as Transformer Engine runs it: weights cast once a step, activations and gradients cast once each; current scaling reads each tensor once more for its amax (docs/models.md)</source>
         <translation>Die Genauigkeit der Matrixmultiplikationen. FP8 so, wie Transformer Engine es ausführt: Gewichte einmal pro Schritt umgewandelt, Aktivierungen und Gradienten je einmal; aktuelle Skalierung liest jeden Tensor ein weiteres Mal für sein Amax (docs/models.md)</translation>
+    </message>
+    <message>
+        <source>The figures of the previous strategy: the current one is not estimated yet</source>
+        <translation>Die Werte der vorigen Strategie: die aktuelle ist noch nicht geschätzt</translation>
+    </message>
+    <message>
+        <source>The figures below are those of the last valid strategy.</source>
+        <translation>Die Werte unten gehören zur letzten gültigen Strategie.</translation>
     </message>
 </context>
 <context>

@@ -355,6 +355,10 @@
         <source>&lt;i&gt;View &gt; Animate selected collective (Ctrl+Shift+A) plays it step by step.&lt;/i&gt;&lt;br&gt;</source>
         <translation>&lt;i&gt;视图 &gt; 动画演示所选集合通信（Ctrl+Shift+A）可逐步播放。&lt;/i&gt;&lt;br&gt;</translation>
     </message>
+    <message>
+        <source>The previous estimate: the current configuration is being estimated</source>
+        <translation>上一次的估算：当前配置正在估算中</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::ExampleGallery</name>
@@ -437,10 +441,6 @@
 <context>
     <name>flint::app::History</name>
     <message>
-        <source>%1 · %2 GB/s</source>
-        <translation>%1 · %2 GB/s</translation>
-    </message>
-    <message>
         <source>%1 (edited)</source>
         <translation>%1（已编辑）</translation>
     </message>
@@ -485,6 +485,14 @@ on %2</source>
     <message>
         <source>no ZeRO</source>
         <translation>无 ZeRO</translation>
+    </message>
+    <message>
+        <source>global batch %1</source>
+        <translation>全局批大小 %1</translation>
+    </message>
+    <message>
+        <source>%1 · %2 · %3 GB/s</source>
+        <translation>%1 · %2 · %3 GB/s</translation>
     </message>
 </context>
 <context>
@@ -2312,6 +2320,14 @@ size</source>
     <message>
         <source>The matmuls&apos; precision. FP8 as Transformer Engine runs it: weights cast once a step, activations and gradients cast once each; current scaling reads each tensor once more for its amax (docs/models.md)</source>
         <translation>矩阵乘法的精度。FP8 按 Transformer Engine 的方式运行：权重每步转换一次，激活和梯度各转换一次；当前缩放为求 amax 再读取每个张量一次（docs/models.md）</translation>
+    </message>
+    <message>
+        <source>The figures of the previous strategy: the current one is not estimated yet</source>
+        <translation>上一个策略的数值：当前策略尚未估算</translation>
+    </message>
+    <message>
+        <source>The figures below are those of the last valid strategy.</source>
+        <translation>下方数值属于上一个有效策略。</translation>
     </message>
 </context>
 <context>

@@ -383,6 +383,20 @@ QString ParallelismPanel::problems() const
 void ParallelismPanel::setFigures(const QString& html)
 {
     m_figures->setText(html);
+    setFiguresStale(false);
+}
+
+void ParallelismPanel::setFiguresStale(bool stale)
+{
+    m_figures->setEnabled(!stale);
+    m_figures->setToolTip(stale && !m_figures->text().isEmpty()
+                              ? tr("The figures of the previous strategy: the current one is not estimated yet")
+                              : QString());
+}
+
+bool ParallelismPanel::figuresStale() const
+{
+    return !m_figures->isEnabled();
 }
 
 QString ParallelismPanel::figures() const
@@ -440,7 +454,10 @@ void ParallelismPanel::check()
             text += tr("<b>%1</b>; try %2<br>")
                         .arg(QString::fromStdString(p.message).toHtmlEscaped(),
                              QString::fromStdString(p.suggestion).toHtmlEscaped());
+        if (!m_figures->text().isEmpty())
+            text += tr("The figures below are those of the last valid strategy.");
         m_problems->setText(text + QStringLiteral("</span>"));
+        setFiguresStale(true);
         return;
     }
     m_problems->clear();

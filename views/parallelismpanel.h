@@ -40,6 +40,10 @@ public:
     /// Shows the figures of the last estimate (HTML).
     void setFigures(const QString& html);
     QString figures() const;
+    /// Greys the figures out while a new strategy compiles and estimates, or while an edit is
+    /// invalid: they are still the previous strategy's (its tooltip says so).
+    void setFiguresStale(bool stale);
+    bool figuresStale() const;
     /// Enables the strategy controls while a built-in model is shown. Inactive (a trace or module is
     /// open, whose parallelism the file fixes) every control but the model choice and File… is
     /// disabled, the model choice shows none and the panel says `why`: choosing a model then opens it

@@ -56,6 +56,20 @@ void DetailsPanel::showWorkload(const core::LoadedWorkload& workload, const core
 void DetailsPanel::showEstimate(const engine::Evaluation& evaluation)
 {
     m_summary->setText(StepSummary::summaryHtml(evaluation));
+    setSummaryStale(false);
+}
+
+void DetailsPanel::setSummaryStale(bool stale)
+{
+    m_summary->setEnabled(!stale);
+    m_summary->setToolTip(stale && !m_summary->text().isEmpty()
+                              ? tr("The previous estimate: the current configuration is being estimated")
+                              : QString());
+}
+
+bool DetailsPanel::summaryStale() const
+{
+    return !m_summary->isEnabled();
 }
 
 void DetailsPanel::showExplanation(const QString& html, bool hasFlows, int cellCount)

@@ -39,6 +39,9 @@ public:
     void showWorkload(const core::LoadedWorkload& workload, const core::model::CompiledModel* compiled = nullptr);
     /// Shows the step summary of an estimate.
     void showEstimate(const engine::Evaluation& evaluation);
+    /// Greys the step summary out while a new estimate is on its way: it is still the previous one.
+    void setSummaryStale(bool stale);
+    bool summaryStale() const;
     /// Explains op `op` of `rank` of `workload` on a worker. Times and the formula are those of
     /// `evaluation` when it estimated this workload (on the cluster it ran on); otherwise the op is
     /// explained on `cluster` without times. Emits explained() when done.

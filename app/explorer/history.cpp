@@ -64,6 +64,9 @@ QString History::configurationText(const engine::Scenario& scenario, const QStri
             QStringLiteral(" · ") + (p.zero == core::model::ZeroStage::None
                                          ? tr("no ZeRO")
                                          : QString::fromStdString(std::string(core::model::displayName(p.zero))));
+    // The global batch too: an edit of it alone changes the step as much as a degree does.
+    degrees += QStringLiteral(" · ") +
+               tr("global batch %1").arg(QLocale().toString(static_cast<qlonglong>(p.effectiveGlobalBatch())));
     return QString::fromStdString(scenario.model->title) + QStringLiteral(" · ") + degrees;
 }
 
@@ -81,8 +84,10 @@ QString History::clusterText(const core::Cluster& cluster)
         // Decimal GB/s, as the what-if panel and data sheets give them.
         bandwidths << QLocale().toString(dim.bandwidthBytesPerSecond() / 1e9, 'g', 4);
     const QString name = QString::fromStdString(cluster.name);
-    return tr("%1 · %2 GB/s")
-        .arg(cluster.edited ? tr("%1 (edited)").arg(name) : name, bandwidths.join(QStringLiteral(" / ")));
+    // The device too: a device edit keeps the network, and the rows would read alike.
+    return tr("%1 · %2 · %3 GB/s")
+        .arg(cluster.edited ? tr("%1 (edited)").arg(name) : name, QString::fromStdString(cluster.device.name),
+             bandwidths.join(QStringLiteral(" / ")));
 }
 
 void History::add(std::shared_ptr<const engine::Evaluation> evaluation, const QString& path, bool fromDisk)

@@ -191,6 +191,15 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_historyPanel, &HistoryPanel::exportRequested, this,
             [this] { m_exports->exportHistoryCsv(m_history->csv()); });
     connect(m_session, &Session::failed, this, &MainWindow::showError);
+    // While a workload is compiled or estimated, the figures on screen are the previous estimate's:
+    // greyed out until the new one arrives (showEstimate), or for good when it fails.
+    connect(&m_session->jobs(), &views::JobRunner::busyChanged, this, [this] {
+        const views::JobRunner& jobs = m_session->jobs();
+        if (!jobs.isRunning(views::JobRunner::Kind::Load) && !jobs.isRunning(views::JobRunner::Kind::Estimate))
+            return;
+        m_detailsPanel->setSummaryStale(true);
+        m_parallelism->setFiguresStale(true);
+    });
     // The session owns the scenario; the panels show what it reports and send it their edits.
     connect(m_session, &Session::scenarioChanged, this,
             [this](const engine::Scenario& scenario) { m_whatIf->setCluster(scenario.cluster); });
@@ -525,7 +534,12 @@ void MainWindow::showWorkload(const std::shared_ptr<const core::LoadedWorkload>&
         m_rank->setValue(0);
     }
     m_graph->setWorkload(std::shared_ptr<const core::Workload>(workload, &workload->workload), 0);
-    m_parallelism->setFigures(QString());
+    // A new strategy of a built-in model keeps the previous figures, greyed out until its estimate
+    // arrives (the panel does not jump); anything else has none.
+    if (workload->kind == core::InputKind::BuiltinModel)
+        m_parallelism->setFiguresStale(true);
+    else
+        m_parallelism->setFigures(QString());
     m_parallelism->setActive(workload->kind == core::InputKind::BuiltinModel, StepSummary::parallelismFixed(*workload));
     const auto compiled = m_session->compiledModel();
     m_whatIf->setFixedParameters(StepSummary::fixedParameters(*workload, compiled ? &compiled->model : nullptr));
@@ -592,6 +606,10 @@ void MainWindow::showEstimate(const std::shared_ptr<const engine::Evaluation>& e
     showComparison();
     if (evaluation->figures)
         m_parallelism->setFigures(StepSummary::figuresHtml(*evaluation));
+    // The selected op is priced anew (a what-if edit): its times and formula follow, as do its
+    // marks in the views the new estimate has just refilled.
+    if (m_selectedRank >= 0 && m_selectedOp >= 0)
+        showOp(m_selectedRank, m_selectedOp, false);
     statusBar()->showMessage(tr("Estimated %Ln rank(s): step time %1", nullptr, static_cast<int>(result->ranks.size()))
                                  .arg(StepSummary::duration(result->stepTime)),
                              5000);

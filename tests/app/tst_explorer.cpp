@@ -503,6 +503,18 @@ void TestExplorer::partitionsReachMatrixAndTimeline()
     QVERIFY(window.detailsHtml().contains(QStringLiteral("Estimated time")));
     QCOMPARE(window.ops()->table()->currentIndex().data(views::OpsTableModel::OpIndexRole).toInt(), gradientOp);
 
+    // A network edit prices the selected op anew: its explanation follows the new estimate instead of
+    // showing the old times beside the new figures.
+    const QString explained = window.detailsHtml();
+    auto* firstBandwidth = qobject_cast<QDoubleSpinBox*>(window.whatIf()->findChild<QTableWidget*>()->cellWidget(0, 2));
+    QVERIFY(firstBandwidth);
+    QSignalSpy repriced(&window.session(), &app::Session::estimateAvailable);
+    firstBandwidth->setValue(firstBandwidth->value() / 2);
+    QVERIFY(repriced.wait(20000));
+    QTRY_VERIFY_WITH_TIMEOUT(window.detailsHtml() != explained, 20000);
+    QVERIFY(window.detailsHtml().contains(QStringLiteral("Estimated time")));
+    QCOMPARE(window.ops()->table()->currentIndex().data(views::OpsTableModel::OpIndexRole).toInt(), gradientOp);
+
     // Clicking the cell 0 -> 4 selects the op that moves those bytes: the gradient all-reduce.
     Q_EMIT window.matrix()->cellClicked(0, 1, 4, 1);
     QTRY_COMPARE_WITH_TIMEOUT(window.graph()->selectedOp(), static_cast<quint32>(gradientOp), 20000);
@@ -659,6 +671,9 @@ void TestExplorer::undoAndRedoGoThroughEdits()
     QCOMPARE(tp->value(), 2);
     QVERIFY(!redo->isEnabled());
     QCOMPARE(window.history()->count(), 3); // configurations seen again are not new rows
+    const QString configuration =
+        window.history()->data(window.history()->index(0, app::History::Configuration)).toString();
+    QVERIFY2(configuration.contains(QStringLiteral("global batch")), qPrintable(configuration));
     QCOMPARE(window.history()->current(), 2);
     QCOMPARE(window.session().undoStack().count(), 2); // undo and redo push no steps of their own
 }
@@ -702,6 +717,11 @@ void TestExplorer::baselineIsComparedAndExported()
                  .contains(change),
              qPrintable(history.data(history.index(1, app::History::VersusBaseline)).toString()));
     QVERIFY(history.data(history.index(1, app::History::ClusterColumn)).toString().contains(QStringLiteral("edited")));
+    // Rows name the device and, for a built-in model, the global batch: edits of either alone would
+    // otherwise leave two rows that read alike.
+    const QString clusterCell = history.data(history.index(1, app::History::ClusterColumn)).toString();
+    QVERIFY2(clusterCell.contains(QString::fromStdString(window.session().cluster().device.name)),
+             qPrintable(clusterCell));
 
     // The Ops table's "vs baseline" column: the collectives got slower by what the step did.
     views::OpsTableModel* ops = window.ops()->model();
@@ -1064,6 +1084,27 @@ void TestExplorer::invalidParallelismIsExplainedNotCompiled()
              qPrintable(window.parallelism()->problems()));
     QCOMPARE(compiled.count(), 0);
     QVERIFY(!window.session().isBusy());
+
+    // With a strategy estimated, an invalid edit leaves its figures on screen, greyed out and said to
+    // be the last valid strategy's; a valid edit brings new figures, not greyed.
+    QSignalSpy estimated(&window.session(), &app::Session::estimateAvailable);
+    window.openModel(tests::smallModel(), tests::smallModelStrategy(8));
+    QVERIFY(estimated.wait(120000));
+    auto* details = window.findChild<app::DetailsPanel*>();
+    QVERIFY(details);
+    QVERIFY(!window.parallelism()->figuresStale());
+    QVERIFY(!details->summaryStale());
+    QVERIFY(!window.parallelism()->figures().isEmpty());
+    auto* tp = window.parallelism()->findChild<QSpinBox*>(QStringLiteral("tp"));
+    tp->setValue(5);
+    QTRY_VERIFY_WITH_TIMEOUT(window.parallelism()->problems().contains(QStringLiteral("last valid strategy")), 5000);
+    QVERIFY(window.parallelism()->figuresStale());
+    QVERIFY(!window.parallelism()->figures().isEmpty());
+    tp->setValue(2);
+    QVERIFY(estimated.wait(120000));
+    QVERIFY(!window.parallelism()->figuresStale());
+    QVERIFY(!details->summaryStale());
+    QVERIFY(window.parallelism()->problems().isEmpty());
 }
 
 void TestExplorer::sweepMarksTheBestPoint()
