@@ -1312,6 +1312,10 @@ auf %2</translation>
         <source>Nothing to sweep: the open file fixes its parallelism.</source>
         <translation>Nichts zu variieren: die geöffnete Datei legt ihre Parallelisierung fest.</translation>
     </message>
+    <message>
+        <source>The plot shows the sweep around %1 on %2; the configuration has changed since: Run sweep to sweep the current one.</source>
+        <translation>Das Diagramm zeigt den Sweep um %1 auf %2; die Konfiguration hat sich seitdem geändert: „Sweep starten“ sweept die aktuelle.</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::ValidationPage</name>

@@ -1296,6 +1296,10 @@ on %2</source>
         <source>Nothing to sweep: the open file fixes its parallelism.</source>
         <translation>无可扫描：打开的文件固定了其并行方式。</translation>
     </message>
+    <message>
+        <source>The plot shows the sweep around %1 on %2; the configuration has changed since: Run sweep to sweep the current one.</source>
+        <translation>图中是围绕 %1（%2）的扫描；此后配置已更改：点击“开始扫描”以扫描当前配置。</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::ValidationPage</name>

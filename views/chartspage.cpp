@@ -2,6 +2,7 @@
 #include "views/chartspage.h"
 
 #include "core/estimator/estimateexport.h"
+#include "views/roundaxis.h"
 #include "views/timelinegeometry.h"
 #include "views/viewpalette.h"
 
@@ -43,24 +44,6 @@ constexpr double kLabelRoom = 1.3;
 
 /// Intervals a horizontal value axis aims at (roundAxis).
 constexpr int kHorizontalIntervals = 3;
-
-/// A value axis from 0 to `maxValue` with round ticks (a 1-2-5 step, at most `intervals` + 1
-/// ticks) and labels with as many decimals as the step needs, in the chart's locale
-/// (QChart::localizeNumbers). A horizontal axis under a chart a quarter of the page wide has room
-/// for about four labels ("0 50 100150200250" ran together at six).
-QValueAxis* roundAxis(double maxValue, const QString& title, int intervals = 5)
-{
-    auto* axis = new QValueAxis;
-    axis->setTitleText(title);
-    double top = maxValue > 0 ? maxValue : 1;
-    const double step = niceStep(top / intervals);
-    top = std::ceil(top / step - 1e-9) * step;
-    axis->setRange(0, top);
-    axis->setTickCount(static_cast<int>(std::lround(top / step)) + 1);
-    const int decimals = std::max(0, -static_cast<int>(std::floor(std::log10(step) + 1e-9)));
-    axis->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
-    return axis;
-}
 
 /// Four charts share the page beside the side panels: the space around each chart's background
 /// (QChart's layout margins) and inside it (its margins) would cost some 45 pixels of width that

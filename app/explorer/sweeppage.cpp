@@ -7,10 +7,12 @@
 #include "core/estimator/estimate.h"
 #if defined(FLINT_HAVE_MODELS)
 #include "engine/modelcompiler.h"
+#include "views/roundaxis.h"
 #endif
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include <QChart>
 #include <QChartView>
@@ -79,6 +81,7 @@ SweepPage::SweepPage(Session& session, QWidget* parent)
     m_status->setWordWrap(true);
     layout->addWidget(m_status);
     m_chart = new QChart;
+    m_chart->setLocalizeNumbers(true); // axis labels in the page's language: "2,5" in German
     m_chart->legend()->setVisible(true);
     m_chartView = new QChartView(m_chart, this);
     m_chartView->setRenderHint(QPainter::Antialiasing);
@@ -116,7 +119,40 @@ SweepPage::SweepPage(Session& session, QWidget* parent)
                               ? sweepsTheModel
                               : tr("The open file's parallelism is fixed, so there is no strategy to sweep: choose a "
                                    "built-in model in the Parallelism panel (or read a model file) to sweep one."));
+        // Points swept around another configuration stay on screen, said to be out of date.
+        if (!m_points.empty() && scenario.isModel() && !holds(scenario))
+            m_status->setText(
+                tr("The plot shows the sweep around %1 on %2; the configuration has changed since: "
+                   "Run sweep to sweep the current one.")
+                    .arg(StepSummary::strategy(m_base.parallel), QString::fromStdString(m_base.cluster.name)));
     });
+}
+
+QString SweepPage::status() const
+{
+    return m_status->text();
+}
+
+bool SweepPage::holds(const engine::Scenario& scenario) const
+{
+    // The same network and devices: a point's cluster is sized for its ranks, so NPU counts may differ.
+    const auto sameCluster = [](const core::Cluster& a, const core::Cluster& b) {
+        const auto links = [](const core::Cluster& c) {
+            std::vector<std::tuple<core::TopologyKind, double, double>> out;
+            for (const core::TopologyDim& d : c.topology.dims)
+                out.emplace_back(d.kind, d.bandwidthGBps, d.latencyNs);
+            return out;
+        };
+        return a.name == b.name && a.device.name == b.device.name && a.commStreams == b.commStreams &&
+               a.model == b.model && links(a) == links(b);
+    };
+    if (!scenario.model || !m_base.model || scenario.model->name != m_base.model->name ||
+        !sameCluster(scenario.cluster, m_base.cluster))
+        return false;
+    if (scenario.parallel == m_base.parallel)
+        return true;
+    return std::any_of(m_points.begin(), m_points.end(),
+                       [&](const Point& p) { return p.evaluation.scenario.parallel == scenario.parallel; });
 }
 
 SweepPage::~SweepPage()
@@ -212,6 +248,7 @@ void SweepPage::run(Parameter parameter, const std::vector<double>& values)
         return;
     }
     m_parameter = parameter;
+    m_base = evaluation->scenario;
     m_model = *evaluation->scenario.model;
     m_points = scenarios(evaluation->scenario, parameter, values);
     m_best = -1;
@@ -339,9 +376,8 @@ void SweepPage::redraw()
     x->setRange(lo - (hi - lo) * 0.05 - 0.5, hi + (hi - lo) * 0.05 + 0.5);
     x->applyNiceNumbers();
     x->setLabelFormat(QStringLiteral("%g"));
-    auto* y = new QValueAxis;
-    y->setTitleText(mfu ? tr("MFU (%)") : tr("Step time (s)"));
-    y->setRange(0, top > 0 ? top * 1.15 : 1);
+    // Round ticks in the page's locale ("2,5" in German), with room above the highest point.
+    QValueAxis* y = views::roundAxis(top > 0 ? top * 1.1 : 1, mfu ? tr("MFU (%)") : tr("Step time (s)"));
     m_chart->addAxis(x, Qt::AlignBottom);
     m_chart->addAxis(y, Qt::AlignLeft);
     for (QAbstractSeries* series : m_chart->series()) {

@@ -57,6 +57,7 @@ public:
     int bestIndex() const { return m_best; }
     void setMetric(Metric metric);
     QChart* chart() const { return m_chart; }
+    QString status() const;
 
 Q_SIGNALS:
     /// A sweep finished (or was cancelled); points() holds what was estimated.
@@ -74,7 +75,12 @@ private:
     void redraw();
     void choose(int index);
 
+    /// Whether `scenario` is the sweep's own: the configuration it swept around or one of its points
+    /// (chosen from the table), on the cluster it ran on.
+    bool holds(const engine::Scenario& scenario) const;
+
     Session& m_session;
+    engine::Scenario m_base; ///< the configuration the points were swept around
     core::model::TransformerConfig m_model;
     Parameter m_parameter = Parameter::TP;
     Metric m_metric = Metric::StepTime;

@@ -1133,6 +1133,13 @@ void TestExplorer::sweepMarksTheBestPoint()
         QTest::qWait(200);
         window.grab().save(qEnvironmentVariable("FLINT_TEST_SCREENSHOTS") + QStringLiteral("/sweep.png"));
     }
+    // Choosing one of its points keeps the sweep current; another configuration makes it out of date
+    // (its points stay, and the page says around what they were swept).
+    QVERIFY(!window.sweep()->status().contains(QStringLiteral("changed since")));
+    window.parallelism()->findChild<QSpinBox*>(QStringLiteral("globalBatch"))->setValue(16);
+    QVERIFY(estimated.wait(120000));
+    QVERIFY2(window.sweep()->status().contains(QStringLiteral("changed since")), qPrintable(window.sweep()->status()));
+    QCOMPARE(window.sweep()->points().size(), std::size_t(4));
 }
 
 QTEST_MAIN(TestExplorer)
