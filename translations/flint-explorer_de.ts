@@ -1897,7 +1897,7 @@ Workload</translation>
     <name>flint::views::DagView</name>
     <message>
         <source>Find op by name or kind (Enter: next)</source>
-        <translation>Op nach Name oder Art suchen (Eingabe: nächste)</translation>
+        <translation>Op nach Name/Art suchen (↵: weiter)</translation>
     </message>
     <message>
         <source>The graph could not be laid out (more than %1 nodes, or Graphviz failed).</source>

@@ -41,6 +41,7 @@
 #include "engine/modelcompiler.h"
 #endif
 
+#include <QAbstractSpinBox>
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
@@ -52,7 +53,9 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -174,6 +177,7 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addPermanentWidget(m_progress);
 
     buildMenus();
+    qApp->installEventFilter(this); // Ctrl+Z in the panels' spin boxes (eventFilter)
 
     connect(m_session, &Session::workloadAvailable, this, &MainWindow::showWorkload);
     // The history first: the comparison showEstimate makes needs the current row.
@@ -849,6 +853,26 @@ void MainWindow::openGallery()
     ExampleGallery gallery(std::move(examples), this);
     if (gallery.exec() == QDialog::Accepted && !gallery.chosenPath().isEmpty())
         openPath(gallery.chosenPath());
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event)
+{
+    // A spin box's line edit takes Ctrl+Z for its own text: right after an edit was committed (typed
+    // and Enter), the user means the session's undo, which would otherwise do nothing until the focus
+    // left the box. The key is let through to the window's Undo and Redo actions instead.
+    if (event->type() == QEvent::ShortcutOverride) {
+        const auto* key = static_cast<QKeyEvent*>(event);
+        // The spin box has the focus (its line edit gets the keys from it), or its line edit does.
+        auto* box = qobject_cast<QAbstractSpinBox*>(watched);
+        if (!box)
+            if (auto* edit = qobject_cast<QLineEdit*>(watched))
+                box = qobject_cast<QAbstractSpinBox*>(edit->parentWidget());
+        if (box && (key->matches(QKeySequence::Undo) || key->matches(QKeySequence::Redo)) && isAncestorOf(box)) {
+            event->ignore();
+            return true;
+        }
+    }
+    return QMainWindow::eventFilter(watched, event);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

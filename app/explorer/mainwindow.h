@@ -96,6 +96,8 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    /// Ctrl+Z and Ctrl+Shift+Z in a spin box of the window undo and redo the session's edits.
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 

@@ -649,7 +649,11 @@ void TestExplorer::undoAndRedoGoThroughEdits()
     QCOMPARE(window.history()->count(), 3);
     QVERIFY2(undo->text().contains(QStringLiteral("strategy")), qPrintable(undo->text()));
 
-    undo->trigger(); // back to TP 1, the network still edited
+    // Ctrl+Z in the TP box, where the edit was made: the session's undo, not the box's own text undo.
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    tp->setFocus();
+    QTest::keyClick(tp, Qt::Key_Z, Qt::ControlModifier); // back to TP 1, the network still edited
     QVERIFY(estimated.wait(120000));
     QCOMPARE(window.session().evaluation()->scenario.parallel.tp, 1);
     QCOMPARE(tp->value(), 1);
