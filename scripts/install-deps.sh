@@ -13,6 +13,8 @@ packages=(
   libmlir-19-dev mlir-19-tools llvm-19-dev
   # Qt 6 (QTest, and the explorer's widgets, charts and translations)
   qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+  # Qt's own strings in German and Chinese: key names in menus ("Strg+Z"), standard dialogs
+  qt6-translations-l10n
   libqt6opengl6-dev libxkbcommon-dev libgl-dev
   # DAG layout
   libgraphviz-dev

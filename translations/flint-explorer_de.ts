@@ -865,6 +865,22 @@ auf %2</translation>
         <source>The network&apos;s utilisation is shown once a step has been estimated.</source>
         <translation>Die Netzauslastung wird gezeigt, sobald ein Schritt geschätzt ist.</translation>
     </message>
+    <message>
+        <source>Shift+wheel</source>
+        <translation>Umschalt+Mausrad</translation>
+    </message>
+    <message>
+        <source>Pan the timeline along the step</source>
+        <translation>Die Zeitachse entlang des Schritts verschieben</translation>
+    </message>
+    <message>
+        <source>Shift+drag</source>
+        <translation>Umschalt+Ziehen</translation>
+    </message>
+    <message>
+        <source>Select a time range in the timeline (its length is shown)</source>
+        <translation>Einen Zeitbereich in der Zeitachse auswählen (seine Länge wird angezeigt)</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::Session</name>

@@ -860,6 +860,22 @@ on %2</source>
         <source>The network&apos;s utilisation is shown once a step has been estimated.</source>
         <translation>估算出一个步骤后才会显示网络利用率。</translation>
     </message>
+    <message>
+        <source>Shift+wheel</source>
+        <translation>Shift+滚轮</translation>
+    </message>
+    <message>
+        <source>Pan the timeline along the step</source>
+        <translation>沿单步平移时间线</translation>
+    </message>
+    <message>
+        <source>Shift+drag</source>
+        <translation>Shift+拖动</translation>
+    </message>
+    <message>
+        <source>Select a time range in the timeline (its length is shown)</source>
+        <translation>在时间线中选择时间范围（显示其长度）</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::Session</name>

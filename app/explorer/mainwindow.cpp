@@ -433,6 +433,8 @@ QString MainWindow::keyboardReference()
         {QKeySequence(QKeySequence::Find).toString(QKeySequence::NativeText), tr("Find an op in the graph")},
         {tr("Enter, F3"), tr("Next match of the search")},
         {tr("Wheel, drag"), tr("Zoom and pan the graph, the timeline and the matrix")},
+        {tr("Shift+wheel"), tr("Pan the timeline along the step")},
+        {tr("Shift+drag"), tr("Select a time range in the timeline (its length is shown)")},
         {tr("Double-click"), tr("Open a group in the graph; zoom onto a cell's group in the matrix; re-open a row "
                                 "of the history or the sweep")},
         {QKeySequence(QKeySequence::Quit).toString(QKeySequence::NativeText), tr("Quit")},
