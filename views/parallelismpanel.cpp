@@ -388,6 +388,8 @@ void ParallelismPanel::setFigures(const QString& html)
 
 void ParallelismPanel::setFiguresStale(bool stale)
 {
+    // An open file shows why its parallelism is fixed there, not figures: nothing to grey out.
+    stale = stale && m_active;
     m_figures->setEnabled(!stale);
     m_figures->setToolTip(stale && !m_figures->text().isEmpty()
                               ? tr("The figures of the previous strategy: the current one is not estimated yet")
@@ -426,6 +428,7 @@ void ParallelismPanel::setActive(bool active, const QString& why)
     m_updating = false;
     m_problems->clear();
     m_figures->setText(why);
+    setFiguresStale(false);
 }
 
 void ParallelismPanel::updateRanks()

@@ -200,8 +200,16 @@ QVariant History::data(const QModelIndex& index, int role) const
     switch (index.column()) {
     case Number:
         return index.row() + 1;
-    case Configuration:
-        return e.configuration;
+    case Configuration: {
+        // A file name is one long word ("hlo_llama31_70b_bf16_16x8.hlo"): let it wrap after its
+        // underscores and dots rather than be cut off at the column's edge.
+        QString text = e.configuration;
+        if (!e.state.scenario.model) {
+            text.replace(QLatin1Char('_'), QStringLiteral("_\u200b"));
+            text.replace(QLatin1Char('.'), QStringLiteral(".\u200b"));
+        }
+        return text;
+    }
     case ClusterColumn:
         return e.cluster;
     case StepTime:
