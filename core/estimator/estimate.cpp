@@ -1631,6 +1631,22 @@ bool Simulator::modelledCompute(const ClassState& c, std::uint32_t op) const
     return !onCommStream(o) && !usesRecordedTime(o, c.times->durationMicros[op], m_options);
 }
 
+/// Sorts `intervals` (start, end) and merges those that overlap or touch into their union.
+void mergeIntervals(std::vector<std::pair<double, double>>& intervals)
+{
+    if (intervals.empty())
+        return;
+    std::sort(intervals.begin(), intervals.end());
+    std::size_t merged = 0;
+    for (std::size_t k = 1; k < intervals.size(); ++k) {
+        if (intervals[k].first <= intervals[merged].second)
+            intervals[merged].second = std::max(intervals[merged].second, intervals[k].second);
+        else
+            intervals[++merged] = intervals[k];
+    }
+    intervals.resize(merged + 1);
+}
+
 bool Simulator::contend(double slowdown)
 {
     bool any = false;
@@ -1647,15 +1663,7 @@ bool Simulator::contend(double slowdown)
                 comm.emplace_back(c.events[i].start, c.events[i].end);
         if (comm.empty())
             continue;
-        std::sort(comm.begin(), comm.end());
-        std::size_t merged = 0;
-        for (std::size_t k = 1; k < comm.size(); ++k) {
-            if (comm[k].first <= comm[merged].second)
-                comm[merged].second = std::max(comm[merged].second, comm[k].second);
-            else
-                comm[++merged] = comm[k];
-        }
-        comm.resize(merged + 1);
+        mergeIntervals(comm);
         for (std::uint32_t i = 0; i < n; ++i) {
             const OpEvent& e = c.events[i];
             if (c.info->commIndex[i] != kNone || e.end <= e.start)
@@ -1771,15 +1779,7 @@ bool Simulator::shareLinks()
                     windows.emplace_back(l.start, l.end);
             if (windows.empty())
                 continue;
-            std::sort(windows.begin(), windows.end());
-            std::size_t merged = 0;
-            for (std::size_t k = 1; k < windows.size(); ++k) {
-                if (windows[k].first <= windows[merged].second)
-                    windows[merged].second = std::max(windows[merged].second, windows[k].second);
-                else
-                    windows[++merged] = windows[k];
-            }
-            windows.resize(merged + 1);
+            mergeIntervals(windows);
             shared.clear();
             for (const Load& l : list) {
                 if (l.lane == busiest) {
