@@ -56,7 +56,7 @@ QString kindName(core::TopologyKind kind)
 /// GB/s as vendors write them (decimal), from the network's GiB/s.
 QString bandwidth(const core::TopologyDim& dim)
 {
-    return NetworkUtilisationView::tr("%1 GB/s").arg(QLocale().toString(dim.bandwidthBytesPerSecond() / 1e9, 'g', 4));
+    return NetworkUtilisationView::tr("%1 GB/s").arg(QLocale().toString(dim.decimalGBps(), 'g', 4));
 }
 
 } // namespace

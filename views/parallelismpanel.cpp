@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "views/parallelismpanel.h"
 
+#include "views/viewpalette.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QEvent>
@@ -390,10 +392,7 @@ void ParallelismPanel::setFiguresStale(bool stale)
 {
     // An open file shows why its parallelism is fixed there, not figures: nothing to grey out.
     stale = stale && m_active;
-    m_figures->setEnabled(!stale);
-    m_figures->setToolTip(stale && !m_figures->text().isEmpty()
-                              ? tr("The figures of the previous strategy: the current one is not estimated yet")
-                              : QString());
+    showStale(m_figures, stale, tr("The figures of the previous strategy: the current one is not estimated yet"));
 }
 
 bool ParallelismPanel::figuresStale() const

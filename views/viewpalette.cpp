@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include <QCoreApplication>
+#include <QLabel>
 
 namespace flint::views {
 
@@ -159,6 +160,12 @@ QColor changeColor(double fraction, bool increase)
     const double t = std::clamp(fraction, 0.0, 1.0);
     const auto mix = [&](std::size_t c) { return static_cast<int>(std::lround(light[c] * (1 - t) + dark[c] * t)); };
     return QColor(mix(0), mix(1), mix(2));
+}
+
+void showStale(QLabel* label, bool stale, const QString& why)
+{
+    label->setEnabled(!stale);
+    label->setToolTip(stale && !label->text().isEmpty() ? why : QString());
 }
 
 } // namespace flint::views

@@ -8,6 +8,8 @@
 #include <QColor>
 #include <QString>
 
+class QLabel;
+
 namespace flint::views {
 
 /// The colour every view gives an op: compute blue, memory green, send/recv orange, each collective
@@ -33,5 +35,8 @@ QColor heatColor(double fraction);
 /// Colour of a change of relative size `fraction` in [0, 1] (light to dark): red for an increase,
 /// blue for a decrease (the ends of ColorBrewer's RdBu scheme), for difference heatmaps.
 QColor changeColor(double fraction, bool increase);
+/// Greys `label` out while `stale` (its figures are an earlier estimate's, not the configuration on
+/// screen) with `why` as its tooltip; an empty label has nothing to explain.
+void showStale(QLabel* label, bool stale, const QString& why);
 
 } // namespace flint::views

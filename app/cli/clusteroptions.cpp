@@ -217,8 +217,8 @@ std::string networkSummary(const core::Workload& workload, const core::Cluster& 
         }
         char line[256];
         std::snprintf(line, sizeof line, "  dim %zu, %s of %d NPUs at %.4g GB/s: %.3g %s sent", d,
-                      std::string(core::displayName(dims[d].kind)).c_str(), dims[d].npus,
-                      dims[d].bandwidthBytesPerSecond() / 1e9, bytes, units[unit]);
+                      std::string(core::displayName(dims[d].kind)).c_str(), dims[d].npus, dims[d].decimalGBps(), bytes,
+                      units[unit]);
         text += line;
         if (d < links.dims.size()) {
             std::snprintf(line, sizeof line, "; links busy %.1f%% of the step on average, %.1f%% for the busiest rank",

@@ -61,10 +61,7 @@ void DetailsPanel::showEstimate(const engine::Evaluation& evaluation)
 
 void DetailsPanel::setSummaryStale(bool stale)
 {
-    m_summary->setEnabled(!stale);
-    m_summary->setToolTip(stale && !m_summary->text().isEmpty()
-                              ? tr("The previous estimate: the current configuration is being estimated")
-                              : QString());
+    views::showStale(m_summary, stale, tr("The previous estimate: the current configuration is being estimated"));
 }
 
 bool DetailsPanel::summaryStale() const

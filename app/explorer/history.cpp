@@ -82,7 +82,7 @@ QString History::clusterText(const core::Cluster& cluster)
     QStringList bandwidths;
     for (const core::TopologyDim& dim : cluster.topology.dims)
         // Decimal GB/s, as the what-if panel and data sheets give them.
-        bandwidths << QLocale().toString(dim.bandwidthBytesPerSecond() / 1e9, 'g', 4);
+        bandwidths << QLocale().toString(dim.decimalGBps(), 'g', 4);
     const QString name = QString::fromStdString(cluster.name);
     // The device too: a device edit keeps the network, and the rows would read alike.
     return tr("%1 · %2 · %3 GB/s")

@@ -510,7 +510,7 @@ QStringList MainWindow::dimensionNames(const core::Cluster& cluster)
 {
     QStringList names;
     for (const core::TopologyDim& dim : cluster.topology.dims) {
-        names << tr("%1 × %2 GB/s").arg(dim.npus).arg(QLocale().toString(dim.bandwidthBytesPerSecond() / 1e9, 'g', 4));
+        names << tr("%1 × %2 GB/s").arg(dim.npus).arg(QLocale().toString(dim.decimalGBps(), 'g', 4));
     }
     return names;
 }

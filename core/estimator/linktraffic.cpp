@@ -14,22 +14,12 @@ LinkTraffic::LinkTraffic(const Workload& workload, const Cluster& cluster)
     , m_scratch(m_dims, 0.0)
 {}
 
-std::span<const double> LinkTraffic::sent(std::size_t rank, const Op& op)
+std::span<const double> LinkTraffic::carried(std::size_t rank, const Op& op, OpKind transfer)
 {
     if (op.kind == OpKind::Collective)
         return collective(rank, Key{m_workload.groupOf(rank, op), op.collective, op.commBytes,
                                     op.collective == CollectiveKind::CollectivePermute ? &op : nullptr});
-    if (op.kind == OpKind::Send)
-        return onPeerDim(rank, op);
-    return {};
-}
-
-std::span<const double> LinkTraffic::received(std::size_t rank, const Op& op)
-{
-    if (op.kind == OpKind::Collective)
-        return collective(rank, Key{m_workload.groupOf(rank, op), op.collective, op.commBytes,
-                                    op.collective == CollectiveKind::CollectivePermute ? &op : nullptr});
-    if (op.kind == OpKind::Recv)
+    if (op.kind == transfer)
         return onPeerDim(rank, op);
     return {};
 }

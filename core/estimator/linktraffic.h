@@ -30,11 +30,11 @@ public:
     /// Bytes `op` of `rank` sends on each dimension (dims() values), or empty when it sends nothing
     /// there: a collective's flows from the rank, a send's size on the dimension of its peer. A
     /// receive sends nothing (its bytes are its sender's). Valid until the next call.
-    std::span<const double> sent(std::size_t rank, const Op& op);
+    std::span<const double> sent(std::size_t rank, const Op& op) { return carried(rank, op, OpKind::Send); }
     /// Bytes arriving at `rank` per dimension for `op`: a receive's size on the dimension of its
     /// peer; a collective's are taken to equal what it sends (its algorithms move as much into each
     /// member as out of it); a send receives nothing. Valid until the next call.
-    std::span<const double> received(std::size_t rank, const Op& op);
+    std::span<const double> received(std::size_t rank, const Op& op) { return carried(rank, op, OpKind::Recv); }
 
     /// What sent() gives for a collective of `kind` moving `bytes` over `group` (null: every rank),
     /// other than a collective-permute (whose pairs are its op's), without reading its op.
@@ -63,6 +63,9 @@ private:
         std::vector<std::int32_t> members; ///< ascending
         std::vector<double> bytes;         ///< bytes[position * dims + d]
     };
+    /// sent() (`transfer` Send) or received() (Recv): a collective's flows either way, the size of a
+    /// send or receive of kind `transfer` on its peer's dimension, nothing else.
+    std::span<const double> carried(std::size_t rank, const Op& op, OpKind transfer);
     /// The dimension between `rank` and the peer of send/recv `op`, or -1.
     int peerDim(std::size_t rank, const Op& op) const;
     std::span<const double> collective(std::size_t rank, const Key& key);

@@ -111,7 +111,7 @@ OpExplanation explainOp(const Workload& workload, const Cluster& cluster, std::s
                           "dim %d (%s, %.1f GB/s, %.0f ns)", p.dim,
                           std::string(displayName(cluster.topology.dims[static_cast<std::size_t>(p.dim)].kind)).c_str(),
                           // Decimal GB/s, as the network table and presets show it (bandwidthGBps is GiB/s).
-                          cluster.topology.dims[static_cast<std::size_t>(p.dim)].bandwidthBytesPerSecond() / 1e9,
+                          cluster.topology.dims[static_cast<std::size_t>(p.dim)].decimalGBps(),
                           cluster.topology.dims[static_cast<std::size_t>(p.dim)].latencyNs)
                     : std::string("a flat logical ring");
             e.lines.push_back(format("phase %zu: %s %s on %s, n = %d, c = %.0f bytes: t = %s = %s per chunk", i + 1,

@@ -203,7 +203,7 @@ std::string Topology::describe() const
         // Decimal GB/s, as the command line's options and the explorer take bandwidth (the network
         // unit, GiB/s, is ASTRA-sim's YAML convention).
         std::snprintf(buffer, sizeof buffer, "%s(%d, %.4g GB/s, %g ns)", std::string(displayName(d.kind)).c_str(),
-                      d.npus, d.bandwidthBytesPerSecond() / 1e9, d.latencyNs);
+                      d.npus, d.decimalGBps(), d.latencyNs);
         out += buffer;
     }
     return out;

@@ -39,6 +39,9 @@ struct TopologyDim {
 
     /// Bandwidth in bytes per second.
     double bandwidthBytesPerSecond() const { return bandwidthGBps * kNetworkGB; }
+    /// Bandwidth in the decimal GB/s (10^9 bytes/s) of data sheets, presets and the command line,
+    /// as every view and printout shows it (the inverse of fromDecimalGBps).
+    double decimalGBps() const { return bandwidthBytesPerSecond() / 1e9; }
     /// Hops between two coordinates of this dimension (0 when equal).
     std::int32_t hops(std::int32_t a, std::int32_t b) const;
     /// The largest hop count between two distinct NPUs of this dimension.
