@@ -308,6 +308,10 @@
         <source>generated as StableHLO blocks, partitioned for the stage mesh %1 and composed into %2 pipeline stage programs (docs/models.md)</source>
         <translation>als StableHLO-Blöcke erzeugt, für das Stufen-Mesh %1 partitioniert und zu %2 Pipeline-Stufenprogrammen zusammengesetzt (docs/models.md)</translation>
     </message>
+    <message>
+        <source>the trace names no process group for its collectives and they do not pair in issue order across the recorded ranks: paired by end time, %1 on every recorded rank; %2 have no partner on another recorded rank and run on the ranks that mirror theirs</source>
+        <translation>die Aufzeichnung nennt keine Prozessgruppe für ihre kollektiven Operationen, und diese lassen sich über die aufgezeichneten Ränge nicht in Aufrufreihenfolge paaren: nach Endzeit gepaart, %1 auf jedem aufgezeichneten Rang; %2 haben keinen Partner auf einem anderen aufgezeichneten Rang und laufen auf den Rängen, die ihren Rang spiegeln</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::DetailsPanel</name>

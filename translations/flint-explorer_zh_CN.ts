@@ -306,6 +306,10 @@
         <source>generated as StableHLO blocks, partitioned for the stage mesh %1 and composed into %2 pipeline stage programs (docs/models.md)</source>
         <translation>以 StableHLO 块生成，按阶段网格 %1 划分，并组合为 %2 个流水线阶段程序（docs/models.md）</translation>
     </message>
+    <message>
+        <source>the trace names no process group for its collectives and they do not pair in issue order across the recorded ranks: paired by end time, %1 on every recorded rank; %2 have no partner on another recorded rank and run on the ranks that mirror theirs</source>
+        <translation>轨迹未记录其集合通信所属的进程组，且各已记录 rank 上的集合通信无法按发起顺序配对：已按结束时间配对，%1 个在每个已记录 rank 上都有；%2 个在其他已记录 rank 上没有对应项，在镜像其 rank 的那些 rank 上运行</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::DetailsPanel</name>

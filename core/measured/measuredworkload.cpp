@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <thread>
 #include <tuple>
 #include <unordered_map>
@@ -575,9 +576,119 @@ void forEachIndex(std::size_t count, Work work)
 
 struct CommPlacement {
     std::int32_t rank = 0;
-    std::uint32_t op = 0; ///< index into the rank's program
+    std::uint32_t op = 0; ///< index into the rank's program, so in the rank's issue order
     double micros = 0;    ///< the rank's own measured duration
+    double end = 0;       ///< when it ended, on the trace's clock
 };
+
+/// How far apart (on the traces' clocks) the ends of one collective's kernels may be on two ranks:
+/// an NCCL kernel returns when the last peer's data has arrived, so the members of one collective
+/// end together but for the last chunk's hop (microseconds) and the hosts' clock offset (NTP keeps
+/// a cluster's clocks within about a millisecond). HTA's sampled DLRM trace pairs within 332 us.
+constexpr double kPairSlackMicros = 2000;
+
+/// The collectives of a group whose members were not recorded (no process-group metadata: taken
+/// as all ranks), where the world was recorded on some ranks only. Such a "group" mixes
+/// collectives of several real groups (a recommendation model's all-to-alls run on groups that
+/// hold one of the recorded ranks but not the other), so the k-th collective of one rank need not
+/// be the k-th of another. Where issue order does not pair them (counts differ, or the k-th ends
+/// more than kPairSlackMicros off the run's clock offset between the two ranks), they are paired by
+/// end time: each member against the member recording most, nearest ends within the slack first,
+/// keeping every member's issue order. Leaves `perMember` aligned (the k-th of each one collective)
+/// and returns the collectives that found no partner on some recorded member.
+std::vector<CommPlacement> pairByEndTime(std::vector<std::vector<CommPlacement>>& perMember,
+                                         const std::vector<bool>& recordedMember)
+{
+    std::vector<std::size_t> recorded;
+    for (std::size_t m = 0; m < perMember.size(); ++m)
+        if (recordedMember[m])
+            recorded.push_back(m);
+    if (recorded.size() < 2)
+        return {};
+    const std::size_t ref = *std::max_element(recorded.begin(), recorded.end(), [&](std::size_t a, std::size_t b) {
+        return perMember[a].size() < perMember[b].size();
+    });
+    const std::vector<CommPlacement>& base = perMember[ref];
+    // In issue order, with one clock offset per member (the median difference of ends).
+    const auto inOrder = [&](const std::vector<CommPlacement>& list) {
+        if (list.size() != base.size())
+            return false;
+        std::vector<double> offsets(list.size());
+        for (std::size_t k = 0; k < list.size(); ++k)
+            offsets[k] = list[k].end - base[k].end;
+        if (offsets.empty())
+            return true;
+        std::vector<double> sorted = offsets;
+        std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2), sorted.end());
+        const double median = sorted[sorted.size() / 2];
+        return std::all_of(offsets.begin(), offsets.end(),
+                           [median](double o) { return std::abs(o - median) <= kPairSlackMicros; });
+    };
+    if (std::all_of(recorded.begin(), recorded.end(), [&](std::size_t m) { return inOrder(perMember[m]); }))
+        return {};
+
+    // matched[j][i]: the index in member recorded[j]'s list of the collective ending with base[i].
+    const auto byEnd = [](const std::vector<CommPlacement>& list) {
+        std::vector<std::size_t> order(list.size());
+        for (std::size_t k = 0; k < order.size(); ++k)
+            order[k] = k;
+        std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return list[a].end < list[b].end; });
+        return order;
+    };
+    const std::vector<std::size_t> baseByEnd = byEnd(base);
+    constexpr std::size_t kNone = SIZE_MAX;
+    std::vector<std::vector<std::size_t>> matched(recorded.size(), std::vector<std::size_t>(base.size(), kNone));
+    for (std::size_t j = 0; j < recorded.size(); ++j) {
+        const std::vector<CommPlacement>& list = perMember[recorded[j]];
+        if (recorded[j] == ref) {
+            for (std::size_t i = 0; i < base.size(); ++i)
+                matched[j][i] = i;
+            continue;
+        }
+        const std::vector<std::size_t> listByEnd = byEnd(list);
+        const auto gap = [&](std::size_t a, std::size_t b) {
+            return std::abs(list[listByEnd[b]].end - base[baseByEnd[a]].end);
+        };
+        std::size_t a = 0, b = 0;
+        while (a < baseByEnd.size() && b < listByEnd.size()) {
+            const double d = gap(a, b);
+            if (d > kPairSlackMicros) {
+                (base[baseByEnd[a]].end < list[listByEnd[b]].end ? a : b) += 1;
+            } else if (a + 1 < baseByEnd.size() && gap(a + 1, b) < d) {
+                ++a; // the next one ends nearer: this one has no partner
+            } else if (b + 1 < listByEnd.size() && gap(a, b + 1) < d) {
+                ++b;
+            } else {
+                matched[j][baseByEnd[a++]] = listByEnd[b++];
+            }
+        }
+    }
+    // A collective kept is matched on every recorded member, in every member's issue order.
+    std::vector<std::vector<bool>> kept(perMember.size());
+    for (std::size_t m : recorded)
+        kept[m].assign(perMember[m].size(), false);
+    std::vector<std::vector<CommPlacement>> aligned(perMember.size());
+    std::vector<std::size_t> last(recorded.size(), kNone);
+    for (std::size_t i = 0; i < base.size(); ++i) {
+        bool ok = true;
+        for (std::size_t j = 0; j < recorded.size() && ok; ++j)
+            ok = matched[j][i] != kNone && (last[j] == kNone || matched[j][i] > last[j]);
+        if (!ok)
+            continue;
+        for (std::size_t j = 0; j < recorded.size(); ++j) {
+            last[j] = matched[j][i];
+            kept[recorded[j]][matched[j][i]] = true;
+            aligned[recorded[j]].push_back(perMember[recorded[j]][matched[j][i]]);
+        }
+    }
+    std::vector<CommPlacement> unpaired;
+    for (std::size_t m : recorded)
+        for (std::size_t k = 0; k < perMember[m].size(); ++k)
+            if (!kept[m][k])
+                unpaired.push_back(perMember[m][k]);
+    perMember = std::move(aligned);
+    return unpaired;
+}
 
 /// Ranks without a profile run the program of recorded rank (m mod recorded count), in rank order, and
 /// take part in the groups it was bound to; one that is not a member of them cannot be placed.
@@ -622,6 +733,73 @@ void mirrorMissingRanks(MeasuredWorkload& out, const std::vector<std::int32_t>& 
                                            "%1 of %2 ranks recorded (%3): each other rank m runs as recorded "
                                            "rank number m mod %1 does"),
                       arguments));
+}
+
+/// Pairs the collectives of groups the trace does not name (pairByEndTime) where the world was
+/// recorded on some ranks only. A collective with no partner on another recorded rank runs on a
+/// group the other recorded ranks are not in; the ranks that mirror its rank (mirrorMissingRanks)
+/// are the only ones the recording lets us put in it, so it runs on those: it gets a slot of its
+/// own, bound to that group. Adds a note saying how many were paired and how many were not.
+void pairUnnamedGroups(std::map<std::vector<std::int32_t>, std::vector<std::vector<CommPlacement>>>& byGroup,
+                       const std::set<std::vector<std::int32_t>>& guessedGroups,
+                       const std::vector<std::int32_t>& fileOfRank, const Workload& w,
+                       const std::vector<std::shared_ptr<Program>>& programs, std::vector<Message>& notes)
+{
+    std::vector<std::size_t> recordedRanks;
+    for (std::size_t r = 0; r < fileOfRank.size(); ++r)
+        if (fileOfRank[r] >= 0)
+            recordedRanks.push_back(r);
+    if (recordedRanks.size() < 2 || recordedRanks.size() == fileOfRank.size())
+        return;
+    std::size_t paired = 0, alone = 0;
+    std::map<std::vector<std::int32_t>, std::vector<std::vector<CommPlacement>>> mirrored;
+    for (const std::vector<std::int32_t>& members : guessedGroups) {
+        auto& perMember = byGroup.at(members);
+        std::vector<bool> recordedMember(members.size());
+        for (std::size_t m = 0; m < members.size(); ++m)
+            recordedMember[m] = fileOfRank[static_cast<std::size_t>(members[m])] >= 0;
+        const std::vector<CommPlacement> unpaired = pairByEndTime(perMember, recordedMember);
+        if (unpaired.empty())
+            continue;
+        std::size_t instances = 0;
+        for (const auto& list : perMember)
+            instances = std::max(instances, list.size());
+        paired += instances;
+        alone += unpaired.size();
+        for (const CommPlacement& c : unpaired) {
+            const auto q = static_cast<std::size_t>(
+                std::find(recordedRanks.begin(), recordedRanks.end(), static_cast<std::size_t>(c.rank)) -
+                recordedRanks.begin());
+            std::vector<std::int32_t> group{c.rank};
+            for (std::size_t m = 0; m < fileOfRank.size(); ++m)
+                if (fileOfRank[m] < 0 && m % recordedRanks.size() == q)
+                    group.push_back(static_cast<std::int32_t>(m));
+            std::sort(group.begin(), group.end());
+            Program& program = *programs[w.ranks[static_cast<std::size_t>(c.rank)].program];
+            program.ops[c.op].commSlot =
+                program.commSlotFor("mirrors of rank " + std::to_string(c.rank) + " " + rankList(group));
+            auto& lists = mirrored[group];
+            lists.resize(group.size());
+            lists[static_cast<std::size_t>(std::lower_bound(group.begin(), group.end(), c.rank) - group.begin())]
+                .push_back(c);
+        }
+    }
+    for (auto& [group, lists] : mirrored) {
+        auto& into = byGroup[group]; // a group the trace names may have these members too
+        into.resize(group.size());
+        for (std::size_t m = 0; m < group.size(); ++m) {
+            into[m].insert(into[m].end(), lists[m].begin(), lists[m].end());
+            std::sort(into[m].begin(), into[m].end(),
+                      [](const CommPlacement& a, const CommPlacement& b) { return a.op < b.op; });
+        }
+    }
+    if (alone > 0)
+        notes.emplace_back(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                                "the trace names no process group for its collectives and they do "
+                                                "not pair in issue order across the recorded ranks: paired by end "
+                                                "time, %1 on every recorded rank; %2 have no partner on another "
+                                                "recorded rank and run on the ranks that mirror theirs"),
+                           std::vector<std::string>{std::to_string(paired), std::to_string(alone)});
 }
 
 } // namespace
@@ -763,7 +941,11 @@ MeasuredWorkload measuredWorkload(std::vector<RankProfile> profiles, const Measu
                                  "runs the step program " + program + " " + std::to_string(fewest) +
                                      (fewest == 1 ? " time" : " times") +
                                      (fewest == 0 ? "" : "; --step takes 0 to " + std::to_string(fewest - 1)));
-            out.stepName = "execution " + std::to_string(step) + " of " + program;
+            // Said in full: the step runs past the program's own end, to the next execution.
+            out.stepName = "execution " + std::to_string(step) + " of " + program +
+                           (static_cast<std::uint64_t>(step) + 1 < fewest
+                                ? " to the start of execution " + std::to_string(step + 1)
+                                : std::string(" to the end of the trace"));
         } else {
             xlaPeriods.clear();
         }
@@ -808,6 +990,7 @@ MeasuredWorkload measuredWorkload(std::vector<RankProfile> profiles, const Measu
     w.ranks.resize(world);
     out.ranks.resize(world);
     std::map<std::vector<std::int32_t>, std::vector<std::vector<CommPlacement>>> byGroup; // members -> per member rank
+    std::set<std::vector<std::int32_t>> guessedGroups; // taken as all ranks: the trace names no group
     std::uint64_t unsized = 0, ungrouped = 0;
     for (std::size_t i = 0; i < count; ++i) {
         const RankProfile& p = profiles[i];
@@ -914,7 +1097,8 @@ MeasuredWorkload measuredWorkload(std::vector<RankProfile> profiles, const Measu
             } else {
                 ++unsized;
             }
-            if (members.empty())
+            const bool guessed = members.empty();
+            if (guessed)
                 for (std::size_t m = 0; m < world; ++m)
                     members.push_back(static_cast<std::int32_t>(m));
             if (what->kind != OpKind::Collective) {
@@ -936,7 +1120,9 @@ MeasuredWorkload measuredWorkload(std::vector<RankProfile> profiles, const Measu
                     throw InputError(p.file, "rank " + std::to_string(cut.rank) + " records " +
                                                  std::string(p.names[s.name].substr(0, 80)) +
                                                  " on a group it is not in: " + rankList(members));
-                perMember[static_cast<std::size_t>(pos)].push_back(CommPlacement{cut.rank, op, s.end - s.start});
+                perMember[static_cast<std::size_t>(pos)].push_back(CommPlacement{cut.rank, op, s.end - s.start, s.end});
+                if (guessed)
+                    guessedGroups.insert(members);
             }
             commOps[k] = op;
             pendingEnds.emplace_back(s.end, op);
@@ -1001,14 +1187,16 @@ MeasuredWorkload measuredWorkload(std::vector<RankProfile> profiles, const Measu
         w.ranks[r].program = static_cast<std::uint32_t>(w.programs.size() - 1);
     }
 
+    std::vector<std::shared_ptr<Program>> mutablePrograms(w.programs.size());
+    for (std::size_t i = 0; i < w.programs.size(); ++i)
+        mutablePrograms[i] = std::const_pointer_cast<Program>(w.programs[i]);
+    pairUnnamedGroups(byGroup, guessedGroups, fileOfRank, w, mutablePrograms, out.notes);
+
     // Bind slots to groups, and give each collective its transfer time: the shortest of its members'
     // measured durations (the others include waiting for the last member to arrive).
     for (std::size_t r = 0; r < world; ++r)
         if (fileOfRank[r] >= 0)
             w.ranks[r].slotGroups.assign(w.programs[w.ranks[r].program]->commSlots.size(), 0);
-    std::vector<std::shared_ptr<Program>> mutablePrograms(w.programs.size());
-    for (std::size_t i = 0; i < w.programs.size(); ++i)
-        mutablePrograms[i] = std::const_pointer_cast<Program>(w.programs[i]);
     for (auto& [members, perMember] : byGroup) {
         const std::uint32_t group = w.groupFor(members);
         std::size_t expected = SIZE_MAX;

@@ -69,7 +69,8 @@ struct MeasuredWorkload {
     /// The step cut: a ProfilerStep number, or for XLA traces an execution of the step program
     /// (0-based); -1 when the whole trace is the step.
     std::int64_t step = -1;
-    /// What `step` names: "ProfilerStep#3", "execution 2 of jit_train_step(…)"; empty when -1.
+    /// What `step` names: "ProfilerStep#3", "execution 2 of jit_train_step(…) to the
+    /// start of execution 3"; empty when -1.
     std::string stepName;
     std::vector<MeasuredRank> ranks;
     std::vector<Message> warnings;
