@@ -191,7 +191,13 @@ std::vector<RankPartition> rankPartitions(const Workload& workload)
         for (const auto& [program, members] : byProgram)
             p.parts.push_back(members);
         complete(p.parts, ranks);
-        p.label = std::to_string(p.parts.size()) + " programs of " + sizeLabel(p.parts) + " ranks";
+        p.stages = std::any_of(byProgram.begin(), byProgram.end(), [&](const auto& entry) {
+            const std::vector<Op>& ops = workload.programs[entry.first]->ops;
+            return std::any_of(ops.begin(), ops.end(),
+                               [](const Op& op) { return op.kind == OpKind::Send || op.kind == OpKind::Recv; });
+        });
+        p.label = std::to_string(p.parts.size()) + (p.stages ? " pipeline stages of " : " programs of ") +
+                  sizeLabel(p.parts) + " ranks";
         result.push_back(std::move(p));
     }
 

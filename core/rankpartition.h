@@ -28,6 +28,9 @@ struct RankPartition {
     /// Workload::meshAxes (ranks that differ only in those axes' coordinates): those axes' names,
     /// major first, joined by "x" ("TP", "DP x CP"); empty when no set of axes gives these parts.
     std::string axes;
+    /// Program partitions: the programs are pipeline stages (they send to each other: some program
+    /// has a Send or Recv op), not roles or recorded ranks that others mirror.
+    bool stages = false;
 
     /// The ranks part by part: an order of all ranks that keeps each part together.
     std::vector<std::int32_t> order() const;

@@ -96,6 +96,24 @@ void TestRankPartition::programsFormStages()
     QCOMPARE(partitions[0].parts, (Parts{{0, 2, 4}, {1, 3, 5}}));
     QCOMPARE(partitions[0].order(), (std::vector<std::int32_t>{0, 2, 4, 1, 3, 5}));
     QCOMPARE(partitions[0].label, std::string("2 programs of 3 ranks"));
+    QVERIFY(!partitions[0].stages); // nothing passes between them: roles, or mirrored recorded ranks
+
+    // A send from each rank of stage 0 to the next rank, which runs stage 1, makes them stages.
+    Op send;
+    send.kind = OpKind::Send;
+    send.name = "activations";
+    send.commBytes = 1024;
+    Op recv = send;
+    recv.kind = OpKind::Recv;
+    auto sending = std::make_shared<Program>(*stage0);
+    sending->ops.push_back(send);
+    auto receiving = std::make_shared<Program>(*stage1);
+    receiving->ops.push_back(recv);
+    w.programs = {sending, receiving};
+    const std::vector<RankPartition> staged = rankPartitions(w);
+    QCOMPARE(staged.size(), std::size_t(1));
+    QVERIFY(staged[0].stages);
+    QCOMPARE(staged[0].label, std::string("2 pipeline stages of 3 ranks"));
 }
 
 void TestRankPartition::allRankGroupsAreNotPartitions()

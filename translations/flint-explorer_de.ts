@@ -2673,6 +2673,13 @@ Workload</translation>
             <numerusform>%3: %n Gruppen aus je %1 Rängen (%2)</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>programs: %n of %1 ranks</source>
+        <translation>
+            <numerusform>Programme: %n mit je %1 Rängen</numerusform>
+            <numerusform>Programme: %n mit je %1 Rängen</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>main</name>

@@ -2637,6 +2637,12 @@ size</source>
             <numerusform>%3：%n 个组，每组 %1 个 rank（%2）</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>programs: %n of %1 ranks</source>
+        <translation>
+            <numerusform>程序：%n 个，每个 %1 个 rank</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>main</name>

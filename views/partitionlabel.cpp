@@ -21,9 +21,12 @@ QString partitionLabel(const core::RankPartition& partition)
                              : QStringLiteral("%1-%2").arg(QLocale().toString(static_cast<qlonglong>(smallest)),
                                                            QLocale().toString(static_cast<qlonglong>(largest)));
     const auto count = static_cast<int>(partition.parts.size());
-    if (partition.basis == core::RankPartition::Basis::Program)
+    if (partition.basis == core::RankPartition::Basis::Program && partition.stages)
         return QCoreApplication::translate("flint::views::partitionLabel", "programs (pipeline stages): %n of %1 ranks",
                                            nullptr, count)
+            .arg(size);
+    if (partition.basis == core::RankPartition::Basis::Program)
+        return QCoreApplication::translate("flint::views::partitionLabel", "programs: %n of %1 ranks", nullptr, count)
             .arg(size);
     QStringList kinds;
     for (const auto& kind : partition.kinds)

@@ -455,8 +455,9 @@ void TimelineView::rebuildGroups(const core::RankPartition* partition)
     }
     if (partition) {
         const bool program = partition->basis == core::RankPartition::Basis::Program;
-        // Programs that several ranks share are pipeline stages; one per rank, they are just programs.
-        const bool stages = program && partition->parts.size() < static_cast<std::size_t>(ranks);
+        // Programs that send to each other are pipeline stages; others (roles, recorded ranks that
+        // other ranks mirror) are just programs.
+        const bool stages = program && partition->stages;
         for (std::size_t i = 0; i < partition->parts.size(); ++i)
             m_groups.push_back({stages    ? tr("stage %1").arg(i)
                                 : program ? tr("program %1").arg(i)
