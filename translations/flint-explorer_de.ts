@@ -1551,16 +1551,24 @@ Workload</translation>
         </translation>
     </message>
     <message>
-        <source>%1 over all ranks</source>
-        <translation>%1 über alle Ränge</translation>
-    </message>
-    <message>
-        <source>%1 carried</source>
-        <translation>%1 übertragen</translation>
-    </message>
-    <message>
         <source>dimension %1</source>
         <translation>Dimension %1</translation>
+    </message>
+    <message>
+        <source>The messages the ranks hand to each kind of collective and send, summed over ranks. The links carry what the algorithms make of them (right): a ring all-reduce of c bytes sends 2(n-1)/n c from each of its n members, a ring all-gather (n-1) c.</source>
+        <translation>Die Nachrichten, die die Ränge jeder Art kollektiver Operation übergeben und senden, über alle Ränge summiert. Die Verbindungen tragen, was die Algorithmen daraus machen (rechts): ein Ring-All-Reduce von c Bytes sendet 2(n-1)/n c von jedem seiner n Mitglieder, ein Ring-All-Gather (n-1) c.</translation>
+    </message>
+    <message>
+        <source>Bytes the collectives&apos; algorithms and the sends put on each dimension&apos;s links, summed over ranks: not the message sizes on the left (a ring all-reduce of c bytes sends 2(n-1)/n c from each of its n members), and a transfer that crosses two dimensions counts in both.</source>
+        <translation>Bytes, die die Algorithmen der kollektiven Operationen und die Sendungen auf die Verbindungen jeder Dimension legen, über alle Ränge summiert: nicht die Nachrichtengrößen links (ein Ring-All-Reduce von c Bytes sendet 2(n-1)/n c von jedem seiner n Mitglieder), und eine Übertragung über zwei Dimensionen zählt in beiden.</translation>
+    </message>
+    <message>
+        <source>%1 of messages (all ranks)</source>
+        <translation>%1 an Nachrichten (alle Ränge)</translation>
+    </message>
+    <message>
+        <source>%1 on the links (all ranks)</source>
+        <translation>%1 auf den Links (alle Ränge)</translation>
     </message>
 </context>
 <context>
@@ -2408,6 +2416,10 @@ Workload</translation>
     <message>
         <source>stage %1</source>
         <translation>Stufe %1</translation>
+    </message>
+    <message>
+        <source>time, in forward passes of one microbatch through one stage</source>
+        <translation>Zeit in Vorwärtsläufen eines Microbatches durch eine Stufe</translation>
     </message>
 </context>
 <context>

@@ -1534,16 +1534,24 @@ size</source>
         </translation>
     </message>
     <message>
-        <source>%1 over all ranks</source>
-        <translation>所有 rank 合计 %1</translation>
-    </message>
-    <message>
-        <source>%1 carried</source>
-        <translation>承载 %1</translation>
-    </message>
-    <message>
         <source>dimension %1</source>
         <translation>维度 %1</translation>
+    </message>
+    <message>
+        <source>The messages the ranks hand to each kind of collective and send, summed over ranks. The links carry what the algorithms make of them (right): a ring all-reduce of c bytes sends 2(n-1)/n c from each of its n members, a ring all-gather (n-1) c.</source>
+        <translation>各 rank 交给每类集合通信并发送的消息，对所有 rank 求和。链路上承载的是算法由此产生的流量（右图）：c 字节的环形 all-reduce 从其 n 个成员各发送 2(n-1)/n c，环形 all-gather 各发送 (n-1) c。</translation>
+    </message>
+    <message>
+        <source>Bytes the collectives&apos; algorithms and the sends put on each dimension&apos;s links, summed over ranks: not the message sizes on the left (a ring all-reduce of c bytes sends 2(n-1)/n c from each of its n members), and a transfer that crosses two dimensions counts in both.</source>
+        <translation>集合通信的算法和发送操作在每个维度的链路上产生的字节数，对所有 rank 求和：不是左图的消息大小（c 字节的环形 all-reduce 从其 n 个成员各发送 2(n-1)/n c），跨两个维度的传输在两个维度中都计入。</translation>
+    </message>
+    <message>
+        <source>%1 of messages (all ranks)</source>
+        <translation>消息 %1（所有 rank）</translation>
+    </message>
+    <message>
+        <source>%1 on the links (all ranks)</source>
+        <translation>链路上 %1（所有 rank）</translation>
     </message>
 </context>
 <context>
@@ -2378,6 +2386,10 @@ size</source>
     <message>
         <source>stage %1</source>
         <translation>阶段 %1</translation>
+    </message>
+    <message>
+        <source>time, in forward passes of one microbatch through one stage</source>
+        <translation>时间，以一个微批次通过一个阶段的前向传播为单位</translation>
     </message>
 </context>
 <context>

@@ -78,6 +78,14 @@ ChartsPage::ChartsPage(QWidget* parent)
     m_top = addChart(tr("Top ops by time"), 0, 1);
     m_kinds = addChart(tr("Bytes per collective kind"), 1, 0);
     m_dims = addChart(tr("Traffic per topology dimension"), 1, 1);
+    // The two byte charts count different things; say which, so that their totals are not compared.
+    m_kinds->setToolTip(tr("The messages the ranks hand to each kind of collective and send, summed over ranks. "
+                           "The links carry what the algorithms make of them (right): a ring all-reduce of c bytes "
+                           "sends 2(n-1)/n c from each of its n members, a ring all-gather (n-1) c."));
+    m_dims->setToolTip(tr("Bytes the collectives' algorithms and the sends put on each dimension's links, summed "
+                          "over ranks: not the message sizes on the left (a ring all-reduce of c bytes sends "
+                          "2(n-1)/n c from each of its n members), and a transfer that crosses two dimensions "
+                          "counts in both."));
     (void)grid;
 }
 
@@ -285,7 +293,7 @@ void ChartsPage::build()
     const ByteUnit kindBytes = byteUnit(mostBytes);
     const double kindScale = kindBytes.scale;
     const QString kindUnit = QString::fromLatin1(kindBytes.name);
-    auto* kindSet = new QBarSet(tr("%1 over all ranks").arg(kindUnit));
+    auto* kindSet = new QBarSet(tr("%1 of messages (all ranks)").arg(kindUnit));
     kindSet->setColor(colorOf(core::OpKind::Collective));
     kindSet->setLabelColor(palette().color(QPalette::WindowText));
     QStringList kinds;
@@ -318,7 +326,7 @@ void ChartsPage::build()
     const ByteUnit dimBytes = byteUnit(mostCarried);
     const double dimScale = dimBytes.scale;
     const QString dimUnit = QString::fromLatin1(dimBytes.name);
-    auto* dimSet = new QBarSet(tr("%1 carried").arg(dimUnit));
+    auto* dimSet = new QBarSet(tr("%1 on the links (all ranks)").arg(dimUnit));
     dimSet->setColor(QColor(0x76, 0xb7, 0xb2));
     dimSet->setLabelColor(palette().color(QPalette::WindowText));
     QStringList dims;

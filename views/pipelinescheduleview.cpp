@@ -46,7 +46,7 @@ void PipelineScheduleView::paintEvent(QPaintEvent*)
     QPainter p(this);
     const QFontMetrics metrics = fontMetrics();
     const int left = metrics.horizontalAdvance(tr("stage %1").arg(m_stages.size())) + 14;
-    const int axis = metrics.height() + 8;
+    const int axis = 2 * metrics.height() + 10; // ticks and the axis' unit
     const double rowHeight = std::clamp((height() - axis - 8.0) / static_cast<double>(m_stages.size()), 4.0, 30.0);
     const double scale = (width() - left - 12.0) / m_makespan;
     const QColor forward = phaseColor(StepPhase::Forward), backward = phaseColor(StepPhase::Backward);
@@ -98,6 +98,8 @@ void PipelineScheduleView::paintEvent(QPaintEvent*)
         p.drawText(QRectF(x - 30, bottom + 5, 60, metrics.height()), Qt::AlignHCenter | Qt::AlignTop,
                    QLocale().toString(t, 'g', 4));
     }
+    p.drawText(QRectF(left, bottom + 5 + metrics.height(), m_makespan * scale, metrics.height()),
+               Qt::AlignRight | Qt::AlignTop, tr("time, in forward passes of one microbatch through one stage"));
     if (m_cursor < m_makespan) {
         p.setPen(QPen(QColor(0xd9, 0x48, 0x3b), 1.5));
         p.drawLine(QPointF(left + m_cursor * scale, 2), QPointF(left + m_cursor * scale, bottom + 2));
