@@ -312,6 +312,122 @@
         <source>the trace names no process group for its collectives and they do not pair in issue order across the recorded ranks: paired by end time, %1 on every recorded rank; %2 have no partner on another recorded rank and run on the ranks that mirror theirs</source>
         <translation>die Aufzeichnung nennt keine Prozessgruppe für ihre kollektiven Operationen, und diese lassen sich über die aufgezeichneten Ränge nicht in Aufrufreihenfolge paaren: nach Endzeit gepaart, %1 auf jedem aufgezeichneten Rang; %2 haben keinen Partner auf einem anderen aufgezeichneten Rang und laufen auf den Rängen, die ihren Rang spiegeln</translation>
     </message>
+    <message>
+        <source>halving-doubling needs a power-of-two group; ring used</source>
+        <translation>Halving-Doubling braucht eine Gruppe mit Zweierpotenz-Größe; Ring verwendet</translation>
+    </message>
+    <message>
+        <source>ASTRA-sim runs a whole-chunk tree all-reduce in every phase on a tree dimension</source>
+        <translation>ASTRA-sim führt auf einer Baum-Dimension in jeder Phase ein Baum-All-Reduce ganzer Chunks aus</translation>
+    </message>
+    <message>
+        <source>double binary tree is an all-reduce algorithm; ring used</source>
+        <translation>Double Binary Tree ist ein All-Reduce-Algorithmus; Ring verwendet</translation>
+    </message>
+    <message>
+        <source>group is not a sub-grid of the topology: one logical ring over its ranks</source>
+        <translation>die Gruppe ist kein Teilgitter der Topologie: ein logischer Ring über ihre Ränge</translation>
+    </message>
+    <message>
+        <source>plus, where transfers of this rank overlap it on a link and together ask for more than the link carries, the excess of that demand over its interval (links shared by overlapping transfers; the slowest participant&apos;s)</source>
+        <translation>dazu, wo Übertragungen dieses Rangs sie auf einem Link überlappen und zusammen mehr verlangen, als der Link trägt, der Überschuss dieser Nachfrage über ihr Intervall (von überlappenden Übertragungen geteilte Links; der des langsamsten Teilnehmers)</translation>
+    </message>
+    <message>
+        <source>reduce-scatter %1, then its mirror all-gather, %2</source>
+        <translation>Reduce-Scatter %1, dann das gespiegelte All-Gather, %2</translation>
+    </message>
+    <message>
+        <source>see docs/estimator.md, rooted and other collectives</source>
+        <translation>siehe docs/estimator.md, Kollektive mit Wurzel und andere</translation>
+    </message>
+    <message>
+        <source>%1 of %2 bytes per rank over %3 members, %4 cost model</source>
+        <translation>%1 von %2 Bytes pro Rang über %3 Mitglieder, Kostenmodell %4</translation>
+    </message>
+    <message>
+        <source>%1 chunk(s) of %2 bytes, pipelined through %3 phase(s), staged per topology dimension</source>
+        <translation>%1 Chunk(s) zu %2 Bytes, durch %3 Phase(n) gepipelinet, gestuft je Topologiedimension</translation>
+    </message>
+    <message>
+        <source>%1 chunk(s) of %2 bytes, pipelined through %3 phase(s)</source>
+        <translation>%1 Chunk(s) zu %2 Bytes, durch %3 Phase(n) gepipelinet</translation>
+    </message>
+    <message>
+        <source>phase %1: %2 %3 on dim %4 (%5, %6 GB/s, %7 ns), n = %8, c = %9 bytes: t = </source>
+        <translation>Phase %1: %2 %3 auf Dimension %4 (%5, %6 GB/s, %7 ns), n = %8, c = %9 Bytes: t = </translation>
+    </message>
+    <message>
+        <source>phase %1: %2 %3 on a flat logical ring, n = %4, c = %5 bytes: t = </source>
+        <translation>Phase %1: %2 %3 auf einem flachen logischen Ring, n = %4, c = %5 Bytes: t = </translation>
+    </message>
+    <message>
+        <source> = %1 per chunk</source>
+        <translation> = %1 pro Chunk</translation>
+    </message>
+    <message>
+        <source>NCCL&apos;s %1 protocol, the fastest of LL, LL128 and Simple: its ring latency %2 once (a base and a latency per ring step), the phases above at its share of the bandwidth and without per-hop latency</source>
+        <translation>NCCLs Protokoll %1, das schnellste von LL, LL128 und Simple: seine Ring-Latenz %2 einmal (eine Grundlatenz und eine Latenz je Ringschritt), die Phasen oben mit seinem Anteil an der Bandbreite und ohne Latenz je Hop</translation>
+    </message>
+    <message>
+        <source>%1; %2; ED endpoint delay (docs/estimator.md)</source>
+        <translation>%1; %2; ED Endpunktverzögerung (docs/estimator.md)</translation>
+    </message>
+    <message>
+        <source>duration = %1</source>
+        <translation>Dauer = %1</translation>
+    </message>
+    <message>
+        <source>send of %1 bytes between ranks %2 and %3</source>
+        <translation>Senden von %1 Bytes zwischen den Rängen %2 und %3</translation>
+    </message>
+    <message>
+        <source>recv of %1 bytes between ranks %2 and %3</source>
+        <translation>Empfangen von %1 Bytes zwischen den Rängen %2 und %3</translation>
+    </message>
+    <message>
+        <source>t = %1 = %2</source>
+        <translation>t = %1 = %2</translation>
+    </message>
+    <message>
+        <source>recorded duration: %1</source>
+        <translation>aufgezeichnete Dauer: %1</translation>
+    </message>
+    <message>
+        <source>roofline: %1</source>
+        <translation>Roofline: %1</translation>
+    </message>
+    <message>
+        <source>fused attention, backward pass: eff_flop is the measured throughput of %1 on %2</source>
+        <translation>fusionierte Attention, Rückwärtslauf: eff_flop ist der gemessene Durchsatz von %1 auf %2</translation>
+    </message>
+    <message>
+        <source>fused attention, forward pass: eff_flop is the measured throughput of %1 on %2</source>
+        <translation>fusionierte Attention, Vorwärtslauf: eff_flop ist der gemessene Durchsatz von %1 auf %2</translation>
+    </message>
+    <message>
+        <source>GEMM of M %1 x N %2 x K %3: eff_flop is %4&apos;s measured throughput at that shape (%5 TFLOP/s)</source>
+        <translation>GEMM mit M %1 x N %2 x K %3: eff_flop ist der gemessene Durchsatz von %4 bei dieser Form (%5 TFLOP/s)</translation>
+    </message>
+    <message>
+        <source>eff_flop includes x %1: the throughput %2 sustains power-saturated, against the burst figure of short benchmarks at the boost clock</source>
+        <translation>eff_flop enthält x %1: den Durchsatz, den %2 an der Leistungsgrenze hält, gegenüber dem Spitzenwert kurzer Benchmarks beim Boost-Takt</translation>
+    </message>
+    <message>
+        <source>no FLOPs and no memory traffic: the op takes no time</source>
+        <translation>keine FLOPs und kein Speicherverkehr: die Operation braucht keine Zeit</translation>
+    </message>
+    <message>
+        <source>= max(%1, %2) + %3 = %4 (compute-bound)</source>
+        <translation>= max(%1, %2) + %3 = %4 (rechengebunden)</translation>
+    </message>
+    <message>
+        <source>= max(%1, %2) + %3 = %4 (memory-bound)</source>
+        <translation>= max(%1, %2) + %3 = %4 (speichergebunden)</translation>
+    </message>
+    <message>
+        <source>plus %1% of the time communication of this rank runs beside it (SMs and memory bandwidth shared with the communication kernels)</source>
+        <translation>dazu %1 % der Zeit, in der Kommunikation dieses Rangs neben ihr läuft (SMs und Speicherbandbreite mit den Kommunikationskernels geteilt)</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::DetailsPanel</name>

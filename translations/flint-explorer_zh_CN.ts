@@ -310,6 +310,122 @@
         <source>the trace names no process group for its collectives and they do not pair in issue order across the recorded ranks: paired by end time, %1 on every recorded rank; %2 have no partner on another recorded rank and run on the ranks that mirror theirs</source>
         <translation>轨迹未记录其集合通信所属的进程组，且各已记录 rank 上的集合通信无法按发起顺序配对：已按结束时间配对，%1 个在每个已记录 rank 上都有；%2 个在其他已记录 rank 上没有对应项，在镜像其 rank 的那些 rank 上运行</translation>
     </message>
+    <message>
+        <source>halving-doubling needs a power-of-two group; ring used</source>
+        <translation>halving-doubling 需要 2 的幂大小的组；改用 ring</translation>
+    </message>
+    <message>
+        <source>ASTRA-sim runs a whole-chunk tree all-reduce in every phase on a tree dimension</source>
+        <translation>ASTRA-sim 在树形维度的每个阶段都对整个分块运行树形 all-reduce</translation>
+    </message>
+    <message>
+        <source>double binary tree is an all-reduce algorithm; ring used</source>
+        <translation>double binary tree 是 all-reduce 算法；改用 ring</translation>
+    </message>
+    <message>
+        <source>group is not a sub-grid of the topology: one logical ring over its ranks</source>
+        <translation>该组不是拓扑的子网格：在其 rank 上组成一个逻辑环</translation>
+    </message>
+    <message>
+        <source>plus, where transfers of this rank overlap it on a link and together ask for more than the link carries, the excess of that demand over its interval (links shared by overlapping transfers; the slowest participant&apos;s)</source>
+        <translation>另外，若本 rank 的其他传输在某条链路上与其重叠且合计需求超过链路容量，则加上该需求在其区间内的超出部分（重叠传输共享链路；取最慢参与者的值）</translation>
+    </message>
+    <message>
+        <source>reduce-scatter %1, then its mirror all-gather, %2</source>
+        <translation>reduce-scatter %1，然后是其镜像 all-gather，%2</translation>
+    </message>
+    <message>
+        <source>see docs/estimator.md, rooted and other collectives</source>
+        <translation>见 docs/estimator.md 中有根及其他集合通信</translation>
+    </message>
+    <message>
+        <source>%1 of %2 bytes per rank over %3 members, %4 cost model</source>
+        <translation>%1，每个 rank %2 字节，%3 个成员，%4 代价模型</translation>
+    </message>
+    <message>
+        <source>%1 chunk(s) of %2 bytes, pipelined through %3 phase(s), staged per topology dimension</source>
+        <translation>%1 个 %2 字节的分块，流水经过 %3 个阶段，按拓扑维度分级</translation>
+    </message>
+    <message>
+        <source>%1 chunk(s) of %2 bytes, pipelined through %3 phase(s)</source>
+        <translation>%1 个 %2 字节的分块，流水经过 %3 个阶段</translation>
+    </message>
+    <message>
+        <source>phase %1: %2 %3 on dim %4 (%5, %6 GB/s, %7 ns), n = %8, c = %9 bytes: t = </source>
+        <translation>阶段 %1：%2 %3，维度 %4（%5，%6 GB/s，%7 ns），n = %8，c = %9 字节：t = </translation>
+    </message>
+    <message>
+        <source>phase %1: %2 %3 on a flat logical ring, n = %4, c = %5 bytes: t = </source>
+        <translation>阶段 %1：%2 %3，扁平逻辑环，n = %4，c = %5 字节：t = </translation>
+    </message>
+    <message>
+        <source> = %1 per chunk</source>
+        <translation> = 每个分块 %1</translation>
+    </message>
+    <message>
+        <source>NCCL&apos;s %1 protocol, the fastest of LL, LL128 and Simple: its ring latency %2 once (a base and a latency per ring step), the phases above at its share of the bandwidth and without per-hop latency</source>
+        <translation>NCCL 的 %1 协议，LL、LL128 和 Simple 中最快者：其环延迟 %2 计一次（基础延迟加每个环步骤的延迟），上述各阶段按其带宽份额计算，不计每跳延迟</translation>
+    </message>
+    <message>
+        <source>%1; %2; ED endpoint delay (docs/estimator.md)</source>
+        <translation>%1；%2；ED 为端点延迟（docs/estimator.md）</translation>
+    </message>
+    <message>
+        <source>duration = %1</source>
+        <translation>时长 = %1</translation>
+    </message>
+    <message>
+        <source>send of %1 bytes between ranks %2 and %3</source>
+        <translation>在 rank %2 与 %3 之间发送 %1 字节</translation>
+    </message>
+    <message>
+        <source>recv of %1 bytes between ranks %2 and %3</source>
+        <translation>在 rank %2 与 %3 之间接收 %1 字节</translation>
+    </message>
+    <message>
+        <source>t = %1 = %2</source>
+        <translation>t = %1 = %2</translation>
+    </message>
+    <message>
+        <source>recorded duration: %1</source>
+        <translation>记录的时长：%1</translation>
+    </message>
+    <message>
+        <source>roofline: %1</source>
+        <translation>屋顶线模型：%1</translation>
+    </message>
+    <message>
+        <source>fused attention, backward pass: eff_flop is the measured throughput of %1 on %2</source>
+        <translation>融合注意力，反向传播：eff_flop 为 %1 在 %2 上的实测吞吐</translation>
+    </message>
+    <message>
+        <source>fused attention, forward pass: eff_flop is the measured throughput of %1 on %2</source>
+        <translation>融合注意力，前向传播：eff_flop 为 %1 在 %2 上的实测吞吐</translation>
+    </message>
+    <message>
+        <source>GEMM of M %1 x N %2 x K %3: eff_flop is %4&apos;s measured throughput at that shape (%5 TFLOP/s)</source>
+        <translation>GEMM，M %1 x N %2 x K %3：eff_flop 为 %4 在该形状下的实测吞吐（%5 TFLOP/s）</translation>
+    </message>
+    <message>
+        <source>eff_flop includes x %1: the throughput %2 sustains power-saturated, against the burst figure of short benchmarks at the boost clock</source>
+        <translation>eff_flop 含系数 x %1：%2 在功耗饱和时可持续的吞吐，相对于短基准测试在加速频率下的峰值</translation>
+    </message>
+    <message>
+        <source>no FLOPs and no memory traffic: the op takes no time</source>
+        <translation>无 FLOP 且无内存访问：该操作不耗时</translation>
+    </message>
+    <message>
+        <source>= max(%1, %2) + %3 = %4 (compute-bound)</source>
+        <translation>= max(%1, %2) + %3 = %4（计算受限）</translation>
+    </message>
+    <message>
+        <source>= max(%1, %2) + %3 = %4 (memory-bound)</source>
+        <translation>= max(%1, %2) + %3 = %4（内存受限）</translation>
+    </message>
+    <message>
+        <source>plus %1% of the time communication of this rank runs beside it (SMs and memory bandwidth shared with the communication kernels)</source>
+        <translation>另加本 rank 的通信与其并行运行时间的 %1%（SM 和内存带宽与通信内核共享）</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::DetailsPanel</name>

@@ -137,8 +137,8 @@ void DetailsPanel::explainOp(std::shared_ptr<const core::LoadedWorkload> workloa
                 const core::OpExplanation why = core::explainOp(w, on, r, index);
                 html += tr("<br><b>Estimated time %1</b>, how:").arg(StepSummary::duration(why.seconds));
                 html += QStringLiteral("<pre style='white-space:pre-wrap'>");
-                for (const std::string& line : why.lines)
-                    html += qs(line).toHtmlEscaped() + QLatin1Char('\n');
+                for (const core::Message& line : why.lines)
+                    html += StepSummary::translated(line).toHtmlEscaped() + QLatin1Char('\n');
                 html += QStringLiteral("</pre>");
             } catch (const std::exception& e) {
                 html += tr("<br>No estimate for this op: %1").arg(qs(e.what()).toHtmlEscaped());

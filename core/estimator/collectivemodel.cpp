@@ -5,6 +5,7 @@
 #include "core/estimator/collectivemodel.h"
 
 #include "core/error.h"
+#include "core/message.h"
 
 #include <algorithm>
 #include <array>
@@ -890,7 +891,7 @@ struct Plan {
     double chunk = 0;
     bool staged = false;
     std::vector<CollectivePhase> phases;
-    std::string note;
+    const char* note = ""; // FLINT_TRANSLATE_NOOP-marked: CollectiveCost::note
 };
 
 Plan makePlan(const Cluster& cluster, CollectiveKind kind, std::uint64_t bytes, std::int64_t n, const GroupShape& shape,
@@ -926,7 +927,7 @@ Plan makePlan(const Cluster& cluster, CollectiveKind kind, std::uint64_t bytes, 
                                                  : (astra ? CollectiveAlgorithm::Ring : system.algorithmFor(kind, 0));
         if (algorithm == CollectiveAlgorithm::HalvingDoubling && !isPowerOfTwo(npus)) {
             algorithm = CollectiveAlgorithm::Ring;
-            plan.note = "halving-doubling needs a power-of-two group; ring used";
+            plan.note = FLINT_TRANSLATE_NOOP("Diagnostics", "halving-doubling needs a power-of-two group; ring used");
         }
         const Link& link = dim >= 0 ? shape.links[static_cast<std::size_t>(dim)] : shape.flat;
         if (astra && algorithm == CollectiveAlgorithm::DoubleBinaryTree && kind == CollectiveKind::AllReduce &&
@@ -957,13 +958,15 @@ Plan makePlan(const Cluster& cluster, CollectiveKind kind, std::uint64_t bytes, 
                 p.time = *std::max_element(ends.begin(), ends.end());
                 plan.phases.push_back(p);
                 if (phaseKind != CollectiveKind::AllReduce)
-                    plan.note = "ASTRA-sim runs a whole-chunk tree all-reduce in every phase on a tree dimension";
+                    plan.note = FLINT_TRANSLATE_NOOP(
+                        "Diagnostics",
+                        "ASTRA-sim runs a whole-chunk tree all-reduce in every phase on a tree dimension");
                 return in;
             }
         }
         if (algorithm == CollectiveAlgorithm::DoubleBinaryTree && phaseKind != CollectiveKind::AllReduce) {
             algorithm = CollectiveAlgorithm::Ring;
-            plan.note = "double binary tree is an all-reduce algorithm; ring used";
+            plan.note = FLINT_TRANSLATE_NOOP("Diagnostics", "double binary tree is an all-reduce algorithm; ring used");
         }
         const PhaseResult r = costing.phase(phaseKind, algorithm, npus, in, link);
         CollectivePhase p;
@@ -987,7 +990,8 @@ Plan makePlan(const Cluster& cluster, CollectiveKind kind, std::uint64_t bytes, 
         // A flat logical ring over the sorted members (ASTRA-sim's communicator groups), paced by its
         // slowest neighbour link.
         if (!astra)
-            plan.note = "group is not a sub-grid of the topology: one logical ring over its ranks";
+            plan.note = FLINT_TRANSLATE_NOOP(
+                "Diagnostics", "group is not a sub-grid of the topology: one logical ring over its ranks");
         add(plainKind, -1, static_cast<std::int32_t>(n), plan.chunk);
         return plan;
     }

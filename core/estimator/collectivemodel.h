@@ -43,7 +43,9 @@ struct CollectiveCost {
     /// pays per-chunk latencies. The phases' times are then the protocol's, without the latency.
     std::string protocol;
     double protocolLatency = 0; ///< seconds of the protocol's ring latency, included in `duration`
-    std::string note;           ///< why a fallback was taken, empty otherwise
+    /// Why a fallback was taken, empty otherwise: a template marked for translation
+    /// (FLINT_TRANSLATE_NOOP(Message::context, ...)), so the explorer shows it in the user's language.
+    const char* note = "";
 };
 
 /// Collective and point-to-point cost models for a cluster. Stateless apart from the cluster it

@@ -20,10 +20,16 @@ std::string format(const char* pattern, auto... values)
 }
 
 /// The line that ends a transfer's explanation where links are shared (Cluster::linkSharing).
-constexpr const char* kSharedLinks =
-    "plus, where transfers of this rank overlap it on a link and together ask for more than the link carries, the "
-    "excess of that demand over its interval (links shared by overlapping transfers; the slowest participant's)";
+Message sharedLinks()
+{
+    return Message(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                        "plus, where transfers of this rank overlap it on a link and together ask for "
+                                        "more than the link carries, the excess of that demand over its interval "
+                                        "(links shared by overlapping transfers; the slowest participant's)"),
+                   {});
+}
 
+/// Seconds in the unit that fits; "us" for microseconds (the explorer shows µs).
 std::string seconds(double s)
 {
     if (s >= 1)
@@ -35,50 +41,56 @@ std::string seconds(double s)
     return format("%.0f ns", s * 1e9);
 }
 
+std::string count(std::uint64_t n)
+{
+    return std::to_string(n);
+}
+
 /// The per-chunk time of one phase, as the table of docs/estimator.md gives it (n members, c bytes
-/// per rank entering the phase per chunk).
-std::string phaseFormula(CollectiveAlgorithm algorithm, CollectiveKind kind)
+/// per rank entering the phase per chunk). Formulas read the same in every language.
+Message phaseFormula(CollectiveAlgorithm algorithm, CollectiveKind kind)
 {
     const bool allReduce = kind == CollectiveKind::AllReduce;
     const bool gather = kind == CollectiveKind::AllGather;
     const bool scatter = kind == CollectiveKind::ReduceScatter || kind == CollectiveKind::ReduceScatterBlock;
     const bool allToAll = kind == CollectiveKind::AllToAll;
+    const auto math = [](const char* formula) { return Message::verbatim(formula); };
     switch (algorithm) {
     case CollectiveAlgorithm::Ring:
         if (allReduce)
-            return "2(n-1) T_msg(c/n, h_nb) + (2(n-1)+1) ED + (n-1) T_red(c/n)";
+            return math("2(n-1) T_msg(c/n, h_nb) + (2(n-1)+1) ED + (n-1) T_red(c/n)");
         if (scatter)
-            return "(n-1) T_msg(c/n, h_nb) + n ED + (n-1) T_red(c/n)";
+            return math("(n-1) T_msg(c/n, h_nb) + n ED + (n-1) T_red(c/n)");
         if (gather)
-            return "(n-1) T_msg(c, h_nb) + n ED";
+            return math("(n-1) T_msg(c, h_nb) + n ED");
         if (allToAll)
-            return "n(n-1)/2 T_msg(c/n, h_nb) + (n(n-1)/2+1) ED";
+            return math("n(n-1)/2 T_msg(c/n, h_nb) + (n(n-1)/2+1) ED");
         break;
     case CollectiveAlgorithm::Direct:
         if (allReduce)
-            return "2 ED + R(c/n) + T_red((n-1) c/n) + ED + R(c/n)";
+            return math("2 ED + R(c/n) + T_red((n-1) c/n) + ED + R(c/n)");
         if (scatter)
-            return "2 ED + R(c/n) + T_red((n-1) c/n)";
+            return math("2 ED + R(c/n) + T_red((n-1) c/n)");
         if (gather)
-            return "2 ED + R(c)";
+            return math("2 ED + R(c)");
         if (allToAll)
-            return "2 ED + R(c/n)";
+            return math("2 ED + R(c/n)");
         break;
     case CollectiveAlgorithm::HalvingDoubling:
         if (allReduce)
-            return "reduce-scatter sum_s [T_msg(c/2^s, h(2^(s-1))) + T_red(c/2^s)], then its mirror all-gather, "
-                   "+ (2 log2 n + 1) ED";
+            return Message(FLINT_TRANSLATE_NOOP("Diagnostics", "reduce-scatter %1, then its mirror all-gather, %2"),
+                           {"sum_s [T_msg(c/2^s, h(2^(s-1))) + T_red(c/2^s)]", "+ (2 log2 n + 1) ED"});
         if (scatter)
-            return "sum_s=1..log2 n [T_msg(c/2^s, h(2^(s-1))) + T_red(c/2^s)] + (log2 n + 1) ED";
+            return math("sum_s=1..log2 n [T_msg(c/2^s, h(2^(s-1))) + T_red(c/2^s)] + (log2 n + 1) ED");
         if (gather)
-            return "sum_s=1..log2 n T_msg(2^(s-1) c, h(2^(s-1))) + (log2 n + 1) ED";
+            return math("sum_s=1..log2 n T_msg(2^(s-1) c, h(2^(s-1))) + (log2 n + 1) ED");
         break;
     case CollectiveAlgorithm::DoubleBinaryTree:
         if (allReduce)
-            return "2 D (T_msg(c/2, h_max) + ED) + D T_red(c/2) + ED, D = ceil(log2(n+1)) - 1";
+            return math("2 D (T_msg(c/2, h_max) + ED) + D T_red(c/2) + ED, D = ceil(log2(n+1)) - 1");
         break;
     }
-    return "see docs/estimator.md, rooted and other collectives";
+    return Message(FLINT_TRANSLATE_NOOP("Diagnostics", "see docs/estimator.md, rooted and other collectives"), {});
 }
 
 } // namespace
@@ -96,40 +108,55 @@ OpExplanation explainOp(const Workload& workload, const Cluster& cluster, std::s
         const CollectiveCost cost =
             model.collective(op.collective, op.commBytes, members, op.extras.get().sourceTargetPairs);
         e.seconds = cost.duration;
-        e.lines.push_back(format("%s of %llu bytes per rank over %zu members, %s cost model",
-                                 std::string(chakraName(op.collective)).c_str(),
-                                 static_cast<unsigned long long>(op.commBytes), members.size(),
-                                 std::string(displayName(cluster.model)).c_str()));
-        e.lines.push_back(format("%llu chunk(s) of %.0f bytes, pipelined through %zu phase(s)%s",
-                                 static_cast<unsigned long long>(cost.chunks), cost.chunkBytes, cost.phases.size(),
-                                 cost.staged ? ", staged per topology dimension" : ""));
+        e.lines.emplace_back(
+            FLINT_TRANSLATE_NOOP("Diagnostics", "%1 of %2 bytes per rank over %3 members, %4 cost model"),
+            std::vector<std::string>{std::string(chakraName(op.collective)), count(op.commBytes), count(members.size()),
+                                     std::string(displayName(cluster.model))});
+        const std::vector<std::string> chunking{count(cost.chunks), format("%.0f", cost.chunkBytes),
+                                                count(cost.phases.size())};
+        e.lines.emplace_back(
+            cost.staged ? FLINT_TRANSLATE_NOOP("Diagnostics", "%1 chunk(s) of %2 bytes, pipelined through %3 "
+                                                              "phase(s), staged per topology dimension")
+                        : FLINT_TRANSLATE_NOOP("Diagnostics", "%1 chunk(s) of %2 bytes, pipelined through %3 phase(s)"),
+            chunking);
         for (std::size_t i = 0; i < cost.phases.size(); ++i) {
             const CollectivePhase& p = cost.phases[i];
-            const std::string where =
-                p.dim >= 0 && static_cast<std::size_t>(p.dim) < cluster.topology.dims.size()
-                    ? format(
-                          "dim %d (%s, %.1f GB/s, %.0f ns)", p.dim,
-                          std::string(displayName(cluster.topology.dims[static_cast<std::size_t>(p.dim)].kind)).c_str(),
-                          // Decimal GB/s, as the network table and presets show it (bandwidthGBps is GiB/s).
-                          cluster.topology.dims[static_cast<std::size_t>(p.dim)].decimalGBps(),
-                          cluster.topology.dims[static_cast<std::size_t>(p.dim)].latencyNs)
-                    : std::string("a flat logical ring");
-            e.lines.push_back(format("phase %zu: %s %s on %s, n = %d, c = %.0f bytes: t = %s = %s per chunk", i + 1,
-                                     std::string(displayName(p.algorithm)).c_str(),
-                                     std::string(chakraName(p.kind)).c_str(), where.c_str(), p.npus, p.bytesIn,
-                                     phaseFormula(p.algorithm, p.kind).c_str(), seconds(p.time).c_str()));
+            const std::string algorithm(displayName(p.algorithm)), kind(chakraName(p.kind));
+            Message phase;
+            if (p.dim >= 0 && static_cast<std::size_t>(p.dim) < cluster.topology.dims.size()) {
+                const TopologyDim& dim = cluster.topology.dims[static_cast<std::size_t>(p.dim)];
+                // Decimal GB/s, as the network table and presets show it (bandwidthGBps is GiB/s).
+                phase = Message(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                                     "phase %1: %2 %3 on dim %4 (%5, %6 GB/s, %7 ns), n = %8, "
+                                                     "c = %9 bytes: t = "),
+                                {count(i + 1), algorithm, kind, std::to_string(p.dim),
+                                 std::string(displayName(dim.kind)), format("%.1f", dim.decimalGBps()),
+                                 format("%.0f", dim.latencyNs), std::to_string(p.npus), format("%.0f", p.bytesIn)});
+            } else {
+                phase =
+                    Message(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                                 "phase %1: %2 %3 on a flat logical ring, n = %4, c = %5 bytes: t = "),
+                            {count(i + 1), algorithm, kind, std::to_string(p.npus), format("%.0f", p.bytesIn)});
+            }
+            e.lines.push_back(
+                phase.followedBy(phaseFormula(p.algorithm, p.kind))
+                    .followedBy(Message(FLINT_TRANSLATE_NOOP("Diagnostics", " = %1 per chunk"), {seconds(p.time)})));
         }
         if (!cost.protocol.empty())
-            e.lines.push_back(format("NCCL's %s protocol, the fastest of LL, LL128 and Simple: its ring latency %s "
-                                     "once (a base and a latency per ring step), the phases above at its share of "
-                                     "the bandwidth and without per-hop latency",
-                                     cost.protocol.c_str(), seconds(cost.protocolLatency).c_str()));
-        if (!cost.note.empty())
-            e.lines.push_back(cost.note);
-        e.lines.push_back("T_msg(m, h) = h L + m / B; T_red(m) = 3 m / BW_red; ED endpoint delay (docs/estimator.md)");
-        e.lines.push_back("duration = " + seconds(cost.duration));
+            e.lines.emplace_back(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                                      "NCCL's %1 protocol, the fastest of LL, LL128 and Simple: its "
+                                                      "ring latency %2 once (a base and a latency per ring step), the "
+                                                      "phases above at its share of the bandwidth and without per-hop "
+                                                      "latency"),
+                                 std::vector<std::string>{cost.protocol, seconds(cost.protocolLatency)});
+        if (*cost.note != '\0')
+            e.lines.emplace_back(cost.note, std::vector<std::string>{});
+        e.lines.emplace_back(FLINT_TRANSLATE_NOOP("Diagnostics", "%1; %2; ED endpoint delay (docs/estimator.md)"),
+                             std::vector<std::string>{"T_msg(m, h) = h L + m / B", "T_red(m) = 3 m / BW_red"});
+        e.lines.emplace_back(FLINT_TRANSLATE_NOOP("Diagnostics", "duration = %1"),
+                             std::vector<std::string>{seconds(cost.duration)});
         if (cluster.sharesLinks())
-            e.lines.push_back(kSharedLinks);
+            e.lines.push_back(sharedLinks());
         return e;
     }
     if (op.kind == OpKind::Send || op.kind == OpKind::Recv) {
@@ -138,18 +165,22 @@ OpExplanation explainOp(const Workload& workload, const Cluster& cluster, std::s
         const std::int32_t peer = workload.peerOf(rank, op);
         e.seconds = op.kind == OpKind::Send ? model.sendRecv(self, peer, op.commBytes)
                                             : model.sendRecv(peer, self, op.commBytes);
-        e.lines.push_back(format("%s of %llu bytes between ranks %d and %d", op.kind == OpKind::Send ? "send" : "recv",
-                                 static_cast<unsigned long long>(op.commBytes), self, peer));
-        e.lines.push_back("t = T_msg(m, h) + 2 ED = h L + m / B + 2 ED = " + seconds(e.seconds));
+        e.lines.emplace_back(op.kind == OpKind::Send
+                                 ? FLINT_TRANSLATE_NOOP("Diagnostics", "send of %1 bytes between ranks %2 and %3")
+                                 : FLINT_TRANSLATE_NOOP("Diagnostics", "recv of %1 bytes between ranks %2 and %3"),
+                             std::vector<std::string>{count(op.commBytes), std::to_string(self), std::to_string(peer)});
+        e.lines.emplace_back(FLINT_TRANSLATE_NOOP("Diagnostics", "t = %1 = %2"),
+                             std::vector<std::string>{"T_msg(m, h) + 2 ED = h L + m / B + 2 ED", seconds(e.seconds)});
         if (cluster.sharesLinks())
-            e.lines.push_back(kSharedLinks);
+            e.lines.push_back(sharedLinks());
         return e;
     }
     const std::uint64_t duration = workload.durationOf(rank, opIndex); // the rank's own when it has them
     e.seconds = computeTime(op, duration, cluster, options);
     const ComputeModel& m = cluster.compute;
     if (usesRecordedTime(op, duration, options)) {
-        e.lines.push_back(format("recorded duration: %llu us", static_cast<unsigned long long>(duration)));
+        e.lines.emplace_back(FLINT_TRANSLATE_NOOP("Diagnostics", "recorded duration: %1"),
+                             std::vector<std::string>{seconds(static_cast<double>(duration) * 1e-6)});
         return e;
     }
     const ComputeRate rate = computeRate(op, cluster);
@@ -159,37 +190,49 @@ OpExplanation explainOp(const Workload& workload, const Cluster& cluster, std::s
     const double memory = cluster.device.memoryBandwidth > 0 ? static_cast<double>(op.memoryBytes()) /
                                                                    (cluster.device.memoryBandwidth * m.memoryEfficiency)
                                                              : 0.0;
-    e.lines.push_back("roofline: t = max(F / (peak x eff_flop), B / (HBM x eff_mem)) + launch");
+    e.lines.emplace_back(FLINT_TRANSLATE_NOOP("Diagnostics", "roofline: %1"),
+                         std::vector<std::string>{"t = max(F / (peak x eff_flop), B / (HBM x eff_mem)) + launch"});
     if (rate.kernelClass != KernelClass::Generic)
-        e.lines.push_back(format("fused attention, %s pass: eff_flop is the measured throughput of %s on %s",
-                                 rate.kernelClass == KernelClass::AttentionBackward ? "backward" : "forward",
-                                 std::string(displayName(m.attentionKernelOn(cluster.device))).c_str(),
-                                 cluster.device.name.c_str()));
+        e.lines.emplace_back(
+            rate.kernelClass == KernelClass::AttentionBackward
+                ? FLINT_TRANSLATE_NOOP(
+                      "Diagnostics", "fused attention, backward pass: eff_flop is the measured throughput of %1 on %2")
+                : FLINT_TRANSLATE_NOOP(
+                      "Diagnostics", "fused attention, forward pass: eff_flop is the measured throughput of %1 on %2"),
+            std::vector<std::string>{std::string(displayName(m.attentionKernelOn(cluster.device))),
+                                     cluster.device.name});
     if (rate.gemm.valid())
-        e.lines.push_back(format("GEMM of M %lld x N %lld x K %lld: eff_flop is %s's measured throughput at that shape "
-                                 "(%.4g TFLOP/s)",
-                                 static_cast<long long>(rate.gemm.m), static_cast<long long>(rate.gemm.n),
-                                 static_cast<long long>(rate.gemm.k), cluster.device.name.c_str(),
-                                 rate.peak * rate.efficiency / rate.sustained / 1e12));
+        e.lines.emplace_back(
+            FLINT_TRANSLATE_NOOP("Diagnostics", "GEMM of M %1 x N %2 x K %3: eff_flop is %4's measured "
+                                                "throughput at that shape (%5 TFLOP/s)"),
+            std::vector<std::string>{std::to_string(rate.gemm.m), std::to_string(rate.gemm.n),
+                                     std::to_string(rate.gemm.k), cluster.device.name,
+                                     format("%.1f", rate.peak * rate.efficiency / rate.sustained / 1e12)});
     if (rate.sustained < 1)
-        e.lines.push_back(format("eff_flop includes x %.3f: the throughput %s sustains power-saturated, against "
-                                 "the burst figure of short benchmarks at the boost clock",
-                                 rate.sustained, cluster.device.name.c_str()));
-    e.lines.push_back(format("t = max(%.4g FLOP / (%.4g TFLOP/s %s x %.2f), %.4g bytes / (%.4g TB/s x %.2f)) + %s",
-                             static_cast<double>(op.flops), peak / 1e12, std::string(displayName(precision)).c_str(),
-                             rate.efficiency, static_cast<double>(op.memoryBytes()),
-                             cluster.device.memoryBandwidth / 1e12, m.memoryEfficiency,
-                             seconds(m.launchOverhead).c_str()));
+        e.lines.emplace_back(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                                  "eff_flop includes x %1: the throughput %2 sustains power-saturated, "
+                                                  "against the burst figure of short benchmarks at the boost clock"),
+                             std::vector<std::string>{format("%.3f", rate.sustained), cluster.device.name});
+    e.lines.push_back(Message::verbatim(
+        format("t = max(%.4g FLOP / (%.4g TFLOP/s %s x %.2f), %.4g bytes / (%.4g TB/s x %.2f)) + %s",
+               static_cast<double>(op.flops), peak / 1e12, std::string(displayName(precision)).c_str(), rate.efficiency,
+               static_cast<double>(op.memoryBytes()), cluster.device.memoryBandwidth / 1e12, m.memoryEfficiency,
+               seconds(m.launchOverhead).c_str())));
     if (op.flops == 0 && op.memoryBytes() == 0)
-        e.lines.push_back("no FLOPs and no memory traffic: the op takes no time");
+        e.lines.emplace_back(
+            FLINT_TRANSLATE_NOOP("Diagnostics", "no FLOPs and no memory traffic: the op takes no time"),
+            std::vector<std::string>{});
     else
-        e.lines.push_back(format("= max(%s, %s) + %s = %s (%s-bound)", seconds(arithmetic).c_str(),
-                                 seconds(memory).c_str(), seconds(m.launchOverhead).c_str(), seconds(e.seconds).c_str(),
-                                 arithmetic >= memory ? "compute" : "memory"));
+        e.lines.emplace_back(arithmetic >= memory
+                                 ? FLINT_TRANSLATE_NOOP("Diagnostics", "= max(%1, %2) + %3 = %4 (compute-bound)")
+                                 : FLINT_TRANSLATE_NOOP("Diagnostics", "= max(%1, %2) + %3 = %4 (memory-bound)"),
+                             std::vector<std::string>{seconds(arithmetic), seconds(memory), seconds(m.launchOverhead),
+                                                      seconds(e.seconds)});
     if (const double slowdown = cluster.overlapSlowdown(); slowdown > 0 && e.seconds > 0)
-        e.lines.push_back(format("plus %.1f%% of the time communication of this rank runs beside it (SMs and memory "
-                                 "bandwidth shared with the communication kernels)",
-                                 100 * slowdown));
+        e.lines.emplace_back(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                                  "plus %1% of the time communication of this rank runs beside it "
+                                                  "(SMs and memory bandwidth shared with the communication kernels)"),
+                             std::vector<std::string>{format("%.1f", 100 * slowdown)});
     return e;
 }
 

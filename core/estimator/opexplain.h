@@ -3,6 +3,7 @@
 
 #include "core/estimator/cluster.h"
 #include "core/estimator/estimate.h"
+#include "core/message.h"
 #include "core/workload.h"
 
 #include <cstdint>
@@ -17,9 +18,10 @@ struct OpExplanation {
     /// Seconds the op takes once it can run (for a collective: from the members' common start, per
     /// execution, without waiting for peers).
     double seconds = 0;
-    /// The formula with its symbols, then the same with this op's figures (plain text, one line each;
-    /// the symbols are those of docs/estimator.md).
-    std::vector<std::string> lines;
+    /// The formula with its symbols, then the same with this op's figures (one line each; the symbols
+    /// are those of docs/estimator.md). Messages, so that the explorer shows the words in the user's
+    /// language and the figures in its notation; Message::text() is the English.
+    std::vector<Message> lines;
 };
 
 /// Explains the time of op `opIndex` of the program `rank` runs on `cluster`: the roofline (or the

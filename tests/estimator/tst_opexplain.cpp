@@ -26,8 +26,8 @@ Cluster switchCluster(std::int32_t npus)
 std::string joined(const OpExplanation& e)
 {
     std::string all;
-    for (const std::string& line : e.lines)
-        all += line + '\n';
+    for (const Message& line : e.lines)
+        all += line.text() + '\n';
     return all;
 }
 
