@@ -15,6 +15,11 @@ JobRunner::JobRunner(QObject* parent)
 
 JobRunner::~JobRunner()
 {
+    stop();
+}
+
+void JobRunner::stop()
+{
     for (Slot& s : m_slots)
         if (s.cancel)
             s.cancel->cancel();

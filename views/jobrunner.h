@@ -42,6 +42,10 @@ public:
     void start(Kind kind, const QString& message, Work work);
     /// Cancels the current job of `kind` (its delivery is dropped).
     void cancel(Kind kind);
+    /// Cancels every running job and waits for all of them. An owner whose jobs use its members
+    /// calls it first in its destructor: members are destroyed before a JobRunner member declared
+    /// ahead of them would wait, and a job still running would use freed memory.
+    void stop();
     bool isRunning(Kind kind) const { return slot(kind).running > 0; }
     bool isBusy() const;
 

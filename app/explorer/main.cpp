@@ -207,12 +207,11 @@ int main(int argc, char** argv)
         else
             QObject::connect(&window.session(), &flint::app::Session::estimateAvailable, &window,
                              [saveWhenDrawn] { QTimer::singleShot(200, saveWhenDrawn); });
-        QObject::connect(&window.session(), &flint::app::Session::failed, &window,
-                         [&status](const QString& summary, const QString& details) {
-                             std::fprintf(stderr, "flint-explorer: %s: %s\n", qPrintable(summary), qPrintable(details));
-                             status = 2;
-                             QApplication::quit();
-                         });
+        QObject::connect(&window.session(), &flint::app::Session::failed, &window, [&status] {
+            // MainWindow::showError has printed the reason (batch mode).
+            status = 2;
+            QApplication::quit();
+        });
 #if !defined(FLINT_HAVE_MODELS)
         if (path.isEmpty())
             QTimer::singleShot(200, save); // nothing to wait for

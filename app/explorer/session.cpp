@@ -79,7 +79,13 @@ Session::Session(QObject* parent)
     m_undo.setUndoLimit(kUndoLimit);
 }
 
-Session::~Session() = default;
+Session::~Session()
+{
+    // The jobs read the session's members (the scenario, the compiler, the estimate cache): they end
+    // before any member goes. A quit while an estimate runs (a screenshot whose --measured run failed
+    // to load) used to free them under the estimate.
+    m_jobs.stop();
+}
 
 void Session::open(const QString& path)
 {

@@ -79,6 +79,7 @@ struct ProgramInfo {
         std::uint64_t bytes;
         std::int32_t slot;
         CollectiveKind collective;
+        bool copyEngines; ///< runsOnCopyEngines: holds no SMs, so slows no compute beside it
     };
     std::vector<CommOp> commOpInfo;
     /// Per op: 1 when it takes a modelled (not a recorded) time on the compute stream, with the
@@ -139,7 +140,7 @@ ProgramInfo buildProgramInfo(const Program& program, const Cluster& cluster, con
             continue;
         }
         info.commIndex[i] = info.commOps++;
-        info.commOpInfo.push_back({op.commBytes, op.commSlot, op.collective});
+        info.commOpInfo.push_back({op.commBytes, op.commSlot, op.collective, runsOnCopyEngines(op)});
         if (op.kind == OpKind::Collective) {
             const auto s = static_cast<std::size_t>(op.commSlot) + 1;
             if (s >= info.slotOps.size())
@@ -1659,7 +1660,7 @@ bool Simulator::contend(double slowdown)
         comm.clear();
         for (std::uint32_t i = 0; i < n; ++i)
             if (c.info->commIndex[i] != kNone && c.events[i].end > c.events[i].start &&
-                !runsOnCopyEngines(c.info->program->ops[i]))
+                !c.info->commOpInfo[c.info->commIndex[i]].copyEngines)
                 comm.emplace_back(c.events[i].start, c.events[i].end);
         if (comm.empty())
             continue;
