@@ -181,22 +181,32 @@ measured::MeasuredWorkload readProfileRun(const std::string& path, const LoadOpt
 }
 
 /// True when the folder `path` holds a profiler trace file (*.json, *.json.gz) and no Chakra rank file.
+/// A folder that holds both is one of two runs, and which the user meant cannot be told: an
+/// InputError naming one file of each (reading one of them would drop the others without a word).
 bool holdsProfiles(const std::string& path)
 {
     std::error_code ec;
     std::vector<std::string> candidates;
+    std::string chakraFile;
     for (const std::filesystem::directory_entry& entry : std::filesystem::directory_iterator(path, ec)) {
         const std::string name = entry.path().filename().string();
         if (name.ends_with(".et") || name.ends_with(".et.gz"))
-            return false;
-        if (name.ends_with(".json") || name.ends_with(".json.gz"))
+            chakraFile = std::min(chakraFile.empty() ? name : chakraFile, name);
+        else if (name.ends_with(".json") || name.ends_with(".json.gz"))
             candidates.push_back(entry.path().string());
     }
+    std::sort(candidates.begin(), candidates.end());
     // One file that reads like a profile is enough: the reader lists them all (profileFiles).
     for (const std::string& file : candidates) {
         const std::optional<std::string> head = fileHead(file);
-        if (head && measured::looksLikeProfile(isGzip(*head) ? gunzipPrefix(*head, 4096) : *head))
+        if (head && measured::looksLikeProfile(isGzip(*head) ? gunzipPrefix(*head, 4096) : *head)) {
+            if (!chakraFile.empty())
+                throw InputError(path, "holds both Chakra rank files (" + chakraFile + ") and profiler traces (" +
+                                           std::filesystem::path(file).filename().string() +
+                                           "): a folder is read as one run; open a file of either, or move the "
+                                           "other files away");
             return true;
+        }
     }
     return false;
 }

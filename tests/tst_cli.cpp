@@ -163,6 +163,19 @@ void TestCli::badInputExitsTwo()
         QVERIFY2(refused.err.contains(expected[i].toUtf8()), refused.err.constData());
     }
 
+    // A folder of profiler traces with a stray Chakra rank file is two runs: named, not half read.
+    QTemporaryDir mixed;
+    for (const char* rank : {"rank0.json.gz", "rank1.json.gz"})
+        QVERIFY(QFile::copy(QStringLiteral(FLINT_SOURCE_DIR "/tests/data/measured/torch/dp2/") + QLatin1String(rank),
+                            mixed.filePath(QLatin1String(rank))));
+    QFile stray(mixed.filePath(QStringLiteral("x.0.et")));
+    QVERIFY(stray.open(QIODevice::WriteOnly));
+    stray.close();
+    const Run both = flintCli({QStringLiteral("inspect"), mixed.path()});
+    QCOMPARE(both.exitCode, 2);
+    QVERIFY2(both.err.contains("holds both Chakra rank files (x.0.et) and profiler traces (rank0.json.gz)"),
+             both.err.constData());
+
     // A model file starts with '#' like an MLIR alias; it is named for what it is.
     const Run model =
         flintCli({QStringLiteral("inspect"), QStringLiteral(FLINT_SOURCE_DIR "/fuzz/seeds/model/dense.txt")});
@@ -538,8 +551,8 @@ void TestCli::builtinModels()
     QCOMPARE(run.exitCode, 0);
     QVERIFY2(run.err.contains("the trace holds ranks 0-1 of 4"), run.err.constData());
     // Without a layout GPT-3 runs as the explorer opens it: 1,024 GPUs, a global batch of 1,536.
-    run = flintCli({QStringLiteral("model"), QStringLiteral("estimate"), QStringLiteral("gpt3-175b"),
-                    QStringLiteral("--json")});
+    run = flintCli(
+        {QStringLiteral("model"), QStringLiteral("estimate"), QStringLiteral("gpt3-175b"), QStringLiteral("--json")});
     QCOMPARE(run.exitCode, 0);
     QCOMPARE(json(run).value(QStringLiteral("ranks")).toInt(), 1024);
     QCOMPARE(json(run).value(QStringLiteral("global_batch")).toInt(), 1536);

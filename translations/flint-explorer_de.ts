@@ -309,10 +309,6 @@
         <translation>als StableHLO-Blöcke erzeugt, für das Stufen-Mesh %1 partitioniert und zu %2 Pipeline-Stufenprogrammen zusammengesetzt (docs/models.md)</translation>
     </message>
     <message>
-        <source>the trace names no process group for its collectives and they do not pair in issue order across the recorded ranks: paired by end time, %1 on every recorded rank; %2 have no partner on another recorded rank and run on the ranks that mirror theirs</source>
-        <translation>die Aufzeichnung nennt keine Prozessgruppe für ihre kollektiven Operationen, und diese lassen sich über die aufgezeichneten Ränge nicht in Aufrufreihenfolge paaren: nach Endzeit gepaart, %1 auf jedem aufgezeichneten Rang; %2 haben keinen Partner auf einem anderen aufgezeichneten Rang und laufen auf den Rängen, die ihren Rang spiegeln</translation>
-    </message>
-    <message>
         <source>halving-doubling needs a power-of-two group; ring used</source>
         <translation>Halving-Doubling braucht eine Gruppe mit Zweierpotenz-Größe; Ring verwendet</translation>
     </message>
@@ -427,6 +423,18 @@
     <message>
         <source>plus %1% of the time communication of this rank runs beside it (SMs and memory bandwidth shared with the communication kernels)</source>
         <translation>dazu %1 % der Zeit, in der Kommunikation dieses Rangs neben ihr läuft (SMs und Speicherbandbreite mit den Kommunikationskernels geteilt)</translation>
+    </message>
+    <message>
+        <source>the trace names no process group for its collectives, and the recorded ranks do not issue them in the same order: paired by end time instead. %1 collectives end together on every recorded rank; %2 (counted on each rank) have no partner on another recorded rank and run on a group of their rank and the unrecorded ranks that copy it</source>
+        <translation>die Aufzeichnung nennt keine Prozessgruppe für ihre kollektiven Operationen, und die aufgezeichneten Ränge rufen sie nicht in derselben Reihenfolge auf: stattdessen nach Endzeit gepaart. %1 kollektive Operationen enden auf jedem aufgezeichneten Rang gemeinsam; %2 (je Rang gezählt) haben keinen Partner auf einem anderen aufgezeichneten Rang und laufen auf einer Gruppe aus ihrem Rang und den nicht aufgezeichneten Rängen, die ihn kopieren</translation>
+    </message>
+    <message>
+        <source>the run was measured on TPUs, the estimate is for %1 on %2: choose a TPU cluster (%3, or a network YAML with %4)</source>
+        <translation>der Lauf wurde auf TPUs gemessen, die Schätzung gilt für %1 auf %2: wählen Sie einen TPU-Cluster (%3 oder eine Netzwerk-YAML mit %4)</translation>
+    </message>
+    <message>
+        <source>the run was measured on %1, the estimate prices modelled work on %2 (%3): %4 (or a cluster built around it) compares like with like</source>
+        <translation>der Lauf wurde auf %1 gemessen, die Schätzung bewertet modellierte Arbeit auf %2 (%3): %4 (oder ein Cluster darum herum) vergleicht Gleiches mit Gleichem</translation>
     </message>
 </context>
 <context>

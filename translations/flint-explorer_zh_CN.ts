@@ -307,10 +307,6 @@
         <translation>以 StableHLO 块生成，按阶段网格 %1 划分，并组合为 %2 个流水线阶段程序（docs/models.md）</translation>
     </message>
     <message>
-        <source>the trace names no process group for its collectives and they do not pair in issue order across the recorded ranks: paired by end time, %1 on every recorded rank; %2 have no partner on another recorded rank and run on the ranks that mirror theirs</source>
-        <translation>轨迹未记录其集合通信所属的进程组，且各已记录 rank 上的集合通信无法按发起顺序配对：已按结束时间配对，%1 个在每个已记录 rank 上都有；%2 个在其他已记录 rank 上没有对应项，在镜像其 rank 的那些 rank 上运行</translation>
-    </message>
-    <message>
         <source>halving-doubling needs a power-of-two group; ring used</source>
         <translation>halving-doubling 需要 2 的幂大小的组；改用 ring</translation>
     </message>
@@ -425,6 +421,18 @@
     <message>
         <source>plus %1% of the time communication of this rank runs beside it (SMs and memory bandwidth shared with the communication kernels)</source>
         <translation>另加本 rank 的通信与其并行运行时间的 %1%（SM 和内存带宽与通信内核共享）</translation>
+    </message>
+    <message>
+        <source>the trace names no process group for its collectives, and the recorded ranks do not issue them in the same order: paired by end time instead. %1 collectives end together on every recorded rank; %2 (counted on each rank) have no partner on another recorded rank and run on a group of their rank and the unrecorded ranks that copy it</source>
+        <translation>轨迹未记录其集合通信所属的进程组，且各已记录 rank 发起它们的顺序不同：改为按结束时间配对。%1 个集合通信在每个已记录 rank 上同时结束；%2 个（按每个 rank 计数）在其他已记录 rank 上没有对应项，在由其 rank 和复制该 rank 的未记录 rank 组成的组上运行</translation>
+    </message>
+    <message>
+        <source>the run was measured on TPUs, the estimate is for %1 on %2: choose a TPU cluster (%3, or a network YAML with %4)</source>
+        <translation>该运行在 TPU 上测得，而估算针对 %2 上的 %1：请选择 TPU 集群（%3，或带 %4 的网络 YAML）</translation>
+    </message>
+    <message>
+        <source>the run was measured on %1, the estimate prices modelled work on %2 (%3): %4 (or a cluster built around it) compares like with like</source>
+        <translation>该运行在 %1 上测得，估算按 %2（%3）计算建模部分：使用 %4（或围绕它构建的集群）才能同类比较</translation>
     </message>
 </context>
 <context>

@@ -98,10 +98,13 @@ int runEstimate(const std::vector<std::string>& arguments)
     const core::Cluster cluster = makeCluster(cli, static_cast<std::int64_t>(workload.rankCount()), ModelAlias::Yes);
     // A profile keeps its measured compute times; what is modelled (communication, ops without a
     // time) is priced for the cluster's device, which may not be the one the run was measured on.
-    if (const std::string mismatch =
+    // A replay of every time as measured prices nothing on the cluster: nothing to warn of then.
+    const bool allRecorded =
+        estimateOptions.timing == core::ComputeTiming::Recorded && estimateOptions.recordedCommunication;
+    if (const core::Message mismatch =
             core::measured::deviceMismatch(loaded.measuredDeviceKind, loaded.measuredDeviceName, cluster);
-        !mismatch.empty() && !cli.has("json"))
-        std::fprintf(stderr, "warning: %s\n", mismatch.c_str());
+        !mismatch.text().empty() && !cli.has("json") && !allRecorded)
+        std::fprintf(stderr, "warning: %s\n", mismatch.text().c_str());
     const auto result = core::estimate(workload, cluster, estimateOptions);
 
     if (result->droppedDependencies > 0 && !cli.has("json"))

@@ -61,8 +61,8 @@ int runValidate(const std::vector<std::string>& arguments)
     const core::Cluster cluster =
         makeCluster(cli, static_cast<std::int64_t>(workload.workload.rankCount()), ModelAlias::Yes);
     // A run measured on another device than the cluster's compares two different machines.
-    if (const std::string mismatch = core::measured::deviceMismatch(measured, cluster); !mismatch.empty())
-        std::fprintf(stderr, "warning: %s\n", mismatch.c_str());
+    if (const core::Message mismatch = core::measured::deviceMismatch(measured, cluster); !mismatch.text().empty())
+        std::fprintf(stderr, "warning: %s\n", mismatch.text().c_str());
     core::EstimateOptions options;
     options.commMatrix = false;
     const auto estimate = core::estimate(workload.workload, cluster, options);

@@ -390,7 +390,7 @@ void Session::startValidation()
             report->path = path;
             report->evaluation = evaluation;
             report->deviceMismatch =
-                QString::fromStdString(core::measured::deviceMismatch(*run, evaluation->scenario.cluster));
+                StepSummary::translated(core::measured::deviceMismatch(*run, evaluation->scenario.cluster));
             const core::Workload& workload = evaluation->workload->workload;
             if (workload.rankCount() != run->workload.rankCount()) {
                 report->problem = tr("The measured run has %1 ranks and this workload %2: compare a "

@@ -88,11 +88,11 @@ QString StepSummary::summaryHtml(const engine::Evaluation& evaluation)
     // A measured profile keeps its compute times; the communication is priced for this cluster's
     // device, which may not be the one the run was measured on.
     if (evaluation.workload)
-        if (const std::string mismatch = core::measured::deviceMismatch(
+        if (const core::Message mismatch = core::measured::deviceMismatch(
                 evaluation.workload->measuredDeviceKind, evaluation.workload->measuredDeviceName, cluster);
-            !mismatch.empty())
+            !mismatch.text().empty())
             text += QStringLiteral("<br><span style='color:#c0392b'>") +
-                    tr("Warning: %1").arg(qs(mismatch).toHtmlEscaped()) + QStringLiteral("</span>");
+                    tr("Warning: %1").arg(translated(mismatch).toHtmlEscaped()) + QStringLiteral("</span>");
     return text;
 }
 

@@ -795,10 +795,12 @@ void pairUnnamedGroups(std::map<std::vector<std::int32_t>, std::vector<std::vect
     }
     if (alone > 0)
         notes.emplace_back(FLINT_TRANSLATE_NOOP("Diagnostics",
-                                                "the trace names no process group for its collectives and they do "
-                                                "not pair in issue order across the recorded ranks: paired by end "
-                                                "time, %1 on every recorded rank; %2 have no partner on another "
-                                                "recorded rank and run on the ranks that mirror theirs"),
+                                                "the trace names no process group for its collectives, and the "
+                                                "recorded ranks do not issue them in the same order: paired by end "
+                                                "time instead. %1 collectives end together on every recorded rank; "
+                                                "%2 (counted on each rank) have no partner on another recorded rank "
+                                                "and run on a group of their rank and the unrecorded ranks that copy "
+                                                "it"),
                            std::vector<std::string>{std::to_string(paired), std::to_string(alone)});
 }
 
@@ -849,6 +851,10 @@ MeasuredWorkload measuredWorkload(std::vector<RankProfile> profiles, const Measu
 {
     if (profiles.empty())
         throw InputError("profile", "no profile to read");
+    for (const RankProfile& p : profiles)
+        if (p.events.empty())
+            throw InputError(p.file, "holds no trace events of a kind read here (kernels, copies, host operators, "
+                                     "annotations): the profiler recorded nothing to read");
     MeasuredWorkload out;
     out.producer = profiles.front().producer + (profiles.front().rocm ? " on ROCm" : "");
     out.deviceKind = profiles.front().deviceKind;
@@ -901,8 +907,16 @@ MeasuredWorkload measuredWorkload(std::vector<RankProfile> profiles, const Measu
                     step = n;
                     break;
                 }
-            if (step < 0)
+            if (step < 0) {
+                // Name the profile at fault: one without any step marker, else the first.
+                std::size_t unmarked = 0;
+                while (unmarked < count && !markers[unmarked].empty())
+                    ++unmarked;
+                if (unmarked < count)
+                    throw InputError(profiles[unmarked].file,
+                                     "has no ProfilerStep#N markers, which the other ranks' profiles have");
                 throw InputError(profiles.front().file, "the ranks' profiles have no ProfilerStep#N in common");
+            }
         }
         for (std::size_t i = 0; i < count; ++i)
             if (!markers[i].contains(step)) {
@@ -1049,18 +1063,17 @@ MeasuredWorkload measuredWorkload(std::vector<RankProfile> profiles, const Measu
             std::optional<CollectiveName> what = info ? collectiveOfName(info->name) : std::nullopt;
             const std::optional<CollectiveName> kernel = collectiveOfName(p.names[s.name]);
             // A record that names another collective than the NCCL kernel does belongs to something else
-            // (a trace with events left out). SendRecv kernels carry all-to-all, send, recv, gather and
-            // scatter.
+            // (a trace with events left out), but for SendRecv kernels: NCCL runs all-to-all, send,
+            // recv, gather and scatter on them, and builds that implement collectives with
+            // point-to-point kernels run the others on them too (HTA's DLRM trace: its nccl:all_reduce
+            // of 19,618,307 floats and its _all_gather_base launch SendRecv kernels, which end together
+            // with the same collective's kernel on the other rank). Then the framework's record, which
+            // says what was asked for and how big, is taken.
             if (what && kernel && isNcclKernel(p.names[s.name]) &&
-                (what->kind != kernel->kind || what->collective != kernel->collective)) {
-                const bool pointToPoint =
-                    kernel->collective == CollectiveKind::AllToAll &&
-                    (what->kind != OpKind::Collective || what->collective == CollectiveKind::AllToAll ||
-                     what->collective == CollectiveKind::Gather || what->collective == CollectiveKind::Scatter);
-                if (!pointToPoint) {
-                    info = nullptr;
-                    what = kernel;
-                }
+                (what->kind != kernel->kind || what->collective != kernel->collective) &&
+                kernel->collective != CollectiveKind::AllToAll) {
+                info = nullptr;
+                what = kernel;
             }
             if (!what)
                 what = kernel;
@@ -1092,6 +1105,10 @@ MeasuredWorkload measuredWorkload(std::vector<RankProfile> profiles, const Measu
                     for (const ProfileProcessGroup& g : p.processGroups)
                         if (g.name == info->groupName)
                             members = g.ranks;
+                if (info->groupSize > 0 && static_cast<std::size_t>(info->groupSize) > world)
+                    throw InputError(p.file, "a collective's group of " + std::to_string(info->groupSize) +
+                                                 " ranks (\"Group size\") is larger than the world of " +
+                                                 std::to_string(world));
                 if (members.empty() && info->groupSize > 0 && static_cast<std::size_t>(info->groupSize) != world)
                     ++ungrouped;
             } else {
@@ -1170,7 +1187,8 @@ MeasuredWorkload measuredWorkload(std::vector<RankProfile> profiles, const Measu
                 lastCommOp = commOps[k];
             }
         const double stepEnd = std::max(cut.stepEnd, lastEnd);
-        if (at(stepEnd) > at(lastEnd) && (cut.info.device || !cut.compute.empty() || !cut.comms.empty())) {
+        // A step marker with nothing in it on the device (a host-only step) still took its time.
+        if (at(stepEnd) > at(lastEnd) && (cut.info.device || !cut.compute.empty() || !cut.comms.empty() || step >= 0)) {
             const std::uint32_t gap = addOp(MeasuredKind::HostGap, 0, "host", lastEnd, stepEnd);
             if (lastCompute != UINT32_MAX)
                 ops[gap].dataDeps.push_back(lastCompute);

@@ -469,16 +469,18 @@ std::string validationOpsCsv(const Validation& v)
     return countedCsv(v.ops, "name", [](const OpRow& row) { return csvField(row.name); });
 }
 
-std::string deviceMismatch(const MeasuredWorkload& measured, const Cluster& cluster)
+Message deviceMismatch(const MeasuredWorkload& measured, const Cluster& cluster)
 {
     return deviceMismatch(measured.deviceKind, measured.deviceName, cluster);
 }
 
-std::string deviceMismatch(std::string_view deviceKind, std::string_view deviceName, const Cluster& cluster)
+Message deviceMismatch(std::string_view deviceKind, std::string_view deviceName, const Cluster& cluster)
 {
     if (deviceKind == "TPU" && cluster.device.name.find("TPU") == std::string::npos)
-        return "the run was measured on TPUs, the estimate is for " + cluster.device.name + " on " + cluster.name +
-               ": choose a TPU cluster (--cluster tpu-v5p-torus, or a network YAML with --device TPUv5p)";
+        return Message(FLINT_TRANSLATE_NOOP("Diagnostics",
+                                            "the run was measured on TPUs, the estimate is for %1 on %2: choose a TPU "
+                                            "cluster (%3, or a network YAML with %4)"),
+                       {cluster.device.name, cluster.name, "--cluster tpu-v5p-torus", "--device TPUv5p"});
     if (deviceName.empty())
         return {};
     // The preset whose name the profile's device name holds ("NVIDIA A100-PG509-200" -> A100).
@@ -495,9 +497,10 @@ std::string deviceMismatch(std::string_view deviceKind, std::string_view deviceN
     }
     if (recorded.empty() || recorded == cluster.device.name)
         return {};
-    return "the run was measured on " + std::string(deviceName) + ", the estimate prices modelled work on " +
-           cluster.device.name + " (" + cluster.name + "): --device " + recorded +
-           " (or a cluster built around it) compares like with like";
+    return Message(FLINT_TRANSLATE_NOOP("Diagnostics", "the run was measured on %1, the estimate prices modelled "
+                                                       "work on %2 (%3): %4 (or a cluster built around it) compares "
+                                                       "like with like"),
+                   {std::string(deviceName), cluster.device.name, cluster.name, "--device " + recorded});
 }
 
 } // namespace flint::core::measured

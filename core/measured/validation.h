@@ -3,6 +3,7 @@
 
 #include "core/estimator/estimate.h"
 #include "core/measured/measuredworkload.h"
+#include "core/message.h"
 #include "core/workload.h"
 
 #include <cmath>
@@ -89,12 +90,13 @@ Validation validate(const Workload& workload, const EstimateResult& estimate, co
 
 /// Why a comparison of `measured` with an estimate on `cluster` compares two different machines:
 /// the run was measured on TPUs and the cluster is not, or the profile names a GPU (Kineto's
-/// deviceProperties) that is one of the device presets and not the cluster's device. "" when they
-/// agree or the profile does not say. The text names what to choose instead.
-std::string deviceMismatch(const MeasuredWorkload& measured, const Cluster& cluster);
+/// deviceProperties) that is one of the device presets and not the cluster's device. Empty (text "")
+/// when they agree or the profile does not say. The text names what to choose instead; a Message, so
+/// that the explorer shows it in the user's language.
+Message deviceMismatch(const MeasuredWorkload& measured, const Cluster& cluster);
 /// The same for a run known only by its device kind ("TPU", "GPU") and the device name its profile
 /// records (a measured profile opened as a workload: core::LoadedWorkload).
-std::string deviceMismatch(std::string_view deviceKind, std::string_view deviceName, const Cluster& cluster);
+Message deviceMismatch(std::string_view deviceKind, std::string_view deviceName, const Cluster& cluster);
 
 /// The category an op counts in: its measured kind, else its op kind ("kernel" for device compute,
 /// "host op" for a CPU op, "memcpy" for a memory load or store, the collective's name).

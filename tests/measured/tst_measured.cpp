@@ -359,7 +359,9 @@ void TestMeasured::missingRanksMirrorRecordedOnes()
     // 551 end together on both ranks (the pooled all-to-all at 108.5 ms, an all-reduce at 228 ms, the
     // all-gather at 548 ms); the other two of each rank run on groups the other rank is not in.
     QVERIFY(std::any_of(w.notes.begin(), w.notes.end(), [](const flint::core::Message& n) {
-        return n.text().find("paired by end time, 3 on every recorded rank; 4 have no partner") != std::string::npos;
+        return n.text().find(
+                   "3 collectives end together on every recorded rank; 4 (counted on each rank) have no partner") !=
+               std::string::npos;
     }));
     for (std::size_t r : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{3}}) {
         std::map<std::size_t, int> bySize; // group size -> collectives
@@ -379,11 +381,22 @@ void TestMeasured::missingRanksMirrorRecordedOnes()
     }
     // Every collective of the three paired keeps the shorter of the two ranks' durations.
     const Program& rank0 = w.workload.programOf(0);
-    std::vector<std::uint64_t> paired;
+    std::vector<std::uint64_t> paired, bytes;
+    std::vector<CollectiveKind> kinds;
     for (const Op& op : rank0.ops)
-        if (op.isCommunication() && w.workload.groupOf(0, op)->ranks.size() == 128)
+        if (op.isCommunication() && w.workload.groupOf(0, op)->ranks.size() == 128) {
             paired.push_back(op.durationMicros);
+            bytes.push_back(op.commBytes);
+            kinds.push_back(op.collective);
+        }
     QCOMPARE(paired, (std::vector<std::uint64_t>{57924, 8370, 42496}));
+    // Each as the framework's record says, though NCCL ran all three on SendRecv kernels: the pooled
+    // all-to-all of 419,430,400 bytes, nccl:all_reduce of 19,618,307 floats, _all_gather_base of
+    // 16,777,216 int8.
+    QCOMPARE(kinds, (std::vector<CollectiveKind>{CollectiveKind::AllToAll, CollectiveKind::AllReduce,
+                                                 CollectiveKind::AllGather}));
+    QCOMPARE(bytes, (std::vector<std::uint64_t>{419430400, 78473228, 16777216}));
+    QVERIFY(w.warnings.empty()); // every collective's size is recorded
 }
 
 void TestMeasured::unnamedGroupsPairByEndTime()
@@ -417,7 +430,9 @@ void TestMeasured::unnamedGroupsPairByEndTime()
     QCOMPARE(groupsOf(1), (std::vector<std::vector<std::int32_t>>{{1, 3}, all, all}));
     QCOMPARE(groupsOf(3), groupsOf(1));
     QVERIFY(std::any_of(w.notes.begin(), w.notes.end(), [](const flint::core::Message& n) {
-        return n.text().find("paired by end time, 2 on every recorded rank; 1 have no partner") != std::string::npos;
+        return n.text().find(
+                   "2 collectives end together on every recorded rank; 1 (counted on each rank) have no partner") !=
+               std::string::npos;
     }));
     // Transfers: the shorter duration of each pair.
     std::vector<std::uint64_t> durations;
@@ -606,6 +621,11 @@ void TestMeasured::malformedProfiles_data()
     QTest::newRow("rank_twice") << QStringLiteral("rank_twice") << QStringLiteral("records rank 0, as");
     QTest::newRow("missing_step") << QStringLiteral("missing_step") << QStringLiteral("has no ProfilerStep#9");
     QTest::newRow("deep_args") << QStringLiteral("deep_args") << QStringLiteral("nested deeper");
+    QTest::newRow("no_events") << QStringLiteral("no_events") << QStringLiteral("p.json: holds no trace events");
+    QTest::newRow("unmarked_rank") << QStringLiteral("unmarked_rank")
+                                   << QStringLiteral("rank1.json: has no ProfilerStep#N markers");
+    QTest::newRow("group_beyond_world") << QStringLiteral("group_beyond_world")
+                                        << QStringLiteral("group of 99999999 ranks (\"Group size\") is larger");
 }
 
 void TestMeasured::malformedProfiles()
@@ -649,6 +669,20 @@ void TestMeasured::malformedProfiles()
     } else if (what == QStringLiteral("missing_step")) {
         path = writeFile(dir, "rank0.json", rankFile(0, 1));
         options.step = 9;
+    } else if (what == QStringLiteral("no_events")) {
+        path = writeFile(dir, "p.json", R"({"traceEvents": []})");
+    } else if (what == QStringLiteral("unmarked_rank")) {
+        writeFile(dir, "rank0.json", rankFile(0, 1));
+        writeFile(dir, "rank1.json",
+                  R"({"distributedInfo": {"rank": 1, "world_size": 2}, "traceEvents": [{"ph": "X", "cat": "cpu_op", )"
+                  R"("name": "gloo:all_reduce", "pid": 1, "tid": 2, "ts": 100, "dur": 50}]})");
+        path = dir.path().toStdString();
+    } else if (what == QStringLiteral("group_beyond_world")) {
+        path = writeFile(
+            dir, "p.json",
+            R"({"distributedInfo": {"rank": 0, "world_size": 4}, "traceEvents": [{"ph": "X", "cat": "cpu_op", )"
+            R"("name": "gloo:all_reduce", "ts": 1, "dur": 2, "args": {"Collective name": "allreduce", )"
+            R"("In msg nelems": 4, "dtype": "Float", "Group size": 99999999}}]})");
     } else {
         path = writeFile(dir, "p.json",
                          "{\"traceEvents\": [{\"ph\": \"X\", \"args\": " + std::string(3000, '[') +
