@@ -1082,11 +1082,12 @@ MeasuredWorkload measuredWorkload(std::vector<RankProfile> profiles, const Measu
             o.kind = what->kind == OpKind::Collective ? OpKind::Collective : OpKind::Compute;
             o.collective = what->collective;
             std::vector<std::int32_t> members;
+            bool sized = true; // a collective without its size is counted below, a send or recv is not
             if (info && !info->hloText.empty()) {
                 const XlaCollective xla = parseXlaCollective(info->hloText, world);
                 o.commBytes = xla.operandBytes;
                 o.dtype = xla.dtype;
-                unsized += xla.sized ? 0 : 1;
+                sized = xla.sized;
                 for (const std::vector<std::int32_t>& group : xla.groups)
                     if (std::find(group.begin(), group.end(), cut.rank) != group.end())
                         members = group;
@@ -1098,7 +1099,7 @@ MeasuredWorkload measuredWorkload(std::vector<RankProfile> profiles, const Measu
                 if (info->inElements >= 0 && bits > 0)
                     o.commBytes = static_cast<std::uint64_t>(info->inElements) * static_cast<std::uint64_t>(bits) / 8;
                 else
-                    ++unsized;
+                    sized = false;
                 o.dtype = info->dtype;
                 members = info->groupRanks;
                 if (members.empty() && !info->groupName.empty())
@@ -1112,7 +1113,7 @@ MeasuredWorkload measuredWorkload(std::vector<RankProfile> profiles, const Measu
                 if (members.empty() && info->groupSize > 0 && static_cast<std::size_t>(info->groupSize) != world)
                     ++ungrouped;
             } else {
-                ++unsized;
+                sized = false;
             }
             const bool guessed = members.empty();
             if (guessed)
@@ -1122,6 +1123,7 @@ MeasuredWorkload measuredWorkload(std::vector<RankProfile> profiles, const Measu
                 // Send/recv without the peer recorded: kept as a device op of its measured time.
                 o.kind = OpKind::Compute;
             } else {
+                unsized += sized ? 0 : 1;
                 std::sort(members.begin(), members.end());
                 if (const auto twice = std::adjacent_find(members.begin(), members.end()); twice != members.end())
                     throw InputError(p.file, "a collective's group " + rankList(members) + " lists rank " +

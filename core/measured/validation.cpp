@@ -71,6 +71,16 @@ double errorPercent(double estimated, double measured)
     return measured > 0 ? 100.0 * (estimated - measured) / measured : 0.0;
 }
 
+/// `name` in at most `width` characters: its start and end with "..." between, as kernel names
+/// differ in their template arguments more than in their first characters.
+std::string elided(const std::string& name, std::size_t width)
+{
+    if (name.size() <= width)
+        return name;
+    const std::size_t tail = (width - 3) / 3;
+    return name.substr(0, width - 3 - tail) + "..." + name.substr(name.size() - tail);
+}
+
 std::string formatError(double estimated, double measured)
 {
     if (measured <= 0)
@@ -78,7 +88,8 @@ std::string formatError(double estimated, double measured)
     if (estimated <= 0) // nothing on the workload's side to compare: not an error of -100%
         return "only measured";
     char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%+.1f%%", errorPercent(estimated, measured));
+    const double error = errorPercent(estimated, measured);
+    std::snprintf(buffer, sizeof buffer, "%+.1f%%", std::abs(error) < 0.05 ? 0.0 : error); // no "-0.0%"
     return buffer;
 }
 
@@ -317,12 +328,12 @@ std::string opsText(const Validation& v, std::size_t rows)
     std::stable_sort(matched.begin(), matched.end(), largerDifferenceFirst<OpRow>);
     std::snprintf(line, sizeof line,
                   "\nops by name on rank %d: %zu names on both sides, largest differences first:\n"
-                  "  %-32s %9s %9s %12s %12s %9s\n",
+                  "  %-44s %9s %9s %12s %12s %9s\n",
                   v.rank, matched.size(), "name", "measured", "workload", "measured", "estimated", "error");
     out += line;
     for (std::size_t i = 0; i < matched.size() && i < rows; ++i) {
         const OpRow& row = matched[i];
-        std::snprintf(line, sizeof line, "  %-32s %9llu %9llu %12s %12s %9s\n", row.name.substr(0, 32).c_str(),
+        std::snprintf(line, sizeof line, "  %-44s %9llu %9llu %12s %12s %9s\n", elided(row.name, 44).c_str(),
                       static_cast<unsigned long long>(row.measuredCount),
                       static_cast<unsigned long long>(row.workloadCount), formatSeconds(row.measuredSeconds).c_str(),
                       formatSeconds(row.estimatedSeconds).c_str(),
@@ -362,8 +373,11 @@ std::string validationText(const Validation& v, std::size_t collectiveRows)
     stepLine("measured compute, modelled comm", v.measuredComputeStep);
     stepLine("replayed (all measured)", v.replayedStep);
 
-    std::snprintf(line, sizeof line, "\nops on rank %d:\n  %-26s %9s %9s %12s %12s %9s\n", v.rank, "category",
-                  "measured", "workload", "measured", "estimated", "error");
+    const bool copied = v.rank >= 0 && static_cast<std::size_t>(v.rank) < v.ranks.size() &&
+                        !v.ranks[static_cast<std::size_t>(v.rank)].recorded;
+    std::snprintf(line, sizeof line, "\nops on rank %d%s:\n  %-26s %9s %9s %12s %12s %9s\n", v.rank,
+                  copied ? " (no profile of this rank: it runs as a recorded rank does)" : "", "category", "measured",
+                  "workload", "measured", "estimated", "error");
     out += line;
     std::vector<std::string> onlyMeasured, onlyWorkload;
     for (const CategoryRow& row : v.categories) {
@@ -420,6 +434,9 @@ std::string validationText(const Validation& v, std::size_t collectiveRows)
         }
         if (std::any_of(v.ranks.begin(), v.ranks.end(), [](const RankRow& row) { return !row.recorded; }))
             out += "  * no profile of this rank: it runs as a recorded rank does\n";
+    } else {
+        std::snprintf(line, sizeof line, "\nper rank: %zu ranks, listed in --json (\"ranks\")\n", v.ranks.size());
+        out += line;
     }
     return out;
 }
