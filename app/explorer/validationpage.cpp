@@ -265,11 +265,11 @@ ValidationPage::ValidationPage(QWidget* parent)
     m_categoryTable->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_chart = new QChartView(top);
     m_chart->setRenderHint(QPainter::Antialiasing);
-    m_chart->setMinimumWidth(160);
+    m_chart->setMinimumWidth(170); // its labels turned: readable at this width; the table takes the rest
     top->addWidget(m_categoryTable);
     top->addWidget(m_chart);
-    top->setStretchFactor(0, 3);
-    top->setStretchFactor(1, 2);
+    top->setStretchFactor(0, 4);
+    top->setStretchFactor(1, 1);
     m_top = top;
     m_collectiveModel = new ValidationTableModel(ValidationTableModel::Rows::Collectives, this);
     // The lists below: one row chosen at a time, each explained in the other views.
@@ -429,6 +429,7 @@ void ValidationPage::rebuildChart()
         axis->setBase(10);
         axis->setMinorTickCount(-1);
     }
+    xAxis->setLabelsAngle(-90); // a decade per label: "0.001" beside "0.01" does not fit a narrow chart
     chart->addAxis(xAxis, Qt::AlignBottom);
     chart->addAxis(yAxis, Qt::AlignLeft);
     points->attachAxis(xAxis);
