@@ -16,6 +16,8 @@
 #include <cstdio>
 #include <filesystem>
 
+#include <nlohmann/json.hpp>
+
 namespace flint::app {
 namespace {
 
@@ -101,10 +103,15 @@ int runEstimate(const std::vector<std::string>& arguments)
     // A replay of every time as measured prices nothing on the cluster: nothing to warn of then.
     const bool allRecorded =
         estimateOptions.timing == core::ComputeTiming::Recorded && estimateOptions.recordedCommunication;
+    std::vector<core::Message> warnings = loaded.warnings; // for --json, which prints no notes
     if (const core::Message mismatch =
             core::measured::deviceMismatch(loaded.measuredDeviceKind, loaded.measuredDeviceName, cluster);
-        !mismatch.text().empty() && !cli.has("json") && !allRecorded)
-        std::fprintf(stderr, "warning: %s\n", mismatch.text().c_str());
+        !mismatch.text().empty() && !allRecorded) {
+        if (cli.has("json"))
+            warnings.push_back(mismatch);
+        else
+            std::fprintf(stderr, "warning: %s\n", mismatch.text().c_str());
+    }
     const auto result = core::estimate(workload, cluster, estimateOptions);
 
     if (result->droppedDependencies > 0 && !cli.has("json"))
@@ -128,7 +135,11 @@ int runEstimate(const std::vector<std::string>& arguments)
         noteTraceRanks(workload.rankCount(), cli.number("trace-ranks", 256));
 
     if (cli.has("json")) {
-        std::fputs(core::estimateJson(*result, workload, cluster, top).c_str(), stdout);
+        // What the text output says on stderr goes into the document: the reader's notes and warnings.
+        auto json = nlohmann::ordered_json::parse(core::estimateJson(*result, workload, cluster, top));
+        json["notes"] = core::texts(loaded.notes);
+        json["warnings"] = core::texts(warnings);
+        std::fputs((json.dump(2) + "\n").c_str(), stdout);
         return ExitSuccess;
     }
     std::printf("cluster: %s, %s, %s (%lld NPUs), cost model %s\n", cluster.name.c_str(), cluster.device.name.c_str(),

@@ -11,6 +11,8 @@
 
 #include <cstdio>
 
+#include <nlohmann/json.hpp>
+
 namespace flint::app {
 namespace {
 
@@ -61,7 +63,8 @@ int runValidate(const std::vector<std::string>& arguments)
     const core::Cluster cluster =
         makeCluster(cli, static_cast<std::int64_t>(workload.workload.rankCount()), ModelAlias::Yes);
     // A run measured on another device than the cluster's compares two different machines.
-    if (const core::Message mismatch = core::measured::deviceMismatch(measured, cluster); !mismatch.text().empty())
+    const core::Message mismatch = core::measured::deviceMismatch(measured, cluster);
+    if (!mismatch.text().empty())
         std::fprintf(stderr, "warning: %s\n", mismatch.text().c_str());
     core::EstimateOptions options;
     options.commMatrix = false;
@@ -79,8 +82,19 @@ int runValidate(const std::vector<std::string>& arguments)
     const core::measured::Validation v = core::measured::validate(workload.workload, *estimate, measured, *replay,
                                                                   *computeMeasured, static_cast<std::int32_t>(rank));
     core::OutputTransaction outputs;
-    if (cli.has("json"))
-        outputs.write(cli.value("json"), core::measured::validationJson(v));
+    if (cli.has("json")) {
+        // The document says which step of the run it holds and what the readers noted.
+        auto json = nlohmann::ordered_json::parse(core::measured::validationJson(v));
+        json["measured_step"] = measured.stepName;
+        std::vector<core::Message> notes = measured.notes, warnings = measured.warnings;
+        notes.insert(notes.end(), workload.notes.begin(), workload.notes.end());
+        warnings.insert(warnings.end(), workload.warnings.begin(), workload.warnings.end());
+        if (!mismatch.text().empty())
+            warnings.push_back(mismatch);
+        json["notes"] = core::texts(notes);
+        json["warnings"] = core::texts(warnings);
+        outputs.write(cli.value("json"), json.dump(2) + "\n");
+    }
     if (cli.has("csv"))
         outputs.write(cli.value("csv"), core::measured::validationCsv(v));
     if (cli.has("ops-csv"))
