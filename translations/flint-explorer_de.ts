@@ -349,10 +349,6 @@
         <translation>%1 Chunk(s) zu %2 Bytes, durch %3 Phase(n) gepipelinet</translation>
     </message>
     <message>
-        <source>phase %1: %2 %3 on dim %4 (%5, %6 GB/s, %7 ns), n = %8, c = %9 bytes: t = </source>
-        <translation>Phase %1: %2 %3 auf Dimension %4 (%5, %6 GB/s, %7 ns), n = %8, c = %9 Bytes: t = </translation>
-    </message>
-    <message>
         <source>phase %1: %2 %3 on a flat logical ring, n = %4, c = %5 bytes: t = </source>
         <translation>Phase %1: %2 %3 auf einem flachen logischen Ring, n = %4, c = %5 Bytes: t = </translation>
     </message>
@@ -436,6 +432,10 @@
         <source>the run was measured on %1, the estimate prices modelled work on %2 (%3): %4 (or a cluster built around it) compares like with like</source>
         <translation>der Lauf wurde auf %1 gemessen, die Schätzung bewertet modellierte Arbeit auf %2 (%3): %4 (oder ein Cluster darum herum) vergleicht Gleiches mit Gleichem</translation>
     </message>
+    <message>
+        <source>phase %1: %2 %3 on dimension %4 (%5, %6 GB/s, %7 ns), n = %8, c = %9 bytes: t = </source>
+        <translation>Phase %1: %2 %3 auf Dimension %4 (%5, %6 GB/s, %7 ns), n = %8, c = %9 Bytes: t = </translation>
+    </message>
 </context>
 <context>
     <name>flint::app::DetailsPanel</name>
@@ -489,6 +489,10 @@
     <message>
         <source>The previous estimate: the current configuration is being estimated</source>
         <translation>Die vorige Schätzung: die aktuelle Konfiguration wird gerade geschätzt</translation>
+    </message>
+    <message>
+        <source>In this estimate it took %1: %2 more than alone, from what ran beside it (the last line above).&lt;br&gt;</source>
+        <translation>In dieser Schätzung dauerte sie %1: %2 länger als allein, durch das, was neben ihr lief (die letzte Zeile oben).&lt;br&gt;</translation>
     </message>
 </context>
 <context>
@@ -651,6 +655,10 @@ auf %2</translation>
     <message>
         <source>Unpin baseline</source>
         <translation>Basislinie lösen</translation>
+    </message>
+    <message>
+        <source>This row keeps its figures, not its whole estimate: re-open it, then pin it</source>
+        <translation>Diese Zeile behält nur ihre Kennzahlen, nicht die ganze Schätzung: erst wieder öffnen, dann festhalten</translation>
     </message>
 </context>
 <context>
@@ -1103,8 +1111,8 @@ auf %2</translation>
         <translation>%1, bearbeitet</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Step %1&lt;/b&gt;, %2 tokens/s (%3 per GPU)&lt;br&gt;MFU %4% (PaLM, of the BF16 peak)&lt;br&gt;pipeline bubble %5%, exposed communication %6%&lt;br&gt;memory per GPU %7 of %8 GiB%9&lt;br&gt;&lt;small&gt;weights %10, gradients %11, optimizer %12, activations %13, buffers %14 GiB&lt;/small&gt;</source>
-        <translation>&lt;b&gt;Schritt %1&lt;/b&gt;, %2 Tokens/s (%3 pro GPU)&lt;br&gt;MFU %4% (PaLM, bezogen auf die BF16-Spitze)&lt;br&gt;Pipeline-Blase %5%, nicht überlappte Kommunikation %6%&lt;br&gt;Speicher pro GPU %7 von %8 GiB%9&lt;br&gt;&lt;small&gt;Gewichte %10, Gradienten %11, Optimierer %12, Aktivierungen %13, Puffer %14 GiB&lt;/small&gt;</translation>
+        <source>&lt;b&gt;Step %1&lt;/b&gt;, %2 tokens/s (%3 per GPU)&lt;br&gt;MFU %4% (PaLM, of the BF16 peak)&lt;br&gt;pipeline bubble %5%, exposed communication %6% (busiest rank)&lt;br&gt;memory per GPU %7 of %8 GiB%9&lt;br&gt;&lt;small&gt;weights %10, gradients %11, optimizer %12, activations %13, buffers %14 GiB&lt;/small&gt;</source>
+        <translation>&lt;b&gt;Schritt %1&lt;/b&gt;, %2 Tokens/s (%3 pro GPU)&lt;br&gt;MFU %4% (PaLM, bezogen auf die BF16-Spitze)&lt;br&gt;Pipeline-Blase %5%, nicht überlappte Kommunikation %6% (am stärksten belasteter Rang)&lt;br&gt;Speicher pro GPU %7 von %8 GiB%9&lt;br&gt;&lt;small&gt;Gewichte %10, Gradienten %11, Optimierer %12, Aktivierungen %13, Puffer %14 GiB&lt;/small&gt;</translation>
     </message>
     <message>
         <source> — &lt;span style=&apos;color:#c0392b&apos;&gt;&lt;b&gt;OUT OF MEMORY&lt;/b&gt;&lt;/span&gt;</source>
@@ -1244,8 +1252,8 @@ auf %2</translation>
         <translation>&lt;br&gt;&lt;small&gt;Matrixmultiplikationen und Attention mit dem Durchsatz, den %1 unter voller Leistungsaufnahme hält (%2 % seines Spitzenwerts in bf16)&lt;/small&gt;</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Step %1&lt;/b&gt;, %2 tokens/s (%3 per GPU)&lt;br&gt;MFU %4% (PaLM, of the BF16 peak)&lt;br&gt;pipeline bubble %5%, exposed communication %6%&lt;br&gt;memory per GPU %7 of %8 GiB%9&lt;br&gt;&lt;small&gt;weights %10, KV cache %11, working set %12 GiB&lt;/small&gt;</source>
-        <translation>&lt;b&gt;Schritt %1&lt;/b&gt;, %2 Tokens/s (%3 pro GPU)&lt;br&gt;MFU %4% (PaLM, bezogen auf die BF16-Spitze)&lt;br&gt;Pipeline-Blase %5%, nicht überlappte Kommunikation %6%&lt;br&gt;Speicher pro GPU %7 von %8 GiB%9&lt;br&gt;&lt;small&gt;Gewichte %10, KV-Cache %11, Arbeitsspeicher einer Schicht %12 GiB&lt;/small&gt;</translation>
+        <source>&lt;b&gt;Step %1&lt;/b&gt;, %2 tokens/s (%3 per GPU)&lt;br&gt;MFU %4% (PaLM, of the BF16 peak)&lt;br&gt;pipeline bubble %5%, exposed communication %6% (busiest rank)&lt;br&gt;memory per GPU %7 of %8 GiB%9&lt;br&gt;&lt;small&gt;weights %10, KV cache %11, working set %12 GiB&lt;/small&gt;</source>
+        <translation>&lt;b&gt;Schritt %1&lt;/b&gt;, %2 Tokens/s (%3 pro GPU)&lt;br&gt;MFU %4% (PaLM, bezogen auf die BF16-Spitze)&lt;br&gt;Pipeline-Blase %5%, nicht überlappte Kommunikation %6% (am stärksten belasteter Rang)&lt;br&gt;Speicher pro GPU %7 von %8 GiB%9&lt;br&gt;&lt;small&gt;Gewichte %10, KV-Cache %11, Arbeitsspeicher einer Schicht %12 GiB&lt;/small&gt;</translation>
     </message>
     <message>
         <source>Warning: %1</source>
@@ -1332,10 +1340,6 @@ auf %2</translation>
     <message>
         <source>Bandwidth scale</source>
         <translation>Bandbreitenfaktor</translation>
-    </message>
-    <message>
-        <source>Values to try, separated by commas</source>
-        <translation>Zu probierende Werte, durch Kommas getrennt</translation>
     </message>
     <message>
         <source>Step time</source>
@@ -1459,6 +1463,10 @@ auf %2</translation>
     <message>
         <source>The plot shows the sweep around %1 on %2; the configuration has changed since: Run sweep to sweep the current one.</source>
         <translation>Das Diagramm zeigt den Sweep um %1 auf %2; die Konfiguration hat sich seitdem geändert: „Sweep starten“ sweept die aktuelle.</translation>
+    </message>
+    <message>
+        <source>Values to try, separated by commas, semicolons or spaces</source>
+        <translation>Zu probierende Werte, getrennt durch Kommas, Semikolons oder Leerzeichen (0,5 mit Dezimalkomma)</translation>
     </message>
 </context>
 <context>
@@ -2649,10 +2657,6 @@ Workload</translation>
         <translation>Stufe %1</translation>
     </message>
     <message>
-        <source>%1 group %2</source>
-        <translation>%1-Gruppe %2</translation>
-    </message>
-    <message>
         <source>forward %1</source>
         <translation>vorwärts %1</translation>
     </message>
@@ -2782,13 +2786,6 @@ Workload</translation>
 <context>
     <name>flint::views::partitionLabel</name>
     <message numerus="yes">
-        <source>programs (pipeline stages): %n of %1 ranks</source>
-        <translation>
-            <numerusform>Pipeline-Stufen: %n mit je %1 Rängen</numerusform>
-            <numerusform>Pipeline-Stufen: %n mit je %1 Rängen</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>mesh axis: %n group(s) of %1 ranks (%2)</source>
         <translation>
             <numerusform>Mesh-Achse: %n Gruppe aus %1 Rängen (%2)</numerusform>
@@ -2810,7 +2807,14 @@ Workload</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <source>programs: %n of %1 ranks</source>
+        <source>pipeline stages: %n of %1 ranks each</source>
+        <translation>
+            <numerusform>Pipeline-Stufen: %n mit je %1 Rängen</numerusform>
+            <numerusform>Pipeline-Stufen: %n mit je %1 Rängen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>programs: %n of %1 ranks each</source>
         <translation>
             <numerusform>Programme: %n mit je %1 Rängen</numerusform>
             <numerusform>Programme: %n mit je %1 Rängen</numerusform>

@@ -347,10 +347,6 @@
         <translation>%1 个 %2 字节的分块，流水经过 %3 个阶段</translation>
     </message>
     <message>
-        <source>phase %1: %2 %3 on dim %4 (%5, %6 GB/s, %7 ns), n = %8, c = %9 bytes: t = </source>
-        <translation>阶段 %1：%2 %3，维度 %4（%5，%6 GB/s，%7 ns），n = %8，c = %9 字节：t = </translation>
-    </message>
-    <message>
         <source>phase %1: %2 %3 on a flat logical ring, n = %4, c = %5 bytes: t = </source>
         <translation>阶段 %1：%2 %3，扁平逻辑环，n = %4，c = %5 字节：t = </translation>
     </message>
@@ -434,6 +430,10 @@
         <source>the run was measured on %1, the estimate prices modelled work on %2 (%3): %4 (or a cluster built around it) compares like with like</source>
         <translation>该运行在 %1 上测得，估算按 %2（%3）计算建模部分：使用 %4（或围绕它构建的集群）才能同类比较</translation>
     </message>
+    <message>
+        <source>phase %1: %2 %3 on dimension %4 (%5, %6 GB/s, %7 ns), n = %8, c = %9 bytes: t = </source>
+        <translation>阶段 %1：%2 %3，维度 %4（%5，%6 GB/s，%7 ns），n = %8，c = %9 字节：t = </translation>
+    </message>
 </context>
 <context>
     <name>flint::app::DetailsPanel</name>
@@ -486,6 +486,10 @@
     <message>
         <source>The previous estimate: the current configuration is being estimated</source>
         <translation>上一次的估算：当前配置正在估算中</translation>
+    </message>
+    <message>
+        <source>In this estimate it took %1: %2 more than alone, from what ran beside it (the last line above).&lt;br&gt;</source>
+        <translation>在本次估算中耗时 %1：比单独运行多 %2，来自与其并行运行的操作（见上面最后一行）。&lt;br&gt;</translation>
     </message>
 </context>
 <context>
@@ -648,6 +652,10 @@ on %2</source>
     <message>
         <source>Unpin baseline</source>
         <translation>取消固定基线</translation>
+    </message>
+    <message>
+        <source>This row keeps its figures, not its whole estimate: re-open it, then pin it</source>
+        <translation>此行只保留其数值，不保留完整估算：请先重新打开，再设为基线</translation>
     </message>
 </context>
 <context>
@@ -1097,8 +1105,8 @@ on %2</source>
         <translation>%1（已修改）</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Step %1&lt;/b&gt;, %2 tokens/s (%3 per GPU)&lt;br&gt;MFU %4% (PaLM, of the BF16 peak)&lt;br&gt;pipeline bubble %5%, exposed communication %6%&lt;br&gt;memory per GPU %7 of %8 GiB%9&lt;br&gt;&lt;small&gt;weights %10, gradients %11, optimizer %12, activations %13, buffers %14 GiB&lt;/small&gt;</source>
-        <translation>&lt;b&gt;单步时间 %1&lt;/b&gt;，%2 token/s（每 GPU %3）&lt;br&gt;MFU %4%（PaLM 定义，相对 BF16 峰值）&lt;br&gt;流水线气泡 %5%，未重叠通信 %6%&lt;br&gt;每 GPU 显存 %7 / %8 GiB%9&lt;br&gt;&lt;small&gt;权重 %10，梯度 %11，优化器 %12，激活 %13，缓冲区 %14 GiB&lt;/small&gt;</translation>
+        <source>&lt;b&gt;Step %1&lt;/b&gt;, %2 tokens/s (%3 per GPU)&lt;br&gt;MFU %4% (PaLM, of the BF16 peak)&lt;br&gt;pipeline bubble %5%, exposed communication %6% (busiest rank)&lt;br&gt;memory per GPU %7 of %8 GiB%9&lt;br&gt;&lt;small&gt;weights %10, gradients %11, optimizer %12, activations %13, buffers %14 GiB&lt;/small&gt;</source>
+        <translation>&lt;b&gt;单步时间 %1&lt;/b&gt;，%2 token/s（每 GPU %3）&lt;br&gt;MFU %4%（PaLM 定义，相对 BF16 峰值）&lt;br&gt;流水线气泡 %5%，未重叠通信 %6%（最繁忙的 rank）&lt;br&gt;每 GPU 显存 %7 / %8 GiB%9&lt;br&gt;&lt;small&gt;权重 %10，梯度 %11，优化器 %12，激活 %13，缓冲区 %14 GiB&lt;/small&gt;</translation>
     </message>
     <message>
         <source> — &lt;span style=&apos;color:#c0392b&apos;&gt;&lt;b&gt;OUT OF MEMORY&lt;/b&gt;&lt;/span&gt;</source>
@@ -1235,8 +1243,8 @@ on %2</source>
         <translation>&lt;br&gt;&lt;small&gt;矩阵乘法和注意力按 %1 在满功耗下可持续的吞吐量计算（bf16 峰值的 %2%）&lt;/small&gt;</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Step %1&lt;/b&gt;, %2 tokens/s (%3 per GPU)&lt;br&gt;MFU %4% (PaLM, of the BF16 peak)&lt;br&gt;pipeline bubble %5%, exposed communication %6%&lt;br&gt;memory per GPU %7 of %8 GiB%9&lt;br&gt;&lt;small&gt;weights %10, KV cache %11, working set %12 GiB&lt;/small&gt;</source>
-        <translation>&lt;b&gt;单步时间 %1&lt;/b&gt;，%2 token/s（每 GPU %3）&lt;br&gt;MFU %4%（PaLM 定义，相对 BF16 峰值）&lt;br&gt;流水线气泡 %5%，未重叠通信 %6%&lt;br&gt;每 GPU 显存 %7 / %8 GiB%9&lt;br&gt;&lt;small&gt;权重 %10，KV 缓存 %11，工作集 %12 GiB&lt;/small&gt;</translation>
+        <source>&lt;b&gt;Step %1&lt;/b&gt;, %2 tokens/s (%3 per GPU)&lt;br&gt;MFU %4% (PaLM, of the BF16 peak)&lt;br&gt;pipeline bubble %5%, exposed communication %6% (busiest rank)&lt;br&gt;memory per GPU %7 of %8 GiB%9&lt;br&gt;&lt;small&gt;weights %10, KV cache %11, working set %12 GiB&lt;/small&gt;</source>
+        <translation>&lt;b&gt;单步时间 %1&lt;/b&gt;，%2 token/s（每 GPU %3）&lt;br&gt;MFU %4%（PaLM 定义，相对 BF16 峰值）&lt;br&gt;流水线气泡 %5%，未重叠通信 %6%（最繁忙的 rank）&lt;br&gt;每 GPU 显存 %7 / %8 GiB%9&lt;br&gt;&lt;small&gt;权重 %10，KV 缓存 %11，工作集 %12 GiB&lt;/small&gt;</translation>
     </message>
     <message>
         <source>Warning: %1</source>
@@ -1317,10 +1325,6 @@ on %2</source>
     <message>
         <source>Bandwidth scale</source>
         <translation>带宽倍数</translation>
-    </message>
-    <message>
-        <source>Values to try, separated by commas</source>
-        <translation>要尝试的取值，用逗号分隔</translation>
     </message>
     <message>
         <source>Step time</source>
@@ -1443,6 +1447,10 @@ on %2</source>
     <message>
         <source>The plot shows the sweep around %1 on %2; the configuration has changed since: Run sweep to sweep the current one.</source>
         <translation>图中是围绕 %1（%2）的扫描；此后配置已更改：点击“开始扫描”以扫描当前配置。</translation>
+    </message>
+    <message>
+        <source>Values to try, separated by commas, semicolons or spaces</source>
+        <translation>要尝试的值，以逗号、分号或空格分隔</translation>
     </message>
 </context>
 <context>
@@ -2617,10 +2625,6 @@ size</source>
         <translation>阶段 %1</translation>
     </message>
     <message>
-        <source>%1 group %2</source>
-        <translation>%1 组 %2</translation>
-    </message>
-    <message>
         <source>forward %1</source>
         <translation>前向 %1</translation>
     </message>
@@ -2750,12 +2754,6 @@ size</source>
 <context>
     <name>flint::views::partitionLabel</name>
     <message numerus="yes">
-        <source>programs (pipeline stages): %n of %1 ranks</source>
-        <translation>
-            <numerusform>程序（流水线阶段）：%n 个，每个 %1 个 rank</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>mesh axis: %n group(s) of %1 ranks (%2)</source>
         <translation>
             <numerusform>网格轴：%n 个组，每组 %1 个 rank（%2）</numerusform>
@@ -2774,7 +2772,13 @@ size</source>
         </translation>
     </message>
     <message numerus="yes">
-        <source>programs: %n of %1 ranks</source>
+        <source>pipeline stages: %n of %1 ranks each</source>
+        <translation>
+            <numerusform>流水线阶段：%n 个，每个 %1 个 rank</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>programs: %n of %1 ranks each</source>
         <translation>
             <numerusform>程序：%n 个，每个 %1 个 rank</numerusform>
         </translation>

@@ -22,15 +22,15 @@ QString partitionLabel(const core::RankPartition& partition)
                                                            QLocale().toString(static_cast<qlonglong>(largest)));
     const auto count = static_cast<int>(partition.parts.size());
     if (partition.basis == core::RankPartition::Basis::Program && partition.stages)
-        return QCoreApplication::translate("flint::views::partitionLabel", "programs (pipeline stages): %n of %1 ranks",
+        return QCoreApplication::translate("flint::views::partitionLabel", "pipeline stages: %n of %1 ranks each",
                                            nullptr, count)
             .arg(size);
     if (partition.basis == core::RankPartition::Basis::Program)
-        return QCoreApplication::translate("flint::views::partitionLabel", "programs: %n of %1 ranks", nullptr, count)
+        return QCoreApplication::translate("flint::views::partitionLabel", "programs: %n of %1 ranks each", nullptr, count)
             .arg(size);
     QStringList kinds;
-    for (const auto& kind : partition.kinds)
-        kinds << QString::fromStdString(kind);
+    for (const auto& kind : partition.kinds) // Chakra's ALL_GATHER as the views write it: all-gather
+        kinds << QString::fromStdString(kind).toLower().replace(QLatin1Char('_'), QLatin1Char('-'));
     if (!partition.axes.empty() && kinds.isEmpty()) // a mesh axis no collective spans (pipeline sends)
         return QCoreApplication::translate("flint::views::partitionLabel", "%2: %n group(s) of %1 ranks", nullptr,
                                            count)

@@ -11,5 +11,8 @@ namespace flint::views {
 /// ticks) and labels with as many decimals as the step needs, in the chart's locale where the chart
 /// localises its numbers (QChart::setLocalizeNumbers). Shared by the Charts tab and the Sweep plot.
 QValueAxis* roundAxis(double maxValue, const QString& title, int intervals = 5);
+/// The same from `minValue` to `maxValue`, both ends rounded out to the step (the Sweep plot's
+/// parameter axis: 1 to 8, or 0.5 to 2).
+QValueAxis* roundAxis(double minValue, double maxValue, const QString& title, int intervals);
 
 } // namespace flint::views

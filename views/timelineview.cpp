@@ -463,7 +463,8 @@ void TimelineView::rebuildGroups(const core::RankPartition* partition)
                                 : program ? tr("program %1").arg(i)
                                 : partition->axes.empty()
                                     ? tr("group %1").arg(i)
-                                    : tr("%1 group %2").arg(QString::fromStdString(partition->axes)).arg(i),
+                                    // "TP 10": the axis names the group; "TP group 10" did not fit
+                                    : QStringLiteral("%1 %2").arg(QString::fromStdString(partition->axes)).arg(i),
                                 partition->parts[i]});
     } else {
         for (int first = 0; first < ranks; first += m_ranksPerNode) {

@@ -338,8 +338,15 @@ void HistoryPanel::updateButtons()
     m_table->setColumnHidden(History::VersusBaseline, m_history.baseline() < 0);
     const int row = selectedRow();
     m_reopen->setEnabled(row >= 0 && row != m_history.current());
-    m_pin->setEnabled(row >= 0);
-    m_pin->setText(row >= 0 && row == m_history.baseline() ? tr("Unpin baseline") : tr("Pin as baseline"));
+    // Only rows that hold their estimate can be a baseline: the views compare whole estimates, and
+    // an older row keeps its figures only (re-open it, then pin it).
+    const bool pinned = row >= 0 && row == m_history.baseline();
+    const bool held = row >= 0 && m_history.entry(row).evaluation != nullptr;
+    m_pin->setEnabled(pinned || held);
+    m_pin->setToolTip(row >= 0 && !pinned && !held
+                          ? tr("This row keeps its figures, not its whole estimate: re-open it, then pin it")
+                          : QString());
+    m_pin->setText(pinned ? tr("Unpin baseline") : tr("Pin as baseline"));
     m_export->setEnabled(m_history.count() > 0);
 }
 

@@ -383,7 +383,11 @@ void MainWindow::buildMenus()
     edit->addSeparator();
     edit->addAction(tr("&Pin current estimate as baseline"), QKeySequence(Qt::CTRL | Qt::Key_B), this,
                     [this] { m_history->setBaseline(m_history->current()); });
-    edit->addAction(tr("&Clear baseline"), this, [this] { m_history->setBaseline(-1); });
+    QAction* clearBaseline = edit->addAction(tr("&Clear baseline"), this, [this] { m_history->setBaseline(-1); });
+    clearBaseline->setObjectName(QStringLiteral("clearBaseline"));
+    clearBaseline->setEnabled(m_history->baseline() >= 0);
+    connect(m_history, &History::baselineChanged, clearBaseline,
+            [this, clearBaseline] { clearBaseline->setEnabled(m_history->baseline() >= 0); });
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QAction* fit = view->addAction(tr("&Fit to window"), QKeySequence(Qt::Key_F), this, &MainWindow::fitCurrentView);
     fit->setObjectName(QStringLiteral("fit"));

@@ -149,12 +149,14 @@ QString StepSummary::figuresHtml(const engine::Evaluation& evaluation)
     // Inference holds weights, the KV cache and one layer's working set: named as such.
     if (evaluation.compiled->parallel.phase != core::model::Phase::Training)
         return figures(tr("<b>Step %1</b>, %2 tokens/s (%3 per GPU)<br>MFU %4% (PaLM, of the BF16 peak)<br>"
-                          "pipeline bubble %5%, exposed communication %6%<br>memory per GPU %7 of %8 GiB%9<br>"
+                          "pipeline bubble %5%, exposed communication %6% (busiest rank)<br>memory per GPU %7 of %8 "
+                          "GiB%9<br>"
                           "<small>weights %10, KV cache %11, working set %12 GiB</small>"))
             .arg(gibText(mem.weights), gibText(mem.activations), gibText(mem.commBuffers));
-    return figures(tr("<b>Step %1</b>, %2 tokens/s (%3 per GPU)<br>MFU %4% (PaLM, of the BF16 peak)<br>"
-                      "pipeline bubble %5%, exposed communication %6%<br>memory per GPU %7 of %8 GiB%9<br>"
-                      "<small>weights %10, gradients %11, optimizer %12, activations %13, buffers %14 GiB</small>"))
+    return figures(
+               tr("<b>Step %1</b>, %2 tokens/s (%3 per GPU)<br>MFU %4% (PaLM, of the BF16 peak)<br>"
+                  "pipeline bubble %5%, exposed communication %6% (busiest rank)<br>memory per GPU %7 of %8 GiB%9<br>"
+                  "<small>weights %10, gradients %11, optimizer %12, activations %13, buffers %14 GiB</small>"))
         .arg(gibText(mem.weights), gibText(mem.gradients), gibText(mem.optimizer), gibText(mem.activations),
              gibText(mem.commBuffers));
 }

@@ -25,6 +25,7 @@
 #include <QLocale>
 #include <QPointer>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScatterSeries>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -63,7 +64,7 @@ SweepPage::SweepPage(Session& session, QWidget* parent)
          {Parameter::TP, Parameter::PP, Parameter::DP, Parameter::MicrobatchSize, Parameter::BandwidthScale})
         m_parameterBox->addItem(parameterName(p), static_cast<int>(p));
     m_values = new QLineEdit(QStringLiteral("1, 2, 4, 8"), this);
-    m_values->setToolTip(tr("Values to try, separated by commas"));
+    m_values->setToolTip(tr("Values to try, separated by commas, semicolons or spaces"));
     m_metricBox = new QComboBox(this);
     m_metricBox->addItem(tr("Step time"), static_cast<int>(Metric::StepTime));
     m_metricBox->addItem(tr("MFU"), static_cast<int>(Metric::Mfu));
@@ -100,6 +101,12 @@ SweepPage::SweepPage(Session& session, QWidget* parent)
             cancel();
         else
             startFromControls();
+    });
+    // Each parameter offers values of its own kind to start from: degrees, or factors around 1.
+    connect(m_parameterBox, &QComboBox::currentIndexChanged, this, [this] {
+        const bool factor = static_cast<Parameter>(m_parameterBox->currentData().toInt()) == Parameter::BandwidthScale;
+        m_values->setText(factor ? QLocale().toString(0.5) + QStringLiteral(", 1, 2, 4")
+                                 : QStringLiteral("1, 2, 4, 8"));
     });
     connect(m_metricBox, &QComboBox::currentIndexChanged, this,
             [this] { setMetric(static_cast<Metric>(m_metricBox->currentData().toInt())); });
@@ -162,12 +169,30 @@ SweepPage::~SweepPage()
 
 void SweepPage::startFromControls()
 {
+    // Values separated by commas, semicolons or spaces, each in C's notation or the user's ("0,5"
+    // in German: there a comma followed by a digit is a decimal comma, so "0,5, 1, 2" is three
+    // values and "1,2,4,8" four).
+    const bool decimalComma = QLocale().decimalPoint() == QStringLiteral(",");
     std::vector<double> values;
-    for (const QString& part : m_values->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+    QStringList parts;
+    for (const QString& token :
+         m_values->text().split(QRegularExpression(QStringLiteral("[;\\s]+|,\\s+")), Qt::SkipEmptyParts)) {
         bool ok = false;
-        const double v = part.trimmed().toDouble(&ok);
+        token.toDouble(&ok);
+        if (!ok && decimalComma)
+            QLocale().toDouble(token, &ok);
+        if (ok)
+            parts << token;
+        else
+            parts << token.split(QLatin1Char(','), Qt::SkipEmptyParts);
+    }
+    for (const QString& part : parts) {
+        bool ok = false;
+        double v = part.toDouble(&ok);
+        if (!ok && decimalComma)
+            v = QLocale().toDouble(part, &ok);
         if (!ok || v <= 0) {
-            m_status->setText(tr("'%1' is not a positive number").arg(part.trimmed()));
+            m_status->setText(tr("'%1' is not a positive number").arg(part));
             return;
         }
         values.push_back(v);
@@ -354,7 +379,7 @@ void SweepPage::redraw()
         const auto cell = [this, row](int column, const QString& text) {
             m_table->setItem(row, column, new QTableWidgetItem(text));
         };
-        cell(0, QString::number(point.value));
+        cell(0, QLocale().toString(point.value, 'g', 6));
         cell(1, StepSummary::strategy(point.parallel()));
         cell(2, p.stepTime > 0 ? QLocale().toString(p.stepTime, 'f', 3) + QStringLiteral(" s") : QString());
         cell(3, p.tokensPerSecond > 0 ? QLocale().toString(p.tokensPerSecond, 'f', 0) : QString());
@@ -366,16 +391,15 @@ void SweepPage::redraw()
     }
     for (QXYSeries* series : std::initializer_list<QXYSeries*>{line, feasible, infeasible, best})
         m_chart->addSeries(series);
-    auto* x = new QValueAxis;
-    x->setTitleText(parameterName(m_parameter));
     double lo = m_points.front().value, hi = lo;
     for (const Point& p : m_points) {
         lo = std::min(lo, p.value);
         hi = std::max(hi, p.value);
     }
-    x->setRange(lo - (hi - lo) * 0.05 - 0.5, hi + (hi - lo) * 0.05 + 0.5);
-    x->applyNiceNumbers();
-    x->setLabelFormat(QStringLiteral("%g"));
+    // Round ticks in the page's locale with a margin around the points (a "%g" format, which the
+    // chart's localised numbers do not take, left the axis without labels).
+    const double margin = hi > lo ? 0.05 * (hi - lo) : std::max(0.5, 0.1 * hi);
+    QValueAxis* x = views::roundAxis(std::max(0.0, lo - margin), hi + margin, parameterName(m_parameter), 8);
     // Round ticks in the page's locale ("2,5" in German), with room above the highest point.
     QValueAxis* y = views::roundAxis(top > 0 ? top * 1.1 : 1, mfu ? tr("MFU (%)") : tr("Step time (s)"));
     m_chart->addAxis(x, Qt::AlignBottom);

@@ -127,9 +127,10 @@ OpExplanation explainOp(const Workload& workload, const Cluster& cluster, std::s
                 const TopologyDim& dim = cluster.topology.dims[static_cast<std::size_t>(p.dim)];
                 // Decimal GB/s, as the network table and presets show it (bandwidthGBps is GiB/s).
                 phase = Message(FLINT_TRANSLATE_NOOP("Diagnostics",
-                                                     "phase %1: %2 %3 on dim %4 (%5, %6 GB/s, %7 ns), n = %8, "
-                                                     "c = %9 bytes: t = "),
-                                {count(i + 1), algorithm, kind, std::to_string(p.dim),
+                                                     "phase %1: %2 %3 on dimension %4 (%5, %6 GB/s, %7 ns), n = "
+                                                     "%8, c = %9 bytes: t = "),
+                                // Dimensions counted from 1, innermost first, as the views name them.
+                                {count(i + 1), algorithm, kind, std::to_string(p.dim + 1),
                                  std::string(displayName(dim.kind)), format("%.1f", dim.decimalGBps()),
                                  format("%.0f", dim.latencyNs), std::to_string(p.npus), format("%.0f", p.bytesIn)});
             } else {

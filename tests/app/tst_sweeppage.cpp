@@ -13,6 +13,7 @@
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTest>
+#include <QValueAxis>
 #include <QXYSeries>
 
 using namespace flint;
@@ -23,6 +24,7 @@ class TestSweepPage : public QObject {
 private Q_SLOTS:
     void initTestCase();
     void runsFromTheControls();
+    void readsDecimalCommas();
     void refusesABadValue();
     void saysAFileHasNoStrategyToSweep();
     void cancelStopsTheSweep();
@@ -76,6 +78,36 @@ void TestSweepPage::runsFromTheControls()
     QCOMPARE(series.size(), 4);
     QCOMPARE(static_cast<QXYSeries*>(series[0])->count(), 3);
     QCOMPARE(static_cast<QXYSeries*>(series[2])->count(), 1);
+    // The parameter axis ticks at round values covering the points (a "%g" format had left it
+    // without labels under the chart's localised numbers).
+    const auto* x = qobject_cast<QValueAxis*>(page.chart()->axes(Qt::Horizontal).front());
+    QVERIFY(x && x->min() <= 1 && x->max() >= 4 && x->tickCount() >= 3);
+    QVERIFY(x->labelFormat().startsWith(QStringLiteral("%.")));
+}
+
+void TestSweepPage::readsDecimalCommas()
+{
+    // German writes 0,5: "0,5, 1, 2" is three values, "1,2,4" three as well.
+    QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
+    app::Session session;
+    openModel(session);
+    app::SweepPage page(session);
+    auto* parameter = page.findChild<QComboBox*>();
+    parameter->setCurrentIndex(parameter->findData(static_cast<int>(app::SweepPage::Parameter::BandwidthScale)));
+    QCOMPARE(page.findChild<QLineEdit*>()->text(), QStringLiteral("0,5, 1, 2, 4")); // the parameter's own values
+    for (const auto& [text, expected] : {std::pair{QStringLiteral("0,5, 1, 2"), std::vector<double>{0.5, 1, 2}},
+                                         std::pair{QStringLiteral("1,2,4"), std::vector<double>{1, 2, 4}},
+                                         std::pair{QStringLiteral("0.25; 3"), std::vector<double>{0.25, 3}}}) {
+        page.findChild<QLineEdit*>()->setText(text);
+        QSignalSpy finished(&page, &app::SweepPage::finished);
+        QTest::mouseClick(page.findChild<QPushButton*>(), Qt::LeftButton);
+        QVERIFY(finished.wait(120000));
+        std::vector<double> values;
+        for (const auto& point : page.points())
+            values.push_back(point.value);
+        QCOMPARE(values, expected);
+    }
+    QLocale::setDefault(QLocale::c());
 }
 
 void TestSweepPage::refusesABadValue()
