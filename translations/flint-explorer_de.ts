@@ -1668,10 +1668,6 @@ Workload</translation>
         <translation>jetzt</translation>
     </message>
     <message>
-        <source>Step-time breakdown (%1 per rank; means first)</source>
-        <translation>Schrittzeit-Anteile (%1 pro Rang; Mittel zuerst)</translation>
-    </message>
-    <message>
         <source>exposed comm.</source>
         <translation>offene Komm.</translation>
     </message>
@@ -1701,6 +1697,10 @@ Workload</translation>
     <message>
         <source>%1 on the links (all ranks)</source>
         <translation>%1 auf den Links (alle Ränge)</translation>
+    </message>
+    <message>
+        <source>Breakdown per rank (%1; means first)</source>
+        <translation>Aufteilung je Rang (%1; Mittel zuerst)</translation>
     </message>
 </context>
 <context>

@@ -1652,10 +1652,6 @@ size</source>
         <translation>当前</translation>
     </message>
     <message>
-        <source>Step-time breakdown (%1 per rank; means first)</source>
-        <translation>单步时间分解（每个 rank，单位 %1；先列平均）</translation>
-    </message>
-    <message>
         <source>exposed comm.</source>
         <translation>未重叠通信</translation>
     </message>
@@ -1684,6 +1680,10 @@ size</source>
     <message>
         <source>%1 on the links (all ranks)</source>
         <translation>链路上 %1（所有 rank）</translation>
+    </message>
+    <message>
+        <source>Breakdown per rank (%1; means first)</source>
+        <translation>每个 rank 的时间分解（%1；均值在前）</translation>
     </message>
 </context>
 <context>
