@@ -2595,10 +2595,6 @@ Workload</translation>
         <translation>Optimierer</translation>
     </message>
     <message>
-        <source>communication</source>
-        <translation>Kommunikation</translation>
-    </message>
-    <message>
         <source>%1. How lanes are grouped; click a group&apos;s label in the timeline to collapse it</source>
         <translation>%1. Wie die Spuren gruppiert werden; ein Klick auf die Beschriftung einer Gruppe in der Zeitachse klappt sie zu</translation>
     </message>

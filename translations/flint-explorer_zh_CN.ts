@@ -2564,10 +2564,6 @@ size</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <source>communication</source>
-        <translation>通信</translation>
-    </message>
-    <message>
         <source>%1. How lanes are grouped; click a group&apos;s label in the timeline to collapse it</source>
         <translation>%1。泳道的分组方式；在时间线中点击组标签可将其折叠</translation>
     </message>

@@ -5,6 +5,9 @@
 #include "views/timelineview.h"
 #include "views/viewpalette.h"
 
+#include <map>
+#include <vector>
+
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -126,13 +129,33 @@ void TimelinePage::setData(std::shared_ptr<const core::Workload> workload,
     const auto swatch = [](const QColor& colour, const QString& name) {
         return QStringLiteral("<span style=\"color:%1\">■</span>&nbsp;%2").arg(colour.name(), name);
     };
-    m_legend->setText(m_view->showsPhases()
-                          ? QStringList{swatch(phaseColor(StepPhase::Forward), tr("forward")),
-                                        swatch(phaseColor(StepPhase::Backward), tr("backward")),
-                                        swatch(phaseColor(StepPhase::Optimizer), tr("optimizer")),
-                                        swatch(colorOf(core::OpKind::Collective), tr("communication"))}
-                                .join(QStringLiteral("&nbsp; ")) // a break between entries, not inside one
-                          : QString());
+    // Communication spans take their kind's colour: the legend names the kinds the workload has
+    // (one "communication" swatch in all-reduce red read the mauve all-gathers as optimizer work).
+    QStringList entries;
+    if (m_view->showsPhases()) {
+        entries << swatch(phaseColor(StepPhase::Forward), tr("forward"))
+                << swatch(phaseColor(StepPhase::Backward), tr("backward"))
+                << swatch(phaseColor(StepPhase::Optimizer), tr("optimizer"));
+        std::map<QString, QString> kinds; // colour -> name, in the order of the colour's first kind
+        std::vector<QString> order;
+        for (const auto& program : m_workload->programs) {
+            for (const core::Op& op : program->ops) {
+                if (!op.isCommunication())
+                    continue;
+                const QColor colour = colorOf(op.kind, op.collective);
+                const auto name = op.kind == core::OpKind::Collective ? core::displayName(op.collective)
+                                                                      : std::string_view("send/recv");
+                if (kinds.emplace(colour.name(), QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size())))
+                        .second)
+                    order.push_back(colour.name());
+            }
+            if (order.size() >= 6)
+                break;
+        }
+        for (const QString& colour : order)
+            entries << swatch(QColor(colour), kinds[colour]);
+    }
+    m_legend->setText(entries.join(QStringLiteral("&nbsp; "))); // a break between entries, not inside one
 }
 
 void TimelinePage::applyGrouping()

@@ -682,6 +682,12 @@ void TestResultViews::timelineLabelsMicrobatchesAndTransfers()
     views::TimelineView* view = page.view();
     view->fit();
     QCoreApplication::processEvents();
+    // The legend names the passes and the kinds of transfer the workload has, each in its colour.
+    const QString legend = page.findChild<QLabel*>(QStringLiteral("timelineLegend"))->text();
+    QVERIFY2(legend.contains(QStringLiteral("forward")) && legend.contains(QStringLiteral("send/recv")) &&
+                 legend.contains(views::colorOf(core::OpKind::Send).name()) &&
+                 !legend.contains(QStringLiteral("all-reduce")),
+             qPrintable(legend));
 
     // Stage 1's lane: forward 0, backward 0, forward 1, ... in time order, by microbatch number.
     const auto computeLabels = [&](int rank) {
