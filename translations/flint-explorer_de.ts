@@ -436,6 +436,10 @@
         <source>phase %1: %2 %3 on dimension %4 (%5, %6 GB/s, %7 ns), n = %8, c = %9 bytes: t = </source>
         <translation>Phase %1: %2 %3 auf Dimension %4 (%5, %6 GB/s, %7 ns), n = %8, c = %9 Bytes: t = </translation>
     </message>
+    <message>
+        <source>%1; %2: the reduction&apos;s excess over its transfer, as NCCL&apos;s kernels reduce while they stream; ED endpoint delay (docs/estimator.md)</source>
+        <translation>%1; %2: der Überschuss der Reduktion über ihre Übertragung, da NCCLs Kernels während des Streamens reduzieren; ED Endpunktverzögerung (docs/estimator.md)</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::DetailsPanel</name>

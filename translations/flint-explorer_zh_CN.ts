@@ -434,6 +434,10 @@
         <source>phase %1: %2 %3 on dimension %4 (%5, %6 GB/s, %7 ns), n = %8, c = %9 bytes: t = </source>
         <translation>阶段 %1：%2 %3，维度 %4（%5，%6 GB/s，%7 ns），n = %8，c = %9 字节：t = </translation>
     </message>
+    <message>
+        <source>%1; %2: the reduction&apos;s excess over its transfer, as NCCL&apos;s kernels reduce while they stream; ED endpoint delay (docs/estimator.md)</source>
+        <translation>%1；%2：归约超出其传输的部分（NCCL 内核在流式传输时归约）；ED 为端点延迟（docs/estimator.md）</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::DetailsPanel</name>

@@ -112,6 +112,9 @@ void TestOpExplain::collectiveMatchesTheModel()
              text.c_str());
     QVERIFY2(text.find("2(n-1) T_msg(c/n, h_nb)") != std::string::npos, text.c_str());
     QVERIFY2(text.find("n = 4") != std::string::npos, text.c_str());
+    // Our model fuses reductions into the transfers: the legend says T_red is only their excess.
+    QVERIFY2(text.find("T_red(m) = max(0, 3 m / BW_red - m / B)") != std::string::npos, text.c_str());
+    QVERIFY2(text.find("on dimension 1 (") != std::string::npos, text.c_str()); // counted from 1, as the views do
     // On a preset whose collectives are NCCL's, the explanation names the protocol that prices it.
     const Cluster dgx = *clusterPreset("dgx-h100-ib", 40);
     const CollectiveCost nccl = CollectiveModel(dgx).collective(op.collective, op.commBytes, members);
