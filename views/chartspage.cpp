@@ -265,10 +265,13 @@ void ChartsPage::build()
     for (const core::RankBinding& binding : workload->ranks)
         ranksPerProgram[binding.program] += 1;
     std::map<core::CollectiveKind, double> bytesByKind;
+    double sendBytes = 0; // point-to-point transfers (pipeline activations), each counted at its send
     for (std::size_t p = 0; p < workload->programs.size(); ++p)
         for (const core::Op& op : workload->programs[p]->ops)
             if (op.kind == core::OpKind::Collective)
                 bytesByKind[op.collective] += static_cast<double>(op.commBytes) * ranksPerProgram[p];
+            else if (op.kind == core::OpKind::Send)
+                sendBytes += static_cast<double>(op.commBytes) * ranksPerProgram[p];
     auto* topSeries = new QHorizontalBarSeries;
     topSeries->append(topSet);
     auto* topChart = new QChart;
@@ -294,7 +297,7 @@ void ChartsPage::build()
     // Bytes per collective kind, summed over ranks, in the unit that fits the largest. Horizontal
     // bars keep the kinds' names whole; each bar carries its figure, so that a kind a hundred times
     // smaller than the largest still reads.
-    double mostBytes = 0;
+    double mostBytes = sendBytes;
     for (const auto& [kind, bytes] : bytesByKind)
         mostBytes = std::max(mostBytes, bytes);
     const ByteUnit kindBytes = byteUnit(mostBytes);
@@ -308,6 +311,10 @@ void ChartsPage::build()
         *kindSet << it->second / kindScale;
         const auto name = core::displayName(it->first);
         kinds << QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
+    }
+    if (sendBytes > 0) { // as the Communication tab's kinds list them
+        *kindSet << sendBytes / kindScale;
+        kinds << QStringLiteral("send/recv");
     }
     auto* kindSeries = new QHorizontalBarSeries;
     kindSeries->append(kindSet);
