@@ -1622,6 +1622,18 @@ size</source>
         <translation>Größe in der
 Workload</translation>
     </message>
+    <message>
+        <source>The collective&apos;s number among those of its kind on this rank, in the order they ran (from 0)</source>
+        <translation>Die Nummer der kollektiven Operation unter denen ihrer Art auf diesem Rang, in der Reihenfolge ihres Ablaufs (ab 0)</translation>
+    </message>
+    <message>
+        <source>How many the measured run has on this rank</source>
+        <translation>Wie viele der gemessene Lauf auf diesem Rang hat</translation>
+    </message>
+    <message>
+        <source>How many the workload has on this rank</source>
+        <translation>Wie viele das Workload auf diesem Rang hat</translation>
+    </message>
 </context>
 <context>
     <name>flint::views::ChartsPage</name>

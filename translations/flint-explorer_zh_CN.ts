@@ -1606,6 +1606,18 @@ size</source>
         <translation>工作负载中
 的大小</translation>
     </message>
+    <message>
+        <source>The collective&apos;s number among those of its kind on this rank, in the order they ran (from 0)</source>
+        <translation>该集合通信在本 rank 上同类集合通信中的序号，按运行顺序（从 0 开始）</translation>
+    </message>
+    <message>
+        <source>How many the measured run has on this rank</source>
+        <translation>实测运行在本 rank 上的数量</translation>
+    </message>
+    <message>
+        <source>How many the workload has on this rank</source>
+        <translation>工作负载在本 rank 上的数量</translation>
+    </message>
 </context>
 <context>
     <name>flint::views::ChartsPage</name>

@@ -121,6 +121,14 @@ int ValidationTableModel::columnCount(const QModelIndex& parent) const
 
 QVariant ValidationTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole) {
+        if (m_rows == Rows::Collectives && section == 1)
+            return tr("The collective's number among those of its kind on this rank, in the order they ran (from 0)");
+        if (m_rows != Rows::Collectives && (section == 1 || section == 2))
+            return section == 1 ? tr("How many the measured run has on this rank")
+                                : tr("How many the workload has on this rank");
+        return {};
+    }
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     if (m_rows != Rows::Collectives) {
