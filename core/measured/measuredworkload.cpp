@@ -753,6 +753,7 @@ void pairUnnamedGroups(std::map<std::vector<std::int32_t>, std::vector<std::vect
         return;
     std::size_t paired = 0, alone = 0;
     std::map<std::vector<std::int32_t>, std::vector<std::vector<CommPlacement>>> mirrored;
+    std::map<std::int32_t, std::vector<std::int32_t>> mirrorGroups; // recorded rank -> it and its mirrors
     for (const std::vector<std::int32_t>& members : guessedGroups) {
         auto& perMember = byGroup.at(members);
         std::vector<bool> recordedMember(members.size());
@@ -767,14 +768,19 @@ void pairUnnamedGroups(std::map<std::vector<std::int32_t>, std::vector<std::vect
         paired += instances;
         alone += unpaired.size();
         for (const CommPlacement& c : unpaired) {
-            const auto q = static_cast<std::size_t>(
-                std::find(recordedRanks.begin(), recordedRanks.end(), static_cast<std::size_t>(c.rank)) -
-                recordedRanks.begin());
-            std::vector<std::int32_t> group{c.rank};
-            for (std::size_t m = 0; m < fileOfRank.size(); ++m)
-                if (fileOfRank[m] < 0 && m % recordedRanks.size() == q)
-                    group.push_back(static_cast<std::int32_t>(m));
-            std::sort(group.begin(), group.end());
+            // Each recorded rank's group once (a world of a million ranks, thousands of collectives).
+            auto [found, added] = mirrorGroups.try_emplace(c.rank);
+            std::vector<std::int32_t>& group = found->second;
+            if (added) {
+                const auto q = static_cast<std::size_t>(
+                    std::find(recordedRanks.begin(), recordedRanks.end(), static_cast<std::size_t>(c.rank)) -
+                    recordedRanks.begin());
+                group.push_back(c.rank);
+                for (std::size_t m = q; m < fileOfRank.size(); m += recordedRanks.size())
+                    if (fileOfRank[m] < 0)
+                        group.push_back(static_cast<std::int32_t>(m));
+                std::sort(group.begin(), group.end());
+            }
             Program& program = *programs[w.ranks[static_cast<std::size_t>(c.rank)].program];
             program.ops[c.op].commSlot =
                 program.commSlotFor("mirrors of rank " + std::to_string(c.rank) + " " + rankList(group));
