@@ -5,7 +5,7 @@
 #include "views/timelineview.h"
 #include "views/viewpalette.h"
 
-#include <map>
+#include <optional>
 #include <vector>
 
 #include <QComboBox>
@@ -136,24 +136,21 @@ void TimelinePage::setData(std::shared_ptr<const core::Workload> workload,
         entries << swatch(phaseColor(StepPhase::Forward), tr("forward"))
                 << swatch(phaseColor(StepPhase::Backward), tr("backward"))
                 << swatch(phaseColor(StepPhase::Optimizer), tr("optimizer"));
-        std::map<QString, QString> kinds; // colour -> name, in the order of the colour's first kind
-        std::vector<QString> order;
-        for (const auto& program : m_workload->programs) {
-            for (const core::Op& op : program->ops) {
-                if (!op.isCommunication())
-                    continue;
-                const QColor colour = colorOf(op.kind, op.collective);
-                const auto name = op.kind == core::OpKind::Collective ? core::displayName(op.collective)
-                                                                      : std::string_view("send/recv");
-                if (kinds.emplace(colour.name(), QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size())))
-                        .second)
-                    order.push_back(colour.name());
-            }
-            if (order.size() >= 6)
-                break;
+        // From the estimate's matrix layers (the kinds that moved bytes), not by reading every op of
+        // the workload on the GUI thread: a pipeline's stage programs hold some 800,000.
+        QStringList colours;
+        const std::vector<core::CommMatrix::Layer> none;
+        for (const core::CommMatrix::Layer& layer : m_result ? m_result->commMatrix.layers : none) {
+            const std::optional<core::CollectiveKind> kind = core::collectiveKindFromChakraName(layer.kind);
+            if (!kind && layer.kind != "SEND_RECV")
+                continue;
+            const QColor colour = kind ? colorOf(core::OpKind::Collective, *kind) : colorOf(core::OpKind::Send);
+            if (colours.contains(colour.name()))
+                continue; // a reduce-scatter and its block variant share one colour
+            colours << colour.name();
+            const std::string_view name = kind ? core::displayName(*kind) : std::string_view("send/recv");
+            entries << swatch(colour, QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size())));
         }
-        for (const QString& colour : order)
-            entries << swatch(QColor(colour), kinds[colour]);
     }
     m_legend->setText(entries.join(QStringLiteral("&nbsp; "))); // a break between entries, not inside one
 }

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <tuple>
 
 #include <QChart>
@@ -173,29 +174,27 @@ void SweepPage::startFromControls()
     // in German: there a comma followed by a digit is a decimal comma, so "0,5, 1, 2" is three
     // values and "1,2,4,8" four).
     const bool decimalComma = QLocale().decimalPoint() == QStringLiteral(",");
+    const auto number = [decimalComma](const QString& text) -> std::optional<double> {
+        bool ok = false;
+        double v = text.toDouble(&ok);
+        if (!ok && decimalComma)
+            v = QLocale().toDouble(text, &ok);
+        return ok ? std::optional<double>(v) : std::nullopt;
+    };
     std::vector<double> values;
-    QStringList parts;
     for (const QString& token :
          m_values->text().split(QRegularExpression(QStringLiteral("[;\\s]+|,\\s+")), Qt::SkipEmptyParts)) {
-        bool ok = false;
-        token.toDouble(&ok);
-        if (!ok && decimalComma)
-            QLocale().toDouble(token, &ok);
-        if (ok)
-            parts << token;
-        else
-            parts << token.split(QLatin1Char(','), Qt::SkipEmptyParts);
-    }
-    for (const QString& part : parts) {
-        bool ok = false;
-        double v = part.toDouble(&ok);
-        if (!ok && decimalComma)
-            v = QLocale().toDouble(part, &ok);
-        if (!ok || v <= 0) {
-            m_status->setText(tr("'%1' is not a positive number").arg(part));
-            return;
+        // A token that is no number is a list written without spaces.
+        const QStringList parts =
+            number(token) ? QStringList{token} : token.split(QLatin1Char(','), Qt::SkipEmptyParts);
+        for (const QString& part : parts) {
+            const std::optional<double> v = number(part);
+            if (!v || *v <= 0) {
+                m_status->setText(tr("'%1' is not a positive number").arg(part));
+                return;
+            }
+            values.push_back(*v);
         }
-        values.push_back(v);
     }
     run(static_cast<Parameter>(m_parameterBox->currentData().toInt()), values);
 }

@@ -41,11 +41,6 @@ std::string seconds(double s)
     return format("%.0f ns", s * 1e9);
 }
 
-std::string count(std::uint64_t n)
-{
-    return std::to_string(n);
-}
-
 /// The per-chunk time of one phase, as the table of docs/estimator.md gives it (n members, c bytes
 /// per rank entering the phase per chunk). Formulas read the same in every language.
 Message phaseFormula(CollectiveAlgorithm algorithm, CollectiveKind kind)
@@ -110,10 +105,10 @@ OpExplanation explainOp(const Workload& workload, const Cluster& cluster, std::s
         e.seconds = cost.duration;
         e.lines.emplace_back(
             FLINT_TRANSLATE_NOOP("Diagnostics", "%1 of %2 bytes per rank over %3 members, %4 cost model"),
-            std::vector<std::string>{std::string(chakraName(op.collective)), count(op.commBytes), count(members.size()),
-                                     std::string(displayName(cluster.model))});
-        const std::vector<std::string> chunking{count(cost.chunks), format("%.0f", cost.chunkBytes),
-                                                count(cost.phases.size())};
+            std::vector<std::string>{std::string(chakraName(op.collective)), std::to_string(op.commBytes),
+                                     std::to_string(members.size()), std::string(displayName(cluster.model))});
+        const std::vector<std::string> chunking{std::to_string(cost.chunks), format("%.0f", cost.chunkBytes),
+                                                std::to_string(cost.phases.size())};
         e.lines.emplace_back(
             cost.staged ? FLINT_TRANSLATE_NOOP("Diagnostics", "%1 chunk(s) of %2 bytes, pipelined through %3 "
                                                               "phase(s), staged per topology dimension")
@@ -130,14 +125,14 @@ OpExplanation explainOp(const Workload& workload, const Cluster& cluster, std::s
                                                      "phase %1: %2 %3 on dimension %4 (%5, %6 GB/s, %7 ns), n = "
                                                      "%8, c = %9 bytes: t = "),
                                 // Dimensions counted from 1, innermost first, as the views name them.
-                                {count(i + 1), algorithm, kind, std::to_string(p.dim + 1),
+                                {std::to_string(i + 1), algorithm, kind, std::to_string(p.dim + 1),
                                  std::string(displayName(dim.kind)), format("%.1f", dim.decimalGBps()),
                                  format("%.0f", dim.latencyNs), std::to_string(p.npus), format("%.0f", p.bytesIn)});
             } else {
-                phase =
-                    Message(FLINT_TRANSLATE_NOOP("Diagnostics",
-                                                 "phase %1: %2 %3 on a flat logical ring, n = %4, c = %5 bytes: t = "),
-                            {count(i + 1), algorithm, kind, std::to_string(p.npus), format("%.0f", p.bytesIn)});
+                phase = Message(
+                    FLINT_TRANSLATE_NOOP("Diagnostics",
+                                         "phase %1: %2 %3 on a flat logical ring, n = %4, c = %5 bytes: t = "),
+                    {std::to_string(i + 1), algorithm, kind, std::to_string(p.npus), format("%.0f", p.bytesIn)});
             }
             e.lines.push_back(
                 phase.followedBy(phaseFormula(p.algorithm, p.kind))
@@ -175,10 +170,10 @@ OpExplanation explainOp(const Workload& workload, const Cluster& cluster, std::s
         const std::int32_t peer = workload.peerOf(rank, op);
         e.seconds = op.kind == OpKind::Send ? model.sendRecv(self, peer, op.commBytes)
                                             : model.sendRecv(peer, self, op.commBytes);
-        e.lines.emplace_back(op.kind == OpKind::Send
-                                 ? FLINT_TRANSLATE_NOOP("Diagnostics", "send of %1 bytes between ranks %2 and %3")
-                                 : FLINT_TRANSLATE_NOOP("Diagnostics", "recv of %1 bytes between ranks %2 and %3"),
-                             std::vector<std::string>{count(op.commBytes), std::to_string(self), std::to_string(peer)});
+        e.lines.emplace_back(
+            op.kind == OpKind::Send ? FLINT_TRANSLATE_NOOP("Diagnostics", "send of %1 bytes between ranks %2 and %3")
+                                    : FLINT_TRANSLATE_NOOP("Diagnostics", "recv of %1 bytes between ranks %2 and %3"),
+            std::vector<std::string>{std::to_string(op.commBytes), std::to_string(self), std::to_string(peer)});
         e.lines.emplace_back(FLINT_TRANSLATE_NOOP("Diagnostics", "t = %1 = %2"),
                              std::vector<std::string>{"T_msg(m, h) + 2 ED = h L + m / B + 2 ED", seconds(e.seconds)});
         if (cluster.sharesLinks())
