@@ -71,7 +71,8 @@ int runCalibrate(const std::vector<std::string>& arguments)
         cluster.topology.describe().c_str(), static_cast<long long>(cluster.topology.npuCount()), session.size(),
         cluster.system.endpointDelayNs);
     for (const auto& m : measured) {
-        std::printf("  dimension %zu, rank 0 <-> %d, one-way time:", m.dim, m.peer);
+        // Dimensions counted from 1, innermost first, as every other output names them.
+        std::printf("  dimension %zu, rank 0 <-> %d, one-way time:", m.dim + 1, m.peer);
         for (const auto& s : m.samples)
             std::printf(" %llu B %.2f us;", static_cast<unsigned long long>(s.bytes), s.seconds * 1e6);
         std::printf("\n");

@@ -203,10 +203,10 @@ std::string networkSummary(const core::Workload& workload, const core::Cluster& 
     const auto& dims = cluster.topology.dims;
     if (result.bytesPerDim.empty())
         return {};
-    std::string text =
-        "network (innermost dimension first; busy = bytes sent over what the links could carry, the peak "
-        "over 1/" +
-        std::to_string(links.dims.empty() ? 240 : links.dims.front().mean.size()) + " of the step):\n";
+    std::string text = "network (dimensions counted from 1, innermost first, as the explorer names them; busy = bytes "
+                       "sent over what the links could carry, the peak "
+                       "over 1/" +
+                       std::to_string(links.dims.empty() ? 240 : links.dims.front().mean.size()) + " of the step):\n";
     for (std::size_t d = 0; d < result.bytesPerDim.size() && d < dims.size(); ++d) {
         static const char* const units[] = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
         double bytes = result.bytesPerDim[d];
@@ -216,7 +216,7 @@ std::string networkSummary(const core::Workload& workload, const core::Cluster& 
             ++unit;
         }
         char line[256];
-        std::snprintf(line, sizeof line, "  dim %zu, %s of %d NPUs at %.4g GB/s: %.3g %s sent", d,
+        std::snprintf(line, sizeof line, "  dimension %zu, %s of %d NPUs at %.4g GB/s: %.3g %s sent", d + 1,
                       std::string(core::displayName(dims[d].kind)).c_str(), dims[d].npus, dims[d].decimalGBps(), bytes,
                       units[unit]);
         text += line;

@@ -76,7 +76,7 @@ Topology calibratedTopology(const Topology& topology, const std::vector<Dimensio
             std::snprintf(line, sizeof line,
                           "dimension %zu (rank 0 <-> %d, %d hop%s): latency %.1f ns (was %.1f), bandwidth %.3f GB/s "
                           "(was %.3f); fit within %.1f%% rms",
-                          m.dim, m.peer, hops, hops == 1 ? "" : "s", latencyNs, dim.latencyNs, bandwidthGBps,
+                          m.dim + 1, m.peer, hops, hops == 1 ? "" : "s", latencyNs, dim.latencyNs, bandwidthGBps,
                           dim.bandwidthGBps, 100 * fit.rmsRelativeError);
             report->push_back(line);
         }

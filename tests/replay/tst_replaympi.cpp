@@ -264,7 +264,7 @@ void TestReplayMpi::calibrationWritesANetworkTheEstimatorReads()
                                   QStringLiteral("dgx-h100-ib"), QStringLiteral("--ranks"), QStringLiteral("16"),
                                   QStringLiteral("--repetitions"), QStringLiteral("4"), QStringLiteral("-o"), network});
     QVERIFY2(run.exitCode == 0, run.err.constData());
-    QVERIFY2(run.out.contains("dimension 0 (rank 0 <-> 1, 2 hops)"), run.out.constData());
+    QVERIFY2(run.out.contains("dimension 1 (rank 0 <-> 1, 2 hops)"), run.out.constData());
     const Topology t = readNetworkYaml(network.toStdString());
     QCOMPARE(t.npuCount(), std::int64_t{16});
     QVERIFY(t.dims[0].bandwidthGBps > 0);
