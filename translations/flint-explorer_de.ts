@@ -442,6 +442,33 @@
     </message>
 </context>
 <context>
+    <name>NetworkNames</name>
+    <message>
+        <source>ring</source>
+        <translation>Ring</translation>
+    </message>
+    <message>
+        <source>switch</source>
+        <translation>Switch</translation>
+    </message>
+    <message>
+        <source>fully connected</source>
+        <translation>vollvermascht</translation>
+    </message>
+    <message>
+        <source>direct</source>
+        <translation>direkt</translation>
+    </message>
+    <message>
+        <source>halving-doubling</source>
+        <translation>Halbieren-Verdoppeln</translation>
+    </message>
+    <message>
+        <source>double binary tree</source>
+        <translation>doppelter Binärbaum</translation>
+    </message>
+</context>
+<context>
     <name>flint::app::DetailsPanel</name>
     <message numerus="yes">
         <source>Its transfers are outlined in the Communication tab (%n cell(s)).</source>
@@ -1768,22 +1795,6 @@ Workload</translation>
         <translation>Diese Kollektivoperation überträgt ihre Daten in einer Runde (Operationen mit Wurzel, Permutationen und Barrieren haben keinen Stufenablauf).</translation>
     </message>
     <message>
-        <source>ring</source>
-        <translation>Ring</translation>
-    </message>
-    <message>
-        <source>direct</source>
-        <translation>direkt</translation>
-    </message>
-    <message>
-        <source>halving-doubling</source>
-        <translation>Halbieren-Verdoppeln</translation>
-    </message>
-    <message>
-        <source>double binary tree</source>
-        <translation>doppelter Binärbaum</translation>
-    </message>
-    <message>
         <source>all members as one ring</source>
         <translation>alle Mitglieder als ein Ring</translation>
     </message>
@@ -2152,20 +2163,8 @@ Workload</translation>
 <context>
     <name>flint::views::NetworkUtilisationView</name>
     <message>
-        <source>ring</source>
-        <translation>Ring</translation>
-    </message>
-    <message>
         <source>switch</source>
         <translation>Switch</translation>
-    </message>
-    <message>
-        <source>fully connected</source>
-        <translation>vollvermascht</translation>
-    </message>
-    <message>
-        <source>%1 GB/s</source>
-        <translation>%1 GB/s</translation>
     </message>
     <message numerus="yes">
         <source>Dimension %1: %2 of %Ln NPU(s)</source>
@@ -2181,6 +2180,10 @@ Workload</translation>
     <message>
         <source>%1 per NPU, now %2 (mean)</source>
         <translation>%1 je NPU, jetzt %2 (Mittel)</translation>
+    </message>
+    <message>
+        <source>%1 GB/s</source>
+        <translation>%1 GB/s</translation>
     </message>
 </context>
 <context>
@@ -2766,6 +2769,10 @@ Workload</translation>
     <message>
         <source>Collective algorithm in this dimension</source>
         <translation>Kollektiv-Algorithmus in dieser Dimension</translation>
+    </message>
+    <message>
+        <source>%1 in a network YAML file</source>
+        <translation>%1 in einer Netzwerk-YAML-Datei</translation>
     </message>
 </context>
 <context>

@@ -440,6 +440,33 @@
     </message>
 </context>
 <context>
+    <name>NetworkNames</name>
+    <message>
+        <source>ring</source>
+        <translation>环</translation>
+    </message>
+    <message>
+        <source>switch</source>
+        <translation>交换机</translation>
+    </message>
+    <message>
+        <source>fully connected</source>
+        <translation>全连接</translation>
+    </message>
+    <message>
+        <source>direct</source>
+        <translation>直接</translation>
+    </message>
+    <message>
+        <source>halving-doubling</source>
+        <translation>减半-加倍</translation>
+    </message>
+    <message>
+        <source>double binary tree</source>
+        <translation>双二叉树</translation>
+    </message>
+</context>
+<context>
     <name>flint::app::DetailsPanel</name>
     <message numerus="yes">
         <source>Its transfers are outlined in the Communication tab (%n cell(s)).</source>
@@ -1749,22 +1776,6 @@ size</source>
         <translation>该集合通信在一轮内完成数据传输（有根集合通信、置换和屏障没有分阶段的调度）。</translation>
     </message>
     <message>
-        <source>ring</source>
-        <translation>环</translation>
-    </message>
-    <message>
-        <source>direct</source>
-        <translation>直接</translation>
-    </message>
-    <message>
-        <source>halving-doubling</source>
-        <translation>减半-加倍</translation>
-    </message>
-    <message>
-        <source>double binary tree</source>
-        <translation>双二叉树</translation>
-    </message>
-    <message>
         <source>all members as one ring</source>
         <translation>全部成员组成一个环</translation>
     </message>
@@ -2127,20 +2138,8 @@ size</source>
 <context>
     <name>flint::views::NetworkUtilisationView</name>
     <message>
-        <source>ring</source>
-        <translation>环</translation>
-    </message>
-    <message>
         <source>switch</source>
         <translation>交换机</translation>
-    </message>
-    <message>
-        <source>fully connected</source>
-        <translation>全连接</translation>
-    </message>
-    <message>
-        <source>%1 GB/s</source>
-        <translation>%1 GB/s</translation>
     </message>
     <message numerus="yes">
         <source>Dimension %1: %2 of %Ln NPU(s)</source>
@@ -2155,6 +2154,10 @@ size</source>
     <message>
         <source>%1 per NPU, now %2 (mean)</source>
         <translation>每个 NPU %1，当前 %2（平均）</translation>
+    </message>
+    <message>
+        <source>%1 GB/s</source>
+        <translation>%1 GB/s</translation>
     </message>
 </context>
 <context>
@@ -2734,6 +2737,10 @@ size</source>
     <message>
         <source>Collective algorithm in this dimension</source>
         <translation>此维度中的集合通信算法</translation>
+    </message>
+    <message>
+        <source>%1 in a network YAML file</source>
+        <translation>网络 YAML 文件中的 %1</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "views/collectiveanimation.h"
 
+#include "views/networknames.h"
 #include "views/playbutton.h"
 #include "views/timelinegeometry.h"
 
@@ -389,21 +390,7 @@ void CollectiveAnimationDialog::showStep(int index)
     }
     const core::CollectiveStep& s = steps[static_cast<std::size_t>(m_view->step())];
     const core::CollectivePhase& p = m_cost.phases[s.phase];
-    QString algorithm;
-    switch (p.algorithm) {
-    case core::CollectiveAlgorithm::Ring:
-        algorithm = tr("ring");
-        break;
-    case core::CollectiveAlgorithm::Direct:
-        algorithm = tr("direct");
-        break;
-    case core::CollectiveAlgorithm::HalvingDoubling:
-        algorithm = tr("halving-doubling");
-        break;
-    case core::CollectiveAlgorithm::DoubleBinaryTree:
-        algorithm = tr("double binary tree");
-        break;
-    }
+    const QString algorithm = NetworkNames::algorithm(p.algorithm);
     const QString where = p.dim < 0 ? tr("all members as one ring")
                                     : tr("dimension %1 (%2)")
                                           .arg(p.dim + 1)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "views/networkview.h"
 
+#include "views/networknames.h"
 #include "views/timelinegeometry.h"
 
 #include <algorithm>
@@ -38,19 +39,6 @@ QString percent(double fraction)
 {
     const int decimals = fraction > 0 && fraction < 0.1 ? 1 : 0;
     return QLocale().toString(100.0 * fraction, 'f', decimals) + QStringLiteral("\u00a0%");
-}
-
-QString kindName(core::TopologyKind kind)
-{
-    switch (kind) {
-    case core::TopologyKind::Ring:
-        return NetworkUtilisationView::tr("ring");
-    case core::TopologyKind::Switch:
-        return NetworkUtilisationView::tr("switch");
-    case core::TopologyKind::FullyConnected:
-        return NetworkUtilisationView::tr("fully connected");
-    }
-    return {};
 }
 
 /// GB/s as vendors write them (decimal), from the network's GiB/s.
@@ -119,7 +107,8 @@ void NetworkUtilisationView::paintSchematic(QPainter& p, const QRectF& area, std
     const core::TopologyDim& t = m_topology.dims[dim];
     const QFontMetrics metrics = fontMetrics();
     p.setPen(palette().color(QPalette::Text));
-    const QString title = tr("Dimension %1: %2 of %Ln NPU(s)", nullptr, t.npus).arg(dim + 1).arg(kindName(t.kind));
+    const QString title =
+        tr("Dimension %1: %2 of %Ln NPU(s)", nullptr, t.npus).arg(dim + 1).arg(NetworkNames::kind(t.kind));
     p.drawText(QRectF(area.left(), area.top(), area.width(), metrics.height()), Qt::AlignLeft | Qt::AlignTop,
                metrics.elidedText(title, Qt::ElideRight, static_cast<int>(area.width())));
     p.drawText(QRectF(area.left(), area.top() + metrics.height(), area.width(), metrics.height()),

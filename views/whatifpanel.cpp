@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "views/whatifpanel.h"
 
+#include "views/networknames.h"
+
 #include <cmath>
 
 #include <QComboBox>
@@ -173,10 +175,14 @@ void WhatIfPanel::fillTable()
             continue;
         }
         auto* kind = new QComboBox(m_dims);
-        for (auto k : {core::TopologyKind::Ring, core::TopologyKind::Switch, core::TopologyKind::FullyConnected})
-            kind->addItem(fromView(core::displayName(k)), int(k));
+        for (auto k : {core::TopologyKind::Ring, core::TopologyKind::Switch, core::TopologyKind::FullyConnected}) {
+            // Translated; the network YAML's identifier ("Switch") in the item's tooltip.
+            kind->addItem(NetworkNames::kind(k), int(k));
+            kind->setItemData(kind->count() - 1, tr("%1 in a network YAML file").arg(fromView(core::displayName(k))),
+                              Qt::ToolTipRole);
+        }
         kind->setCurrentIndex(kind->findData(int(dim.kind)));
-        // As wide as "Switch" (the column follows), not as the longest choice: the list opens wider.
+        // As wide as "switch" (the column follows), not as the longest choice: the list opens wider.
         kind->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         kind->setMinimumContentsLength(6);
         connect(kind, &QComboBox::currentIndexChanged, this, &WhatIfPanel::edited);
@@ -207,7 +213,7 @@ void WhatIfPanel::fillTable()
         auto* algorithm = new QComboBox(m_dims);
         for (auto a : {core::CollectiveAlgorithm::Ring, core::CollectiveAlgorithm::Direct,
                        core::CollectiveAlgorithm::HalvingDoubling, core::CollectiveAlgorithm::DoubleBinaryTree})
-            algorithm->addItem(fromView(core::displayName(a)), int(a));
+            algorithm->addItem(NetworkNames::algorithm(a), int(a));
         algorithm->setCurrentIndex(algorithm->findData(algorithmOf()));
         algorithm->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         algorithm->setMinimumContentsLength(4);
