@@ -688,8 +688,8 @@ auf %2</translation>
         <translation>Basislinie lösen</translation>
     </message>
     <message>
-        <source>This row keeps its figures, not its whole estimate: re-open it, then pin it</source>
-        <translation>Diese Zeile behält nur ihre Kennzahlen, nicht die ganze Schätzung: erst wieder öffnen, dann festhalten</translation>
+        <source>This row keeps its figures, not its whole estimate: it is estimated again (the configuration shown stays), then pinned</source>
+        <translation>Diese Zeile behält nur ihre Kennzahlen, nicht die ganze Schätzung: Sie wird erneut geschätzt (die angezeigte Konfiguration bleibt) und dann als Basislinie gesetzt</translation>
     </message>
 </context>
 <context>
@@ -1129,6 +1129,14 @@ auf %2</translation>
     <message>
         <source>The measured run has %1 ranks and this workload %2: compare a workload with a run of the same size.</source>
         <translation>Der gemessene Lauf hat %1 Ranks, diese Workload %2: Vergleichen Sie eine Workload mit einem Lauf derselben Größe.</translation>
+    </message>
+    <message>
+        <source>Estimating %1 as the baseline…</source>
+        <translation>Schätze %1 als Basislinie…</translation>
+    </message>
+    <message>
+        <source>Cannot estimate %1</source>
+        <translation>%1 kann nicht geschätzt werden</translation>
     </message>
 </context>
 <context>

@@ -685,8 +685,8 @@ on %2</source>
         <translation>取消固定基线</translation>
     </message>
     <message>
-        <source>This row keeps its figures, not its whole estimate: re-open it, then pin it</source>
-        <translation>此行只保留其数值，不保留完整估算：请先重新打开，再设为基线</translation>
+        <source>This row keeps its figures, not its whole estimate: it is estimated again (the configuration shown stays), then pinned</source>
+        <translation>此行只保留数值，未保留完整估算：将重新估算（当前显示的配置不变），然后固定</translation>
     </message>
 </context>
 <context>
@@ -1123,6 +1123,14 @@ on %2</source>
     <message>
         <source>The measured run has %1 ranks and this workload %2: compare a workload with a run of the same size.</source>
         <translation>实测运行有 %1 个 rank，而此工作负载有 %2 个：请将工作负载与相同规模的运行对比。</translation>
+    </message>
+    <message>
+        <source>Estimating %1 as the baseline…</source>
+        <translation>正在估算 %1 作为基线…</translation>
+    </message>
+    <message>
+        <source>Cannot estimate %1</source>
+        <translation>无法估算 %1</translation>
     </message>
 </context>
 <context>

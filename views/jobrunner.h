@@ -24,9 +24,9 @@ class JobRunner : public QObject {
 public:
     /// In the order busyChanged() reports them when several run. Inspect: explaining a selected op
     /// or finding the op behind a matrix cell (short; no busy message). Layout: the graph view's
-    /// Graphviz layouts.
-    enum class Kind { Load, Estimate, Validate, Sweep, Export, Layout, Inspect };
-    static constexpr std::size_t kKinds = 7;
+    /// Graphviz layouts. Baseline: estimating a History row to pin it, beside what is shown.
+    enum class Kind { Load, Estimate, Validate, Sweep, Baseline, Export, Layout, Inspect };
+    static constexpr std::size_t kKinds = 8;
 
     /// A job's body: runs on a worker with the job's cancellation and progress; returns what to do
     /// on the GUI thread with the result (dropped when the job was superseded). Throws Cancelled.

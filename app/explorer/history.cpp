@@ -149,6 +149,17 @@ void History::setBaseline(int row)
     Q_EMIT baselineChanged();
 }
 
+void History::pinEvaluated(int row, std::shared_ptr<const engine::Evaluation> evaluation)
+{
+    if (row < 0 || row >= count() || !evaluation || !evaluation->result)
+        return;
+    m_entries[static_cast<std::size_t>(row)].evaluation = std::move(evaluation);
+    if (row == m_baseline)
+        Q_EMIT baselineChanged();
+    else
+        setBaseline(row);
+}
+
 std::shared_ptr<const engine::Evaluation> History::baselineEvaluation() const
 {
     return m_baseline >= 0 ? entry(m_baseline).evaluation : nullptr;
@@ -314,7 +325,12 @@ HistoryPanel::HistoryPanel(History& history, QWidget* parent)
     });
     connect(m_pin, &QPushButton::clicked, this, [this] {
         const int row = selectedRow();
-        m_history.setBaseline(row == m_history.baseline() ? -1 : row);
+        if (row < 0 || row == m_history.baseline())
+            m_history.setBaseline(-1);
+        else if (m_history.entry(row).evaluation)
+            m_history.setBaseline(row);
+        else
+            Q_EMIT pinRequested(row);
     });
     connect(m_export, &QPushButton::clicked, this, &HistoryPanel::exportRequested);
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &HistoryPanel::updateButtons);
@@ -338,14 +354,15 @@ void HistoryPanel::updateButtons()
     m_table->setColumnHidden(History::VersusBaseline, m_history.baseline() < 0);
     const int row = selectedRow();
     m_reopen->setEnabled(row >= 0 && row != m_history.current());
-    // Only rows that hold their estimate can be a baseline: the views compare whole estimates, and
-    // an older row keeps its figures only (re-open it, then pin it).
+    // The views compare whole estimates, and an older row keeps its figures only: pinning it
+    // estimates it again beside what is shown.
     const bool pinned = row >= 0 && row == m_history.baseline();
     const bool held = row >= 0 && m_history.entry(row).evaluation != nullptr;
-    m_pin->setEnabled(pinned || held);
+    m_pin->setEnabled(row >= 0);
     m_pin->setToolTip(row >= 0 && !pinned && !held
-                          ? tr("This row keeps its figures, not its whole estimate: re-open it, then pin it")
-                          : QString());
+                          ? tr("This row keeps its figures, not its whole estimate: it is estimated again (the "
+                               "configuration shown stays), then pinned")
+                          : tr("Compare every estimate with this one"));
     m_pin->setText(pinned ? tr("Unpin baseline") : tr("Pin as baseline"));
     m_export->setEnabled(m_history.count() > 0);
 }

@@ -53,6 +53,9 @@ public:
     int baseline() const { return m_baseline; }
     /// Pins `row` as the baseline (-1: none).
     void setBaseline(int row);
+    /// Pins `row` with `evaluation`, its scenario estimated again (a row that had kept its figures
+    /// only: Session::evaluateBeside).
+    void pinEvaluated(int row, std::shared_ptr<const engine::Evaluation> evaluation);
     /// The baseline's evaluation (null without a baseline).
     std::shared_ptr<const engine::Evaluation> baselineEvaluation() const;
     /// The table as CSV (a header line, then one line per row; numbers in SI units, unformatted).
@@ -83,7 +86,7 @@ private:
 };
 
 /// The History dock: the configurations tried, with Re-open (or a double click), Pin as baseline
-/// and Export CSV.
+/// (a row that kept its figures only is estimated again first: pinRequested) and Export CSV.
 class HistoryPanel : public QWidget {
     Q_OBJECT
 
@@ -95,6 +98,8 @@ public:
 
 Q_SIGNALS:
     void reopenRequested(int row);
+    /// Pin `row`, which does not hold its estimate: estimate it again, then History::pinEvaluated.
+    void pinRequested(int row);
     void exportRequested();
 
 private:

@@ -192,6 +192,9 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_historyPanel, &HistoryPanel::reopenRequested, this,
             [this](int row) { m_session->restore(m_history->entry(row).state, true); });
+    connect(m_historyPanel, &HistoryPanel::pinRequested, this,
+            [this](int row) { m_session->evaluateBeside(m_history->entry(row).state, row); });
+    connect(m_session, &Session::evaluatedBeside, m_history, &History::pinEvaluated);
     connect(m_historyPanel, &HistoryPanel::exportRequested, this,
             [this] { m_exports->exportHistoryCsv(m_history->csv()); });
     connect(m_session, &Session::failed, this, &MainWindow::showError);

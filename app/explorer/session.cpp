@@ -163,6 +163,35 @@ void Session::restore(const State& state, bool record)
         load(state.path, state.scenario, record, true); // read from disk, not kept (State::kept)
 }
 
+void Session::evaluateBeside(const State& state, int token)
+{
+    const QString name = state.scenario.model ? StepSummary::modelTitle(*state.scenario.model, state.scenario.parallel)
+                                              : QFileInfo(state.path).fileName();
+    m_jobs.start(
+        views::JobRunner::Kind::Baseline, tr("Estimating %1 as the baseline…").arg(name),
+        [this, state, name, token, compiler = m_compiler](const core::JobControl& control) -> std::function<void()> {
+            try {
+                engine::Scenario scenario = state.scenario;
+                // A file's workload not kept with the row (State::kept) is read again.
+                if (!scenario.model && !scenario.workload)
+                    scenario.workload = std::make_shared<const core::LoadedWorkload>(
+                        core::loadWorkload(QFileInfo(state.path).absoluteFilePath().toStdString(), {}, control));
+                auto evaluation =
+                    std::make_shared<const engine::Evaluation>(engine::evaluate(scenario, compiler.get(), control));
+                if (!evaluation->problem.empty() || !evaluation->result) {
+                    const QString details = QString::fromStdString(evaluation->problem);
+                    return [this, name, details] { Q_EMIT failed(tr("Cannot estimate %1").arg(name), details); };
+                }
+                return [this, token, evaluation] { Q_EMIT evaluatedBeside(token, evaluation); };
+            } catch (const core::Cancelled&) {
+                throw;
+            } catch (const std::exception& e) {
+                const QString details = describe(e);
+                return [this, name, details] { Q_EMIT failed(tr("Cannot estimate %1").arg(name), details); };
+            }
+        });
+}
+
 Session::State Session::State::kept(std::size_t maxOps) const
 {
     State out = *this;

@@ -87,6 +87,10 @@ public:
     /// come from the cache), a workload read before is estimated again on the state's cluster. Not
     /// itself an undo step unless `record`.
     void restore(const State& state, bool record = false);
+    /// Evaluates `state` beside what is shown (a History row to pin as the baseline) and delivers it
+    /// through evaluatedBeside(`token`, ...); the shown scenario does not change. A newer request
+    /// supersedes one still running.
+    void evaluateBeside(const State& state, int token);
     /// Undo and redo of what the session shows: every change it adopts (a file or workload opened, a
     /// model or strategy compiled, a cluster edited) is one step, pushed when the change took effect
     /// (a failed load or compile leaves no step); network edits less than a second apart are one. It
@@ -146,6 +150,8 @@ Q_SIGNALS:
     void scenarioChanged(const flint::engine::Scenario& scenario);
     /// An estimate finished; `evaluation` carries the scenario it was computed for.
     void estimateAvailable(std::shared_ptr<const flint::engine::Evaluation> evaluation);
+    /// What evaluateBeside(state, `token`) asked for; failures arrive through failed().
+    void evaluatedBeside(int token, std::shared_ptr<const flint::engine::Evaluation> evaluation);
     /// An export finished: what was written.
     void exported(const QString& message);
     /// A job failed: a one-line summary and the details (file, line, reason).

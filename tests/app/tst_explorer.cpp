@@ -796,12 +796,25 @@ void TestExplorer::baselineIsComparedAndExported()
     QVERIFY(window.whatIf()->comparison().contains(QStringLiteral("Last change")));
     QVERIFY(!window.ops()->model()->hasBaseline());
     QVERIFY(!window.matrixPage()->differenceBox()->isEnabled());
-    // Unpinned and not current, the first row has let its estimate go: it cannot be a baseline
-    // (the views compare whole estimates) until it is re-opened.
+    // Unpinned and not current, the first row has let its estimate go. Pinning it estimates it again
+    // beside what is shown (the file read again, on the row's cluster); the shown estimate stays.
     QVERIFY(!history.entry(0).evaluation);
     panel->table()->selectRow(0);
-    QVERIFY(!pin->isEnabled());
-    QVERIFY(pin->toolTip().contains(QStringLiteral("re-open it")));
+    QVERIFY(pin->isEnabled());
+    QVERIFY(pin->toolTip().contains(QStringLiteral("estimated again")));
+    QSignalSpy beside(&window.session(), &app::Session::evaluatedBeside);
+    QTest::mouseClick(pin, Qt::LeftButton);
+    QCOMPARE(history.baseline(), -1); // not yet: its estimate is on its way
+    QVERIFY(beside.wait(20000));
+    QCOMPARE(history.baseline(), 0);
+    QVERIFY(history.entry(0).evaluation);
+    QCOMPARE(history.baselineEvaluation()->result->stepTime, before);
+    QCOMPARE(history.current(), 1);
+    QCOMPARE(window.session().result()->stepTime, after);
+    QVERIFY(window.ops()->model()->hasBaseline());
+    QCOMPARE(pin->text(), QStringLiteral("Unpin baseline"));
+    QTest::mouseClick(pin, Qt::LeftButton);
+    QCOMPARE(history.baseline(), -1);
 
     // Re-opening the first row reads the file again (rows keep no file's workload) on its cluster.
     panel->table()->selectRow(0);
