@@ -671,44 +671,45 @@ std::vector<double> doubleBinaryTree(const Cluster& cluster, std::span<const std
     return end;
 }
 
-/// ASTRA-sim's staged all-reduce over the world when every dimension runs the double binary tree,
-/// event by event. Each chunk runs one whole-chunk tree all-reduce per phase: localBWAware visits the
-/// dimensions up, the last one, and back down (baseline: each once), and a tree phase keeps the chunk's
-/// size (Sys::generate_collective_phase). A phase on dimension d spans the ranks that differ only in
-/// coordinate d; its tree is chosen by a counter per dimension that alternates on every phase created
-/// (chunk by chunk: root at the highest position when even, at 0 when odd). Each rank has one FIFO
-/// queue per dimension, shared by all phases on it, running at most `active` phases at once; a rank
-/// moves a chunk to its next phase's queue as soon as its own part of the phase ends. Messages between
-/// two ranks pair first in, first out per chunk. Per-node rules as in doubleBinaryTree(). Returns
-/// each rank's end in ns, or an empty vector when some dimension is not a power of two or the
-/// simulation would be too large.
-std::vector<double> stagedDoubleBinaryTree(const Cluster& cluster, double chunk, std::uint64_t chunks,
-                                           const Costing& costing, bool baseline)
+/// ASTRA-sim's staged all-reduce over the world with the double binary tree on some or all dimensions,
+/// event by event. `phases` are one chunk's phases in order (makePlan's: times in ns). A tree phase is
+/// a whole-chunk tree all-reduce of its bytesIn: localBWAware visits the dimensions up, the last one,
+/// and back down (baseline: each once), and a tree phase keeps the chunk's size
+/// (Sys::generate_collective_phase). A phase on dimension d spans the ranks that differ only in
+/// coordinate d; a tree phase's tree is chosen by a counter per dimension that alternates on every tree
+/// phase created (chunk by chunk: root at the highest position when even, at 0 when odd). Any other
+/// phase (a ring, say) runs as one step of its whole group: it starts when its last member starts it
+/// and ends for all `time` later; with at most two dimensions its members hold the same position in
+/// the other dimension's tree and start together, as in ASTRA-sim. Each rank has one FIFO queue per
+/// dimension, shared by all phases on it, running at most `active` phases at once; a rank moves a
+/// chunk to its next phase's queue as soon as its own part of the phase ends. Messages between two
+/// ranks pair first in, first out per chunk. Per-node rules as in doubleBinaryTree(). Returns each
+/// rank's end in ns, or an empty vector when a tree dimension is not a power of two or the simulation
+/// would be too large.
+std::vector<double> stagedDoubleBinaryTree(const Cluster& cluster, const std::vector<CollectivePhase>& plan,
+                                           std::uint64_t chunks, const Costing& costing)
 {
     const Topology& topology = cluster.topology;
     const std::int64_t n = topology.npuCount();
-    std::vector<int> order;
-    for (std::size_t d = 0; d < topology.dims.size(); ++d) {
-        const std::int64_t size = topology.dims[d].npus;
-        if (size > 1 && !isPowerOfTwo(size))
+    const auto isTree = [&](std::size_t p) { return plan[p].algorithm == CollectiveAlgorithm::DoubleBinaryTree; };
+    std::vector<int> order; // the tree dimensions
+    for (std::size_t p = 0; p < plan.size(); ++p) {
+        if (plan[p].dim < 0)
             return {};
-        if (size > 1)
-            order.push_back(static_cast<int>(d));
+        if (isTree(p) && std::find(order.begin(), order.end(), plan[p].dim) == order.end()) {
+            if (!isPowerOfTwo(topology.dims[static_cast<std::size_t>(plan[p].dim)].npus))
+                return {};
+            order.push_back(plan[p].dim);
+        }
     }
-    if (order.empty())
+    if (order.empty() || static_cast<double>(n) * static_cast<double>(chunks) * static_cast<double>(plan.size()) > 4e6)
         return {};
-    std::vector<int> dims = order;
-    if (!baseline)
-        for (std::size_t i = order.size() - 1; i-- > 0;)
-            dims.push_back(order[i]);
-    if (static_cast<double>(n) * static_cast<double>(chunks) * static_cast<double>(dims.size()) > 4e6)
-        return {};
-    // Phases of each chunk: (dimension, root at the highest position?).
-    std::vector<std::vector<std::pair<int, bool>>> phases(chunks);
+    // Phases of each chunk: (index into `plan`, root at the highest position?).
+    std::vector<std::vector<std::pair<std::size_t, bool>>> phases(chunks);
     std::vector<std::uint64_t> counter(topology.dims.size(), 0);
     for (auto& list : phases)
-        for (int d : dims)
-            list.emplace_back(d, counter[static_cast<std::size_t>(d)]++ % 2 == 0);
+        for (std::size_t p = 0; p < plan.size(); ++p)
+            list.emplace_back(p, isTree(p) && counter[static_cast<std::size_t>(plan[p].dim)]++ % 2 == 0);
     std::vector<std::int64_t> stride(topology.dims.size(), 1);
     for (std::size_t d = 1; d < stride.size(); ++d)
         stride[d] = stride[d - 1] * topology.dims[d - 1].npus;
@@ -724,23 +725,25 @@ std::vector<double> stagedDoubleBinaryTree(const Cluster& cluster, double chunk,
     const auto rankAt = [&](std::int64_t rank, int d, std::int64_t pos) {
         return rank + (pos - coordinate(rank, d)) * stride[static_cast<std::size_t>(d)];
     };
-    std::vector<double> messageNs(topology.dims.size());
-    for (int d : order) {
-        const TopologyDim& dim = topology.dims[static_cast<std::size_t>(d)];
-        // Switch and fully connected dimensions: every pair the same hops; a ring: its farthest pair
-        // below is recomputed per message.
-        messageNs[static_cast<std::size_t>(d)] = costing.message(chunk, std::max(1, dim.hops(0, 1)), dimLink(dim, d));
+    // Per tree phase: its message time between any pair (Switch and fully connected dimensions: every
+    // pair the same hops; a ring's pairs are recomputed per message) and its reduction.
+    std::vector<double> messageNs(plan.size()), reductionNs(plan.size());
+    for (std::size_t p = 0; p < plan.size(); ++p) {
+        const auto d = static_cast<std::size_t>(plan[p].dim);
+        messageNs[p] = costing.message(plan[p].bytesIn, std::max(1, topology.dims[d].hops(0, 1)),
+                                       dimLink(topology.dims[d], plan[p].dim));
+        reductionNs[p] = costing.reduction(plan[p].bytesIn);
     }
-    const auto messageTime = [&](std::int64_t a, std::int64_t b, int d) {
+    const auto messageTime = [&](std::int64_t a, std::int64_t b, std::size_t p) {
+        const int d = plan[p].dim;
         const TopologyDim& dim = topology.dims[static_cast<std::size_t>(d)];
         if (dim.kind != TopologyKind::Ring)
-            return messageNs[static_cast<std::size_t>(d)];
+            return messageNs[p];
         const std::int32_t hops = std::max(
             1, dim.hops(static_cast<std::int32_t>(coordinate(a, d)), static_cast<std::int32_t>(coordinate(b, d))));
-        return costing.message(chunk, hops, dimLink(dim, d));
+        return costing.message(plan[p].bytesIn, hops, dimLink(dim, d));
     };
     const double ed = costing.endpointDelay();
-    const double red = costing.reduction(chunk);
     const auto active = static_cast<std::size_t>(std::max(1, cluster.system.activeChunksPerDimension));
 
     struct Event {
@@ -758,8 +761,8 @@ std::vector<double> stagedDoubleBinaryTree(const Cluster& cluster, double chunk,
         std::deque<std::function<void(double)>> waiting;
     };
     std::map<std::tuple<std::int64_t, std::int64_t, std::uint64_t>, Mailbox> mail;
-    const auto send = [&](double t, std::int64_t src, std::int64_t dst, std::uint64_t c, int d) {
-        at(t + messageTime(src, dst, d), [&, src, dst, c](double when) {
+    const auto send = [&](double t, std::int64_t src, std::int64_t dst, std::uint64_t c, std::size_t phase) {
+        at(t + messageTime(src, dst, phase), [&, src, dst, c](double when) {
             Mailbox& box = mail[{src, dst, c}];
             if (!box.waiting.empty()) {
                 auto next = std::move(box.waiting.front());
@@ -805,7 +808,7 @@ std::vector<double> stagedDoubleBinaryTree(const Cluster& cluster, double chunk,
             tryStart(t, r, d);
             return;
         }
-        const int next = phases[c][p].first;
+        const int next = plan[phases[c][p].first].dim;
         queues[static_cast<std::size_t>(r)][static_cast<std::size_t>(next)].push_back({c, false});
         tryStart(t, r, d);
         tryStart(t, r, next);
@@ -825,8 +828,29 @@ std::vector<double> stagedDoubleBinaryTree(const Cluster& cluster, double chunk,
             }
         }
     };
+    // A phase other than a tree: its group's arrivals, keyed by (the group's rank at coordinate 0,
+    // chunk, phase).
+    struct Gathering {
+        std::int32_t arrived = 0;
+        double latest = 0;
+    };
+    std::map<std::tuple<std::int64_t, std::uint64_t, std::size_t>, Gathering> gatherings;
     startPhase = [&](double t, std::int64_t r, std::uint64_t c) {
-        const auto [d, rootMax] = phases[c][phaseOf[static_cast<std::size_t>(r)][c]];
+        const auto [phase, rootMax] = phases[c][phaseOf[static_cast<std::size_t>(r)][c]];
+        const int d = plan[phase].dim;
+        if (!isTree(phase)) {
+            const std::int64_t first = rankAt(r, d, 0);
+            Gathering& g = gatherings[{first, c, phase}];
+            g.latest = std::max(g.latest, t);
+            if (++g.arrived < plan[phase].npus)
+                return;
+            const double done = g.latest + plan[phase].time;
+            for (std::int64_t k = 0; k < plan[phase].npus; ++k)
+                at(done, [&, member = rankAt(r, d, k), c, d](double when) { leave(when, member, c, d); });
+            gatherings.erase({first, c, phase});
+            return;
+        }
+        const double red = reductionNs[phase];
         const BinaryTreeShape& tree = shapes[static_cast<std::size_t>(d)][rootMax ? 0 : 1];
         const auto pos = static_cast<std::size_t>(coordinate(r, d));
         const std::int64_t parentPos = tree.parent[pos];
@@ -835,15 +859,15 @@ std::vector<double> stagedDoubleBinaryTree(const Cluster& cluster, double chunk,
         const auto exit = [&, r, c, d](double when) { leave(when, r, c, d); };
         if (parent < 0) { // root: one child
             const std::int64_t child = rankAt(r, d, kids.front());
-            recv(t, child, r, c, [&, r, c, d, child, exit](double got) {
-                at(got + ed + red, [&, r, c, d, child, exit](double reduced) {
-                    send(reduced, r, child, c, d);
+            recv(t, child, r, c, [&, r, c, phase, red, child, exit](double got) {
+                at(got + ed + red, [&, r, c, phase, child, exit](double reduced) {
+                    send(reduced, r, child, c, phase);
                     exit(reduced);
                 });
             });
         } else if (kids.empty()) { // leaf
-            at(t + ed, [&, r, c, d, parent, exit](double ready) {
-                send(ready, r, parent, c, d);
+            at(t + ed, [&, r, c, phase, parent, exit](double ready) {
+                send(ready, r, parent, c, phase);
                 recv(ready, parent, r, c, [&, exit](double back) { at(back + ed, exit); });
             });
         } else { // interior: both children's copies reduced, up, then the parent's copy down
@@ -852,15 +876,15 @@ std::vector<double> stagedDoubleBinaryTree(const Cluster& cluster, double chunk,
             for (std::int64_t k : kids)
                 children.push_back(rankAt(r, d, k));
             for (std::int64_t child : children)
-                recv(t, child, r, c, [&, r, c, d, parent, children, done, exit](double got) {
-                    at(got + ed + red, [&, r, c, d, parent, children, done, exit](double reduced) {
+                recv(t, child, r, c, [&, r, c, phase, red, parent, children, done, exit](double got) {
+                    at(got + ed + red, [&, r, c, phase, red, parent, children, done, exit](double reduced) {
                         if (++*done < 2)
                             return;
-                        send(reduced, r, parent, c, d);
-                        recv(reduced, parent, r, c, [&, r, c, d, children, exit](double back) {
-                            at(back + ed + red, [&, r, c, d, children, exit](double down) {
+                        send(reduced, r, parent, c, phase);
+                        recv(reduced, parent, r, c, [&, r, c, phase, red, children, exit](double back) {
+                            at(back + ed + red, [&, r, c, phase, children, exit](double down) {
                                 for (std::int64_t child2 : children)
-                                    send(down, r, child2, c, d);
+                                    send(down, r, child2, c, phase);
                                 exit(down);
                             });
                         });
@@ -870,7 +894,7 @@ std::vector<double> stagedDoubleBinaryTree(const Cluster& cluster, double chunk,
     };
     for (std::int64_t r = 0; r < n; ++r)
         for (std::uint64_t c = 0; c < chunks; ++c) {
-            const int first = phases[c].front().first;
+            const int first = plan[phases[c].front().first].dim;
             queues[static_cast<std::size_t>(r)][static_cast<std::size_t>(first)].push_back({c, false});
             tryStart(0, r, first);
         }
@@ -1201,14 +1225,12 @@ CollectiveCost CollectiveModel::collective(CollectiveKind kind, std::uint64_t by
             applyMemberEnds(doubleBinaryTree(m_cluster, members, plan.chunk, plan.chunks, costing), cost);
         } else if (plan.staged && m_cluster.model == CostModel::AstraSim && kind == CollectiveKind::AllReduce &&
                    n == topology.npuCount() && plan.phases.size() > 1 &&
-                   std::all_of(plan.phases.begin(), plan.phases.end(), [](const CollectivePhase& p) {
+                   std::any_of(plan.phases.begin(), plan.phases.end(), [](const CollectivePhase& p) {
                        return p.algorithm == CollectiveAlgorithm::DoubleBinaryTree;
                    })) {
-            // Trees on every dimension: the staged phases event by event, rank by rank.
+            // Trees on some or every dimension: the staged phases event by event, rank by rank.
             const Costing costing(m_cluster, false);
-            applyMemberEnds(stagedDoubleBinaryTree(m_cluster, plan.chunk, plan.chunks, costing,
-                                                   system.collectiveOptimization == "baseline"),
-                            cost);
+            applyMemberEnds(stagedDoubleBinaryTree(m_cluster, plan.phases, plan.chunks, costing), cost);
         }
         if (!plan.staged && m_cluster.model == CostModel::AstraSim && n > 2) {
             // Uneven neighbour links: evaluate ASTRA-sim's per-rank ring exactly when affordable.

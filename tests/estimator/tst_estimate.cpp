@@ -648,8 +648,8 @@ void TestEstimate::astraSimDoubleBinaryTreeTwoDimensions_data()
     // Measured with ASTRA-sim 518bd513 built here (AstraSim_Analytical_Congestion_Unaware): one world
     // all-reduce on Switch x Switch (400 GB/s, 936.25 ns unless stated), 4 splits, 1 active chunk,
     // endpoint delay 10 ns, local-mem-bw 1600 GB/s, localBWAware; the same algorithm list for every
-    // collective. Slowest and fastest rank. With trees on every dimension each phase is a whole-chunk
-    // tree all-reduce (docs/estimator.md); `tolerance` 0 means to the nanosecond.
+    // collective. Slowest and fastest rank. On a tree dimension each phase is a whole-chunk tree
+    // all-reduce (docs/estimator.md); `tolerance` 0 means to the nanosecond.
     QTest::addColumn<int>("n0");
     QTest::addColumn<int>("n1");
     QTest::addColumn<qint64>("bytes");
@@ -679,12 +679,21 @@ void TestEstimate::astraSimDoubleBinaryTreeTwoDimensions_data()
         << 4 << 8 << mib64 << "tt" << 400.0 << 936.25 << 1 << 7 << false << qint64(2387653) << qint64(2321274) << 0.0;
     QTest::newRow("tree_tree_16x4_1KiB_raised") << 16 << 4 << qint64(1024) << "tt" << 400.0 << 936.25 << 1 << 4 << false
                                                 << qint64(118709) << qint64(111177) << 0.0;
-    // Mixed lists: phases pipelined through the dimension queues (ring phases exact, tree phases
-    // timed for one chunk on their own): within 2%.
+    // Mixed lists, event by event too: a ring phase runs as one step of its group (its members hold
+    // the same position in the other dimension's tree). Before, phases timed for one chunk and
+    // pipelined through the dimension queues were up to 11.8% slow with a slow tree dimension.
     QTest::newRow("ring_tree_4x4_1GiB") << 4 << 4 << gib << "rt" << 400.0 << 936.25 << 1 << 4 << false
-                                        << qint64(5305196) << qint64(5305196) << 0.02;
+                                        << qint64(5305196) << qint64(5305196) << 0.0;
     QTest::newRow("tree_ring_8x8_1GiB") << 8 << 8 << gib << "tr" << 400.0 << 936.25 << 1 << 4 << false
-                                        << qint64(49596174) << qint64(46708896) << 0.02;
+                                        << qint64(49596174) << qint64(46708896) << 0.0;
+    QTest::newRow("ring_tree_8x8_slow_dim1_64MiB")
+        << 8 << 8 << mib64 << "rt" << 50.0 << 500.0 << 1 << 4 << false << qint64(1042392) << qint64(914316) << 0.0;
+    QTest::newRow("ring_tree_8x8_slow_dim1_1GiB")
+        << 8 << 8 << gib << "rt" << 50.0 << 500.0 << 1 << 4 << false << qint64(15965019) << qint64(13961163) << 0.0;
+    QTest::newRow("ring_tree_4x16_slow_dim1_64MiB")
+        << 4 << 16 << mib64 << "rt" << 50.0 << 500.0 << 1 << 4 << false << qint64(2608616) << qint64(2268487) << 0.0;
+    QTest::newRow("tree_ring_8x8_slow_dim1_64MiB")
+        << 8 << 8 << mib64 << "tr" << 50.0 << 500.0 << 1 << 4 << false << qint64(3182695) << qint64(2996950) << 0.0;
 }
 
 void TestEstimate::astraSimDoubleBinaryTreeTwoDimensions()
@@ -721,8 +730,11 @@ void TestEstimate::astraSimDoubleBinaryTreeTwoDimensions()
     const double slowest = cost.duration * 1e9;
     if (tolerance == 0) {
         QCOMPARE(std::llround(slowest), static_cast<long long>(maxNs));
-        QCOMPARE(cost.memberDuration.size(), static_cast<std::size_t>(npus));
-        const double fastest = *std::min_element(cost.memberDuration.begin(), cost.memberDuration.end()) * 1e9;
+        // Empty when every member ends together.
+        QVERIFY(cost.memberDuration.empty() || cost.memberDuration.size() == static_cast<std::size_t>(npus));
+        const double fastest = cost.memberDuration.empty()
+                                   ? slowest
+                                   : *std::min_element(cost.memberDuration.begin(), cost.memberDuration.end()) * 1e9;
         QCOMPARE(std::llround(fastest), static_cast<long long>(minNs));
     } else {
         QVERIFY2(std::abs(slowest - static_cast<double>(maxNs)) <= tolerance * static_cast<double>(maxNs),
