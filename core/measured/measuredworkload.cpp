@@ -1169,7 +1169,9 @@ MeasuredWorkload measuredWorkload(std::vector<RankProfile> profiles, const Measu
             if (waitedFor)
                 deps.push_back(waitedFor->second);
             if (at(s.start) > at(ready)) {
-                const std::uint32_t gap = addOp(MeasuredKind::HostGap, 0, "host", ready, s.start);
+                // In the scope of the op it delayed: a stream's ops and its gaps stay one chain in the
+                // graph view (a scope "host" of every gap went back and forth with every stream).
+                const std::uint32_t gap = addOp(MeasuredKind::HostGap, 0, scopeOf(s), ready, s.start);
                 ops[gap].dataDeps = deps;
                 out.ranks[r].hostGapSeconds += (s.start - ready) * 1e-6;
                 computeOps.push_back(gap);
@@ -1197,7 +1199,11 @@ MeasuredWorkload measuredWorkload(std::vector<RankProfile> profiles, const Measu
         const double stepEnd = std::max(cut.stepEnd, lastEnd);
         // A step marker with nothing in it on the device (a host-only step) still took its time.
         if (at(stepEnd) > at(lastEnd) && (cut.info.device || !cut.compute.empty() || !cut.comms.empty() || step >= 0)) {
-            const std::uint32_t gap = addOp(MeasuredKind::HostGap, 0, "host", lastEnd, stepEnd);
+            // In the scope of the op it follows (a copy: adding the gap may move the ops).
+            const std::string scope = lastCommOp != UINT32_MAX    ? ops[lastCommOp].scope
+                                      : lastCompute != UINT32_MAX ? ops[lastCompute].scope
+                                                                  : std::string("host");
+            const std::uint32_t gap = addOp(MeasuredKind::HostGap, 0, scope, lastEnd, stepEnd);
             if (lastCompute != UINT32_MAX)
                 ops[gap].dataDeps.push_back(lastCompute);
             if (lastCommOp != UINT32_MAX)

@@ -303,6 +303,12 @@ void TestMeasured::gapsAndWaitsByHand()
     QCOMPARE(ops[2].commBytes, std::uint64_t{2097152});
     QCOMPARE(measuredKindOf(ops[0]), std::optional<MeasuredKind>(MeasuredKind::HostGap));
     QCOMPARE(measuredKindOf(ops[1]), std::optional<MeasuredKind>(MeasuredKind::Kernel));
+    // A gap sits in the scope of the op it delayed (the last one: of the op it follows), so a
+    // stream's ops stay one chain in the graph view.
+    QCOMPARE(ops[0].scope, std::string("stream 7"));
+    QCOMPARE(ops[2].scope, std::string("stream 9"));
+    QCOMPARE(ops[3].scope, std::string("stream 7"));
+    QCOMPARE(ops[5].scope, std::string("stream 7"));
     QCOMPARE(std::llround(w.ranks[0].hostGapSeconds * 1e6), 32ll);
     QCOMPARE(std::llround(replay(w.workload)->stepTime * 1e6), 100ll);
 }
