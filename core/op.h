@@ -171,4 +171,12 @@ inline constexpr const char* kCommEngineAttribute = "comm_engine";
 bool runsOnCopyEngines(const Op& op);
 void setRunsOnCopyEngines(Op& op);
 
+/// What an op of a measured run was (core/measured: "kernel", "host gap", ...), carried as this
+/// attribute so that it survives a Chakra round trip.
+inline constexpr const char* kMeasuredAttribute = "measured";
+/// A compute-stream op that is the device waiting for its host: a measured run's `host gap` (launch
+/// latency, Python, data loading). It keeps the host's pace in a replay, but the breakdown counts its
+/// time as the device idle, not computing (RankBreakdown::host).
+bool isHostGap(const Op& op);
+
 } // namespace flint::core

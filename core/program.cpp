@@ -139,6 +139,16 @@ constexpr std::string_view kAttentionForward = "attention_forward";
 constexpr std::string_view kAttentionBackward = "attention_backward";
 } // namespace
 
+bool isHostGap(const Op& op)
+{
+    if (!op.extras.has())
+        return false;
+    for (const Attribute& a : op.extras.get().attributes)
+        if (a.name == kMeasuredAttribute)
+            return a.asString() == "host gap"; // displayName(MeasuredKind::HostGap)
+    return false;
+}
+
 KernelClass kernelClassOf(const Op& op)
 {
     if (!op.extras.has())

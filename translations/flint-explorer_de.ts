@@ -1357,6 +1357,10 @@ auf %2</translation>
         <source>&lt;br&gt;&lt;small&gt;communication includes %1 lost to transfers beside it sharing their links&lt;/small&gt;</source>
         <translation>&lt;br&gt;&lt;small&gt;die Kommunikation enthält %1, die an nebenher laufende Übertragungen auf denselben Verbindungen verloren gehen&lt;/small&gt;</translation>
     </message>
+    <message>
+        <source>&lt;br&gt;&lt;small&gt;host gaps: %1 of the device waiting for its host, as measured (idle, or exposed communication where a collective ran)&lt;/small&gt;</source>
+        <translation>&lt;br&gt;&lt;small&gt;Host-Lücken: %1, in denen das Gerät auf seinen Host wartete, wie gemessen (Leerlauf, oder nicht überlappte Kommunikation, wo eine Kollektivoperation lief)&lt;/small&gt;</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::SweepPage</name>

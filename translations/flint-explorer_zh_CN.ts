@@ -1342,6 +1342,10 @@ on %2</source>
         <source>&lt;br&gt;&lt;small&gt;communication includes %1 lost to transfers beside it sharing their links&lt;/small&gt;</source>
         <translation>&lt;br&gt;&lt;small&gt;通信时间包含因同时运行的传输共享链路而损失的 %1&lt;/small&gt;</translation>
     </message>
+    <message>
+        <source>&lt;br&gt;&lt;small&gt;host gaps: %1 of the device waiting for its host, as measured (idle, or exposed communication where a collective ran)&lt;/small&gt;</source>
+        <translation>&lt;br&gt;&lt;small&gt;主机间隙：设备等待主机的时间 %1（按测量值；计为空闲，若期间有集合通信则计为未重叠通信）&lt;/small&gt;</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::SweepPage</name>

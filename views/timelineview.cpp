@@ -42,6 +42,8 @@ struct TimelineView::Lanes {
         std::uint32_t event; ///< index into the timeline's events
     };
     std::vector<std::array<std::vector<Span>, 2>> byTimeline;
+    /// Per timeline: EstimateResult::hostGapOps (not counted busy in the summary lanes).
+    std::vector<std::vector<char>> hostGaps;
     /// Per timeline and track: the longest span, in seconds. A label needs a span (or a run of
     /// one microbatch) some pixels wide; zoomed out, this says no span of a lane can carry one
     /// without walking its thousands of spans every frame.
@@ -102,7 +104,11 @@ struct TimelineView::Lanes {
                 // Spans are sorted by start: merge overlaps into their union as they come.
                 double unionStart = 0;
                 double unionEnd = -1;
+                // Host gaps are the device waiting for its host: drawn (grey) in a lane, not busy here.
+                const std::vector<char>& gaps = hostGaps[timeline];
                 for (const Span& sp : byTimeline[timeline][track]) {
+                    if (track == 0 && !gaps.empty() && gaps[sp.op])
+                        continue;
                     if (sp.start > unionEnd) {
                         if (unionEnd > unionStart)
                             addBusy(unionStart, unionEnd);
@@ -175,6 +181,8 @@ void TimelineView::setData(std::shared_ptr<const core::Workload> workload,
     if (m_result) {
         m_lanes->span = m_result->stepTime;
         m_lanes->byTimeline.resize(m_result->timelines.size());
+        m_lanes->hostGaps = m_result->hostGapOps;
+        m_lanes->hostGaps.resize(m_result->timelines.size());
         m_lanes->longest.assign(m_result->timelines.size(), {0.0, 0.0});
         for (std::size_t t = 0; t < m_result->timelines.size(); ++t) {
             const auto& events = m_result->timelines[t];

@@ -50,7 +50,9 @@ QColor colorOf(core::OpKind kind, core::CollectiveKind collective)
 
 QColor colorOf(const core::Op& op)
 {
-    if (op.isCpuOp)
+    // Host work, and a measured run's host gaps (the device waiting for its host): grey, not the
+    // compute blue, as the breakdown counts them as idle.
+    if (op.isCpuOp || isHostGap(op))
         return QColor(0xba, 0xb0, 0xac);
     return colorOf(op.kind, op.collective);
 }

@@ -230,4 +230,30 @@ std::string networkSummary(const core::Workload& workload, const core::Cluster& 
     return text;
 }
 
+std::string topOpsSummary(const std::vector<core::OpTotal>& tops, std::string (*format)(double))
+{
+    if (tops.empty())
+        return {};
+    constexpr std::size_t kLongestName = 100;
+    std::string text = "top ops (time summed over ranks):\n";
+    for (const core::OpTotal& t : tops) {
+        const std::string kind(t.kind == core::OpKind::Collective ? core::chakraName(t.collective)
+                                                                  : core::chakraName(t.kind));
+        std::string name = t.name;
+        if (name.size() > kLongestName) {
+            name.resize(kLongestName - 3);
+            while (!name.empty() && (static_cast<unsigned char>(name.back()) & 0xC0) == 0x80)
+                name.pop_back(); // not inside a UTF-8 sequence
+            if (!name.empty() && static_cast<unsigned char>(name.back()) >= 0xC0)
+                name.pop_back();
+            name += "...";
+        }
+        char line[256];
+        std::snprintf(line, sizeof line, "  %12s  %8llu x  %-16s ", format(t.seconds).c_str(),
+                      static_cast<unsigned long long>(t.count), kind.c_str());
+        text += line + name + "\n";
+    }
+    return text;
+}
+
 } // namespace flint::app

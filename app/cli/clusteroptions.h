@@ -4,6 +4,7 @@
 #include "cli/commandline.h"
 #include "core/estimator/cluster.h"
 #include "core/estimator/estimate.h"
+#include "core/estimator/estimateexport.h"
 #include "core/workload.h"
 
 #include <cstdint>
@@ -31,10 +32,15 @@ void checkClusterNames(const CommandLine& cli);
 std::string presetList();
 
 /// What an estimate sent over each topology dimension and how busy that kept its links, one line
-/// per dimension named by how it is wired ("dim 0, switch of 8 NPUs at 370.8 GB/s: 62.7 TB sent;
+/// per dimension named by how it is wired ("dimension 1, Switch of 8 NPUs at 370.8 GB/s: 62.7 TB sent;
 /// links busy 6.2 % of the step on average, 15.3 % for the busiest rank at its peak"), for the text
 /// output of flint estimate and flint model estimate (core::linkUtilisation).
 std::string networkSummary(const core::Workload& workload, const core::Cluster& cluster,
                            const core::EstimateResult& result);
+
+/// The top ops of an estimate under the heading "top ops (time summed over ranks):", one per line,
+/// times written by `format`; names longer than a line (a demangled CUDA kernel's several
+/// kilobytes) cut at 100 characters with "...".
+std::string topOpsSummary(const std::vector<core::OpTotal>& tops, std::string (*format)(double));
 
 } // namespace flint::app

@@ -24,6 +24,8 @@ namespace {
 std::string seconds(double s)
 {
     char buffer[64];
+    if (s == 0)
+        return "0 s";
     if (s >= 1)
         std::snprintf(buffer, sizeof buffer, "%.4f s", s);
     else if (s >= 1e-3)
@@ -164,6 +166,10 @@ int runEstimate(const std::vector<std::string>& arguments)
         std::printf("  communication includes %s lost to transfers beside it sharing their links "
                     "(--no-link-sharing)\n",
                     seconds(mean.linkSharing).c_str());
+    if (mean.host > 0)
+        std::printf("  host gaps: %s of the device waiting for its host (launch latency, Python, data loading), "
+                    "as measured; counted as idle, or as exposed communication where a collective ran\n",
+                    seconds(mean.host).c_str());
     if (result->ranks.size() <= 16) {
         std::printf("\n  rank      finish     compute     exposed comm   idle\n");
         for (std::size_t r = 0; r < result->ranks.size(); ++r) {
@@ -172,19 +178,10 @@ int runEstimate(const std::vector<std::string>& arguments)
                         seconds(b.exposedComm).c_str(), seconds(b.idle).c_str());
         }
     }
-    const auto tops = core::topOps(*result, workload, top);
-    if (!tops.empty()) {
-        std::printf("\ntop ops (time summed over ranks):\n");
-        for (const auto& t : tops)
-            std::printf("  %12s  %8llu x  %-16s %s\n", seconds(t.seconds).c_str(),
-                        static_cast<unsigned long long>(t.count),
-                        std::string(t.kind == core::OpKind::Collective ? core::chakraName(t.collective)
-                                                                       : core::chakraName(t.kind))
-                            .c_str(),
-                        t.name.c_str());
-    }
-    std::printf("\ncritical path: %zu ops\n", result->criticalPath.size());
+    // The order of flint model estimate: the network, then the top ops.
     std::fputs(networkSummary(workload, cluster, *result).c_str(), stdout);
+    std::fputs(("\n" + topOpsSummary(core::topOps(*result, workload, top), seconds)).c_str(), stdout);
+    std::printf("\ncritical path: %zu ops\n", result->criticalPath.size());
     return ExitSuccess;
 }
 

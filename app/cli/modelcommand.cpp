@@ -577,17 +577,7 @@ int runModel(const std::vector<std::string>& arguments)
         std::fprintf(stderr, "warning: %s\n", w.text().c_str());
     std::fputs(figuresText(compiled, figures).c_str(), stdout);
     std::fputs(networkSummary(compiled.workload, cluster, result).c_str(), stdout);
-    const auto tops = core::topOps(result, compiled.workload, 8);
-    if (!tops.empty()) {
-        std::printf("top ops (time summed over ranks):\n");
-        for (const auto& t : tops)
-            std::printf("  %12s  %8llu x  %-16s %s\n", formatSeconds(t.seconds).c_str(),
-                        static_cast<unsigned long long>(t.count),
-                        std::string(t.kind == core::OpKind::Collective ? core::chakraName(t.collective)
-                                                                       : core::chakraName(t.kind))
-                            .c_str(),
-                        t.name.c_str());
-    }
+    std::fputs(topOpsSummary(core::topOps(result, compiled.workload, 8), formatSeconds).c_str(), stdout);
     return ExitSuccess;
 }
 

@@ -79,6 +79,10 @@ QString StepSummary::summaryHtml(const engine::Evaluation& evaluation)
     if (now.linkSharing > 0)
         text += tr("<br><small>communication includes %1 lost to transfers beside it sharing their links</small>")
                     .arg(duration(now.linkSharing));
+    if (now.host > 0)
+        text += tr("<br><small>host gaps: %1 of the device waiting for its host, as measured (idle, or exposed "
+                   "communication where a collective ran)</small>")
+                    .arg(duration(now.host));
     if (const double sustained = cluster.device.sustainedMatmulFor(core::Precision::BF16);
         cluster.compute.sustainedClocks && !cluster.compute.flopEfficiency && sustained < 1)
         text += tr("<br><small>matmuls and attention at the throughput %1 sustains power-saturated (%2% of its "

@@ -85,6 +85,8 @@ struct ProgramInfo {
     /// Per op: 1 when it takes a modelled (not a recorded) time on the compute stream, with the
     /// program's own recorded durations.
     std::vector<char> modelledCompute;
+    /// Per op: 1 for a host gap (isHostGap), which the breakdown counts as idle; empty without any.
+    std::vector<char> hostGap;
     std::vector<std::uint32_t> slotOrdinal; ///< per op: ordinal within its slot sequence
     /// Per slot sequence (index 0 = all ranks, s + 1 = slot s): op indices in program order.
     std::vector<std::vector<std::uint32_t>> slotOps;
@@ -137,6 +139,10 @@ ProgramInfo buildProgramInfo(const Program& program, const Cluster& cluster, con
         if (!onCommStream(op)) {
             info.computeSeconds[i] = computeTime(op, cluster, options);
             info.modelledCompute[i] = usesRecordedTime(op, op.durationMicros, options) ? 0 : 1;
+            if (op.extras.has() && isHostGap(op)) {
+                info.hostGap.resize(n, 0);
+                info.hostGap[i] = 1;
+            }
             continue;
         }
         info.commIndex[i] = info.commOps++;
@@ -1872,6 +1878,9 @@ void Simulator::buildResult(EstimateResult& result)
         result.droppedDependencies += info->droppedDependencies;
     result.rankTimeline = m_rankClass;
     result.timelineRank.resize(m_classes.size());
+    result.hostGapOps.resize(m_classes.size());
+    for (std::size_t cls = 0; cls < m_classes.size(); ++cls)
+        result.hostGapOps[cls] = m_classes[cls].info->hostGap;
     buildCriticalPath(result); // while events are still in op order
     std::vector<RankBreakdown> perClass(m_classes.size());
     std::vector<std::pair<double, double>> compute, merged;
@@ -1893,7 +1902,9 @@ void Simulator::buildResult(EstimateResult& result)
         for (const OpEvent& e : events) {
             if (e.end <= e.start)
                 continue;
-            if (e.stream == 0)
+            if (e.stream == 0 && !c.info->hostGap.empty() && c.info->hostGap[e.op])
+                b.host += e.end - e.start; // the device waiting for its host: idle, not compute
+            else if (e.stream == 0)
                 compute.emplace_back(e.start, e.end);
             else if (!merged.empty() && e.start <= merged.back().second)
                 merged.back().second = std::max(merged.back().second, e.end);

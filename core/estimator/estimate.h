@@ -103,6 +103,9 @@ struct RankBreakdown {
     /// Of `comm`: the time collectives and transfers ran longer because transfers beside them shared
     /// their links (Cluster::linkSharing), summed over the rank's ops.
     double linkSharing = 0;
+    /// The device waiting for its host: a measured run's host gaps (isHostGap), not counted in
+    /// `compute`; in `idle`, or in `exposedComm` where communication ran meanwhile.
+    double host = 0;
 };
 
 /// One link of the critical path.
@@ -200,6 +203,9 @@ struct EstimateResult {
     std::vector<std::uint32_t> rankTimeline;
     /// The representative rank each timeline was simulated for.
     std::vector<std::int32_t> timelineRank;
+    /// Per timeline: 1 for each op (by index) that is a host gap (isHostGap), the device waiting for
+    /// its host; an empty vector for a timeline without any (every workload but a measured run).
+    std::vector<std::vector<char>> hostGapOps;
     /// From the first op to the op that ends last, in time order.
     std::vector<CriticalStep> criticalPath;
     CommMatrix commMatrix;

@@ -43,6 +43,7 @@ MeanBreakdown meanBreakdown(const EstimateResult& result)
         m.afterLastOp += afterLastOp;
         m.contention += r.contention;
         m.linkSharing += r.linkSharing;
+        m.host += r.host;
     }
     const double n = static_cast<double>(std::max<std::size_t>(1, result.ranks.size()));
     m.compute /= n;
@@ -51,6 +52,7 @@ MeanBreakdown meanBreakdown(const EstimateResult& result)
     m.afterLastOp /= n;
     m.contention /= n;
     m.linkSharing /= n;
+    m.host /= n;
     return m;
 }
 
@@ -213,12 +215,12 @@ std::string chromeTraceJson(const EstimateResult& result, const Workload& worklo
 
 std::string breakdownCsv(const EstimateResult& result)
 {
-    std::string out = "rank,finish_s,compute_s,exposed_comm_s,idle_s,comm_s,contention_s,link_sharing_s\n";
+    std::string out = "rank,finish_s,compute_s,exposed_comm_s,idle_s,comm_s,contention_s,link_sharing_s,host_s\n";
     char line[256];
     for (std::size_t r = 0; r < result.ranks.size(); ++r) {
         const RankBreakdown& b = result.ranks[r];
-        std::snprintf(line, sizeof line, "%zu,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", r, b.finish, b.compute,
-                      b.exposedComm, b.idle, b.comm, b.contention, b.linkSharing);
+        std::snprintf(line, sizeof line, "%zu,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", r, b.finish, b.compute,
+                      b.exposedComm, b.idle, b.comm, b.contention, b.linkSharing, b.host);
         out += line;
     }
     return out;
@@ -265,7 +267,8 @@ std::string estimateJson(const EstimateResult& result, const Workload& workload,
                          {"idle_s", b.idle},
                          {"comm_s", b.comm},
                          {"contention_s", b.contention},
-                         {"link_sharing_s", b.linkSharing}});
+                         {"link_sharing_s", b.linkSharing},
+                         {"host_s", b.host}});
     }
     auto& top = json["top_ops"] = nlohmann::ordered_json::array();
     for (const OpTotal& t : topOps(result, workload, topLimit))

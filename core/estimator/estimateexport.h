@@ -30,6 +30,7 @@ struct MeanBreakdown {
     double afterLastOp = 0; ///< of idle: from the rank's last op to the end of the step
     double contention = 0;  ///< of compute: RankBreakdown::contention
     double linkSharing = 0; ///< RankBreakdown::linkSharing
+    double host = 0;        ///< RankBreakdown::host: host gaps, in idle or exposed communication
 };
 MeanBreakdown meanBreakdown(const EstimateResult& result);
 

@@ -24,8 +24,6 @@ enum class MeasuredKind : std::uint8_t {
     Communication,
 };
 
-inline constexpr const char* kMeasuredAttribute = "measured";
-
 /// The kind an op of a measured workload was; nullopt for an op of any other workload.
 std::optional<MeasuredKind> measuredKindOf(const Op& op);
 std::string_view displayName(MeasuredKind kind);

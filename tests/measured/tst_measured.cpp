@@ -310,7 +310,15 @@ void TestMeasured::gapsAndWaitsByHand()
     QCOMPARE(ops[3].scope, std::string("stream 7"));
     QCOMPARE(ops[5].scope, std::string("stream 7"));
     QCOMPARE(std::llround(w.ranks[0].hostGapSeconds * 1e6), 32ll);
-    QCOMPARE(std::llround(replay(w.workload)->stepTime * 1e6), 100ll);
+    const auto replayed = replay(w.workload);
+    QCOMPARE(std::llround(replayed->stepTime * 1e6), 100ll);
+    // The breakdown counts the gaps as the device waiting, not computing: compute is the gemm and the
+    // optimizer (38 us); the all-reduce runs while the stream is idle (30 us exposed); the rest idle.
+    const RankBreakdown& b = replayed->ranks[0];
+    QCOMPARE(std::llround(b.host * 1e6), 32ll);
+    QCOMPARE(std::llround(b.compute * 1e6), 38ll);
+    QCOMPARE(std::llround(b.exposedComm * 1e6), 30ll);
+    QCOMPARE(std::llround(b.idle * 1e6), 32ll);
 }
 
 void TestMeasured::legacyCpuTracesWithGloo()
