@@ -71,7 +71,16 @@ void TimelinePage::setComparison(std::shared_ptr<const core::Workload> workload,
     }
     // The comparison's setData fits its window, which the main view would follow: keep the user's.
     const double from = m_view->geometryOfTime().viewStart, to = m_view->geometryOfTime().viewEnd;
-    m_comparison->setData(m_comparisonResult ? std::move(workload) : nullptr, m_comparisonResult, ranksPerNode);
+    if (!m_comparisonResult)
+        workload.reset();
+    if (workload != m_comparisonWorkload) {
+        m_comparisonPartitions = workload == m_workload ? m_partitions
+                                 : workload             ? core::rankPartitions(*workload)
+                                                        : std::vector<core::RankPartition>{};
+        m_comparisonWorkload = workload;
+    }
+    m_comparison->setData(std::move(workload), m_comparisonResult, ranksPerNode);
+    applyGrouping(); // setData grouped the baseline's lanes by node: follow the chooser
     alignExtents();
     m_view->setTimeWindow(from, to);
     if (m_comparisonResult)
@@ -161,9 +170,27 @@ void TimelinePage::applyGrouping()
     m_grouping->setToolTip(tr("%1. How lanes are grouped; click a group's label in the timeline to collapse it")
                                .arg(m_grouping->currentText()));
     const int index = m_grouping->currentData().isValid() ? m_grouping->currentData().toInt() : -1;
-    m_view->setGrouping(index >= 0 && static_cast<std::size_t>(index) < m_partitions.size()
-                            ? &m_partitions[static_cast<std::size_t>(index)]
-                            : nullptr);
+    const core::RankPartition* chosen = index >= 0 && static_cast<std::size_t>(index) < m_partitions.size()
+                                            ? &m_partitions[static_cast<std::size_t>(index)]
+                                            : nullptr;
+    m_view->setGrouping(chosen);
+    if (m_comparisonResult)
+        m_comparison->setGrouping(comparisonPartition(chosen));
+}
+
+const core::RankPartition* TimelinePage::comparisonPartition(const core::RankPartition* chosen) const
+{
+    if (!chosen)
+        return nullptr;
+    for (const core::RankPartition& p : m_comparisonPartitions) {
+        if (p.basis != chosen->basis)
+            continue;
+        if (p.basis == core::RankPartition::Basis::Program ? p.stages == chosen->stages
+            : !chosen->axes.empty()                        ? p.axes == chosen->axes
+                                                           : p.kinds == chosen->kinds)
+            return &p;
+    }
+    return nullptr;
 }
 
 } // namespace flint::views

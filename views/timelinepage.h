@@ -58,6 +58,13 @@ private:
     QLabel* m_legend = nullptr; ///< the colours of the passes, when the workload has them
     std::shared_ptr<const core::Workload> m_workload;
     std::vector<core::RankPartition> m_partitions;
+    /// The baseline's workload and its partitions: its lanes follow the chosen grouping where the
+    /// baseline has a like partition (comparisonPartition).
+    std::shared_ptr<const core::Workload> m_comparisonWorkload;
+    std::vector<core::RankPartition> m_comparisonPartitions;
+    /// The baseline's partition like `chosen` (the same basis and mesh axes, or collective kinds),
+    /// or null: then its lanes are grouped by node.
+    const core::RankPartition* comparisonPartition(const core::RankPartition* chosen) const;
 };
 
 } // namespace flint::views

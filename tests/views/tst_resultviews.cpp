@@ -525,6 +525,17 @@ void TestResultViews::groupsNamedByTheMeshAxes()
     QCOMPARE(page.view()->groupName(1), QStringLiteral("TP 1"));
     grouping->setCurrentIndex(dp);
     QCOMPARE(page.view()->groupName(3), QStringLiteral("DP 3"));
+    // A baseline of another workload with the same axes follows the chooser, now and when it changes;
+    // grouped by node, both are by node.
+    auto other = std::make_shared<core::Workload>(core::makeSyntheticSpmdWorkload(300, 16, 4, kGradient));
+    other->meshAxes = w->meshAxes;
+    page.setComparison(other, core::estimate(*other, *core::clusterPreset("dgx-h100-ib", 16)), 8,
+                       QStringLiteral("Baseline #1"));
+    QCOMPARE(page.comparisonView()->groupName(3), QStringLiteral("DP 3"));
+    grouping->setCurrentIndex(tp);
+    QCOMPARE(page.comparisonView()->groupName(1), QStringLiteral("TP 1"));
+    grouping->setCurrentIndex(0);
+    QCOMPARE(page.comparisonView()->groupCount(), page.view()->groupCount());
     views::CommMatrixPage matrix;
     matrix.setData(w, result, 8);
     QVERIFY(matrix.orderChooser()->findText(QStringLiteral("grouped by ") + grouping->itemText(tp)) > 0);
