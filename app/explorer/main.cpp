@@ -50,13 +50,19 @@ int main(int argc, char** argv)
 {
     flint::core::useHugePageHeap(argv); // first: restarts the program when it applies
     if (!canShowWindows()) {
-        const bool screenshot = [&] {
-            for (int i = 1; i < argc; ++i)
-                if (std::string_view(argv[i]).starts_with("--screenshot"))
+        // A screenshot, help and the version need no display: they run on the offscreen platform.
+        const bool windowless = [&] {
+            for (int i = 1; i < argc; ++i) {
+                const std::string_view argument(argv[i]);
+                if (argument == "--")
+                    break;
+                if (argument.starts_with("--screenshot") || argument == "--help" || argument == "-h" ||
+                    argument == "--help-all" || argument == "--version" || argument == "-v")
                     return true;
+            }
             return false;
         }();
-        if (!screenshot) {
+        if (!windowless) {
             std::fputs("flint-explorer: no display found.\n"
                        "  Run it in a virtual display:     xvfb-run -a flint-explorer [FILE]\n"
                        "  or render one image and exit:   flint-explorer --screenshot out.png [FILE]\n"
