@@ -513,8 +513,15 @@ void TestCli::builtinModels()
                     QStringLiteral("--pp"), QStringLiteral("2"), QStringLiteral("--global-batch"), QStringLiteral("4"),
                     QStringLiteral("--seq-len"), QStringLiteral("512"), QStringLiteral("--json")});
     QCOMPARE(run.exitCode, 0);
+    QVERIFY2(!run.err.contains("degrees not given"), run.err.constData()); // --ranks chose the GPUs
     const QJsonObject figures = json(run);
     QCOMPARE(figures.value(QStringLiteral("ranks")).toInt(), 4);
+    // A degree alone leaves the others at 1, away from the default layout: a note says so.
+    run = flintCli({QStringLiteral("model"), QStringLiteral("estimate"), QStringLiteral("llama3-8b"),
+                    QStringLiteral("--tp"), QStringLiteral("2"), QStringLiteral("--seq-len"), QStringLiteral("512"),
+                    QStringLiteral("--global-batch"), QStringLiteral("4"), QStringLiteral("--json")});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.err.contains("degrees not given are 1, so this runs on 2 GPUs"), run.err.constData());
     QVERIFY(figures.value(QStringLiteral("step_time_s")).toDouble() > 0);
     QVERIFY(figures.value(QStringLiteral("mfu")).toDouble() > 0.01 &&
             figures.value(QStringLiteral("mfu")).toDouble() < 1);

@@ -430,8 +430,20 @@ int runModel(const std::vector<std::string>& arguments)
     for (const char* option : {"tp", "pp", "dp", "cp", "ep", "ranks", "global-batch", "microbatch-size"})
         layoutGiven = layoutGiven || cli.has(option);
     core::model::ParallelConfig parallel = strategyFromCli(cli, {});
-    if (!layoutGiven && parallel.phase == core::model::Phase::Training)
+    if (!layoutGiven && parallel.phase == core::model::Phase::Training) {
         parallel = strategyFromCli(cli, core::model::defaultStrategy(model));
+    } else if (parallel.phase == core::model::Phase::Training && !cli.has("ranks") && !cli.has("dp") &&
+               action == "estimate") {
+        // A degree alone (--tp 4) leaves the others at 1: say so, as the default layout is gone.
+        const core::model::ParallelConfig fallback = core::model::defaultStrategy(model);
+        if (parallel.ranks() != fallback.ranks())
+            std::fprintf(stderr,
+                         "note: degrees not given are 1, so this runs on %lld GPUs; without --tp, --pp, --dp, --cp, "
+                         "--ep, --ranks, --global-batch or --microbatch-size %s runs on %lld (add --ranks N or --dp "
+                         "N to choose)\n",
+                         static_cast<long long>(parallel.ranks()), model.title.c_str(),
+                         static_cast<long long>(fallback.ranks()));
+    }
     if (const auto problems = core::model::validateStrategy(model, parallel); !problems.empty()) {
         std::string text;
         for (const auto& p : problems)
