@@ -2751,10 +2751,6 @@ Workload</translation>
         <translation>Verfahren</translation>
     </message>
     <message>
-        <source>Collective algorithm on this dimension. Double binary tree applies to all-reduce; the other collectives then use the ring.</source>
-        <translation>Kollektiv-Algorithmus auf dieser Dimension. Der doppelte Binärbaum gilt für All-Reduce; die anderen Kollektive verwenden dann den Ring.</translation>
-    </message>
-    <message>
         <source>Per-NPU bandwidth, one direction, in GB/s (GB = 10^9 bytes, as in data sheets and flint --scale-out-bandwidth)</source>
         <translation>Bandbreite pro NPU und Richtung in GB/s (GB = 10^9 Byte, wie in Datenblättern und bei flint --scale-out-bandwidth)</translation>
     </message>
@@ -2785,6 +2781,10 @@ Workload</translation>
     <message>
         <source>%1 in a network YAML file</source>
         <translation>%1 in einer Netzwerk-YAML-Datei</translation>
+    </message>
+    <message>
+        <source>%1: the collective algorithm on this dimension. Double binary tree applies to all-reduce; the other collectives then use the ring.</source>
+        <translation>%1: der Kollektiv-Algorithmus auf dieser Dimension. Der doppelte Binärbaum gilt für All-Reduce; die anderen Kollektive verwenden dann den Ring.</translation>
     </message>
 </context>
 <context>

@@ -1141,7 +1141,7 @@ on %2</source>
     </message>
     <message>
         <source>%1, edited</source>
-        <translation>%1（已修改）</translation>
+        <translation>%1（已编辑）</translation>
     </message>
     <message>
         <source>&lt;b&gt;Step %1&lt;/b&gt;, %2 tokens/s (%3 per GPU)&lt;br&gt;MFU %4% (PaLM, of the BF16 peak)&lt;br&gt;pipeline bubble %5%, exposed communication %6% (busiest rank)&lt;br&gt;memory per GPU %7 of %8 GiB%9&lt;br&gt;&lt;small&gt;weights %10, gradients %11, optimizer %12, activations %13, buffers %14 GiB&lt;/small&gt;</source>
@@ -2719,10 +2719,6 @@ size</source>
         <translation>算法</translation>
     </message>
     <message>
-        <source>Collective algorithm on this dimension. Double binary tree applies to all-reduce; the other collectives then use the ring.</source>
-        <translation>该维度上的集合通信算法。双二叉树仅用于 all-reduce，其他集合通信此时使用环形算法。</translation>
-    </message>
-    <message>
         <source>Per-NPU bandwidth, one direction, in GB/s (GB = 10^9 bytes, as in data sheets and flint --scale-out-bandwidth)</source>
         <translation>每个 NPU 单方向带宽，单位 GB/s（GB = 10^9 字节，与数据手册及 flint --scale-out-bandwidth 一致）</translation>
     </message>
@@ -2753,6 +2749,10 @@ size</source>
     <message>
         <source>%1 in a network YAML file</source>
         <translation>网络 YAML 文件中的 %1</translation>
+    </message>
+    <message>
+        <source>%1: the collective algorithm on this dimension. Double binary tree applies to all-reduce; the other collectives then use the ring.</source>
+        <translation>%1：该维度上的集合通信算法。双二叉树仅用于 all-reduce，其他集合通信此时使用环形算法。</translation>
     </message>
 </context>
 <context>

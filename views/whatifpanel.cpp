@@ -217,8 +217,14 @@ void WhatIfPanel::fillTable()
         algorithm->setCurrentIndex(algorithm->findData(algorithmOf()));
         algorithm->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         algorithm->setMinimumContentsLength(4);
-        algorithm->setToolTip(tr("Collective algorithm on this dimension. Double binary tree applies to "
-                                 "all-reduce; the other collectives then use the ring."));
+        // The choice whole in the tooltip: a narrow column cuts a long name ("Halbieren-Verdoppeln").
+        const auto explainAlgorithm = [algorithm] {
+            algorithm->setToolTip(tr("%1: the collective algorithm on this dimension. Double binary tree applies "
+                                     "to all-reduce; the other collectives then use the ring.")
+                                      .arg(algorithm->currentText()));
+        };
+        explainAlgorithm();
+        connect(algorithm, &QComboBox::currentIndexChanged, this, explainAlgorithm);
         connect(algorithm, &QComboBox::currentIndexChanged, this, &WhatIfPanel::edited);
         m_dims->setCellWidget(d, 4, algorithm);
     }
