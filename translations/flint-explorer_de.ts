@@ -660,6 +660,14 @@ auf %2</translation>
         <source>%1 · %2 · %3 GB/s</source>
         <translation>%1 · %2 · %3 GB/s</translation>
     </message>
+    <message>
+        <source>The baseline runs on %1 GPUs, this one on %2: the step time compares the whole job.</source>
+        <translation>Die Basislinie läuft auf %1 GPUs, diese Konfiguration auf %2: Die Schrittzeit vergleicht den ganzen Job.</translation>
+    </message>
+    <message>
+        <source>Per GPU, tokens/s change by %1 %.</source>
+        <translation>Pro GPU ändern sich die Tokens/s um %1 %.</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::HistoryPanel</name>

@@ -657,6 +657,14 @@ on %2</source>
         <source>%1 · %2 · %3 GB/s</source>
         <translation>%1 · %2 · %3 GB/s</translation>
     </message>
+    <message>
+        <source>The baseline runs on %1 GPUs, this one on %2: the step time compares the whole job.</source>
+        <translation>基线运行在 %1 个 GPU 上，此配置运行在 %2 个 GPU 上：单步时间比较的是整个作业。</translation>
+    </message>
+    <message>
+        <source>Per GPU, tokens/s change by %1 %.</source>
+        <translation>每个 GPU 的 token/s 变化 %1 %。</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::HistoryPanel</name>

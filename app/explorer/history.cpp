@@ -100,6 +100,7 @@ void History::add(std::shared_ptr<const engine::Evaluation> evaluation, const QS
     entry.details = detailsText(evaluation->scenario, path);
     entry.cluster = clusterText(evaluation->scenario.cluster);
     entry.stepTime = evaluation->result->stepTime;
+    entry.gpus = evaluation->scenario.ranks();
     if (evaluation->figures) {
         const double ranks = static_cast<double>(std::max<std::int64_t>(1, evaluation->scenario.ranks()));
         entry.tokensPerSecondPerGpu = evaluation->figures->tokensPerSecond / ranks;
@@ -175,7 +176,30 @@ QString History::versusBaseline(int row) const
     if (base <= 0)
         return {};
     const double change = 100.0 * (entry(row).stepTime - base) / base;
-    return (change >= 0 ? QStringLiteral("+") : QString()) + QLocale().toString(change, 'f', 1) + QStringLiteral(" %");
+    // Marked where the GPU counts differ: the tooltip (gpuCountNote) says how.
+    return (change >= 0 ? QStringLiteral("+") : QString()) + QLocale().toString(change, 'f', 1) + QStringLiteral(" %") +
+           (gpuCountNote(row).isEmpty() ? QString() : QStringLiteral(" *"));
+}
+
+QString History::gpuCountNote(int row) const
+{
+    if (m_baseline < 0 || row == m_baseline || row < 0 || row >= count())
+        return {};
+    const Entry& base = entry(m_baseline);
+    const Entry& now = entry(row);
+    if (base.gpus <= 0 || now.gpus <= 0 || base.gpus == now.gpus)
+        return {};
+    QString note = tr("The baseline runs on %1 GPUs, this one on %2: the step time compares the whole job.")
+                       .arg(QLocale().toString(static_cast<qlonglong>(base.gpus)),
+                            QLocale().toString(static_cast<qlonglong>(now.gpus)));
+    if (base.tokensPerSecondPerGpu > 0 && now.tokensPerSecondPerGpu > 0) {
+        const double change =
+            100.0 * (now.tokensPerSecondPerGpu - base.tokensPerSecondPerGpu) / base.tokensPerSecondPerGpu;
+        note += QLatin1Char(' ') +
+                tr("Per GPU, tokens/s change by %1 %.")
+                    .arg((change >= 0 ? QStringLiteral("+") : QString()) + QLocale().toString(change, 'f', 1));
+    }
+    return note;
 }
 
 int History::rowCount(const QModelIndex& parent) const
@@ -201,6 +225,8 @@ QVariant History::data(const QModelIndex& index, int role) const
     }
     if (role == Qt::TextAlignmentRole && index.column() >= StepTime)
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole && index.column() == VersusBaseline && !gpuCountNote(index.row()).isEmpty())
+        return gpuCountNote(index.row());
     if (role == Qt::ToolTipRole) {
         const QString tip = tr("%1\non %2").arg(e.details, e.cluster);
         return e.mfu < 0 ? tip

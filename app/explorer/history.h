@@ -35,6 +35,7 @@ public:
         QString key;           ///< what makes two rows the same configuration
         double stepTime = 0;
         double tokensPerSecondPerGpu = -1; ///< -1: not a built-in model
+        std::int64_t gpus = 0;             ///< the ranks it ran on
         double mfu = -1;
         /// Held while the row is current or the baseline, else null.
         std::shared_ptr<const engine::Evaluation> evaluation;
@@ -58,6 +59,10 @@ public:
     void pinEvaluated(int row, std::shared_ptr<const engine::Evaluation> evaluation);
     /// The baseline's evaluation (null without a baseline).
     std::shared_ptr<const engine::Evaluation> baselineEvaluation() const;
+    /// When `row` runs on another number of GPUs than the baseline: a sentence saying so, with the
+    /// change in tokens/s per GPU where both are built-in models (a step-time change then also
+    /// reflects the GPUs added or taken away); "" otherwise.
+    QString gpuCountNote(int row) const;
     /// The table as CSV (a header line, then one line per row; numbers in SI units, unformatted).
     QString csv() const;
 

@@ -638,9 +638,12 @@ void MainWindow::showComparison()
     }
     const History::Entry& base = m_history->entry(baseline);
     const QString title = tr("Against baseline #%1").arg(baseline + 1);
-    m_whatIf->setComparison(base.evaluation && base.evaluation->result
-                                ? StepSummary::comparisonHtml(*base.evaluation->result, *evaluation->result, title)
-                                : StepSummary::stepComparisonHtml(base.stepTime, evaluation->result->stepTime, title));
+    QString html = base.evaluation && base.evaluation->result
+                       ? StepSummary::comparisonHtml(*base.evaluation->result, *evaluation->result, title)
+                       : StepSummary::stepComparisonHtml(base.stepTime, evaluation->result->stepTime, title);
+    if (const QString note = m_history->gpuCountNote(m_history->current()); !note.isEmpty())
+        html += QStringLiteral("<br><small>") + note.toHtmlEscaped() + QStringLiteral("</small>");
+    m_whatIf->setComparison(html);
 }
 
 std::shared_ptr<const engine::Evaluation> MainWindow::comparedBaseline() const

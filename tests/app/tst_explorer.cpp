@@ -696,6 +696,24 @@ void TestExplorer::undoAndRedoGoThroughEdits()
     QVERIFY2(configuration.contains(QStringLiteral("global batch")), qPrintable(configuration));
     QCOMPARE(window.history()->current(), 2);
     QCOMPARE(window.session().undoStack().count(), 2); // undo and redo push no steps of their own
+
+    // Against a baseline on another number of GPUs, the step time's change is marked and explained.
+    const std::int64_t gpus = window.session().evaluation()->scenario.ranks(); // TP 2 x DP 16
+    auto* dp = window.parallelism()->findChild<QSpinBox*>(QStringLiteral("dp"));
+    dp->setValue(dp->value() / 2);
+    QVERIFY(estimated.wait(120000));
+    QCOMPARE(window.session().evaluation()->scenario.ranks(), gpus / 2);
+    app::History& history = *window.history();
+    history.setBaseline(2); // TP 2 on all the GPUs
+    const QModelIndex versus = history.index(history.current(), app::History::VersusBaseline);
+    QVERIFY2(history.data(versus).toString().endsWith(QStringLiteral(" *")),
+             qPrintable(history.data(versus).toString()));
+    const QString note = history.data(versus, Qt::ToolTipRole).toString();
+    QVERIFY2(note.contains(QStringLiteral("on %1 GPUs, this one on %2").arg(gpus).arg(gpus / 2)) &&
+                 note.contains(QStringLiteral("Per GPU")),
+             qPrintable(note));
+    QVERIFY2(window.whatIf()->comparison().contains(QStringLiteral("Per GPU")),
+             qPrintable(window.whatIf()->comparison()));
 }
 
 void TestExplorer::baselineIsComparedAndExported()
