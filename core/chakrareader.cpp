@@ -173,7 +173,8 @@ ChakraTraceFiles locateChakraTrace(const std::string& path)
     if (ec)
         throw InputError(path, "cannot list " + scan.string() + ": " + ec.message());
     if (byPrefix.empty())
-        throw InputError(path, isDirectory ? "the directory holds no Chakra rank files (PREFIX.RANK.et)"
+        throw InputError(path, isDirectory ? "the directory holds no Chakra rank files (PREFIX.RANK.et) and no "
+                                             "profiler traces (PyTorch or JAX/XLA, a .json or .json.gz per rank)"
                                            : "no such file, directory or trace prefix (no " + path + ".0.et)");
     if (byPrefix.size() > 1) {
         std::string names;

@@ -44,6 +44,7 @@ private Q_SLOTS:
     void helpOnEveryCommand();
     void usageErrors_data();
     void usageErrors();
+    void misspeltOptionSuggestsTheClosest();
     void badInputExitsTwo();
     void inspectBundledExample();
     void inspectSharedSamples();
@@ -121,6 +122,16 @@ void TestCli::usageErrors()
     const Run run = flintCli(arguments);
     QCOMPARE(run.exitCode, 1);
     QVERIFY(!run.err.isEmpty());
+}
+
+void TestCli::misspeltOptionSuggestsTheClosest()
+{
+    Run run = flintCli({QStringLiteral("estimate"), kBundled, QStringLiteral("--clsuter"), QStringLiteral("x")});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains("unknown option --clsuter (did you mean --cluster?)"), run.err.constData());
+    run = flintCli({QStringLiteral("estimate"), kBundled, QStringLiteral("--frobnicate")});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(!run.err.contains("did you mean"), run.err.constData()); // nothing close
 }
 
 void TestCli::badInputExitsTwo()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cli/commandline.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -33,6 +34,41 @@ const OptionSpec* CommandLine::findShort(char name) const
     return nullptr;
 }
 
+std::string CommandLine::suggestion(const std::string& argument) const
+{
+    // The closest long option by edit distance (a swap of two letters counts one), when it is close:
+    // "--clsuter" -> "--cluster".
+    std::string name = argument.substr(argument.find_first_not_of('-'));
+    name = name.substr(0, name.find('='));
+    const auto distance = [](const std::string& a, const std::string& b) {
+        std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+        for (std::size_t i = 0; i <= a.size(); ++i)
+            d[i][0] = i;
+        for (std::size_t j = 0; j <= b.size(); ++j)
+            d[0][j] = j;
+        for (std::size_t i = 1; i <= a.size(); ++i)
+            for (std::size_t j = 1; j <= b.size(); ++j) {
+                d[i][j] =
+                    std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+                if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+                    d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+            }
+        return d[a.size()][b.size()];
+    };
+    const OptionSpec* best = nullptr;
+    std::size_t bestDistance = 0;
+    for (const OptionSpec& o : m_options) {
+        const std::size_t dist = distance(name, o.name);
+        if (!best || dist < bestDistance) {
+            best = &o;
+            bestDistance = dist;
+        }
+    }
+    if (!best || name.empty() || bestDistance > std::max<std::size_t>(1, name.size() / 3))
+        return {};
+    return " (did you mean --" + best->name + "?)";
+}
+
 void CommandLine::parse(const std::vector<std::string>& arguments)
 {
     bool onlyPositionals = false;
@@ -61,7 +97,7 @@ void CommandLine::parse(const std::vector<std::string>& arguments)
             spec = findShort(arg[1]);
         }
         if (!spec)
-            throw UsageError("unknown option " + arg);
+            throw UsageError("unknown option " + arg + suggestion(arg));
         if (spec->name == "help") {
             m_help = true;
             continue;

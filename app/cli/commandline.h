@@ -58,6 +58,8 @@ public:
 private:
     const OptionSpec* find(const std::string& name) const;
     const OptionSpec* findShort(char name) const;
+    /// " (did you mean --NAME?)" for an unknown option close to a known one, else "".
+    std::string suggestion(const std::string& argument) const;
 
     std::string m_command;
     std::string m_synopsis;
