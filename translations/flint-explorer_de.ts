@@ -1614,6 +1614,14 @@ auf %2</translation>
         <source>only measured</source>
         <translation>nur gemessen</translation>
     </message>
+    <message>
+        <source>The workload is a measured run: its estimate already takes the measured compute, so the estimated rows with and without it agree.</source>
+        <translation>Das Workload ist ein gemessener Lauf: Seine Schätzung nimmt bereits die gemessene Rechenzeit, daher stimmen die geschätzten Zeilen mit und ohne sie überein.</translation>
+    </message>
+    <message>
+        <source>A collective&apos;s measured time is its kernel&apos;s on this rank, from its start: it includes waiting for the group&apos;s last member to arrive. The estimated time starts when all members are there.</source>
+        <translation>Die gemessene Zeit einer Kollektivoperation ist die ihres Kernels auf diesem Rang ab seinem Start: Sie enthält das Warten auf das letzte Mitglied der Gruppe. Die geschätzte Zeit beginnt, wenn alle Mitglieder da sind.</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::ValidationTableModel</name>

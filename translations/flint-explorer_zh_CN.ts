@@ -1598,6 +1598,14 @@ on %2</source>
         <source>only measured</source>
         <translation>仅实测</translation>
     </message>
+    <message>
+        <source>The workload is a measured run: its estimate already takes the measured compute, so the estimated rows with and without it agree.</source>
+        <translation>该工作负载本身就是测量运行：其估算已采用测量的计算时间，因此有无测量计算的两行估算结果相同。</translation>
+    </message>
+    <message>
+        <source>A collective&apos;s measured time is its kernel&apos;s on this rank, from its start: it includes waiting for the group&apos;s last member to arrive. The estimated time starts when all members are there.</source>
+        <translation>集合通信的测量时间是其内核在此 rank 上从启动开始的时间：包含等待组内最后一个成员到达的时间。估算时间从所有成员到齐时开始。</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::ValidationTableModel</name>

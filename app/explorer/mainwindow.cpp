@@ -557,6 +557,10 @@ void MainWindow::showWorkload(const std::shared_ptr<const core::LoadedWorkload>&
     const auto compiled = m_session->compiledModel();
     m_whatIf->setFixedParameters(StepSummary::fixedParameters(*workload, compiled ? &compiled->model : nullptr));
     m_detailsPanel->showWorkload(*workload, workload->kind == core::InputKind::BuiltinModel ? compiled.get() : nullptr);
+    // A measured run opened as the workload is also what its estimate is held against: the Validation
+    // tab compares them at once (unless another run is already being compared).
+    if (!workload->measuredRanks.empty() && m_session->state().fromDisk && m_session->requestedMeasuredPath().isEmpty())
+        m_session->compareWithMeasured(path);
 }
 
 void MainWindow::refreshTeachingViews()

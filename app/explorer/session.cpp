@@ -369,6 +369,7 @@ void Session::startEstimate()
 
 void Session::compareWithMeasured(const QString& path)
 {
+    m_requestedMeasuredPath = path;
     if (path.isEmpty()) {
         m_jobs.cancel(views::JobRunner::Kind::Validate);
         m_measured.reset();

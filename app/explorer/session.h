@@ -104,6 +104,8 @@ public:
     /// The measured run compared with, or null.
     std::shared_ptr<const core::measured::MeasuredWorkload> measuredRun() const { return m_measured; }
     QString measuredPath() const { return m_measuredPath; }
+    /// The run last asked for by compareWithMeasured, read yet or not ("" when none or cleared).
+    QString requestedMeasuredPath() const { return m_requestedMeasuredPath; }
     /// The latest comparison, or null.
     std::shared_ptr<const ValidationReport> validation() const { return m_validation; }
 
@@ -198,6 +200,7 @@ private:
     bool m_fromDisk = false; ///< State::fromDisk of what is shown
     std::shared_ptr<const core::measured::MeasuredWorkload> m_measured;
     QString m_measuredPath;
+    QString m_requestedMeasuredPath;
     std::shared_ptr<const ValidationReport> m_validation;
     std::vector<std::shared_ptr<const void>> m_retired;
 };

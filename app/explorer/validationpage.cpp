@@ -396,6 +396,16 @@ void ValidationPage::setReport(std::shared_ptr<const ValidationReport> report)
             row(tr("Measured compute, modelled communication"), v.measuredComputeStep, false) +
             row(tr("Replayed as measured"), v.replayedStep, false) + QStringLiteral("</table>") +
             tr("Ops of rank %1; the device waited %2 for the host.").arg(v.rank).arg(formatSeconds(v.hostGapSeconds));
+    // Why two rows agree, and why measured collectives look slow: both puzzle a first reading.
+    if (std::abs(v.estimatedStep - v.measuredComputeStep) <= 1e-9 * std::max(1.0, v.measuredStep))
+        html += QStringLiteral("<br><small>") +
+                tr("The workload is a measured run: its estimate already takes the measured compute, so the "
+                   "estimated rows with and without it agree.") +
+                QStringLiteral("</small>");
+    html += QStringLiteral("<br><small>") +
+            tr("A collective's measured time is its kernel's on this rank, from its start: it includes waiting for "
+               "the group's last member to arrive. The estimated time starts when all members are there.") +
+            QStringLiteral("</small>");
     if (!m_report->deviceMismatch.isEmpty())
         html += QStringLiteral("<br><span style='color:#c0392b'>") +
                 tr("Warning: %1").arg(m_report->deviceMismatch.toHtmlEscaped()) + QStringLiteral("</span>");
