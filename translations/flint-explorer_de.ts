@@ -2234,6 +2234,10 @@ Workload</translation>
             <numerusform>%1 von %Ln Ops von Rang %2</numerusform>
         </translation>
     </message>
+    <message>
+        <source>the baseline runs other ops: no per-op change to show</source>
+        <translation>die Basislinie führt andere Operationen aus: keine Änderung je Operation</translation>
+    </message>
 </context>
 <context>
     <name>flint::views::OpsTableModel</name>

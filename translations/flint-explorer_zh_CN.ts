@@ -2206,6 +2206,10 @@ size</source>
             <numerusform>rank %2 的 %Ln 个算子中的 %1 个</numerusform>
         </translation>
     </message>
+    <message>
+        <source>the baseline runs other ops: no per-op change to show</source>
+        <translation>基线运行的是其他算子：无法显示逐算子变化</translation>
+    </message>
 </context>
 <context>
     <name>flint::views::OpsTableModel</name>

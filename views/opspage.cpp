@@ -178,14 +178,24 @@ void OpsPage::selectOp(std::uint32_t opIndex)
     m_following = false;
 }
 
+QString OpsPage::summary() const
+{
+    return m_count->text();
+}
+
 void OpsPage::updateCount()
 {
     const int all = m_model->rowCount();
     const int shown = m_proxy->rowCount();
-    m_count->setText(
+    QString text =
         shown == all
             ? tr("%Ln op(s) of rank %1", nullptr, all).arg(m_model->rank())
-            : tr("%1 of %Ln op(s) of rank %2", nullptr, all).arg(QLocale().toString(shown)).arg(m_model->rank()));
+            : tr("%1 of %Ln op(s) of rank %2", nullptr, all).arg(QLocale().toString(shown)).arg(m_model->rank());
+    // A pinned baseline whose ops are not these (another strategy, another file) gives no per-op
+    // change: say so, rather than leave the reader looking for the column.
+    if (m_shown.baselineResult && all > 0 && !m_model->hasBaseline())
+        text += QStringLiteral(" · ") + tr("the baseline runs other ops: no per-op change to show");
+    m_count->setText(text);
 }
 
 } // namespace flint::views

@@ -36,6 +36,8 @@ public:
     /// with each op's change in time, shown while some op of the rank can be compared.
     void setBaseline(std::shared_ptr<const core::Workload> workload,
                      std::shared_ptr<const core::EstimateResult> result);
+    /// The line above the table: how many ops are shown, and why a pinned baseline gives no column.
+    QString summary() const;
     /// Selects and shows op `opIndex` of the shown rank without emitting opActivated().
     void selectOp(std::uint32_t opIndex);
 

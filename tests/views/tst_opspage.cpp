@@ -41,6 +41,7 @@ private Q_SLOTS:
     void sortsSlowestFirstOnRawTimes();
     void filtersByKind();
     void hidesAnEmptyScopeColumn();
+    void saysWhyABaselineOfOtherOpsHasNoColumn();
     void selectionIsReportedOnlyWhenTheUserChooses();
 };
 
@@ -121,6 +122,21 @@ void TestOpsPage::hidesAnEmptyScopeColumn()
     auto bare = std::make_shared<const core::Workload>(std::move(unscoped));
     page.setData(bare, f.result, 0);
     QVERIFY(table->isColumnHidden(views::OpsTableModel::Scope));
+}
+
+void TestOpsPage::saysWhyABaselineOfOtherOpsHasNoColumn()
+{
+    Fixture f = estimated(100, 2);
+    Fixture other = estimated(150, 2);
+    views::OpsPage page;
+    auto* table = page.findChild<QTableView*>();
+    page.setData(f.workload, f.result, 0);
+    page.setBaseline(f.workload, f.result);
+    QVERIFY(!table->isColumnHidden(views::OpsTableModel::DurationDelta));
+    QVERIFY(!page.summary().contains(QStringLiteral("other ops")));
+    page.setBaseline(other.workload, other.result);
+    QVERIFY(table->isColumnHidden(views::OpsTableModel::DurationDelta));
+    QVERIFY2(page.summary().contains(QStringLiteral("the baseline runs other ops")), qPrintable(page.summary()));
 }
 
 void TestOpsPage::selectionIsReportedOnlyWhenTheUserChooses()
