@@ -2837,10 +2837,10 @@ Workload</translation>
 <context>
     <name>flint::views::partitionLabel</name>
     <message numerus="yes">
-        <source>mesh axis: %n group(s) of %1 ranks (%2)</source>
+        <source>communicators: %n group(s) of %1 ranks (%2)</source>
         <translation>
-            <numerusform>Mesh-Achse: %n Gruppe aus %1 Rängen (%2)</numerusform>
-            <numerusform>Mesh-Achse: %n Gruppen aus je %1 Rängen (%2)</numerusform>
+            <numerusform>Kommunikatoren: %n Gruppe aus %1 Rängen (%2)</numerusform>
+            <numerusform>Kommunikatoren: %n Gruppen aus je %1 Rängen (%2)</numerusform>
         </translation>
     </message>
     <message numerus="yes">

@@ -2805,9 +2805,9 @@ size</source>
 <context>
     <name>flint::views::partitionLabel</name>
     <message numerus="yes">
-        <source>mesh axis: %n group(s) of %1 ranks (%2)</source>
+        <source>communicators: %n group(s) of %1 ranks (%2)</source>
         <translation>
-            <numerusform>网格轴：%n 个组，每组 %1 个 rank（%2）</numerusform>
+            <numerusform>通信器：%n 个组，每组 %1 个 rank（%2）</numerusform>
         </translation>
     </message>
     <message numerus="yes">

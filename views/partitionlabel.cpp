@@ -26,7 +26,8 @@ QString partitionLabel(const core::RankPartition& partition)
                                            nullptr, count)
             .arg(size);
     if (partition.basis == core::RankPartition::Basis::Program)
-        return QCoreApplication::translate("flint::views::partitionLabel", "programs: %n of %1 ranks each", nullptr, count)
+        return QCoreApplication::translate("flint::views::partitionLabel", "programs: %n of %1 ranks each", nullptr,
+                                           count)
             .arg(size);
     QStringList kinds;
     for (const auto& kind : partition.kinds) // Chakra's ALL_GATHER as the views write it: all-gather
@@ -39,7 +40,9 @@ QString partitionLabel(const core::RankPartition& partition)
         return QCoreApplication::translate("flint::views::partitionLabel", "%3: %n group(s) of %1 ranks (%2)", nullptr,
                                            count)
             .arg(size, kinds.join(QStringLiteral(", ")), QString::fromStdString(partition.axes));
-    return QCoreApplication::translate("flint::views::partitionLabel", "mesh axis: %n group(s) of %1 ranks (%2)",
+    // Groups that are no mesh axis of the workload (or a workload that names none): its
+    // communicators, by the collectives that run on them.
+    return QCoreApplication::translate("flint::views::partitionLabel", "communicators: %n group(s) of %1 ranks (%2)",
                                        nullptr, count)
         .arg(size, kinds.join(QStringLiteral(", ")));
 }
