@@ -195,6 +195,9 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_historyPanel, &HistoryPanel::pinRequested, this,
             [this](int row) { m_session->evaluateBeside(m_history->entry(row).state, row); });
     connect(m_session, &Session::evaluatedBeside, m_history, &History::pinEvaluated);
+    // A baseline chosen (or cleared) meanwhile wins over a row still being estimated to pin it.
+    connect(m_history, &History::baselineChanged, this,
+            [this] { m_session->jobs().cancel(views::JobRunner::Kind::Baseline); });
     connect(m_historyPanel, &HistoryPanel::exportRequested, this,
             [this] { m_exports->exportHistoryCsv(m_history->csv()); });
     connect(m_session, &Session::failed, this, &MainWindow::showError);

@@ -679,8 +679,9 @@ std::vector<double> doubleBinaryTree(const Cluster& cluster, std::span<const std
 /// coordinate d; a tree phase's tree is chosen by a counter per dimension that alternates on every tree
 /// phase created (chunk by chunk: root at the highest position when even, at 0 when odd). Any other
 /// phase (a ring, say) runs as one step of its whole group: it starts when its last member starts it
-/// and ends for all `time` later; with at most two dimensions its members hold the same position in
-/// the other dimension's tree and start together, as in ASTRA-sim. Each rank has one FIFO queue per
+/// and ends for all `time` later. That is exact: its members differ only in that dimension's
+/// coordinate, so they hold the same position in every tree and reach the phase together, as in
+/// ASTRA-sim (whose ring then runs as its closed form). Each rank has one FIFO queue per
 /// dimension, shared by all phases on it, running at most `active` phases at once; a rank moves a
 /// chunk to its next phase's queue as soon as its own part of the phase ends. Messages between two
 /// ranks pair first in, first out per chunk. Per-node rules as in doubleBinaryTree(). Returns each

@@ -828,6 +828,13 @@ void TestExplorer::baselineIsComparedAndExported()
     QVERIFY(pin->isEnabled());
     QVERIFY(pin->toolTip().contains(QStringLiteral("estimated again")));
     QSignalSpy beside(&window.session(), &app::Session::evaluatedBeside);
+    // A baseline chosen while the row is being estimated wins: the row's estimate is dropped.
+    QTest::mouseClick(pin, Qt::LeftButton);
+    history.setBaseline(1);
+    QVERIFY(!beside.wait(3000));
+    QCOMPARE(history.baseline(), 1);
+    history.setBaseline(-1);
+    panel->table()->selectRow(0);
     QTest::mouseClick(pin, Qt::LeftButton);
     QCOMPARE(history.baseline(), -1); // not yet: its estimate is on its way
     QVERIFY(beside.wait(20000));
