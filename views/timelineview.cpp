@@ -42,8 +42,9 @@ struct TimelineView::Lanes {
         std::uint32_t event; ///< index into the timeline's events
     };
     std::vector<std::array<std::vector<Span>, 2>> byTimeline;
-    /// Per timeline: EstimateResult::hostGapOps (not counted busy in the summary lanes).
-    std::vector<std::vector<char>> hostGaps;
+    /// EstimateResult::hostGapOps of the result shown (not counted busy in the summary lanes); the
+    /// view holds that result while these lanes exist.
+    const std::vector<std::vector<char>>* hostGaps = nullptr;
     /// Per timeline and track: the longest span, in seconds. A label needs a span (or a run of
     /// one microbatch) some pixels wide; zoomed out, this says no span of a lane can carry one
     /// without walking its thousands of spans every frame.
@@ -105,9 +106,11 @@ struct TimelineView::Lanes {
                 double unionStart = 0;
                 double unionEnd = -1;
                 // Host gaps are the device waiting for its host: drawn (grey) in a lane, not busy here.
-                const std::vector<char>& gaps = hostGaps[timeline];
+                const std::vector<char>* gaps =
+                    hostGaps && timeline < hostGaps->size() && !(*hostGaps)[timeline].empty() ? &(*hostGaps)[timeline]
+                                                                                              : nullptr;
                 for (const Span& sp : byTimeline[timeline][track]) {
-                    if (track == 0 && !gaps.empty() && gaps[sp.op])
+                    if (track == 0 && gaps && (*gaps)[sp.op])
                         continue;
                     if (sp.start > unionEnd) {
                         if (unionEnd > unionStart)
@@ -181,8 +184,7 @@ void TimelineView::setData(std::shared_ptr<const core::Workload> workload,
     if (m_result) {
         m_lanes->span = m_result->stepTime;
         m_lanes->byTimeline.resize(m_result->timelines.size());
-        m_lanes->hostGaps = m_result->hostGapOps;
-        m_lanes->hostGaps.resize(m_result->timelines.size());
+        m_lanes->hostGaps = &m_result->hostGapOps;
         m_lanes->longest.assign(m_result->timelines.size(), {0.0, 0.0});
         for (std::size_t t = 0; t < m_result->timelines.size(); ++t) {
             const auto& events = m_result->timelines[t];

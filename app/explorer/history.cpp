@@ -178,17 +178,23 @@ QString History::versusBaseline(int row) const
     const double change = 100.0 * (entry(row).stepTime - base) / base;
     // Marked where the GPU counts differ: the tooltip (gpuCountNote) says how.
     return (change >= 0 ? QStringLiteral("+") : QString()) + QLocale().toString(change, 'f', 1) + QStringLiteral(" %") +
-           (gpuCountNote(row).isEmpty() ? QString() : QStringLiteral(" *"));
+           (gpusDifferFromBaseline(row) ? QStringLiteral(" *") : QString());
+}
+
+bool History::gpusDifferFromBaseline(int row) const
+{
+    if (m_baseline < 0 || row == m_baseline || row < 0 || row >= count())
+        return false;
+    const std::int64_t base = entry(m_baseline).gpus, now = entry(row).gpus;
+    return base > 0 && now > 0 && base != now;
 }
 
 QString History::gpuCountNote(int row) const
 {
-    if (m_baseline < 0 || row == m_baseline || row < 0 || row >= count())
+    if (!gpusDifferFromBaseline(row))
         return {};
     const Entry& base = entry(m_baseline);
     const Entry& now = entry(row);
-    if (base.gpus <= 0 || now.gpus <= 0 || base.gpus == now.gpus)
-        return {};
     QString note = tr("The baseline runs on %1 GPUs, this one on %2: the step time compares the whole job.")
                        .arg(QLocale().toString(static_cast<qlonglong>(base.gpus)),
                             QLocale().toString(static_cast<qlonglong>(now.gpus)));
@@ -225,7 +231,7 @@ QVariant History::data(const QModelIndex& index, int role) const
     }
     if (role == Qt::TextAlignmentRole && index.column() >= StepTime)
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
-    if (role == Qt::ToolTipRole && index.column() == VersusBaseline && !gpuCountNote(index.row()).isEmpty())
+    if (role == Qt::ToolTipRole && index.column() == VersusBaseline && gpusDifferFromBaseline(index.row()))
         return gpuCountNote(index.row());
     if (role == Qt::ToolTipRole) {
         const QString tip = tr("%1\non %2").arg(e.details, e.cluster);

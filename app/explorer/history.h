@@ -82,6 +82,8 @@ Q_SIGNALS:
 private:
     /// Step time of `row` against the baseline's, in percent ("" for the baseline itself or none).
     QString versusBaseline(int row) const;
+    /// Whether `row` and the baseline ran on known and different numbers of GPUs (gpuCountNote).
+    bool gpusDifferFromBaseline(int row) const;
     /// Drops the evaluations of rows that are neither current nor the baseline.
     void dropEvaluations();
 

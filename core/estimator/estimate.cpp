@@ -139,7 +139,7 @@ ProgramInfo buildProgramInfo(const Program& program, const Cluster& cluster, con
         if (!onCommStream(op)) {
             info.computeSeconds[i] = computeTime(op, cluster, options);
             info.modelledCompute[i] = usesRecordedTime(op, op.durationMicros, options) ? 0 : 1;
-            if (op.extras.has() && isHostGap(op)) {
+            if (isHostGap(op)) {
                 info.hostGap.resize(n, 0);
                 info.hostGap[i] = 1;
             }
