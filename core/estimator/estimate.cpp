@@ -65,6 +65,37 @@ bool onCommStream(const Op& op)
     return op.kind == OpKind::Collective || op.kind == OpKind::Send || op.kind == OpKind::Recv;
 }
 
+/// Runs `work(i, thread)` for every i below `count`, on the machine's cores (`thread` numbers them
+/// from 0) when `ops`, the size of the work, pays for starting threads; the first exception is
+/// rethrown once every thread has stopped (the others stop at their next index).
+template <typename Work>
+void forEachIndex(std::size_t count, std::size_t ops, Work&& work)
+{
+    const std::size_t threads =
+        ops < 100'000 || count < 2 ? 1 : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, count);
+    std::atomic<std::size_t> next{0};
+    const auto run = [&](std::size_t thread) {
+        for (std::size_t i = next++; i < count; i = next++)
+            work(i, thread);
+    };
+    std::vector<std::future<void>> helpers;
+    for (std::size_t t = 1; t < threads; ++t)
+        helpers.push_back(std::async(std::launch::async, run, t));
+    std::exception_ptr failure;
+    try {
+        run(0);
+    } catch (...) {
+        failure = std::current_exception();
+        next = count;
+    }
+    for (auto& helper : helpers)
+        helper.wait();
+    if (failure)
+        std::rethrow_exception(failure);
+    for (auto& helper : helpers)
+        helper.get(); // rethrows a helper's Cancelled or error
+}
+
 /// What the simulator needs from one Program, built once per program.
 struct ProgramInfo {
     const Program* program = nullptr;
@@ -651,33 +682,11 @@ void Simulator::buildProgramInfos()
     std::size_t ops = 0; // to work out: the cached programs cost nothing
     for (std::size_t p = 0; p < programs.size(); ++p)
         ops += m_programs[p] ? 0 : programs[p]->ops.size();
-    const std::size_t threads =
-        ops < 100'000 ? 1 : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, programs.size());
-    std::atomic<std::size_t> next{0};
-    const auto work = [&] {
-        for (std::size_t p = next++; p < programs.size(); p = next++) {
-            m_control.check();
-            if (!m_programs[p])
-                m_programs[p] =
-                    std::make_shared<const ProgramInfo>(buildProgramInfo(*programs[p], m_cluster, m_options));
-        }
-    };
-    std::vector<std::future<void>> helpers;
-    for (std::size_t t = 1; t < threads; ++t)
-        helpers.push_back(std::async(std::launch::async, work));
-    std::exception_ptr failure;
-    try {
-        work();
-    } catch (...) {
-        failure = std::current_exception();
-        next = programs.size(); // the helpers stop at their next program
-    }
-    for (auto& helper : helpers)
-        helper.wait();
-    if (failure)
-        std::rethrow_exception(failure);
-    for (auto& helper : helpers)
-        helper.get(); // rethrows a helper's Cancelled or error
+    forEachIndex(programs.size(), ops, [&](std::size_t p, std::size_t) {
+        m_control.check();
+        if (!m_programs[p])
+            m_programs[p] = std::make_shared<const ProgramInfo>(buildProgramInfo(*programs[p], m_cluster, m_options));
+    });
     if (m_options.cache)
         keepInCache(*m_options.cache);
 }
@@ -1656,9 +1665,11 @@ void mergeIntervals(std::vector<std::pair<double, double>>& intervals)
 
 bool Simulator::contend(double slowdown)
 {
-    bool any = false;
-    std::vector<std::pair<double, double>> comm;
-    for (ClassState& c : m_classes) {
+    // Classes are independent here: on the machine's cores, each thread with its own intervals.
+    std::vector<std::vector<std::pair<double, double>>> scratch(std::max(1u, std::thread::hardware_concurrency()));
+    forEachIndex(m_classes.size(), m_totalOps, [&](std::size_t cls, std::size_t thread) {
+        ClassState& c = m_classes[cls];
+        auto& comm = scratch[thread];
         const auto n = static_cast<std::uint32_t>(c.info->program->ops.size());
         // The union of the rank's communication intervals (collectives and transfers from their
         // start, when every member is there, to their end), but for those on copy engines, which
@@ -1669,7 +1680,7 @@ bool Simulator::contend(double slowdown)
                 !c.info->commOpInfo[c.info->commIndex[i]].copyEngines)
                 comm.emplace_back(c.events[i].start, c.events[i].end);
         if (comm.empty())
-            continue;
+            return;
         mergeIntervals(comm);
         for (std::uint32_t i = 0; i < n; ++i) {
             const OpEvent& e = c.events[i];
@@ -1690,10 +1701,9 @@ bool Simulator::contend(double slowdown)
             if (c.contention.empty())
                 c.contention.assign(n, 0.0);
             c.contention[i] = slowdown * overlap;
-            any = true;
         }
-    }
-    return any;
+    });
+    return std::any_of(m_classes.begin(), m_classes.end(), [](const ClassState& c) { return !c.contention.empty(); });
 }
 
 bool Simulator::shareLinks()
@@ -1702,7 +1712,6 @@ bool Simulator::shareLinks()
     std::vector<double> capacity(dims);
     for (std::size_t d = 0; d < dims; ++d)
         capacity[d] = m_cluster.topology.dims[d].bandwidthBytesPerSecond();
-    LinkTraffic traffic(m_workload, m_cluster);
     // A rank's link in dimension d, each direction on its own (links are full duplex), carries
     // every transfer of the rank that crosses it. A transfer alone on it runs as the cost model
     // prices it, asking for `demand` of the link: its bytes there over bandwidth x its duration
@@ -1718,19 +1727,32 @@ bool Simulator::shareLinks()
         std::uint32_t comm; ///< ProgramInfo::commIndex
         std::uint16_t lane; ///< its stream (OpEvent::stream)
     };
-    std::vector<std::vector<Load>> loads(2 * dims);  // [d * 2 + direction]
-    std::vector<double> excess, linkSeconds;         // [comm * dims + d]
-    std::vector<Load> shared;                        // the loads of one link that may meet others
-    std::vector<std::pair<double, double>> windows;  // where loads off the busiest lane run
-    std::vector<std::pair<double, double>> steps;    // (time, +/- demand)
-    std::vector<std::pair<double, double>> excessAt; // (time, integral of max(0, U - 1) up to it)
-    std::vector<std::size_t> perLane;
-    bool any = false;
-    for (ClassState& c : m_classes) {
+    // Classes are independent here: on the machine's cores, each thread with its own account of
+    // the traffic and its own scratch.
+    struct Scratch {
+        explicit Scratch(const Workload& workload, const Cluster& cluster, std::size_t dims)
+            : traffic(workload, cluster)
+            , loads(2 * dims)
+        {}
+        LinkTraffic traffic;
+        std::vector<std::vector<Load>> loads;            // [d * 2 + direction]
+        std::vector<double> excess, linkSeconds;         // [comm * dims + d]
+        std::vector<Load> shared;                        // the loads of one link that may meet others
+        std::vector<std::pair<double, double>> windows;  // where loads off the busiest lane run
+        std::vector<std::pair<double, double>> steps;    // (time, +/- demand)
+        std::vector<std::pair<double, double>> excessAt; // (time, integral of max(0, U - 1) up to it)
+        std::vector<std::size_t> perLane;
+    };
+    std::vector<std::unique_ptr<Scratch>> scratch(std::max(1u, std::thread::hardware_concurrency()));
+    forEachIndex(m_classes.size(), m_totalOps, [&](std::size_t cls, std::size_t thread) {
+        ClassState& c = m_classes[cls];
         c.linkShare.clear();
         // One stream and no sends or receives: its transfers run one at a time.
         if (c.commStreamOp.size() <= 1 && c.info->p2pOps.empty())
-            continue;
+            return;
+        if (!scratch[thread])
+            scratch[thread] = std::make_unique<Scratch>(m_workload, m_cluster, dims);
+        auto& [traffic, loads, excess, linkSeconds, shared, windows, steps, excessAt, perLane] = *scratch[thread];
         const auto rank = static_cast<std::size_t>(c.rep);
         const auto n = static_cast<std::uint32_t>(c.info->program->ops.size());
         const auto p2pLane = static_cast<std::uint16_t>(c.commStreamOp.size() + 1);
@@ -1839,7 +1861,7 @@ bool Simulator::shareLinks()
             }
         }
         if (!overloaded)
-            continue;
+            return;
         // Per transfer: its dimensions' excess weighted by the time it spends on each (its bytes
         // there over the bandwidth).
         for (std::size_t link = 0; link < loads.size(); ++link)
@@ -1864,10 +1886,9 @@ bool Simulator::shareLinks()
             if (c.linkShare.empty())
                 c.linkShare.assign(c.info->commOps, 0.0);
             c.linkShare[comm] = weighted / weights;
-            any = true;
         }
-    }
-    return any;
+    });
+    return std::any_of(m_classes.begin(), m_classes.end(), [](const ClassState& c) { return !c.linkShare.empty(); });
 }
 
 void Simulator::buildResult(EstimateResult& result)
@@ -1883,9 +1904,14 @@ void Simulator::buildResult(EstimateResult& result)
         result.hostGapOps[cls] = m_classes[cls].info->hostGap;
     buildCriticalPath(result); // while events are still in op order
     std::vector<RankBreakdown> perClass(m_classes.size());
-    std::vector<std::pair<double, double>> compute, merged;
-    for (std::size_t cls = 0; cls < m_classes.size(); ++cls) {
+    // Classes are independent here: on the machine's cores, each thread with its own intervals.
+    struct Scratch {
+        std::vector<std::pair<double, double>> compute, merged;
+    };
+    std::vector<Scratch> scratch(std::max(1u, std::thread::hardware_concurrency()));
+    forEachIndex(m_classes.size(), m_totalOps, [&](std::size_t cls, std::size_t thread) {
         ClassState& c = m_classes[cls];
+        auto& [compute, merged] = scratch[thread];
         result.timelineRank[cls] = c.rep;
         // Events in order of start: the compute stream's intervals then come in order, and the
         // communication intervals can be merged as they come.
@@ -1936,7 +1962,7 @@ void Simulator::buildResult(EstimateResult& result)
             b.exposedComm += (t - s) - covered;
         }
         b.idle = std::max(0.0, b.finish - b.compute - b.exposedComm);
-    }
+    });
     result.ranks.resize(static_cast<std::size_t>(m_ranks));
     for (std::size_t r = 0; r < result.ranks.size(); ++r) {
         result.ranks[r] = perClass[m_rankClass[r]];
