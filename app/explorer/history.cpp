@@ -325,10 +325,13 @@ HistoryPanel::HistoryPanel(History& history, QWidget* parent)
     // The dock is narrow: MFU is in the row's tooltip and the CSV, the comparison only with a baseline.
     m_table->setColumnHidden(History::Mfu, true);
     // A configuration and its cluster wrap onto a second line rather than lose their middles ("GPT-3
-    // 17… × DP 16" at 1,280 pixels); a history holds tens of rows, so sizing them to their text is cheap.
+    // 17… × DP 16" at 1,280 pixels), but no further: rows sized to their text took four lines each
+    // in the narrow column, and the short dock showed one and a half of them. What a second line
+    // cannot hold ends in an ellipsis; the row's tooltip has all of it.
     m_table->setWordWrap(true);
-    m_table->setTextElideMode(Qt::ElideNone);
-    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->setTextElideMode(Qt::ElideRight);
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_table->verticalHeader()->setDefaultSectionSize(2 * m_table->fontMetrics().lineSpacing() + 8);
     m_reopen = new QPushButton(tr("Re-open"), this);
     m_reopen->setObjectName(QStringLiteral("reopen"));
     m_reopen->setToolTip(tr("Show this configuration again (Ctrl+Z goes back)"));
