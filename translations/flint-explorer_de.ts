@@ -1369,6 +1369,10 @@ auf %2</translation>
         <source>&lt;br&gt;&lt;small&gt;host gaps: %1 of the device waiting for its host, as measured (idle, or exposed communication where a collective ran)&lt;/small&gt;</source>
         <translation>&lt;br&gt;&lt;small&gt;Host-Lücken: %1, in denen das Gerät auf seinen Host wartete, wie gemessen (Leerlauf, oder nicht überlappte Kommunikation, wo eine Kollektivoperation lief)&lt;/small&gt;</translation>
     </message>
+    <message>
+        <source>, FSDP2 copy-out</source>
+        <translation>, FSDP2-Kopie nach dem Sammeln</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::SweepPage</name>
@@ -2571,6 +2575,14 @@ Workload</translation>
     <message>
         <source>The figures below are those of the last valid strategy.</source>
         <translation>Die Werte unten gehören zur letzten gültigen Strategie.</translation>
+    </message>
+    <message>
+        <source>FSDP2 copy-out</source>
+        <translation>FSDP2-Kopie nach dem Sammeln</translation>
+    </message>
+    <message>
+        <source>ZeRO-3 as PyTorch FSDP2 (fully_shard, torchtitan) runs it: after every all-gather, a copy on the compute stream splits the gathered buffer into the layer&apos;s parameters; off, as FSDP1 and DeepSpeed, the layers compute on the gathered buffer</source>
+        <translation>ZeRO-3, wie PyTorch FSDP2 (fully_shard, torchtitan) es ausführt: nach jedem All-Gather teilt eine Kopie auf dem Rechenstrom den gesammelten Puffer in die Parameter der Schicht auf; aus: wie FSDP1 und DeepSpeed rechnen die Schichten direkt auf dem gesammelten Puffer</translation>
     </message>
 </context>
 <context>

@@ -1354,6 +1354,10 @@ on %2</source>
         <source>&lt;br&gt;&lt;small&gt;host gaps: %1 of the device waiting for its host, as measured (idle, or exposed communication where a collective ran)&lt;/small&gt;</source>
         <translation>&lt;br&gt;&lt;small&gt;主机间隙：设备等待主机的时间 %1（按测量值；计为空闲，若期间有集合通信则计为未重叠通信）&lt;/small&gt;</translation>
     </message>
+    <message>
+        <source>, FSDP2 copy-out</source>
+        <translation>，FSDP2 拷出</translation>
+    </message>
 </context>
 <context>
     <name>flint::app::SweepPage</name>
@@ -2543,6 +2547,14 @@ size</source>
     <message>
         <source>The figures below are those of the last valid strategy.</source>
         <translation>下方数值属于上一个有效策略。</translation>
+    </message>
+    <message>
+        <source>FSDP2 copy-out</source>
+        <translation>FSDP2 拷出</translation>
+    </message>
+    <message>
+        <source>ZeRO-3 as PyTorch FSDP2 (fully_shard, torchtitan) runs it: after every all-gather, a copy on the compute stream splits the gathered buffer into the layer&apos;s parameters; off, as FSDP1 and DeepSpeed, the layers compute on the gathered buffer</source>
+        <translation>按 PyTorch FSDP2（fully_shard，torchtitan）的方式运行 ZeRO-3：每次 all-gather 之后，计算流上的一次拷贝把收集到的缓冲区拆分成该层的参数；关闭时与 FSDP1 和 DeepSpeed 相同，各层直接在收集到的缓冲区上计算</translation>
     </message>
 </context>
 <context>

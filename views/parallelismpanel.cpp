@@ -157,6 +157,11 @@ ParallelismPanel::ParallelismPanel(QWidget* parent)
     m_hsdpShard->setObjectName(QStringLiteral("hsdpShard"));
     m_reshard->setToolTip(tr("ZeRO-3 (FSDP): free each layer's gathered parameters after its forward pass and "
                              "gather them again for its backward pass"));
+    m_fsdpCopyOut = new QCheckBox(tr("FSDP2 copy-out"), this);
+    m_fsdpCopyOut->setObjectName(QStringLiteral("fsdpCopyOut"));
+    m_fsdpCopyOut->setToolTip(tr("ZeRO-3 as PyTorch FSDP2 (fully_shard, torchtitan) runs it: after every all-gather, a "
+                                 "copy on the compute stream splits the gathered buffer into the layer's parameters; "
+                                 "off, as FSDP1 and DeepSpeed, the layers compute on the gathered buffer"));
     m_overlapGrad = new QCheckBox(tr("Overlap gradient reduction"), this);
     m_overlapGrad->setObjectName(QStringLiteral("overlapGradReduce"));
     m_overlapGrad->setToolTip(tr("ZeRO 0-2: reduce each layer's gradients once its last backward pass has "
@@ -197,6 +202,7 @@ ParallelismPanel::ParallelismPanel(QWidget* parent)
     form->addRow(tr("Global batch"), m_globalBatch);
     form->addRow(tr("ZeRO"), m_zero);
     form->addRow(QString(), m_reshard);
+    form->addRow(QString(), m_fsdpCopyOut);
     form->addRow(tr("Shard group"), m_hsdpShard);
     form->addRow(QString(), m_overlapGrad);
     form->addRow(QString(), m_overlapGather);
@@ -250,8 +256,8 @@ ParallelismPanel::ParallelismPanel(QWidget* parent)
         setStrategy(m_models.at(static_cast<std::size_t>(index)), ParallelConfig{});
         check();
     });
-    for (QCheckBox* box :
-         {m_sp, m_flash, m_fusedLoss, m_eager, m_reshard, m_tpOverlap, m_overlapGrad, m_overlapGather, m_bf16Grads})
+    for (QCheckBox* box : {m_sp, m_flash, m_fusedLoss, m_eager, m_reshard, m_fsdpCopyOut, m_tpOverlap, m_overlapGrad,
+                           m_overlapGather, m_bf16Grads})
         connect(box, &QCheckBox::toggled, this, &ParallelismPanel::edited);
     // Interleaving needs two chunks at least: choosing it with one asks for the least that interleaves.
     connect(m_schedule, &QComboBox::currentIndexChanged, this, [this] {
@@ -304,6 +310,7 @@ void ParallelismPanel::setStrategy(const core::model::TransformerConfig& model,
     m_eager->setChecked(parallel.eagerKernels);
     m_tpOverlap->setChecked(parallel.tpCommOverlap);
     m_reshard->setChecked(parallel.reshardAfterForward);
+    m_fsdpCopyOut->setChecked(parallel.fsdpCopyOut);
     m_hsdpShard->setValue(static_cast<int>(parallel.hsdpShard));
     m_overlapGrad->setChecked(parallel.overlapGradReduce);
     m_overlapGather->setChecked(parallel.overlapParamGather);
@@ -352,6 +359,7 @@ core::model::ParallelConfig ParallelismPanel::parallel() const
     p.eagerKernels = m_eager->isChecked();
     p.tpCommOverlap = m_tpOverlap->isChecked();
     p.reshardAfterForward = m_reshard->isChecked();
+    p.fsdpCopyOut = m_fsdpCopyOut->isChecked();
     p.hsdpShard = p.zero == ZeroStage::Parameters ? m_hsdpShard->value() : 0;
     p.overlapGradReduce = m_overlapGrad->isChecked();
     p.overlapParamGather = m_overlapGather->isChecked();
@@ -364,6 +372,7 @@ void ParallelismPanel::enableDependentControls()
     using core::model::ZeroStage;
     const auto zero = static_cast<ZeroStage>(m_zero->currentData().toInt());
     m_reshard->setEnabled(zero == ZeroStage::Parameters);
+    m_fsdpCopyOut->setEnabled(zero == ZeroStage::Parameters);
     m_hsdpShard->setEnabled(zero == ZeroStage::Parameters);
     m_overlapGrad->setEnabled(zero != ZeroStage::Parameters);
     m_overlapGather->setEnabled(zero == ZeroStage::OptimizerState || zero == ZeroStage::Gradients);

@@ -96,6 +96,7 @@ private:
     QCheckBox* m_bf16Grads = nullptr; ///< !ParallelConfig::gradReduceFp32
     QCheckBox* m_tpOverlap = nullptr;
     QCheckBox* m_reshard = nullptr;       ///< ZeRO-3 only
+    QCheckBox* m_fsdpCopyOut = nullptr;   ///< ZeRO-3 only
     QSpinBox* m_hsdpShard = nullptr;      ///< ZeRO-3 only; 0: all of DP
     QCheckBox* m_overlapGrad = nullptr;   ///< ZeRO 0-2 only
     QCheckBox* m_overlapGather = nullptr; ///< ZeRO 1-2 only

@@ -526,6 +526,9 @@ std::vector<Row> publishedRows(bool quick)
     const auto fsdp = [](std::int64_t gpus, std::int64_t localBatch, core::model::Recompute recompute) {
         ParallelConfig p = fsdpRun(gpus, localBatch, 1, recompute);
         p.eagerKernels = true;
+        // FSDP2's fully_shard: every gathered unit copied out into its parameters on the compute
+        // stream (torch/distributed/_composable/fsdp/_fsdp_collectives.py, foreach_all_gather_copy_out).
+        p.fsdpCopyOut = true;
         // Its loss: F.cross_entropy on the fp32 logits the model returns (train.py and model.py at
         // 157a12c; that code also keeps the logits through the backward pass, 4 bytes a logit more).
         p.torchCrossEntropy = true;

@@ -52,6 +52,11 @@ std::vector<OptionSpec> withStrategyOptions(std::vector<OptionSpec> own)
          {},
          "ZeRO-3: keep each layer's gathered parameters from its forward to its backward pass (with PP: "
          "gathered once a step, torchtitan's default there)"},
+        {"fsdp2",
+         0,
+         {},
+         "ZeRO-3 as PyTorch FSDP2 (fully_shard, torchtitan) runs it: after every all-gather a copy on the compute "
+         "stream splits the gathered buffer into the unit's parameters"},
         {"no-overlap-grad-reduce",
          0,
          {},
@@ -267,6 +272,8 @@ core::model::ParallelConfig strategyFromCli(const CommandLine& cli, core::model:
         p.eagerKernels = true;
     if (cli.has("no-reshard-after-forward"))
         p.reshardAfterForward = false;
+    if (cli.has("fsdp2"))
+        p.fsdpCopyOut = true;
     if (cli.has("no-overlap-grad-reduce"))
         p.overlapGradReduce = false;
     if (cli.has("overlap-param-gather"))

@@ -252,6 +252,8 @@ QString StepSummary::strategy(const core::model::ParallelConfig& p)
             zero += tr(" hybrid, shard groups of %1").arg(n(p.shardGroup()));
         if (p.zero == ZeroStage::Parameters && !p.reshardAfterForward)
             zero += tr(" without reshard after forward");
+        if (p.zero == ZeroStage::Parameters && p.fsdpCopyOut)
+            zero += tr(", FSDP2 copy-out");
         parts << zero;
         if (p.zero != ZeroStage::Parameters && p.dp > 1 && !p.overlapGradReduce)
             parts << tr("gradients reduced after the backward pass");

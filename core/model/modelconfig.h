@@ -132,6 +132,13 @@ struct ParallelConfig {
     /// Off, they stay gathered until the backward pass (SHARD_GRAD_OP: one gather per microbatch,
     /// memory as ZeRO-2 plus whole parameters).
     bool reshardAfterForward = true;
+    /// ZeRO-3 as PyTorch's FSDP2 (`fully_shard`, torchtitan) runs it: each parameter sharded on its
+    /// own and a unit's shards gathered into one buffer, which `foreach_all_gather_copy_out` then
+    /// copies into the unit's parameters on the compute stream after every all-gather
+    /// (`split_with_sizes_copy`: the gathered bytes read and written once more). Off, as FSDP1's
+    /// FlatParameter and DeepSpeed's ZeRO-3 run it: the layers compute on views of the gathered
+    /// buffer. docs/models.md, "ZeRO-3 and FSDP".
+    bool fsdpCopyOut = false;
     /// Data-parallel gradient reduction (ZeRO 0-2) overlapped with the rest of the backward pass:
     /// each layer's gradients reduced once its last microbatch's backward pass has produced them
     /// (PyTorch DDP's buckets, Megatron-LM's --overlap-grad-reduce). Off, the reductions run after

@@ -7,8 +7,8 @@
 // dispatch and combine.
 #include "core/model/modelgenerator.h"
 
-#include <charconv>
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <numeric>
 #include <sstream>
@@ -1620,7 +1620,25 @@ std::string parameterGatherBlock(const Shape& sh, Block block, Block unit, bool 
         const Value shard = e.arg(expert ? "expert_parameters" : "parameters", flat.shape, flat.shard);
         const char* name = sh.fullySharded() ? (expert ? "fsdp/all_gather_experts" : "fsdp/all_gather")
                                              : (expert ? "zero/all_gather_experts" : "zero/all_gather");
-        results.push_back(e.constrain(shard, flat.whole, name));
+        Value gathered = e.constrain(shard, flat.whole, name);
+        const std::int64_t ways = sh.ways(fsdpAxes(sh, expert));
+        if (sh.fullySharded() && sh.parallel.fsdpCopyOut && ways > 1) {
+            // FSDP2's copy-out (foreach_all_gather_copy_out, on the compute stream once the gather
+            // has ended): the gathered buffer holds each rank's shards one after the other, each
+            // shard the slices of every parameter; split_with_sizes_copy writes each parameter's
+            // slices together, a transpose of [ranks, shard] into [shard, ranks]. The bytes moved
+            // are the unit's, read once and written once.
+            Dims split = flat.shape;
+            split.back() = ways;
+            split.push_back(flat.shape.back() / ways);
+            Dims perm(split.size());
+            std::iota(perm.begin(), perm.end(), std::int64_t{0});
+            std::swap(perm[perm.size() - 2], perm[perm.size() - 1]);
+            // (The op is named by the last part of `what`, its scope by the rest.)
+            const std::string what = expert ? "fsdp/copy_out_experts/copy" : "fsdp/copy_out/copy";
+            gathered = e.reshape(e.transpose(e.reshape(gathered, split, what), perm, what), flat.shape, what);
+        }
+        results.push_back(gathered);
         shardings.push_back(flat.whole);
     }
     return e.module(moduleName(block, moe), sh.mesh, results, shardings, header(sh, block, moe));

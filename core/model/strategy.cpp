@@ -253,6 +253,8 @@ std::string ParallelConfig::describe() const
             text += " hybrid, shard groups of " + number(shardGroup());
         if (zero == ZeroStage::Parameters && !reshardAfterForward)
             text += " without reshard after forward";
+        if (zero == ZeroStage::Parameters && fsdpCopyOut)
+            text += ", FSDP2 copy-out";
         if (zero != ZeroStage::Parameters && dp > 1 && !overlapGradReduce)
             text += ", gradients reduced after the backward pass";
         if (zero != ZeroStage::Parameters && gathersParametersPerLayer())

@@ -553,6 +553,53 @@ private Q_SLOTS:
         QCOMPARE(memoryPerRank(four, p).commBuffers - memoryPerRank(four, resharded).commBuffers, 2 * 2 * 786'944.0);
     }
 
+    void fsdp2CopiesOutEveryGatheredUnitOnTheComputeStream()
+    {
+        // FSDP2 (fully_shard) splits every gathered buffer into the unit's parameters with one copy on
+        // the compute stream (foreach_all_gather_copy_out): per gather, a kernel reading and writing
+        // the unit's padded flat parameter in bf16, which the unit's first op waits for. DP 3, 2
+        // microbatches, full recomputation, as above: 2 layers x (forward, backward) x 2 microbatches
+        // + the embedding and the head once per microbatch = 12 gathers, 12 copies.
+        const TransformerConfig tiny = tinyModel();
+        ParallelConfig p;
+        p.dp = 3;
+        p.globalBatch = 6;
+        p.zero = ZeroStage::Parameters;
+        p.recompute = Recompute::Full;
+        ModelCompiler compiler;
+        const CompiledModel plain = compiler.compile(tiny, p);
+        p.fsdpCopyOut = true;
+        QVERIFY(p.describe().find("FSDP2 copy-out") != std::string::npos);
+        const CompiledModel c = compiler.compile(tiny, p);
+        QCOMPARE(c.workload.validate(), std::string());
+        const Program& program = c.workload.programOf(0);
+        std::size_t layerCopies = 0, otherCopies = 0;
+        double copyBytes = 0;
+        for (const Op& op : program.ops) {
+            if (!has(op.scope, "fsdp/copy_out") || op.kind != OpKind::Compute || op.memoryBytes() == 0)
+                continue;
+            QCOMPARE(op.flops, std::uint64_t{0});
+            copyBytes += static_cast<double>(op.memoryBytes());
+            if (has(op.scope, "/layer ")) {
+                // 786,945 padded elements x 2 bytes, read and written.
+                QCOMPARE(op.memoryBytes(), std::uint64_t{786'945 * 2 * 2});
+                ++layerCopies;
+            } else {
+                QVERIFY2(op.memoryBytes() == 262'146 * 2 * 2 || op.memoryBytes() == 262'401 * 2 * 2,
+                         std::to_string(op.memoryBytes()).c_str());
+                ++otherCopies;
+            }
+        }
+        QCOMPARE(layerCopies, std::size_t{2 * 2 * 2});
+        QCOMPARE(otherCopies, std::size_t{2 + 2});
+        QCOMPARE(copyBytes, 2.0 * 2.0 * (8 * 786'945.0 + 2 * 262'146.0 + 2 * 262'401.0));
+        // The collectives are FSDP1's, and the copies lengthen the step.
+        QCOMPARE(collectives(c.workload, 0, CollectiveKind::AllGather).ops,
+                 collectives(plain.workload, 0, CollectiveKind::AllGather).ops);
+        const Cluster cluster = *clusterPreset("dgx-h100-ib", 3);
+        QVERIFY(estimate(c.workload, cluster)->stepTime > estimate(plain.workload, cluster)->stepTime);
+    }
+
     void idealPipelineHasTheTextbookBubble()
     {
         // 4 stages, 8 microbatches, a backward pass twice a forward: 1F1B and GPipe take (m + p - 1)
