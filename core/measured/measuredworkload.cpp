@@ -1060,9 +1060,10 @@ MeasuredWorkload measuredWorkload(std::vector<RankProfile> profiles, const Measu
                     o.dataDeps.push_back(computeOps[c]);
                     break;
                 }
+            // Stream order, not data: a control dependency (dashed in the graph view).
             const auto prev = lastCommOnTrack.find(s.track);
             if (prev != lastCommOnTrack.end())
-                o.dataDeps.push_back(prev->second);
+                o.ctrlDeps.push_back(prev->second);
             lastCommOnTrack[s.track] = op;
             const ProfileCollective* info =
                 s.collective >= 0 ? &p.collectives[static_cast<std::size_t>(s.collective)] : nullptr;
@@ -1163,23 +1164,28 @@ MeasuredWorkload measuredWorkload(std::vector<RankProfile> profiles, const Measu
                     waitedFor = std::pair(end, op);
             std::erase_if(pendingEnds, [&](const auto& e) { return e.first <= lastComputeEnd; });
             const double ready = std::max(lastComputeEnd, waitedFor ? waitedFor->first : lastComputeEnd);
-            std::vector<std::uint64_t> deps;
+            // The op before on the stream is order (a control dependency); a collective it waited for
+            // is data it reads.
+            std::vector<std::uint64_t> order, data;
             if (lastCompute != UINT32_MAX)
-                deps.push_back(lastCompute);
+                order.push_back(lastCompute);
             if (waitedFor)
-                deps.push_back(waitedFor->second);
+                data.push_back(waitedFor->second);
             if (at(s.start) > at(ready)) {
                 // In the scope of the op it delayed: a stream's ops and its gaps stay one chain in the
                 // graph view (a scope "host" of every gap went back and forth with every stream).
                 const std::uint32_t gap = addOp(MeasuredKind::HostGap, 0, scopeOf(s), ready, s.start);
-                ops[gap].dataDeps = deps;
+                ops[gap].ctrlDeps = std::move(order);
+                ops[gap].dataDeps = std::move(data);
                 out.ranks[r].hostGapSeconds += (s.start - ready) * 1e-6;
                 computeOps.push_back(gap);
                 computeLaunch.push_back(ready);
-                deps.assign(1, gap);
+                order.assign(1, gap);
+                data.clear();
             }
             const std::uint32_t op = addOp(s.kind, s.name, scopeOf(s), s.start, s.end);
-            ops[op].dataDeps = std::move(deps);
+            ops[op].ctrlDeps = std::move(order);
+            ops[op].dataDeps = std::move(data);
             computeOps.push_back(op);
             computeLaunch.push_back(s.launch);
             lastCompute = op;
@@ -1205,9 +1211,9 @@ MeasuredWorkload measuredWorkload(std::vector<RankProfile> profiles, const Measu
                                                                   : std::string("host");
             const std::uint32_t gap = addOp(MeasuredKind::HostGap, 0, scope, lastEnd, stepEnd);
             if (lastCompute != UINT32_MAX)
-                ops[gap].dataDeps.push_back(lastCompute);
+                ops[gap].ctrlDeps.push_back(lastCompute);
             if (lastCommOp != UINT32_MAX)
-                ops[gap].dataDeps.push_back(lastCommOp);
+                ops[gap].ctrlDeps.push_back(lastCommOp);
             out.ranks[r].hostGapSeconds += (stepEnd - lastEnd) * 1e-6;
         }
         cut.info.stepStartMicros = s0;

@@ -286,19 +286,22 @@ void TestMeasured::gapsAndWaitsByHand()
     QCOMPARE(w.step, std::int64_t{3});
     const std::vector<Op>& ops = w.workload.programOf(0).ops;
     QCOMPARE(ops.size(), std::size_t{6});
+    // Dependencies: data (what an op reads: the compute a collective's stream waits for, a collective
+    // a kernel waited for) and control (the op before it on its stream), drawn solid and dashed.
     const auto check = [&](std::size_t i, const char* name, std::uint64_t start, std::uint64_t duration,
-                           const std::vector<std::uint64_t>& deps) {
+                           const std::vector<std::uint64_t>& data, const std::vector<std::uint64_t>& order) {
         QCOMPARE(ops[i].name, std::string(name));
         QCOMPARE(ops[i].startTimeMicros, start);
         QCOMPARE(ops[i].durationMicros, duration);
-        QCOMPARE(ops[i].dataDeps, deps);
+        QCOMPARE(ops[i].dataDeps, data);
+        QCOMPARE(ops[i].ctrlDeps, order);
     };
-    check(0, "host gap", 0, 10, {});
-    check(1, "gemm", 10, 20, {0});
-    check(2, "ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevComm*)", 30, 30, {1});
-    check(3, "host gap", 60, 2, {1, 2}); // waits for the gemm's stream and the all-reduce
-    check(4, "optimizer", 62, 18, {3});
-    check(5, "host gap", 80, 20, {4}); // host time to the end of the step marker
+    check(0, "host gap", 0, 10, {}, {});
+    check(1, "gemm", 10, 20, {}, {0});
+    check(2, "ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevComm*)", 30, 30, {1}, {});
+    check(3, "host gap", 60, 2, {2}, {1}); // waits for the all-reduce, after the gemm on its stream
+    check(4, "optimizer", 62, 18, {}, {3});
+    check(5, "host gap", 80, 20, {}, {4}); // host time to the end of the step marker
     QCOMPARE(ops[2].kind, OpKind::Collective);
     QCOMPARE(ops[2].commBytes, std::uint64_t{2097152});
     QCOMPARE(measuredKindOf(ops[0]), std::optional<MeasuredKind>(MeasuredKind::HostGap));
