@@ -606,6 +606,7 @@ std::vector<MemoryRow> publishedMemoryRows()
         p.dtype = core::Precision::FP8;
         p.fp8Scaling = core::model::Fp8Scaling::Current;
         p.torchCrossEntropy = true;
+        p.fsdpCopyOut = true; // FSDP2
         return p;
     };
     const TransformerConfig& l8 = *core::model::findModel("llama3-8b");

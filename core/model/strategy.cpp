@@ -650,10 +650,16 @@ MemoryBreakdown memoryPerRank(const TransformerConfig& model, const ParallelConf
             const double gathered = b * seq / static_cast<double>(parallel.cp) * h * kBf16;
             m.commBuffers = (parallel.tp > 1 ? 2 * gathered : 0.0) + (parallel.pp > 1 ? 2 * gathered / t : 0.0);
             // Without reshard after forward (or under a pipeline schedule) every layer of the stage stays
-            // gathered until its backward pass.
-            if (parallel.zero == ZeroStage::Parameters && !layers.empty())
-                m.commBuffers += (twoUnitsGathered ? 2.0 : static_cast<double>(layers.size())) * kBf16 *
-                                 model.layerParameters(layers.front()) / t;
+            // gathered until its backward pass. FSDP2 computes on copies of its gathered buffers and
+            // frees a unit's buffer only at the next unit's copy-out (FSDPParamGroup.wait_for_unshard
+            // keeps it in the communication context's all_gather_state), so while a unit computes, its
+            // parameters, its buffer and the next unit's prefetched buffer are held: one unit more.
+            if (parallel.zero == ZeroStage::Parameters && !layers.empty()) {
+                const double units = twoUnitsGathered
+                                         ? (parallel.fsdpCopyOut ? 3.0 : 2.0)
+                                         : static_cast<double>(layers.size()) + (parallel.fsdpCopyOut ? 1.0 : 0.0);
+                m.commBuffers += units * kBf16 * model.layerParameters(layers.front()) / t;
+            }
         } else {
             // The KV cache of every sequence in flight on this stage, and one layer's working set.
             const double sequences = static_cast<double>(parallel.effectiveGlobalBatch()) / dp;

@@ -598,6 +598,11 @@ private Q_SLOTS:
                  collectives(plain.workload, 0, CollectiveKind::AllGather).ops);
         const Cluster cluster = *clusterPreset("dgx-h100-ib", 3);
         QVERIFY(estimate(c.workload, cluster)->stepTime > estimate(plain.workload, cluster)->stepTime);
+        // Memory: a unit's gathered buffer lives until the next unit's copy-out, beside its copied-out
+        // parameters: three layers' worth of bf16 parameters at once instead of two (786,944 each).
+        ParallelConfig flat = p;
+        flat.fsdpCopyOut = false;
+        QCOMPARE(memoryPerRank(tiny, p).commBuffers - memoryPerRank(tiny, flat).commBuffers, 2 * 786'944.0);
     }
 
     void idealPipelineHasTheTextbookBubble()
