@@ -542,6 +542,163 @@ std::vector<std::vector<std::int64_t>> parseIotaGroups(std::string_view text)
     return groups;
 }
 
+/// XLA's replica groups over named mesh axes (MeshAxesReplicaGroupList, printed since 2025):
+/// `mesh['x'=2,'y'=4] {'y'}`, optionally `mesh[...], device_ids=(...)` for a mesh whose devices are
+/// not in iota order, and sub-axes `'y':(2)2` (the part of size 2 after the first 2 of axis y). The
+/// devices, laid out on the mesh (major to minor), are split into the listed axes and the others;
+/// each combination of the others is one group, its members in the order of the listed axes.
+std::vector<std::vector<std::int64_t>> parseMeshAxesGroups(std::string_view text)
+{
+    const auto bad = [&text](const std::string& why) {
+        return std::invalid_argument(why + " in mesh replica groups '" + std::string(text) + "'");
+    };
+    const auto unquote = [](std::string_view name) {
+        while (!name.empty() && (name.front() == ' ' || name.front() == '\'' || name.front() == '"'))
+            name.remove_prefix(1);
+        while (!name.empty() && (name.back() == ' ' || name.back() == '\'' || name.back() == '"'))
+            name.remove_suffix(1);
+        return name;
+    };
+    const auto close = text.find(']');
+    if (close == std::string_view::npos)
+        throw bad("expected ']' after the mesh axes");
+    // The mesh: name=size, ...
+    std::vector<std::string_view> names;
+    std::vector<std::int64_t> sizes;
+    for (std::string_view rest = text.substr(5, close - 5); !rest.empty();) {
+        const auto comma = rest.find(',');
+        const std::string_view item = rest.substr(0, comma);
+        const auto eq = item.rfind('=');
+        if (eq == std::string_view::npos)
+            throw bad("expected name=size for a mesh axis");
+        names.push_back(unquote(item.substr(0, eq)));
+        const std::vector<std::int64_t> size = parseIntList(item.substr(eq + 1));
+        if (size.size() != 1 || size[0] < 1)
+            throw bad("expected a positive axis size");
+        sizes.push_back(size[0]);
+        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    }
+    std::int64_t devices = 1;
+    for (std::int64_t size : sizes) {
+        if (devices > (std::int64_t{1} << 24) / size)
+            throw bad("too many devices");
+        devices *= size;
+    }
+    std::vector<std::int64_t> deviceIds(static_cast<std::size_t>(devices));
+    std::iota(deviceIds.begin(), deviceIds.end(), std::int64_t{0});
+    std::string_view tail = text.substr(close + 1);
+    if (const auto ids = tail.find("device_ids="); ids != std::string_view::npos) {
+        const auto open = tail.find('(', ids);
+        const auto end = tail.find(')', ids);
+        if (open == std::string_view::npos || end == std::string_view::npos || end < open)
+            throw bad("expected device_ids=(...)");
+        std::string digits(tail.substr(open + 1, end - open - 1));
+        for (char& c : digits)
+            if (c == '[' || c == ']')
+                c = ' ';
+        deviceIds = parseIntList(digits);
+        if (deviceIds.size() != static_cast<std::size_t>(devices))
+            throw bad("device_ids do not hold one id per mesh position");
+        tail = tail.substr(end + 1);
+    }
+    // The grouped axes: name or name:(pre)size, in order.
+    const auto open = tail.find('{');
+    const auto shut = tail.rfind('}');
+    if (open == std::string_view::npos || shut == std::string_view::npos || shut < open)
+        throw bad("expected {axes} after the mesh");
+    struct Part {
+        std::size_t axis;
+        std::int64_t pre, size;
+    };
+    std::vector<Part> parts;
+    for (std::string_view rest = tail.substr(open + 1, shut - open - 1); !rest.empty();) {
+        const auto comma = rest.find(',');
+        std::string_view item = rest.substr(0, comma);
+        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+        std::int64_t pre = 1, size = 0;
+        if (const auto colon = item.find(':'); colon != std::string_view::npos) {
+            const auto paren = item.find(')', colon);
+            if (item.substr(colon + 1, 1) != "(" || paren == std::string_view::npos)
+                throw bad("expected name:(pre)size for a sub-axis");
+            const std::vector<std::int64_t> p = parseIntList(item.substr(colon + 2, paren - colon - 2));
+            const std::vector<std::int64_t> n = parseIntList(item.substr(paren + 1));
+            if (p.size() != 1 || n.size() != 1 || p[0] < 1 || n[0] < 1)
+                throw bad("expected name:(pre)size for a sub-axis");
+            pre = p[0];
+            size = n[0];
+            item = item.substr(0, colon);
+        }
+        const auto found = std::find(names.begin(), names.end(), unquote(item));
+        if (found == names.end())
+            throw bad("axis '" + std::string(unquote(item)) + "' is not in the mesh");
+        const auto axis = static_cast<std::size_t>(found - names.begin());
+        if (size == 0)
+            size = sizes[axis];
+        if (sizes[axis] % (pre * size) != 0)
+            throw bad("sub-axis (" + std::to_string(pre) + ")" + std::to_string(size) + " does not divide axis '" +
+                      std::string(names[axis]) + "'");
+        parts.push_back({axis, pre, size});
+    }
+    if (parts.empty())
+        throw bad("expected at least one axis");
+    // Split every mesh axis into the pieces the parts name (and the pieces between them), major to
+    // minor: a mesh position is then a coordinate per piece.
+    struct Piece {
+        std::int64_t size;
+        int part; ///< index into parts, or -1
+    };
+    std::vector<Piece> pieces;
+    for (std::size_t axis = 0; axis < sizes.size(); ++axis) {
+        std::vector<std::pair<std::int64_t, int>> mine; // (pre, part)
+        for (std::size_t k = 0; k < parts.size(); ++k)
+            if (parts[k].axis == axis)
+                mine.emplace_back(parts[k].pre, static_cast<int>(k));
+        std::sort(mine.begin(), mine.end());
+        std::int64_t covered = 1;
+        for (const auto& [pre, k] : mine) {
+            if (pre % covered != 0)
+                throw bad("overlapping sub-axes");
+            if (pre > covered)
+                pieces.push_back({pre / covered, -1});
+            pieces.push_back({parts[static_cast<std::size_t>(k)].size, k});
+            covered = pre * parts[static_cast<std::size_t>(k)].size;
+        }
+        if (covered < sizes[axis])
+            pieces.push_back({sizes[axis] / covered, -1});
+    }
+    // Groups: every combination of the unnamed pieces (major to minor), its members every
+    // combination of the named ones in the order the axes are listed.
+    std::vector<std::size_t> outer, inner(parts.size());
+    for (std::size_t i = 0; i < pieces.size(); ++i) {
+        if (pieces[i].part < 0)
+            outer.push_back(i);
+        else
+            inner[static_cast<std::size_t>(pieces[i].part)] = i;
+    }
+    std::vector<std::int64_t> stride(pieces.size(), 1);
+    for (std::size_t i = pieces.size(); i-- > 1;)
+        stride[i - 1] = stride[i] * pieces[i].size;
+    std::vector<std::size_t> order = outer;
+    order.insert(order.end(), inner.begin(), inner.end());
+    std::int64_t groupSize = 1;
+    for (std::size_t i : inner)
+        groupSize *= pieces[i].size;
+    std::vector<std::vector<std::int64_t>> groups(static_cast<std::size_t>(devices / groupSize));
+    std::vector<std::int64_t> index(order.size(), 0);
+    for (std::int64_t n = 0; n < devices; ++n) {
+        std::int64_t position = 0;
+        for (std::size_t d = 0; d < order.size(); ++d)
+            position += index[d] * stride[order[d]];
+        groups[static_cast<std::size_t>(n / groupSize)].push_back(deviceIds[static_cast<std::size_t>(position)]);
+        for (std::size_t d = order.size(); d-- > 0;) {
+            if (++index[d] < pieces[order[d]].size)
+                break;
+            index[d] = 0;
+        }
+    }
+    return groups;
+}
+
 /// Splits "{%a, %b}" or "%a" into names.
 std::vector<std::string_view> parseNameList(std::string_view text)
 {
@@ -708,6 +865,7 @@ public:
             }
             m_module.attributes.emplace_back(key, value);
         }
+        skipStackFrameIndex();
         bool haveEntry = false;
         while (!m_in.atEnd()) {
             const std::size_t start = m_in.position();
@@ -730,6 +888,24 @@ public:
     }
 
 private:
+    /// XLA's printer since 2025 writes the module's stack-frame index between the header and the
+    /// computations: sections `FileNames`, `FunctionNames`, `FileLocations` and `StackFrames` of
+    /// numbered entries (`1 "file.py"`, `1 {file_name_id=1 function_name_id=1 line=198 ...}`), which
+    /// instructions cite as `metadata={... stack_frame_id=9}`. They name source lines only: read past.
+    void skipStackFrameIndex()
+    {
+        while (m_in.consumeWord("FileNames") || m_in.consumeWord("FunctionNames") ||
+               m_in.consumeWord("FileLocations") || m_in.consumeWord("StackFrames")) {
+            while (isDigit(m_in.peek())) {
+                m_in.integer("a stack-frame index entry number");
+                const char next = m_in.peek();
+                if (next != '"' && next != '{')
+                    m_in.fail("expected a \"name\" or {...} after the entry number");
+                m_in.rawValue();
+            }
+        }
+    }
+
     void parseComputation()
     {
         Computation computation;
@@ -1004,6 +1180,8 @@ private:
 
 std::vector<std::vector<std::int64_t>> parseReplicaGroups(std::string_view text)
 {
+    if (text.starts_with("mesh["))
+        return parseMeshAxesGroups(text);
     if (text.find("<=") != std::string_view::npos)
         return parseIotaGroups(text);
     return parseNestedIntLists(text);

@@ -94,6 +94,7 @@ private Q_SLOTS:
     void unpartitionedThroughBarriersAndBitOps();
     void unpartitionedRoutingKeepsTheBatchSharded();
     void maxtextBeforeOptimizations();
+    void gspmdPairMatchesTheCompiler();
     void shardyRoundTripAttributes();
     void compilerPartitionedStaysAsWritten();
 };
@@ -632,6 +633,39 @@ void TestHloImport::maxtextBeforeOptimizations()
     QCOMPARE(std::count_if(program.ops.begin(), program.ops.end(),
                            [](const Op& op) { return op.scope.find("while.1401/iteration_7/") == 0; }) > 0,
              true);
+}
+
+void TestHloImport::gspmdPairMatchesTheCompiler()
+{
+    // One jax.jit step dumped by XLA before optimisation and after (clarkechong/scale-your-amd, ROCm
+    // on 8 MI300X): a bf16 [4096,4096] x [4096,14336] matmul with the contracted dimension sharded 8
+    // ways (Shardy round trip, GSPMD tilings) and a replicated result. Both files are as a 2025 XLA
+    // prints them: a stack-frame index before the computations, replica groups over named mesh axes.
+    // Our partitioning of the first must give what XLA's partitioner gave in the second: one
+    // all-reduce of the partial products, 4096 x 14336 x 2 bytes, over all 8 devices, and the same
+    // local matmul.
+    const HloImport before = fixture("gspmd_matmul.before_optimizations.txt");
+    const HloImport after = fixture("gspmd_matmul.gfx942_gpu_after_optimizations.txt");
+    QCOMPARE(before.partitioning, Partitioning::ByFlint);
+    QCOMPARE(before.partitionedFor, std::string("Y=8"));
+    QCOMPARE(after.partitioning, Partitioning::ByCompiler);
+    const WorkloadSummary ours = summarizePerRank(before.workload);
+    const WorkloadSummary xla = summarizePerRank(after.workload);
+    QCOMPARE(ours.ranks, std::size_t(8));
+    QCOMPARE(xla.ranks, std::size_t(8));
+    QCOMPARE(ours.collectives.size(), std::size_t(1));
+    QCOMPARE(xla.collectives.size(), std::size_t(1));
+    QCOMPARE(ours.collectives.at(CollectiveKind::AllReduce).count, std::uint64_t(1));
+    QCOMPARE(xla.collectives.at(CollectiveKind::AllReduce).count, std::uint64_t(1));
+    QCOMPARE(ours.collectives.at(CollectiveKind::AllReduce).bytes, std::uint64_t(4096) * 14336 * 2);
+    QCOMPARE(xla.collectives.at(CollectiveKind::AllReduce).bytes, std::uint64_t(4096) * 14336 * 2);
+    QCOMPARE(ours.groups.size(), std::size_t(1));
+    QCOMPARE(xla.groups.size(), std::size_t(1));
+    QCOMPARE(ours.groups.front().ranks, (std::vector<std::int32_t>{0, 1, 2, 3, 4, 5, 6, 7}));
+    QCOMPARE(xla.groups.front().ranks, ours.groups.front().ranks);
+    // The local matmul's FLOPs, and the all-reduce's additions (one per element it sums).
+    QCOMPARE(ours.flops, std::uint64_t(2) * 4096 * 512 * 14336 + std::uint64_t(4096) * 14336);
+    QCOMPARE(xla.flops, ours.flops);
 }
 
 void TestHloImport::shardyRoundTripAttributes()
