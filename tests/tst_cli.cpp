@@ -552,13 +552,15 @@ void TestCli::builtinModels()
     QCOMPARE(decode.value(QStringLiteral("microbatch_size")).toInt(), 4);
     QVERIFY(decode.value(QStringLiteral("memory")).toObject().contains(QStringLiteral("kv_cache_bytes")));
     // An option the strategy does not use is said, not dropped silently.
-    run = flintCli({QStringLiteral("model"), QStringLiteral("estimate"), QStringLiteral("llama3-8b"),
-                    QStringLiteral("--ranks"), QStringLiteral("4"), QStringLiteral("--global-batch"),
-                    QStringLiteral("4"), QStringLiteral("--seq-len"), QStringLiteral("512"),
-                    QStringLiteral("--tp-comm-overlap"), QStringLiteral("--fp8-scaling"), QStringLiteral("current")});
+    run =
+        flintCli({QStringLiteral("model"), QStringLiteral("estimate"), QStringLiteral("llama3-8b"),
+                  QStringLiteral("--ranks"), QStringLiteral("4"), QStringLiteral("--global-batch"), QStringLiteral("4"),
+                  QStringLiteral("--seq-len"), QStringLiteral("512"), QStringLiteral("--tp-comm-overlap"),
+                  QStringLiteral("--fp8-scaling"), QStringLiteral("current"), QStringLiteral("--fsdp2")});
     QCOMPARE(run.exitCode, 0);
     QVERIFY2(run.err.contains("--tp-comm-overlap has no effect here: there is no tensor parallelism") &&
-                 run.err.contains("--fp8-scaling has no effect here"),
+                 run.err.contains("--fp8-scaling has no effect here") &&
+                 run.err.contains("--fsdp2 has no effect here: it applies to ZeRO-3"),
              run.err.constData());
     // A trace that leaves ranks out says so.
     QTemporaryDir traceDir;

@@ -161,7 +161,7 @@ std::vector<std::string> inapplicableOptions(const CommandLine& cli, const core:
     };
     if (!training) {
         for (const char* option : {"recompute", "zero", "overlap-param-gather", "no-overlap-grad-reduce",
-                                   "no-reshard-after-forward", "bf16-grad-reduce", "tp-comm-overlap"})
+                                   "no-reshard-after-forward", "fsdp2", "bf16-grad-reduce", "tp-comm-overlap"})
             unused(option, "it applies to training, and this is " + std::string(core::model::displayName(p.phase)));
     } else {
         if (p.zero == ZeroStage::Parameters || p.zero == ZeroStage::None)
@@ -170,8 +170,10 @@ std::vector<std::string> inapplicableOptions(const CommandLine& cli, const core:
                                                : "ZeRO-3 gathers each layer's weights before its use anyway");
         if (p.zero == ZeroStage::Parameters)
             unused("no-overlap-grad-reduce", "ZeRO-3 reduce-scatters each layer's gradients in its backward pass");
-        if (p.zero != ZeroStage::Parameters)
+        if (p.zero != ZeroStage::Parameters) {
             unused("no-reshard-after-forward", "it applies to ZeRO-3 (FSDP)");
+            unused("fsdp2", "it applies to ZeRO-3 (FSDP)");
+        }
         if (p.tp == 1)
             unused("tp-comm-overlap", "there is no tensor parallelism (TP 1)");
     }
