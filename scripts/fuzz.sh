@@ -47,7 +47,7 @@ seeds() {
     chakra) find "${folders[@]}" -type f \( -name '*.et' -o -name '*.et.gz' \) ;;
     commgroups) find "${folders[@]}" -type f -name '*.json' \( -path '*chakra*' -o -path '*repro*' -o -name 't.json' \) \
                   ! -name '*system*' ! -name 'HGX*' ! -name 'Ring_4chunks*' ! -name 'no_memory*' ;;
-    hlo) find "${folders[@]}" -type f \( -name '*.hlo' -o -name '*.hlo.txt' -o -name '*_gpus.txt' \) ;;
+    hlo) find "${folders[@]}" -type f \( -name '*.hlo' -o -name '*.hlo.txt' -o -name '*_gpus.txt' -o -name '*optimizations.txt' \) ;;
     mlir) find "${folders[@]}" -type f -name '*.mlir' ;;
     model) find "${folders[@]}" -type f -path '*model*' -name '*.txt' ! -name 'CMakeLists.txt' ;;
     network) find "${folders[@]}" -type f \( -name '*.yml' -o -name '*.yaml' \) ;;

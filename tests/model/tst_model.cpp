@@ -28,6 +28,19 @@ TransformerConfig tinyModel()
     return parseModelText("layers = 2\nhidden = 256\nheads = 4\nffn = 1024\nvocab = 1024\nseq_len = 128\n",
                           "tiny.model");
 }
+
+/// ZeRO-3 / FSDP on DP 3 for tinyModel() (3 divides none of its dimensions: FSDP pads its flat
+/// parameters), 2 microbatches of 1, full recomputation.
+ParallelConfig tinyFsdp()
+{
+    ParallelConfig p;
+    p.dp = 3;
+    p.globalBatch = 6;
+    p.zero = ZeroStage::Parameters;
+    p.recompute = Recompute::Full;
+    return p;
+}
+
 /// tinyModel with every layer a mixture of `experts` experts of 512, `topK` of them active.
 TransformerConfig tinyMoe(std::int64_t experts, std::int64_t topK)
 {
@@ -472,11 +485,7 @@ private Q_SLOTS:
         // pass, and one fp32 reduce-scatter of its flat gradient after it; the embedding and the head
         // (the root unit) are gathered once per microbatch. Never an all-reduce of activations.
         const TransformerConfig tiny = tinyModel();
-        ParallelConfig p;
-        p.dp = 3;
-        p.globalBatch = 6;
-        p.zero = ZeroStage::Parameters;
-        p.recompute = Recompute::Full;
+        ParallelConfig p = tinyFsdp();
         QVERIFY(validateStrategy(tiny, p).empty());
         ModelCompiler compiler;
         const CompiledModel c = compiler.compile(tiny, p);
@@ -561,11 +570,7 @@ private Q_SLOTS:
         // microbatches, full recomputation, as above: 2 layers x (forward, backward) x 2 microbatches
         // + the embedding and the head once per microbatch = 12 gathers, 12 copies.
         const TransformerConfig tiny = tinyModel();
-        ParallelConfig p;
-        p.dp = 3;
-        p.globalBatch = 6;
-        p.zero = ZeroStage::Parameters;
-        p.recompute = Recompute::Full;
+        ParallelConfig p = tinyFsdp();
         ModelCompiler compiler;
         const CompiledModel plain = compiler.compile(tiny, p);
         p.fsdpCopyOut = true;
