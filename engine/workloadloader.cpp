@@ -44,7 +44,7 @@ LoadedWorkload loadMlir(const std::string& path, const LoadOptions& options, con
     loaded.partitioning = imported.imported.partitioning;
     if (!imported.partitionedFor.empty())
         loaded.notes.emplace_back(
-            FLINT_TRANSLATE_NOOP("Diagnostics", "partitioned by flint for mesh %1: %2 collectives inserted"),
+            FLINT_TRANSLATE_NOOP("Diagnostics", "partitioned by flint for mesh %1 (collectives inserted: %2)"),
             std::vector<std::string>{imported.partitionedFor, std::to_string(imported.insertedCollectives)});
     loaded.warnings = std::move(imported.imported.warnings);
     loaded.replicaCount = imported.imported.replicaCount;
@@ -291,7 +291,7 @@ LoadedWorkload loadWorkload(const std::string& path, const LoadOptions& options,
         if (imported.partitioning == hlo::Partitioning::ByFlint)
             loaded.notes.emplace_back(
                 FLINT_TRANSLATE_NOOP("Diagnostics", "not SPMD-partitioned by the compiler: partitioned by flint "
-                                                    "for mesh %1, %2 collectives inserted"),
+                                                    "for mesh %1 (collectives inserted: %2)"),
                 std::vector<std::string>{imported.partitionedFor, std::to_string(imported.insertedCollectives)});
         else if (imported.partitioning == hlo::Partitioning::ByCompiler)
             loaded.notes.emplace_back(FLINT_TRANSLATE_NOOP("Diagnostics",

@@ -109,8 +109,8 @@
         <translation>die NVLink-Domäne von HybridEP mit %1 Rängen ist breiter als die Scale-up-Dimension des Clusters mit %2 Rängen: ihr Sprung innerhalb der Domäne geht hier über das Netzwerk</translation>
     </message>
     <message>
-        <source>partitioned by flint for mesh %1: %2 collectives inserted</source>
-        <translation>von flint für das Mesh %1 partitioniert: %2 Kollektive eingefügt</translation>
+        <source>partitioned by flint for mesh %1 (collectives inserted: %2)</source>
+        <translation>von flint für das Mesh %1 partitioniert (eingefügte Kollektive: %2)</translation>
     </message>
     <message>
         <source>%1, %2 rank: measured step %3</source>
@@ -137,8 +137,8 @@
         <translation>%1, %2 Ränge, keine Schrittmarken: die ganze Aufzeichnung: gemessener Schritt %3</translation>
     </message>
     <message>
-        <source>not SPMD-partitioned by the compiler: partitioned by flint for mesh %1, %2 collectives inserted</source>
-        <translation>nicht vom Compiler SPMD-partitioniert: von flint für das Mesh %1 partitioniert, %2 Kollektive eingefügt</translation>
+        <source>not SPMD-partitioned by the compiler: partitioned by flint for mesh %1 (collectives inserted: %2)</source>
+        <translation>nicht vom Compiler SPMD-partitioniert: von flint für das Mesh %1 partitioniert (eingefügte Kollektive: %2)</translation>
     </message>
     <message>
         <source>a per-device program (shapes and collectives as written: partitioned by the compiler or written per device)</source>

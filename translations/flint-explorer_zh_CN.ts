@@ -107,8 +107,8 @@
         <translation>HybridEP 的 NVLink 域（%1 个 rank）大于集群的纵向扩展维度（%2 个 rank）：其域内一跳在此经过网络</translation>
     </message>
     <message>
-        <source>partitioned by flint for mesh %1: %2 collectives inserted</source>
-        <translation>由 flint 按网格 %1 分区：插入了 %2 个集合通信</translation>
+        <source>partitioned by flint for mesh %1 (collectives inserted: %2)</source>
+        <translation>由 flint 按网格 %1 分区（插入的集合通信：%2）</translation>
     </message>
     <message>
         <source>%1, %2 rank: measured step %3</source>
@@ -135,8 +135,8 @@
         <translation>%1，%2 个 rank，无步骤标记：整个跟踪：实测步骤 %3</translation>
     </message>
     <message>
-        <source>not SPMD-partitioned by the compiler: partitioned by flint for mesh %1, %2 collectives inserted</source>
-        <translation>未由编译器进行 SPMD 分区：由 flint 按网格 %1 分区，插入了 %2 个集合通信</translation>
+        <source>not SPMD-partitioned by the compiler: partitioned by flint for mesh %1 (collectives inserted: %2)</source>
+        <translation>未由编译器进行 SPMD 分区：由 flint 按网格 %1 分区（插入的集合通信：%2）</translation>
     </message>
     <message>
         <source>a per-device program (shapes and collectives as written: partitioned by the compiler or written per device)</source>
