@@ -1634,7 +1634,7 @@ std::string parameterGatherBlock(const Shape& sh, Block block, Block unit, bool 
             Dims perm(split.size());
             std::iota(perm.begin(), perm.end(), std::int64_t{0});
             std::swap(perm[perm.size() - 2], perm[perm.size() - 1]);
-            // (The op is named by the last part of `what`, its scope by the rest.)
+            // (An op's scope is its `what` without the last part: the copy shows under fsdp/copy_out.)
             const std::string what = expert ? "fsdp/copy_out_experts/copy" : "fsdp/copy_out/copy";
             gathered = e.reshape(e.transpose(e.reshape(gathered, split, what), perm, what), flat.shape, what);
         }
