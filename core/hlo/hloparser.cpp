@@ -542,7 +542,7 @@ std::vector<std::vector<std::int64_t>> parseIotaGroups(std::string_view text)
     return groups;
 }
 
-/// XLA's replica groups over named mesh axes (MeshAxesReplicaGroupList, printed since 2025):
+/// XLA's replica groups over named mesh axes (MeshAxesReplicaGroupList, in recent releases):
 /// `mesh['x'=2,'y'=4] {'y'}`, optionally `mesh[...], device_ids=(...)` for a mesh whose devices are
 /// not in iota order, and sub-axes `'y':(2)2` (the part of size 2 after the first 2 of axis y). The
 /// devices, laid out on the mesh (major to minor), are split into the listed axes and the others;
@@ -888,7 +888,7 @@ public:
     }
 
 private:
-    /// XLA's printer since 2025 writes the module's stack-frame index between the header and the
+    /// Recent XLA printers write the module's stack-frame index between the header and the
     /// computations: sections `FileNames`, `FunctionNames`, `FileLocations` and `StackFrames` of
     /// numbered entries (`1 "file.py"`, `1 {file_name_id=1 function_name_id=1 line=198 ...}`), which
     /// instructions cite as `metadata={... stack_frame_id=9}`. They name source lines only: read past.

@@ -639,7 +639,7 @@ void TestHloImport::gspmdPairMatchesTheCompiler()
 {
     // One jax.jit step dumped by XLA before optimisation and after (clarkechong/scale-your-amd, ROCm
     // on 8 MI300X): a bf16 [4096,4096] x [4096,14336] matmul with the contracted dimension sharded 8
-    // ways (Shardy round trip, GSPMD tilings) and a replicated result. Both files are as a 2025 XLA
+    // ways (Shardy round trip, GSPMD tilings) and a replicated result. Both files are as a recent XLA
     // prints them: a stack-frame index before the computations, replica groups over named mesh axes.
     // Our partitioning of the first must give what XLA's partitioner gave in the second: one
     // all-reduce of the partial products, 4096 x 14336 x 2 bytes, over all 8 devices, and the same

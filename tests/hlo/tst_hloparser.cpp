@@ -147,7 +147,7 @@ void TestHloParser::replicaGroupForms_data()
     QTest::newRow("iota_transposed") << QStringLiteral("[4,2]<=[2,4]T(1,0)") << Groups{{0, 4}, {1, 5}, {2, 6}, {3, 7}};
     QTest::newRow("iota_3d") << QStringLiteral("[2,4]<=[2,2,2]T(2,1,0)") << Groups{{0, 4, 2, 6}, {1, 5, 3, 7}};
     QTest::newRow("iota_one_group") << QStringLiteral("[1,8]<=[8]") << Groups{{0, 1, 2, 3, 4, 5, 6, 7}};
-    // Over named mesh axes (XLA's MeshAxesReplicaGroupList, printed since 2025): the devices laid out
+    // Over named mesh axes (XLA's MeshAxesReplicaGroupList, in recent releases): the devices laid out
     // on the mesh, one group per combination of the other axes, members in the listed axes' order.
     QTest::newRow("mesh_one_axis") << QStringLiteral("mesh['axis_0'=1,'axis_1'=8] {'axis_1'}")
                                    << Groups{{0, 1, 2, 3, 4, 5, 6, 7}};
