@@ -472,6 +472,33 @@ std::vector<std::vector<std::int64_t>> parseNestedIntLists(std::string_view text
     throw std::invalid_argument("unclosed '{' in '" + std::string(text) + "'");
 }
 
+/// The positions 0..N-1 of an array of `dims` (major to minor), read in the order of the array
+/// transposed by `perm` and cut into groups of `groupSize` (which divides N): the replica groups of
+/// an iota tile assignment, and of a mesh's devices grouped over some of its axes.
+std::vector<std::vector<std::int64_t>> transposedGroups(const std::vector<std::int64_t>& dims,
+                                                        const std::vector<std::int64_t>& perm, std::int64_t groupSize)
+{
+    const std::size_t rank = dims.size();
+    std::vector<std::int64_t> strides(rank, 1);
+    for (std::size_t d = rank; d-- > 1;)
+        strides[d - 1] = strides[d] * dims[d];
+    const std::int64_t total = rank == 0 ? 1 : strides[0] * dims[0];
+    std::vector<std::vector<std::int64_t>> groups(static_cast<std::size_t>(total / groupSize));
+    std::vector<std::int64_t> index(rank, 0); // the transposed array's index
+    for (std::int64_t n = 0; n < total; ++n) {
+        std::int64_t position = 0;
+        for (std::size_t d = 0; d < rank; ++d)
+            position += index[d] * strides[static_cast<std::size_t>(perm[d])];
+        groups[static_cast<std::size_t>(n / groupSize)].push_back(position);
+        for (std::size_t d = rank; d-- > 0;) {
+            if (++index[d] < dims[static_cast<std::size_t>(perm[d])])
+                break;
+            index[d] = 0;
+        }
+    }
+    return groups;
+}
+
 /// `[G,S]<=[d0,d1,...]` optionally followed by `T(p0,p1,...)`: iota over dims, transposed by the
 /// permutation, reshaped into G groups of S devices (XLA's IotaReplicaGroupList).
 std::vector<std::vector<std::int64_t>> parseIotaGroups(std::string_view text)
@@ -513,33 +540,7 @@ std::vector<std::vector<std::int64_t>> parseIotaGroups(std::string_view text)
             throw std::invalid_argument("iota replica groups: T(...) is not a permutation");
         seen[static_cast<std::size_t>(p)] = true;
     }
-    // Element at transposed index (i_perm0, i_perm1, ...) is the iota value at the original index.
-    const std::size_t rank = reshape.size();
-    std::vector<std::int64_t> strides(rank, 1);
-    for (std::size_t d = rank; d-- > 1;)
-        strides[d - 1] = strides[d] * reshape[d];
-    std::vector<std::int64_t> transposedDims(rank);
-    for (std::size_t d = 0; d < rank; ++d)
-        transposedDims[d] = reshape[static_cast<std::size_t>(perm[d])];
-    std::vector<std::int64_t> flat;
-    flat.reserve(static_cast<std::size_t>(total));
-    std::vector<std::int64_t> index(rank, 0);
-    for (std::int64_t n = 0; n < total; ++n) {
-        std::int64_t value = 0;
-        for (std::size_t d = 0; d < rank; ++d)
-            value += index[d] * strides[static_cast<std::size_t>(perm[d])];
-        flat.push_back(value);
-        for (std::size_t d = rank; d-- > 0;) {
-            if (++index[d] < transposedDims[d])
-                break;
-            index[d] = 0;
-        }
-    }
-    std::vector<std::vector<std::int64_t>> groups(static_cast<std::size_t>(groupShape[0]));
-    for (std::int64_t g = 0; g < groupShape[0]; ++g)
-        groups[static_cast<std::size_t>(g)].assign(flat.begin() + g * groupShape[1],
-                                                   flat.begin() + (g + 1) * groupShape[1]);
-    return groups;
+    return transposedGroups(reshape, perm, groupShape[1]);
 }
 
 /// XLA's replica groups over named mesh axes (MeshAxesReplicaGroupList, in recent releases):
@@ -675,27 +676,17 @@ std::vector<std::vector<std::int64_t>> parseMeshAxesGroups(std::string_view text
         else
             inner[static_cast<std::size_t>(pieces[i].part)] = i;
     }
-    std::vector<std::int64_t> stride(pieces.size(), 1);
-    for (std::size_t i = pieces.size(); i-- > 1;)
-        stride[i - 1] = stride[i] * pieces[i].size;
-    std::vector<std::size_t> order = outer;
+    std::vector<std::int64_t> dims, order(outer.begin(), outer.end());
     order.insert(order.end(), inner.begin(), inner.end());
     std::int64_t groupSize = 1;
+    for (const Piece& piece : pieces)
+        dims.push_back(piece.size);
     for (std::size_t i : inner)
         groupSize *= pieces[i].size;
-    std::vector<std::vector<std::int64_t>> groups(static_cast<std::size_t>(devices / groupSize));
-    std::vector<std::int64_t> index(order.size(), 0);
-    for (std::int64_t n = 0; n < devices; ++n) {
-        std::int64_t position = 0;
-        for (std::size_t d = 0; d < order.size(); ++d)
-            position += index[d] * stride[order[d]];
-        groups[static_cast<std::size_t>(n / groupSize)].push_back(deviceIds[static_cast<std::size_t>(position)]);
-        for (std::size_t d = order.size(); d-- > 0;) {
-            if (++index[d] < pieces[order[d]].size)
-                break;
-            index[d] = 0;
-        }
-    }
+    std::vector<std::vector<std::int64_t>> groups = transposedGroups(dims, order, groupSize);
+    for (auto& group : groups)
+        for (std::int64_t& member : group)
+            member = deviceIds[static_cast<std::size_t>(member)]; // mesh position -> device
     return groups;
 }
 
