@@ -20,6 +20,8 @@
 #include <mutex>
 #include <numeric>
 #include <span>
+#include <stdexcept>
+#include <string>
 #include <thread>
 #include <unordered_map>
 
@@ -335,22 +337,30 @@ private:
         std::uint32_t cls;
         bool operator>(const Stalled& o) const { return time != o.time ? time > o.time : cls > o.cls; }
     };
-    /// What the simulation keeps per op besides its OpEvent: 12 bytes (the event 32 more, and a
+    /// What the simulation keeps per op besides its OpEvent: 16 bytes (the event 32 more, and a
     /// collective or transfer a CommState).
     struct OpState {
         std::uint32_t pending; ///< unfinished predecessors
         /// Until the op starts, the predecessor that ended last (kNone: none); then the op of the same
         /// class that set its start, or kNone.
         std::uint32_t cause;
+        /// Of `pending`: sends and receives that have waited for their peer (CommState::external).
+        std::uint32_t external;
         CriticalStep::Reason causeReason; ///< how `cause` set the start
     };
-    static_assert(sizeof(OpState) == 12);
+    static_assert(sizeof(OpState) == 16);
     struct CommState {
         double arrival;          ///< when this rank reached it, or kNotArrived
         std::uint64_t peerCause; ///< (class << 32 | op) of a peer that set its start, or ~0
         double seconds;          ///< its duration, once it waits for peers
         std::uint32_t missing;   ///< members (or the peer) not yet arrived
-        bool waiting;            ///< arrived and waiting for peers (in ClassState::blocked)
+        bool waiting;            ///< arrived and waiting for peers
+        /// In ClassState::blocked: a collective that waited (it holds a stream), or a send or receive
+        /// that waited once a successor depends on nothing else unfinished (see runClass()).
+        bool constraining;
+        /// A send or receive that waited for its peer, counted in its successors' OpState::external
+        /// until it ends.
+        bool external;
     };
     struct ClassState {
         std::int32_t rep = 0;
@@ -371,10 +381,13 @@ private:
         std::vector<std::uint32_t> commStreamOp; ///< per comm stream: running op or kNone
         std::vector<std::uint32_t> lastCommOp;
         std::vector<Running> running; ///< min-heap by end
-        /// Min-heap by bound of the ops waiting for peers; entries of released ops are dropped
-        /// when they reach the top (a pipeline stage can have hundreds of sends waiting).
+        /// Min-heap by bound of the ops waiting for peers that hold the class back
+        /// (CommState::constraining); entries of released ops are dropped when they reach the top.
         std::vector<Blocked> blocked;
         bool scheduled = false; ///< on the worklist or being run
+        /// The instant this pass has handled last for the class: what it does from now on happens
+        /// no earlier.
+        double clock = 0;
         std::uint64_t done = 0;
         double finish = 0;
         /// Per comm op (ProgramInfo::commIndex): its commSeconds, NaN until first asked.
@@ -403,8 +416,37 @@ private:
         CommState& state = commOf(c, op);
         state.seconds = commSeconds(cls, op) + shared;
         state.waiting = true;
-        c.blocked.push_back(Blocked{now + state.seconds, op});
-        std::push_heap(c.blocked.begin(), c.blocked.end(), std::greater<>());
+        if (c.info->p2pIndex[op] == kNone) {
+            state.constraining = true;
+            c.blocked.push_back(Blocked{now + state.seconds, op});
+            std::push_heap(c.blocked.begin(), c.blocked.end(), std::greater<>());
+            return;
+        }
+        state.external = true;
+        const ProgramInfo& info = *c.info;
+        for (std::uint32_t k = info.succStart[op]; k < info.succStart[op + 1]; ++k) {
+            OpState& next = c.ops[info.succs[k]];
+            if (++next.external == next.pending)
+                constrainBy(c, info.succs[k]);
+        }
+    }
+    /// Every send or receive that `next` of `c` waits for and that waits for its peer now holds its
+    /// class back (ClassState::blocked): `next` depends on nothing else unfinished, so when they
+    /// end decides when it can start.
+    static void constrainBy(ClassState& c, std::uint32_t next)
+    {
+        const ProgramInfo& info = *c.info;
+        for (std::uint32_t k = info.predStart[next]; k < info.predStart[next + 1]; ++k) {
+            const std::uint32_t p = info.preds[k];
+            if (info.p2pIndex[p] == kNone)
+                continue;
+            CommState& state = commOf(c, p);
+            if (!state.waiting || state.constraining)
+                continue;
+            state.constraining = true;
+            c.blocked.push_back(Blocked{c.events[p].start + state.seconds, p});
+            std::push_heap(c.blocked.begin(), c.blocked.end(), std::greater<>());
+        }
     }
     /// Records that `op` of `cls`, waiting for a peer's op, learns that op arrived at `time`: the
     /// latest arrival sets the start (and is the peer blamed for it when it is later than its own).
@@ -445,7 +487,9 @@ private:
     /// differ in kind or (unless lenient) in size.
     void checkAgainst(std::uint32_t cls, std::uint32_t op, std::uint32_t otherClass, std::uint32_t otherOp,
                       std::uint32_t ordinal) const;
-    void finishOp(std::uint32_t cls, std::uint32_t op, double now);
+    /// `op` of `cls` ended at `end`, handled at the class's instant `now` (later than `end` only for
+    /// a transfer whose end did not hold the class back).
+    void finishOp(std::uint32_t cls, std::uint32_t op, double end, double now);
     /// Seconds `op` of `cls`, a collective or transfer, takes once every peer is there.
     double commSeconds(std::uint32_t cls, std::uint32_t op);
     double modelledCommSeconds(std::uint32_t cls, std::uint32_t op);
@@ -1337,8 +1381,20 @@ void Simulator::runClass(std::uint32_t cls, bool force)
 {
     ClassState& c = m_classes[cls];
     c.scheduled = true;
+    const ProgramInfo& info = *c.info;
     while (!c.running.empty()) {
-        const double now = c.running.front().end;
+        // A send or receive that waited without holding the class back may end before the instant
+        // the class has reached (see below): it is handled at that instant, with its own end.
+        const double now = std::max(c.running.front().end, c.clock);
+        if (!force) {
+            // An op that ends now and on which a successor waits with a send or receive still
+            // waiting for its peer: that transfer decides the successor's start from now on.
+            for (const Running& r : c.running)
+                if (r.end <= now && !(info.commIndex[r.op] != kNone && commOf(c, r.op).external))
+                    for (std::uint32_t k = info.succStart[r.op]; k < info.succStart[r.op + 1]; ++k)
+                        if (c.ops[info.succs[k]].external > 0)
+                            constrainBy(c, info.succs[k]);
+        }
         while (!c.blocked.empty() && !commOf(c, c.blocked.front().op).waiting) {
             std::pop_heap(c.blocked.begin(), c.blocked.end(), std::greater<>());
             c.blocked.pop_back();
@@ -1352,29 +1408,30 @@ void Simulator::runClass(std::uint32_t cls, bool force)
             }
         }
         force = false;
+        c.clock = now;
         // Finish everything that ends at this instant before starting new work, so that the
         // choice among ready ops does not depend on the order of ends.
         do {
             std::pop_heap(c.running.begin(), c.running.end(), std::greater<>());
-            const std::uint32_t op = c.running.back().op;
+            const Running ended = c.running.back();
             c.running.pop_back();
-            finishOp(cls, op, now);
+            finishOp(cls, ended.op, ended.end, now);
             if (++m_processed % (1 << 16) == 0) {
                 m_control.check();
                 m_control.report(m_progressBase +
                                  m_progressSpan * static_cast<double>(m_processed) / static_cast<double>(m_totalOps));
             }
-        } while (!c.running.empty() && c.running.front().end == now);
+        } while (!c.running.empty() && c.running.front().end <= now);
         startReady(cls, now);
     }
     c.scheduled = false;
 }
 
-void Simulator::finishOp(std::uint32_t cls, std::uint32_t op, double now)
+void Simulator::finishOp(std::uint32_t cls, std::uint32_t op, double end, double now)
 {
     ClassState& c = m_classes[cls];
-    c.events[op].end = now;
-    c.finish = std::max(c.finish, now);
+    c.events[op].end = end;
+    c.finish = std::max(c.finish, end);
     ++c.done;
     if (c.info->commIndex[op] == kNone) {
         c.computeBusy = false;
@@ -1388,17 +1445,31 @@ void Simulator::finishOp(std::uint32_t cls, std::uint32_t op, double now)
             }
     }
     const ProgramInfo& info = *c.info;
+    const bool external = info.commIndex[op] != kNone && commOf(c, op).external;
     for (std::uint32_t k = info.succStart[op]; k < info.succStart[op + 1]; ++k) {
         const std::uint32_t next = info.succs[k];
-        if (--c.ops[next].pending == 0) {
-            c.ops[next].cause = op; // the predecessor that ended last, until the op starts
-            if (info.commIndex[next] == kNone)
-                c.computeReady.push(next);
-            else if (info.p2pIndex[next] != kNone) // a send or recv (not reading the op: a cache miss)
-                c.p2pReady.push_back(next);
-            else
-                c.commReady.push(next);
+        OpState& state = c.ops[next];
+        if (external)
+            --state.external;
+        if (--state.pending > 0) {
+            if (state.pending == state.external)
+                constrainBy(c, next);
+            continue;
         }
+        // A transfer handled after its end never completes an op's predecessors: once the op
+        // depended on nothing else unfinished, the transfer held the class back (runClass). Checked,
+        // since the op would otherwise start late.
+        if (end < now)
+            throw std::logic_error(
+                "estimator: a transfer that ended in its class's past completed the predecessors of " +
+                describeOp(cls, next));
+        state.cause = op; // the predecessor that ended last, until the op starts
+        if (info.commIndex[next] == kNone)
+            c.computeReady.push(next);
+        else if (info.p2pIndex[next] != kNone) // a send or recv (not reading the op: a cache miss)
+            c.p2pReady.push_back(next);
+        else
+            c.commReady.push(next);
     }
 }
 
@@ -1587,14 +1658,15 @@ void Simulator::simulate()
         c.lastComputeOp = kNone;
         c.done = 0;
         c.finish = 0;
+        c.clock = 0;
         const std::uint32_t n = static_cast<std::uint32_t>(c.info->program->ops.size());
         for (std::uint32_t i = 0; i < n; ++i) {
             OpEvent& e = c.events[i];
             e = OpEvent{};
             e.op = i;
-            c.ops[i] = OpState{c.info->predStart[i + 1] - c.info->predStart[i], kNone, CriticalStep::Reason::Start};
+            c.ops[i] = OpState{c.info->predStart[i + 1] - c.info->predStart[i], kNone, 0, CriticalStep::Reason::Start};
         }
-        std::fill_n(c.comm, c.info->commOps, CommState{kNotArrived, ~std::uint64_t{0}, 0.0, 0, false});
+        std::fill_n(c.comm, c.info->commOps, CommState{kNotArrived, ~std::uint64_t{0}, 0.0, 0, false, false, false});
         c.commStreamOp.assign(static_cast<std::size_t>(m_cluster.commStreams), kNone);
         c.lastCommOp.assign(static_cast<std::size_t>(m_cluster.commStreams), kNone);
         for (std::uint32_t i = 0; i < n; ++i)
@@ -1626,7 +1698,7 @@ void Simulator::simulate()
             const Stalled s = m_stalled.top();
             m_stalled.pop();
             const ClassState& c = m_classes[s.cls];
-            if (c.scheduled || c.running.empty() || c.running.front().end != s.time)
+            if (c.scheduled || c.running.empty() || std::max(c.running.front().end, c.clock) != s.time)
                 continue; // outdated: the class has run since
             runClass(s.cls, true);
             progressed = true;

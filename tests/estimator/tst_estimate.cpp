@@ -232,6 +232,7 @@ private Q_SLOTS:
     void asyncCollectiveOverlapsCompute();
     void computeOverlappedWithCommunicationRunsSlower();
     void sendRecvPipeline();
+    void receiveWaitingBesideLongerWork();
     void slotRelativePipeline();
     void slotRelativeSymmetryIsExact_data();
     void slotRelativeSymmetryIsExact();
@@ -1058,6 +1059,59 @@ void TestEstimate::sendRecvPipeline()
     QCOMPARE(result->commMatrix.at(0, 1), static_cast<double>(bytes));
     QCOMPARE(result->commMatrix.at(1, 0), 0.0);
     QVERIFY(result->criticalPath.size() >= 7);
+}
+
+void TestEstimate::receiveWaitingBesideLongerWork()
+{
+    // Rank 1 posts a receive at the start, and C needs it and a long compute L (5T). The sender sends
+    // after T, or after 10T. A receive waiting for its peer holds no stream, so rank 1 runs on past
+    // it while L runs; when the send comes first, the transfer ends at T + M, before the instant
+    // rank 1 has reached, and keeps that end. C starts when the later of the two ends.
+    const Cluster cluster = switchCluster(2);
+    const std::uint64_t bytes = 16 << 20;
+    const double m = CollectiveModel(cluster).sendRecv(0, 1, bytes);
+    for (const std::uint64_t sendAfter : {100, 1000}) {
+        auto sender = std::make_shared<Program>();
+        sender->name = "sender";
+        Op send;
+        send.id = 1;
+        send.name = "send";
+        send.kind = OpKind::Send;
+        send.commDst = 1;
+        send.commBytes = bytes;
+        send.dataDeps = {0};
+        sender->ops = {compute(0, sendAfter), send};
+        auto receiver = std::make_shared<Program>();
+        receiver->name = "receiver";
+        Op recv;
+        recv.id = 0;
+        recv.name = "recv";
+        recv.kind = OpKind::Recv;
+        recv.commSrc = 0;
+        recv.commBytes = bytes;
+        // L in two parts (so that rank 1 reaches an instant between them), then C after L and the
+        // receive, then D after C.
+        receiver->ops = {recv, compute(1, 300), compute(2, 200, {1}), compute(3, 100, {0, 2}), compute(4, 100, {3})};
+        Workload w;
+        w.programs = {sender, receiver};
+        w.ranks = {RankBinding{0, {}, nullptr}, RankBinding{1, {}, nullptr}};
+        const auto result = estimate(w, cluster);
+        const double arrives = static_cast<double>(sendAfter) * 1e-6 + m;
+        const auto eventOf = [&](std::uint32_t op) {
+            const auto events = result->eventsOf(1);
+            return *std::find_if(events.begin(), events.end(), [op](const OpEvent& e) { return e.op == op; });
+        };
+        QVERIFY(std::abs(eventOf(0).end - arrives) < 1e-12);
+        const double cStarts = std::max(arrives, 500e-6);
+        QVERIFY(std::abs(eventOf(3).start - cStarts) < 1e-12);
+        QVERIFY(std::abs(result->stepTime - (cStarts + 200e-6)) < 1e-12);
+        // The critical path runs through what C waited for last: L, or the transfer and the send.
+        const auto& path = result->criticalPath;
+        QVERIFY(path.size() >= 3);
+        const CriticalStep& beforeC = path[path.size() - 3];
+        QCOMPARE(beforeC.rank, 1);
+        QCOMPARE(beforeC.op, sendAfter == 100 ? 2u : 0u); // L's second part, or the receive
+    }
 }
 
 void TestEstimate::slotRelativePipeline()
