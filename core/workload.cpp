@@ -136,16 +136,19 @@ std::string Workload::validate() const
         for (const Op& op : program.ops) {
             if ((op.kind != OpKind::Send && op.kind != OpKind::Recv) || op.commSlot < 0)
                 continue;
-            const std::string where = "program " + (program.name.empty() ? std::to_string(p) : program.name) + ": " +
-                                      std::string(op.kind == OpKind::Send ? "send" : "recv") + " '" + op.name +
-                                      "' (id " + std::to_string(op.id) + ")";
+            // Named only when something is wrong: a pipeline stage holds thousands of send/recv.
+            const auto where = [&] {
+                return "program " + (program.name.empty() ? std::to_string(p) : program.name) + ": " +
+                       std::string(op.kind == OpKind::Send ? "send" : "recv") + " '" + op.name + "' (id " +
+                       std::to_string(op.id) + ")";
+            };
             if (static_cast<std::size_t>(op.commSlot) >= program.commSlots.size())
-                return where + " uses comm slot " + std::to_string(op.commSlot) + " but the program has " +
+                return where() + " uses comm slot " + std::to_string(op.commSlot) + " but the program has " +
                        std::to_string(program.commSlots.size());
             const std::int32_t peer = op.kind == OpKind::Send ? op.commDst : op.commSrc;
             const std::int32_t self = op.kind == OpKind::Send ? op.commSrc : op.commDst;
             if (peer < 0)
-                return where + " names group position " + std::to_string(peer) + " as its peer";
+                return where() + " names group position " + std::to_string(peer) + " as its peer";
             auto& m = maxPosition[p][static_cast<std::size_t>(op.commSlot)];
             m = std::max({m, peer, self});
         }

@@ -2116,15 +2116,19 @@ void Simulator::buildCommMatrix(EstimateResult& result)
     };
     std::unordered_map<CostKey, Count, CostKeyHash> instances;
     // Per program and slot sequence: (kind, bytes) -> count, so ranks sharing programs cost little.
+    // From the compact per-op arrays, not the ops: a pipeline stage holds tens of MB of ops.
     std::vector<std::vector<std::map<std::pair<int, std::uint64_t>, Count>>> histogram(m_programs.size());
     for (std::size_t p = 0; p < m_programs.size(); ++p) {
-        histogram[p].resize(m_programs[p]->slotOps.size());
-        for (const Op& op : m_programs[p]->program->ops)
-            if (op.kind == OpKind::Collective) {
-                const bool permute = op.collective == CollectiveKind::CollectivePermute;
-                auto& entry = histogram[p][static_cast<std::size_t>(op.commSlot) + 1][{
-                    static_cast<int>(op.collective), permute ? reinterpret_cast<std::uintptr_t>(&op) : op.commBytes}];
-                entry.op = &op;
+        const ProgramInfo& info = *m_programs[p];
+        histogram[p].resize(info.slotOps.size());
+        for (std::size_t s = 0; s < info.slotOps.size(); ++s)
+            for (const std::uint32_t i : info.slotOps[s]) {
+                const ProgramInfo::CommOp& comm = info.commOpInfo[info.commIndex[i]];
+                const Op* op = &info.program->ops[i];
+                const bool permute = comm.collective == CollectiveKind::CollectivePermute;
+                auto& entry = histogram[p][s][{static_cast<int>(comm.collective),
+                                               permute ? reinterpret_cast<std::uintptr_t>(op) : comm.bytes}];
+                entry.op = op;
                 ++entry.count;
             }
     }
