@@ -576,6 +576,18 @@ void TestCli::builtinModels()
     QCOMPARE(run.exitCode, 0);
     QCOMPARE(json(run).value(QStringLiteral("ranks")).toInt(), 1024);
     QCOMPARE(json(run).value(QStringLiteral("global_batch")).toInt(), 1536);
+    // A warning reaches standard error and the document with --json too; the dispatcher is a field.
+    run = flintCli({QStringLiteral("model"), QStringLiteral("estimate"), QStringLiteral("mixtral-8x7b"),
+                    QStringLiteral("--dp"), QStringLiteral("16"), QStringLiteral("--ep"), QStringLiteral("8"),
+                    QStringLiteral("--moe-dispatcher"), QStringLiteral("hybrid-ep"), QStringLiteral("--nvlink-domain"),
+                    QStringLiteral("72"), QStringLiteral("--global-batch"), QStringLiteral("16"),
+                    QStringLiteral("--json")});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.err.contains("warning: HybridEP's NVLink domain of 72 ranks is wider"), run.err.constData());
+    QCOMPARE(json(run).value(QStringLiteral("warnings")).toArray().size(), 1);
+    const QJsonObject moeParallel = json(run).value(QStringLiteral("parallel")).toObject();
+    QCOMPARE(moeParallel.value(QStringLiteral("moe_dispatcher")).toString(), QStringLiteral("HybridEP"));
+    QCOMPARE(moeParallel.value(QStringLiteral("nvlink_domain")).toInt(), 72);
     // Memory reads with thousands separators, like every other figure: GPT-3 on one GPU.
     run = flintCli({QStringLiteral("model"), QStringLiteral("estimate"), QStringLiteral("gpt3-175b"),
                     QStringLiteral("--tp"), QStringLiteral("1")});

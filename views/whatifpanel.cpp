@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "views/whatifpanel.h"
 
+#include "views/elidingcombobox.h"
 #include "views/networknames.h"
 
 #include <cmath>
@@ -44,16 +45,16 @@ WhatIfPanel::WhatIfPanel(QWidget* parent)
 {
     auto* layout = new QVBoxLayout(this);
     auto* form = new QFormLayout;
-    m_preset = new QComboBox(this);
+    m_preset = new ElidingComboBox(this);
     m_preset->addItem(tr("(custom)"), QString());
     for (const auto& preset : core::clusterPresets())
         m_preset->addItem(QString::fromStdString(preset.name), QString::fromStdString(preset.name));
     m_preset->setToolTip(tr("A built-in system, sized to the workload's ranks"));
-    m_device = new QComboBox(this);
+    m_device = new ElidingComboBox(this);
     for (const auto& device : core::devicePresets())
         m_device->addItem(QString::fromStdString(device.name + " — " + device.title),
                           QString::fromStdString(device.name));
-    m_model = new QComboBox(this);
+    m_model = new ElidingComboBox(this);
     m_model->addItem(tr("Flint (default)"), int(core::CostModel::Flint));
     m_model->addItem(tr("ASTRA-sim analytical"), int(core::CostModel::AstraSim));
     m_streams = new QSpinBox(this);

@@ -519,6 +519,9 @@ int runModel(const std::vector<std::string>& arguments)
         outputs.commit();
         noteTraceRanks(compiled.workload.rankCount(), traceRanks);
     }
+    // Warnings go to stderr with --json too (and into the document): a script must not lose them.
+    for (const core::Message& w : evaluation.workload->warnings)
+        std::fprintf(stderr, "warning: %s\n", w.text().c_str());
     if (cli.has("json")) {
         const auto& mem = compiled.memory;
         // Bytes as integers (exact below 2^53); inference names what its memory holds, as the text does.
@@ -551,17 +554,35 @@ int runModel(const std::vector<std::string>& arguments)
         degrees["dp"] = parallel.dp;
         degrees["cp"] = parallel.cp;
         degrees["ep"] = parallel.ep;
-        degrees["sequence_parallel"] = parallel.tp > 1 && parallel.sequenceParallel;
-        degrees["schedule"] = std::string(core::model::displayName(parallel.schedule));
-        degrees["virtual_stages"] =
-            parallel.schedule == core::model::PipelineSchedule::Interleaved ? parallel.virtualStages : std::int64_t{1};
-        degrees["zero"] = static_cast<int>(parallel.zero);
-        if (parallel.zero == core::model::ZeroStage::Parameters) {
-            degrees["reshard_after_forward"] = parallel.reshardAfterForward;
-            degrees["shard_group"] = parallel.shardGroup();
+        degrees["sequence_parallel"] = parallel.splitsSequence();
+        const bool training = parallel.phase == core::model::Phase::Training;
+        if (training) { // what only a training step has
+            degrees["tp_comm_overlap"] = parallel.tp > 1 && parallel.tpCommOverlap;
+            degrees["schedule"] = std::string(core::model::displayName(parallel.schedule));
+            degrees["virtual_stages"] = parallel.schedule == core::model::PipelineSchedule::Interleaved
+                                            ? parallel.virtualStages
+                                            : std::int64_t{1};
+            degrees["zero"] = static_cast<int>(parallel.zero);
+            if (parallel.zero == core::model::ZeroStage::Parameters) {
+                degrees["reshard_after_forward"] = parallel.reshardAfterForward;
+                degrees["shard_group"] = parallel.shardGroup();
+                degrees["fsdp2_copy_out"] = parallel.fsdpCopyOut;
+            } else if (parallel.dp > 1) {
+                degrees["overlap_grad_reduce"] = parallel.overlapGradReduce;
+                degrees["overlap_param_gather"] = parallel.overlapParamGather;
+            }
+            if (parallel.dp > 1)
+                degrees["grad_reduce_fp32"] = parallel.gradReduceFp32;
+            degrees["recompute"] = std::string(core::model::displayName(parallel.recompute));
         }
-        degrees["recompute"] = std::string(core::model::displayName(parallel.recompute));
+        if (parallel.ep > 1) {
+            degrees["moe_dispatcher"] = std::string(core::model::displayName(parallel.moeDispatcher));
+            if (parallel.dispatchesByHybridEp())
+                degrees["nvlink_domain"] = parallel.nvlinkDomain;
+        }
         degrees["dtype"] = std::string(core::displayName(parallel.dtype));
+        if (parallel.dtype == core::Precision::FP8)
+            degrees["fp8_scaling"] = std::string(core::model::displayName(parallel.fp8Scaling));
         j["parallel"] = std::move(degrees);
         j["ranks"] = compiled.workload.rankCount();
         j["step_time_s"] = figure(figures.stepTime);
@@ -579,6 +600,7 @@ int runModel(const std::vector<std::string>& arguments)
         j["microbatch_size"] = parallel.microbatchSize;
         j["microbatches"] = parallel.microbatches();
         j["memory"] = std::move(memory);
+        j["warnings"] = core::texts(evaluation.workload->warnings);
         j["traffic_per_dim_bytes"] = result.bytesPerDim;
         if (const core::LinkUtilisation links = core::linkUtilisation(compiled.workload, cluster, result);
             !links.dims.empty()) {
@@ -594,8 +616,6 @@ int runModel(const std::vector<std::string>& arguments)
                 cluster.device.name.c_str(), cluster.topology.describe().c_str(),
                 cluster.model == core::CostModel::AstraSim ? ", ASTRA-sim cost model" : "",
                 parallel.describe().c_str());
-    for (const core::Message& w : evaluation.workload->warnings)
-        std::fprintf(stderr, "warning: %s\n", w.text().c_str());
     std::fputs(figuresText(compiled, figures).c_str(), stdout);
     std::fputs(networkSummary(compiled.workload, cluster, result).c_str(), stdout);
     std::fputs(topOpsSummary(core::topOps(result, compiled.workload, 8), formatSeconds).c_str(), stdout);

@@ -233,7 +233,7 @@ QString StepSummary::strategy(const core::model::ParallelConfig& p)
         text += QStringLiteral(" (EP %1)").arg(n(p.ep));
     text += tr(" = %Ln rank(s)", nullptr, static_cast<int>(p.ranks()));
     QStringList parts{text};
-    if (p.tp > 1 && p.sequenceParallel)
+    if (p.splitsSequence())
         parts << QStringLiteral("SP");
     if (p.tp > 1 && p.tpCommOverlap && p.phase == Phase::Training)
         parts << tr("TP overlap");

@@ -219,6 +219,9 @@ struct ParallelConfig {
     std::int64_t expertRanksPerDomain() const;
     /// Whether routed tokens travel by HybridEP: EP > 1 and that dispatcher chosen.
     bool dispatchesByHybridEp() const { return ep > 1 && moeDispatcher == MoeDispatcher::HybridEp; }
+    /// Whether activations are split along the sequence over TP: asked for, TP > 1, and a phase with
+    /// a sequence to split (decode generates one token at a time and keeps TP's all-reduces).
+    bool splitsSequence() const { return tp > 1 && sequenceParallel && phase != Phase::Decode; }
 
     std::int64_t sequenceLength(const TransformerConfig& model) const { return seqLen > 0 ? seqLen : model.seqLen; }
     /// One line: "TP 8 x PP 8 x DP 16, 1F1B, 96 microbatches of 1, ZeRO-1, selective recompute, bf16".

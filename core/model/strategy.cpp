@@ -56,6 +56,29 @@ std::string validTpList(const TransformerConfig& model, const ParallelConfig& pa
     return orList(values);
 }
 
+/// The expert-parallel degrees that divide both the experts of `model` and DP, as "1, 2 or 4": one
+/// list, so that following one suggestion does not break the other rule.
+std::string validEpList(const TransformerConfig& model, const ParallelConfig& parallel)
+{
+    std::vector<std::int64_t> values;
+    for (std::int64_t e = 1; e <= model.experts && e <= parallel.dp; ++e)
+        if (model.experts % e == 0 && parallel.dp % e == 0)
+            values.push_back(e);
+    return orList(values);
+}
+
+/// " (EP 4 or 8 with a DP they divide)": the degrees that divide the experts but not DP, or "".
+std::string expertDivisorsBeyondDp(const TransformerConfig& model, const ParallelConfig& parallel)
+{
+    std::vector<std::int64_t> values;
+    for (std::int64_t e = 2; e <= model.experts; ++e)
+        if (model.experts % e == 0 && parallel.dp % e != 0)
+            values.push_back(e);
+    if (values.empty())
+        return {};
+    return " (EP " + orList(values) + (values.size() == 1 ? " with a DP it divides)" : " with a DP they divide)");
+}
+
 } // namespace
 
 /// Layers of pipeline stage `stage`: a list of global layer indices (chunks in order).
@@ -232,7 +255,7 @@ std::string ParallelConfig::describe() const
     if (ep > 1)
         text += " (EP " + number(ep) + ")";
     text += " = " + number(ranks()) + (ranks() == 1 ? " rank" : " ranks");
-    if (tp > 1 && sequenceParallel)
+    if (splitsSequence())
         text += ", SP";
     if (tp > 1 && tpCommOverlap && phase == Phase::Training)
         text += ", TP overlap";
@@ -273,7 +296,9 @@ std::string ParallelConfig::describe() const
             text += ", Adam master weights as remainders";
     } else {
         text += ", " + std::string(displayName(phase)) + ", batch " + number(effectiveGlobalBatch());
-        if (microbatches() > 1)
+        if (effectiveGlobalBatch() % (dp * microbatchSize) != 0) // an invalid batch, described as given
+            text += " in microbatches of " + number(microbatchSize);
+        else if (microbatches() > 1)
             text += " in " + number(microbatches()) + " microbatches of " + number(microbatchSize);
     }
     if (dispatchesByHybridEp())
@@ -330,6 +355,7 @@ std::vector<StrategyProblem> validateStrategy(const TransformerConfig& model, co
         return problems;
 
     const std::int64_t tp = parallel.tp;
+    const std::size_t problemsBeforeTp = problems.size();
     if (model.heads % tp != 0)
         add("TP " + number(tp) + " does not divide the " + number(model.heads) + " attention heads of " + model.title,
             "TP " + validTpList(model, parallel));
@@ -382,7 +408,9 @@ std::vector<StrategyProblem> validateStrategy(const TransformerConfig& model, co
             add("CP " + number(parallel.cp) + " does not split the sequence of " + number(seq) +
                     " tokens into equal halves per rank (ring attention balances causal work with 2 x CP chunks)",
                 "CP " + divisorList(seq / 2, 64) + " (CP must divide half the sequence)");
-        else if (tp > 1 && parallel.sequenceParallel && (seq / parallel.cp) % tp != 0)
+        // Only when TP fits the model: turning sequence parallelism off would not fix the rest.
+        else if (tp > 1 && parallel.sequenceParallel && (seq / parallel.cp) % tp != 0 &&
+                 problems.size() == problemsBeforeTp)
             add("sequence parallelism needs TP " + number(tp) + " to divide the " + number(seq / parallel.cp) +
                     " tokens of a CP shard",
                 "turning sequence parallelism off (--no-sp), or TP " + validTpList(model, parallel));
@@ -396,7 +424,7 @@ std::vector<StrategyProblem> validateStrategy(const TransformerConfig& model, co
                 "EP 1");
         else if (model.experts % parallel.ep != 0)
             add("EP " + number(parallel.ep) + " does not divide the " + number(model.experts) + " experts",
-                "EP " + divisorList(model.experts, parallel.dp));
+                "EP " + validEpList(model, parallel) + expertDivisorsBeyondDp(model, parallel));
         if (parallel.cp > 1)
             add("expert parallelism with context parallelism is not modelled", "CP 1 or EP 1");
         if (parallel.moeDispatcher == MoeDispatcher::HybridEp && parallel.nvlinkDomain < 1) {
@@ -421,7 +449,8 @@ std::vector<StrategyProblem> validateStrategy(const TransformerConfig& model, co
         if (parallel.dp % parallel.ep != 0)
             add("EP " + number(parallel.ep) + " must divide DP " + number(parallel.dp) +
                     " (expert-parallel groups are carved out of the data-parallel ranks)",
-                "EP " + divisorList(parallel.dp) + ", or a DP that EP divides");
+                "EP " + (model.isMoe() ? validEpList(model, parallel) : std::string("1")) +
+                    ", or a DP that EP divides");
     }
 
     if (parallel.hsdpShard > 0) {
@@ -489,7 +518,7 @@ double activationBytesPerLayer(const TransformerConfig& model, const ParallelCon
     const double s = seq / static_cast<double>(parallel.cp);
     const double h = static_cast<double>(model.hidden);
     const double t = static_cast<double>(parallel.tp);
-    const double split = parallel.tp > 1 && parallel.sequenceParallel ? t : 1.0;
+    const double split = parallel.splitsSequence() ? t : 1.0;
     const double a = static_cast<double>(model.heads);
     const double k = static_cast<double>(model.kvHeads);
     const double d = static_cast<double>(model.headDimension());

@@ -216,6 +216,27 @@ private Q_SLOTS:
         QVERIFY(has(problems.front().suggestion, "a sequence of at most about"));
         longContext.seqLen = 1048576;
         QVERIFY(validateStrategy(*findModel("llama3-8b"), longContext).empty());
+        // Each suggestion meets every rule on the same degree. TP 6 fails Llama 3 8B's heads and FFN:
+        // turning sequence parallelism off would not help, so it is not offered.
+        ParallelConfig tp6;
+        tp6.tp = 6;
+        problems = validateStrategy(*findModel("llama3-8b"), tp6);
+        QCOMPARE(problems.size(), std::size_t{2});
+        for (const StrategyProblem& problem : problems)
+            QVERIFY2(!has(problem.suggestion, "--no-sp"), problem.suggestion.c_str());
+        // EP must divide Mixtral's 8 experts and DP 6: only 1 and 2 do both.
+        ParallelConfig ep;
+        ep.dp = 6;
+        for (const std::int64_t degree : {3, 4}) {
+            ep.ep = degree;
+            problems = validateStrategy(*findModel("mixtral-8x7b"), ep);
+            QCOMPARE(problems.size(), std::size_t{1});
+            QVERIFY2(has(problems.front().suggestion, "EP 1 or 2"), problems.front().suggestion.c_str());
+        }
+        QVERIFY(has(problems.front().message, "must divide DP 6"));
+        ep.ep = 3;
+        QVERIFY(has(validateStrategy(*findModel("mixtral-8x7b"), ep).front().suggestion,
+                    "(EP 4 or 8 with a DP they divide)"));
         // DeepSeek-V3's published PP 16 over its 61 layers: the two first and the last stage take 3.
         ParallelConfig deepseek;
         deepseek.pp = 16;
@@ -1390,6 +1411,19 @@ private Q_SLOTS:
         const double longContext =
             estimate(compiler.compile(tinyModel(), p).workload, *clusterPreset("dgx-h100-ib", 1))->stepTime;
         QVERIFY2(longContext > shortContext, qPrintable(QStringLiteral("%1 vs %2").arg(longContext).arg(shortContext)));
+        // Decode splits no sequence over TP, so its strategy does not claim sequence parallelism; an
+        // inference batch that does not split into microbatches is described as given.
+        ParallelConfig decode;
+        decode.phase = Phase::Decode;
+        decode.tp = 8;
+        QVERIFY(decode.sequenceParallel && !decode.splitsSequence());
+        QVERIFY2(!has(decode.describe(), "SP"), decode.describe().c_str());
+        decode.phase = Phase::Prefill;
+        QVERIFY(decode.splitsSequence() && has(decode.describe(), ", SP"));
+        decode.phase = Phase::Decode;
+        decode.microbatchSize = 3;
+        decode.globalBatch = 8;
+        QVERIFY2(has(decode.describe(), "batch 8 in microbatches of 3"), decode.describe().c_str());
     }
 
     void flashAttentionBackwardIsOneKernel_data()
