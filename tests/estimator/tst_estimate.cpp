@@ -109,6 +109,20 @@ Op pointToPoint(std::uint64_t id, OpKind kind, std::int32_t peerPosition, std::u
     return op;
 }
 
+/// A send to or a receive from global rank `peer` (no comm slot).
+Op globalTransfer(std::uint64_t id, OpKind kind, std::int32_t peer, std::uint64_t bytes,
+                  std::vector<std::uint64_t> deps = {})
+{
+    Op op;
+    op.id = id;
+    op.name = kind == OpKind::Send ? "send" : "recv";
+    op.kind = kind;
+    (kind == OpKind::Send ? op.commDst : op.commSrc) = peer;
+    op.commBytes = bytes;
+    op.dataDeps = std::move(deps);
+    return op;
+}
+
 Op flopsOp(std::uint64_t id, const std::string& name, std::uint64_t flops, std::vector<std::uint64_t> deps)
 {
     Op op;
@@ -1073,25 +1087,13 @@ void TestEstimate::receiveWaitingBesideLongerWork()
     for (const std::uint64_t sendAfter : {100, 1000}) {
         auto sender = std::make_shared<Program>();
         sender->name = "sender";
-        Op send;
-        send.id = 1;
-        send.name = "send";
-        send.kind = OpKind::Send;
-        send.commDst = 1;
-        send.commBytes = bytes;
-        send.dataDeps = {0};
-        sender->ops = {compute(0, sendAfter), send};
+        sender->ops = {compute(0, sendAfter), globalTransfer(1, OpKind::Send, 1, bytes, {0})};
         auto receiver = std::make_shared<Program>();
         receiver->name = "receiver";
-        Op recv;
-        recv.id = 0;
-        recv.name = "recv";
-        recv.kind = OpKind::Recv;
-        recv.commSrc = 0;
-        recv.commBytes = bytes;
         // L in two parts (so that rank 1 reaches an instant between them), then C after L and the
         // receive, then D after C.
-        receiver->ops = {recv, compute(1, 300), compute(2, 200, {1}), compute(3, 100, {0, 2}), compute(4, 100, {3})};
+        receiver->ops = {globalTransfer(0, OpKind::Recv, 0, bytes), compute(1, 300), compute(2, 200, {1}),
+                         compute(3, 100, {0, 2}), compute(4, 100, {3})};
         Workload w;
         w.programs = {sender, receiver};
         w.ranks = {RankBinding{0, {}, nullptr}, RankBinding{1, {}, nullptr}};
