@@ -70,6 +70,7 @@ ParallelismPanel::ParallelismPanel(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     auto* modelRow = new QHBoxLayout;
     m_model = new QComboBox(this);
+    m_model->setObjectName(QStringLiteral("model"));
     m_model->setToolTip(tr("A built-in model with its published hyperparameters (docs/models.md)"));
     for (const TransformerConfig& m : builtinModels()) {
         m_models.push_back(m);
@@ -252,8 +253,10 @@ ParallelismPanel::ParallelismPanel(QWidget* parent)
             edited();
             return;
         }
-        // Chosen while a file is open: the model with a default strategy (one GPU), at once.
-        setStrategy(m_models.at(static_cast<std::size_t>(index)), ParallelConfig{});
+        // Chosen while a file is open: the model in the layout it opens with (GPT-3 175B's published
+        // 1,024 GPUs where the model allows it, else one node), at once.
+        const TransformerConfig& chosen = m_models.at(static_cast<std::size_t>(index));
+        setStrategy(chosen, core::model::defaultStrategy(chosen));
         check();
     });
     for (QCheckBox* box : {m_sp, m_flash, m_fusedLoss, m_eager, m_reshard, m_fsdpCopyOut, m_tpOverlap, m_overlapGrad,
@@ -417,8 +420,16 @@ QString ParallelismPanel::figures() const
 void ParallelismPanel::setActive(bool active, const QString& why)
 {
     m_active = active;
+    // The model box stays usable, its list too (a descendant once shown, in a popup window of its
+    // own, so QWidget::isAncestorOf does not see it), and so does the button that reads a model file.
+    const auto insideModelBox = [this](const QWidget* widget) {
+        for (; widget != nullptr; widget = widget->parentWidget())
+            if (widget == m_model)
+                return true;
+        return false;
+    };
     for (QWidget* child : findChildren<QWidget*>())
-        if (child != m_figures && child != m_problems && child != m_model && child != m_openFile)
+        if (child != m_figures && child != m_problems && !insideModelBox(child) && child != m_openFile)
             child->setEnabled(active);
     // Without a built-in model the strategy's rows would show a default (1 GPU, global batch 4) as
     // if it were the open workload's: they are hidden until a model is chosen.

@@ -12,6 +12,7 @@
 
 #include <QBuffer>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHash>
 #include <QPainter>
 #include <QSvgGenerator>
@@ -36,13 +37,27 @@ ExportActions::ExportActions(Session& session, QWidget* window)
     , m_window(window)
 {}
 
+namespace {
+
+/// A name chosen in a save dialog, with `suffix` added when it has none: "history" typed in a CSV
+/// dialog means history.csv, as the dialog's filter says.
+QString withSuffix(const QString& path, const QString& suffix)
+{
+    if (path.isEmpty() || !QFileInfo(path).suffix().isEmpty())
+        return path;
+    return path + QLatin1Char('.') + suffix;
+}
+
+} // namespace
+
 void ExportActions::exportTrace()
 {
     const auto evaluation = m_session.evaluation();
     if (!evaluation)
         return;
-    const QString path = QFileDialog::getSaveFileName(m_window, tr("Export a Perfetto trace"), QString(),
-                                                      tr("Chrome/Perfetto trace (*.json)"));
+    const QString path = withSuffix(QFileDialog::getSaveFileName(m_window, tr("Export a Perfetto trace"), QString(),
+                                                                 tr("Chrome/Perfetto trace (*.json)")),
+                                    QStringLiteral("json"));
     if (path.isEmpty())
         return;
     m_session.jobs().start(
@@ -75,8 +90,9 @@ void ExportActions::exportBreakdownCsv()
     const auto evaluation = m_session.evaluation();
     if (!evaluation)
         return;
-    const QString path =
-        QFileDialog::getSaveFileName(m_window, tr("Export the per-rank breakdown"), QString(), tr("CSV (*.csv)"));
+    const QString path = withSuffix(
+        QFileDialog::getSaveFileName(m_window, tr("Export the per-rank breakdown"), QString(), tr("CSV (*.csv)")),
+        QStringLiteral("csv"));
     if (path.isEmpty())
         return;
     m_session.jobs().start(views::JobRunner::Kind::Export, tr("Writing %1…").arg(path),
@@ -95,8 +111,9 @@ void ExportActions::exportBreakdownCsv()
 
 void ExportActions::exportHistoryCsv(const QString& csv)
 {
-    const QString path =
-        QFileDialog::getSaveFileName(m_window, tr("Export the configurations tried"), QString(), tr("CSV (*.csv)"));
+    const QString path = withSuffix(
+        QFileDialog::getSaveFileName(m_window, tr("Export the configurations tried"), QString(), tr("CSV (*.csv)")),
+        QStringLiteral("csv"));
     if (!path.isEmpty())
         writeCsv(path, csv);
 }
@@ -115,8 +132,11 @@ bool ExportActions::writeCsv(const QString& path, const QString& csv)
 
 void ExportActions::exportView(QWidget* page, views::DagView* graph, const QString& title)
 {
-    const QString path = QFileDialog::getSaveFileName(m_window, tr("Export the current view"), QString(),
-                                                      tr("PNG image (*.png);;SVG drawing (*.svg)"));
+    QString filter;
+    const QString chosen = QFileDialog::getSaveFileName(m_window, tr("Export the current view"), QString(),
+                                                        tr("PNG image (*.png);;SVG drawing (*.svg)"), &filter);
+    const QString path =
+        withSuffix(chosen, filter.contains(QStringLiteral("*.svg")) ? QStringLiteral("svg") : QStringLiteral("png"));
     if (!path.isEmpty())
         writeView(page, graph, title, path);
 }

@@ -137,6 +137,17 @@ MainWindow::MainWindow(QWidget* parent)
     m_charts->setObjectName(QStringLiteral("charts"));
     m_ops->setObjectName(QStringLiteral("ops"));
     setCentralWidget(m_tabs);
+    // A view brought to the front takes the keyboard, so that F fits it (the graph page's rank box
+    // would otherwise keep the focus and take the key as input).
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this, graphPage] {
+        QWidget* page = m_tabs->currentWidget();
+        if (page == graphPage)
+            m_graph->setFocus(Qt::TabFocusReason);
+        else if (page == m_timelinePage)
+            m_timeline->setFocus(Qt::TabFocusReason);
+        else if (page == m_matrixPage)
+            m_matrix->setFocus(Qt::TabFocusReason);
+    });
 
     m_parallelism = new views::ParallelismPanel(this);
     auto* parallelismDock = new QDockWidget(tr("Parallelism"), this);
@@ -215,7 +226,8 @@ MainWindow::MainWindow(QWidget* parent)
             [this](const engine::Scenario& scenario) { m_whatIf->setCluster(scenario.cluster); });
     connect(m_session, &Session::modelCompiled, this,
             [this](const std::shared_ptr<const core::model::CompiledModel>& c) {
-                if (m_parallelism->parallel().describe() != c->parallel.describe() ||
+                // Inactive (a file was open), the panel names no model: a restored model state names it.
+                if (!m_parallelism->isActive() || m_parallelism->parallel().describe() != c->parallel.describe() ||
                     m_parallelism->model().name != c->model.name)
                     m_parallelism->setStrategy(c->model, c->parallel);
             });
@@ -621,8 +633,18 @@ void MainWindow::showEstimate(const std::shared_ptr<const engine::Evaluation>& e
     showBaselineInViews();
     m_ops->setData(ranks, result, m_rank->value());
     m_detailsPanel->showEstimate(*evaluation);
-    m_lastChange = m_previous ? StepSummary::comparisonHtml(*m_previous, *result, tr("Last change")) : QString();
+    // "Last change" compares two estimates of one workload (a what-if edit) or of built-in models (a
+    // strategy edit), not a module with a model however the user got from one to the other (undo,
+    // History, File > Open).
+    const QString path = m_session->state().path;
+    const QString workloadKey = evaluation->scenario.isModel() ? QStringLiteral("model")
+                                : path.isEmpty()               ? QString::fromStdString(workload->name)
+                                                               : path;
+    m_lastChange = m_previous && workloadKey == m_previousKey
+                       ? StepSummary::comparisonHtml(*m_previous, *result, tr("Last change"))
+                       : QString();
     m_previous = result;
+    m_previousKey = workloadKey;
     showComparison();
     if (evaluation->figures)
         m_parallelism->setFigures(StepSummary::figuresHtml(*evaluation));

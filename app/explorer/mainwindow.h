@@ -193,6 +193,7 @@ private:
     HistoryPanel* m_historyPanel = nullptr;
     /// The estimate shown before the current one, and the comparison of the two ("Last change").
     std::shared_ptr<const core::EstimateResult> m_previous;
+    QString m_previousKey; ///< what m_previous estimated: "model", or the workload's path (see showEstimate)
     QString m_lastChange;
     bool m_batch = false; ///< setBatchMode
 };

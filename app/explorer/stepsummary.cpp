@@ -105,7 +105,9 @@ namespace {
 /// "+12.3 ms (+4.5%)": a change and its relative size.
 QString delta(double value, double previous)
 {
-    const double change = previous > 0 ? 100.0 * (value - previous) / previous : 0.0;
+    if (previous <= 0) // from nothing: no percentage says how much
+        return StepSummary::duration(value - previous);
+    const double change = 100.0 * (value - previous) / previous;
     return QStringLiteral("%1 (%2%3%)")
         .arg(StepSummary::duration(value - previous), change >= 0 ? QStringLiteral("+") : QString())
         .arg(QLocale().toString(change, 'f', 1));

@@ -102,6 +102,7 @@ private Q_SLOTS:
     void defaultModelIsGpt3OnThousandGpus();
     void invalidParallelismIsExplainedNotCompiled();
     void modelFileOpensWithAStrategyThatFitsIt();
+    void modelChosenAfterAModuleOpensInItsLayout();
     void sweepMarksTheBestPoint();
 };
 
@@ -1146,6 +1147,43 @@ void TestExplorer::modelFileOpensWithAStrategyThatFitsIt()
 #else
     QSKIP("built without the MLIR frontend");
 #endif
+}
+
+void TestExplorer::modelChosenAfterAModuleOpensInItsLayout()
+{
+    // After a module, a built-in model chosen in the Parallelism panel's box opens in the layout it
+    // opens with by default (GPT-3's 1,024 GPUs), not on one GPU. The box's entries stay choosable
+    // once the module comes back from the History, and undo back to the model names it again; the
+    // module and the model are not compared as a "Last change".
+    app::MainWindow window;
+    window.show();
+    QSignalSpy estimated(&window.session(), &app::Session::estimateAvailable);
+    window.openPath(kHlo);
+    QVERIFY(estimated.wait(120000));
+    QVERIFY(!window.parallelism()->isActive());
+    auto* box = window.parallelism()->findChild<QComboBox*>(QStringLiteral("model"));
+    QVERIFY(box && box->isEnabled() && box->currentIndex() < 0);
+    box->showPopup(); // the list exists from now on, as after a user's first look
+    box->hidePopup();
+    box->setCurrentIndex(box->findText(QStringLiteral("GPT-3 175B")));
+    QVERIFY(estimated.wait(120000));
+    QVERIFY(window.parallelism()->isActive());
+    QCOMPARE(window.session().workload()->workload.rankCount(), std::size_t(1024));
+    QCOMPARE(window.session().evaluation()->scenario.parallel.globalBatch, std::int64_t{1536});
+    QVERIFY2(!window.whatIf()->comparison().contains(QStringLiteral("Last change")),
+             qPrintable(window.whatIf()->comparison()));
+
+    window.session().restore(window.history()->entry(0).state, true); // the module again
+    QVERIFY(estimated.wait(120000));
+    QVERIFY(!window.parallelism()->isActive());
+    QVERIFY(box->isEnabled() && box->view()->isEnabled());
+    QVERIFY(box->model()->flags(box->model()->index(0, 0)) & Qt::ItemIsEnabled);
+    window.findChild<QAction*>(QStringLiteral("undo"))->trigger(); // back to GPT-3
+    QVERIFY(estimated.wait(120000));
+    QVERIFY(window.parallelism()->isActive());
+    QCOMPARE(box->currentText(), QStringLiteral("GPT-3 175B"));
+    QVERIFY2(!window.whatIf()->comparison().contains(QStringLiteral("Last change")),
+             qPrintable(window.whatIf()->comparison()));
 }
 
 void TestExplorer::invalidParallelismIsExplainedNotCompiled()

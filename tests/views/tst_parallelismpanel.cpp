@@ -117,10 +117,12 @@ void TestParallelismPanel::choosingAModelWithAFileOpenReplacesItDeliberately()
     QSignalSpy changed(&panel, &views::ParallelismPanel::strategyChanged);
     auto* model = panel.findChild<QComboBox*>();
     model->setCurrentIndex(model->findText(QString::fromStdString(llama8b().title)));
-    // At once, with a default strategy (one GPU), not the file's or the last model's degrees.
+    // At once, in the layout the model opens with (GPT-3 175B's published 1,024 GPUs, which Llama 3
+    // 8B allows), not the file's or the last model's degrees.
     QCOMPARE(changed.count(), 1);
     QCOMPARE(changed.front().at(0).value<TransformerConfig>().name, llama8b().name);
-    QCOMPARE(changed.front().at(1).value<ParallelConfig>().ranks(), std::int64_t{1});
+    QCOMPARE(changed.front().at(1).value<ParallelConfig>(), core::model::defaultStrategy(llama8b()));
+    QCOMPARE(changed.front().at(1).value<ParallelConfig>().ranks(), std::int64_t{1024});
 }
 
 void TestParallelismPanel::overlapChoicesFollowTheZeroStage()
