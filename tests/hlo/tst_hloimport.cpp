@@ -95,6 +95,7 @@ private Q_SLOTS:
     void unpartitionedRoutingKeepsTheBatchSharded();
     void maxtextBeforeOptimizations();
     void gspmdPairMatchesTheCompiler();
+    void contextParallelLlamaAfterOptimizations();
     void shardyRoundTripAttributes();
     void compilerPartitionedStaysAsWritten();
 };
@@ -666,6 +667,37 @@ void TestHloImport::gspmdPairMatchesTheCompiler()
     // The local matmul's FLOPs, and the all-reduce's additions (one per element it sums).
     QCOMPARE(ours.flops, std::uint64_t(2) * 4096 * 512 * 14336 + std::uint64_t(4096) * 14336);
     QCOMPARE(xla.flops, ours.flops);
+}
+
+void TestHloImport::contextParallelLlamaAfterOptimizations()
+{
+    // A Llama 3 8B train step with 4-way context parallelism as XLA compiled it for GPUs
+    // (openxla/xla's benchmark module hlo_llama3_8b_cp_bf16_1x4.hlo): two while loops of 32 layers,
+    // Transformer Engine fused-attention custom calls, ring attention as collective-permutes, its
+    // steps in conditionals on the partition id. Counted by hand with both loops unrolled: per layer
+    // 7 + 7 all-gathers (forward, backward), 9 all-reduces, 3 + 8 collective-permutes; the entry
+    // computation adds 4 all-gathers and 41 all-reduces.
+    const HloImport imported = fixture("llama3_8b_cp4_after_optimizations.hlo.gz");
+    QCOMPARE(imported.partitioning, Partitioning::ByCompiler);
+    const WorkloadSummary summary = summarizePerRank(imported.workload);
+    QCOMPARE(summary.ranks, std::size_t(4));
+    QCOMPARE(summary.collectives.at(CollectiveKind::AllGather).count, std::uint64_t(32 * 14 + 4));
+    QCOMPARE(summary.collectives.at(CollectiveKind::AllReduce).count, std::uint64_t(32 * 9 + 41));
+    QCOMPARE(summary.collectives.at(CollectiveKind::CollectivePermute).count, std::uint64_t(32 * 11));
+    QCOMPARE(summary.collectives.size(), std::size_t(3));
+    QCOMPARE(summary.groups.size(), std::size_t(1));
+    // Each ring-attention conditional runs its heavier branch on every rank, and says so.
+    QCOMPARE(imported.warnings.size(), std::size_t(9));
+    for (const auto& warning : imported.warnings)
+        QVERIFY2(warning.text().find("conditional lowered with branch") != std::string::npos, warning.text().c_str());
+    // The fused-attention calls are priced, not free.
+    std::size_t attention = 0;
+    for (const Op& op : imported.workload.programOf(0).ops)
+        if (op.name.find("te_fused_attn") != std::string::npos || op.scope.find("te_fused_attn") != std::string::npos) {
+            ++attention;
+            QVERIFY2(op.flops > 0, op.name.c_str());
+        }
+    QVERIFY(attention > 0);
 }
 
 void TestHloImport::shardyRoundTripAttributes()
