@@ -6,10 +6,6 @@
 
 namespace flint::views {
 
-ElidingComboBox::ElidingComboBox(QWidget* parent)
-    : QComboBox(parent)
-{}
-
 void ElidingComboBox::paintEvent(QPaintEvent* /*event*/)
 {
     QStylePainter painter(this);

@@ -10,7 +10,7 @@ namespace flint::views {
 class ElidingComboBox : public QComboBox {
     Q_OBJECT
 public:
-    explicit ElidingComboBox(QWidget* parent = nullptr);
+    using QComboBox::QComboBox;
 
 protected:
     void paintEvent(QPaintEvent* event) override;

@@ -359,7 +359,7 @@ struct Shape {
         if (mesh.tp > 1)
             tp.push_back("tp");
         actSeq = seq;
-        if (mesh.tp > 1 && p.splitsSequence())
+        if (p.splitsSequence())
             actSeq.push_back("tp");
         dataAxes = concat(batch, seq);
         // ZeRO shards over one shard group: every batch axis but HSDP's replica axis, and "cp",

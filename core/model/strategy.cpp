@@ -409,8 +409,7 @@ std::vector<StrategyProblem> validateStrategy(const TransformerConfig& model, co
                     " tokens into equal halves per rank (ring attention balances causal work with 2 x CP chunks)",
                 "CP " + divisorList(seq / 2, 64) + " (CP must divide half the sequence)");
         // Only when TP fits the model: turning sequence parallelism off would not fix the rest.
-        else if (tp > 1 && parallel.sequenceParallel && (seq / parallel.cp) % tp != 0 &&
-                 problems.size() == problemsBeforeTp)
+        else if (parallel.splitsSequence() && (seq / parallel.cp) % tp != 0 && problems.size() == problemsBeforeTp)
             add("sequence parallelism needs TP " + number(tp) + " to divide the " + number(seq / parallel.cp) +
                     " tokens of a CP shard",
                 "turning sequence parallelism off (--no-sp), or TP " + validTpList(model, parallel));
